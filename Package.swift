@@ -1,0 +1,76 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "weatherbot",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "weatherbot", targets: ["weatherbot"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // The one-method HTTP transport both API clients share, and its URLSession implementation.
+        .target(name: "HTTPTransport"),
+        // Bot API types and a client over the transport.
+        .target(name: "TelegramBotAPI", dependencies: ["HTTPTransport"]),
+        // Geocoding and weather from OpenWeather.
+        .target(name: "OpenWeather", dependencies: ["HTTPTransport"]),
+        // Persistence: migrations, chats, inbox, outbox, offsets.
+        .target(
+            name: "WeatherBotStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The product: intents, the conversation, views, texts.
+        .target(
+            name: "WeatherBot",
+            dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore"]
+        ),
+        // The runtime: poller, per-chat workers, outbox sender.
+        .target(
+            name: "WeatherBotService",
+            dependencies: [
+                "WeatherBot",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The executable: command line, configuration, wiring, lifecycle.
+        .executableTarget(
+            name: "weatherbot",
+            dependencies: [
+                "WeatherBotService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Loopback HTTP servers on SwiftNIO for the tests' fake Telegram and OpenWeather.
+        .target(
+            name: "LoopbackHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTP"]),
+        .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "LoopbackHTTP"]),
+        .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"]),
+        .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
+        .testTarget(name: "WeatherBotTests", dependencies: ["WeatherBot"]),
+        .testTarget(
+            name: "WeatherBotServiceTests",
+            dependencies: ["WeatherBotService", "LoopbackHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+import Foundation
+
+/// One HTTP request, as the API clients describe it to a transport.
+public struct HTTPRequest: Sendable {
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+    }
+
+    public var method: Method
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+    /// How long the whole exchange may take before it fails with ``TransportError/Code/timedOut``.
+    public var timeout: Duration
+
+    public init(
+        method: Method = .get,
+        url: URL,
+        headers: [String: String] = [:],
+        body: Data? = nil,
+        timeout: Duration = .seconds(15)
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// What came back: a status, the headers that matter, and the body.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

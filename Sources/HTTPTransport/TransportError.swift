@@ -1,0 +1,31 @@
+/// A failure below HTTP: no response arrived.
+///
+/// Its description names the host at most, never the path or query, which may hold secrets.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// No answer within the request's timeout.
+        case timedOut
+        /// The connection could not be made or broke off.
+        case connectionFailed
+        /// The task was cancelled.
+        case cancelled
+        /// Anything else the HTTP stack reported.
+        case other
+    }
+
+    public var code: Code
+    /// The host the request went to, for the log.
+    public var host: String
+    /// A short reason from the HTTP stack, stripped of URLs.
+    public var reason: String
+
+    public init(code: Code, host: String, reason: String) {
+        self.code = code
+        self.host = host
+        self.reason = reason
+    }
+
+    public var description: String {
+        "HTTP transport error (\(code.rawValue)) talking to \(host): \(reason)"
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTransport
+import Synchronization
+
+/// The OpenWeather client shared by all chats: geocoding and current weather.
+///
+/// Weather comes from One Call 3.0; when that answers 401 because the key has no One Call
+/// subscription, the free plan's `/data/2.5` endpoints are used instead, and that choice is
+/// remembered for ``fallbackMemory`` so each request does not hit the 401 again.
+public final class OpenWeatherClient: Sendable, CustomStringConvertible {
+    private let apiKey: String
+    private let apiURL: URL
+    private let transport: any HTTPTransport
+    private let requestTimeout: Duration
+    private let fallbackMemory: Duration
+    /// Until when One Call 3.0 is known to be unavailable for this key.
+    private let oneCallUnavailableUntil = Mutex<ContinuousClock.Instant?>(nil)
+
+    public init(
+        apiKey: String,
+        apiURL: URL,
+        transport: any HTTPTransport,
+        requestTimeout: Duration = .seconds(10),
+        fallbackMemory: Duration = .seconds(3600)
+    ) {
+        self.apiKey = apiKey
+        self.apiURL = apiURL
+        self.transport = transport
+        self.requestTimeout = requestTimeout
+        self.fallbackMemory = fallbackMemory
+    }
+
+    public var description: String { "OpenWeatherClient(\(apiURL.host ?? "?"), key: <redacted>)" }
+
+    // MARK: Geocoding
+
+    /// Places named `name`, at most `limit` of them.
+    public func geocode(_ name: String, limit: Int = 5) async throws(OpenWeatherError) -> [GeoPlace] {
+        try await get("/geo/1.0/direct", ["q": name, "limit": String(limit)])
+    }
+
+    /// Places at a point, nearest first; empty for the open sea.
+    public func reverseGeocode(latitude: Double, longitude: Double, limit: Int = 1) async throws(OpenWeatherError) -> [GeoPlace] {
+        try await get("/geo/1.0/reverse", ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "limit": String(limit)])
+    }
+
+    // MARK: Weather
+
+    /// The weather now at a point, with descriptions in `language` (`ru` or `en`).
+    public func currentWeather(latitude: Double, longitude: Double, language: String) async throws(OpenWeatherError) -> WeatherNow {
+        let point = ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "units": "metric", "lang": language]
+        if !isOneCallUnavailable {
+            do {
+                var query = point
+                query["exclude"] = "minutely,hourly,daily,alerts"
+                let body: OneCallBody = try await get("/data/3.0/onecall", query)
+                return body.now
+            } catch where error.code == .subscriptionRequired {
+                markOneCallUnavailable()
+            }
+        }
+        let body: CurrentWeatherBody = try await get("/data/2.5/weather", point)
+        return body.now
+    }
+
+    /// Whether One Call 3.0 is being skipped for now.
+    public var isOneCallUnavailable: Bool {
+        oneCallUnavailableUntil.withLock { until in
+            guard let deadline = until else { return false }
+            if ContinuousClock.now < deadline { return true }
+            until = nil
+            return false
+        }
+    }
+
+    private func markOneCallUnavailable() {
+        let deadline = ContinuousClock.now + fallbackMemory
+        oneCallUnavailableUntil.withLock { $0 = deadline }
+    }
+
+    // MARK: Transport
+
+    static func coordinate(_ value: Double) -> String {
+        String(format: "%.4f", value)
+    }
+
+    private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
+        var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            + [URLQueryItem(name: "appid", value: apiKey)]
+        guard let url = components.url else {
+            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "could not build the request")
+        }
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: requestTimeout))
+        } catch let error as TransportError {
+            throw OpenWeatherError(code: .network, endpoint: path, message: error.description)
+        } catch {
+            throw OpenWeatherError(code: .network, endpoint: path, message: String(describing: type(of: error)))
+        }
+        guard response.status == 200 else {
+            throw Self.error(status: response.status, body: response.body, endpoint: path)
+        }
+        do {
+            return try Self.decoder().decode(Body.self, from: response.body)
+        } catch {
+            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer did not decode")
+        }
+    }
+
+    static func error(status: Int, body: Data, endpoint: String) -> OpenWeatherError {
+        let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.message ?? "HTTP \(status)"
+        let code: OpenWeatherError.Code
+        switch status {
+        case 401 where message.localizedLowercase.contains("subscription"):
+            code = .subscriptionRequired
+        case 401:
+            code = .invalidKey
+        case 404, 400:
+            code = .notFound
+        case 429:
+            code = .rateLimited
+        case 500...599:
+            code = .server(status)
+        default:
+            code = .unexpectedStatus(status)
+        }
+        return OpenWeatherError(code: code, endpoint: endpoint, message: String(message.prefix(200)))
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}

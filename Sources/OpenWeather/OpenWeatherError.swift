@@ -1,0 +1,34 @@
+/// A failed OpenWeather call, typed so that each kind can be told to the user in plain words.
+public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// 401 with an invalid key.
+        case invalidKey
+        /// 401 because One Call 3.0 needs its own subscription.
+        case subscriptionRequired
+        /// 404, or 400 for a place that cannot be looked up.
+        case notFound
+        /// 429.
+        case rateLimited
+        /// 5xx.
+        case server(Int)
+        /// No HTTP answer.
+        case network
+        /// An answer that did not decode.
+        case undecodable
+        /// Any other HTTP status.
+        case unexpectedStatus(Int)
+    }
+
+    public var code: Code
+    /// The endpoint's path, such as `/geo/1.0/reverse`; never the query, which holds the key.
+    public var endpoint: String
+    public var message: String
+
+    public init(code: Code, endpoint: String, message: String) {
+        self.code = code
+        self.endpoint = endpoint
+        self.message = message
+    }
+
+    public var description: String { "OpenWeather \(endpoint): \(code) \(message)" }
+}

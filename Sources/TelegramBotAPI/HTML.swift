@@ -1,0 +1,76 @@
+/// Telegram's HTML parse mode, and the limits of a message.
+public enum HTML {
+    /// The longest text of a message, in UTF-16 units.
+    public static let maximumMessageLength = 4096
+
+    /// Escapes text for HTML parse mode: `&`, `<`, `>` and `"` become entities.
+    public static func escape(_ text: some StringProtocol) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// Keeps an HTML message within ``maximumMessageLength`` by dropping whole lines from its end.
+    ///
+    /// Views never open a tag on one line and close it on another, so cutting at a line keeps the
+    /// markup valid. A single line too long on its own is cut at a character outside any tag or entity.
+    public static func fitting(_ text: String, limit: Int = maximumMessageLength) -> String {
+        guard text.utf16.count > limit else { return text }
+        let ellipsis = "\n…"
+        let budget = limit - ellipsis.utf16.count
+        var kept: [Substring] = []
+        var used = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let cost = line.utf16.count + (kept.isEmpty ? 0 : 1)
+            if used + cost > budget { break }
+            kept.append(line)
+            used += cost
+        }
+        if kept.isEmpty {
+            return plainPrefix(of: text, utf16Budget: limit - 1) + "…"
+        }
+        return kept.joined(separator: "\n") + ellipsis
+    }
+
+    /// The longest prefix of `text` within `utf16Budget` with every tag removed (so none is left
+    /// open) and no entity cut in half.
+    static func plainPrefix(of text: String, utf16Budget: Int) -> String {
+        var result = ""
+        var used = 0
+        var safeEnd = result.endIndex
+        var inTag = false
+        var inEntity = false
+        for character in text {
+            if inTag {
+                if character == ">" { inTag = false }
+                continue
+            }
+            if character == "<" {
+                inTag = true
+                continue
+            }
+            let width = character.utf16.count
+            if used + width > utf16Budget { break }
+            result.append(character)
+            used += width
+            if character == "&" { inEntity = true } else if character == ";" { inEntity = false }
+            if !inEntity { safeEnd = result.endIndex }
+        }
+        return String(result[..<safeEnd])
+    }
+
+    /// Cuts plain (not yet escaped) text to at most `maximumCharacters` characters, with an ellipsis.
+    public static func truncate(_ text: some StringProtocol, maximumCharacters: Int) -> String {
+        guard text.count > maximumCharacters else { return String(text) }
+        return String(text.prefix(max(0, maximumCharacters - 1))) + "…"
+    }
+}

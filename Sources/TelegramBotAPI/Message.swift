@@ -1,0 +1,97 @@
+/// A message, reduced to what the bot reads. Every other field is ignored.
+public struct Message: Codable, Sendable, Hashable {
+    public var messageId: Int
+    public var from: User?
+    /// Zero for an inaccessible message inside a callback query.
+    public var date: Int
+    public var chat: Chat
+    public var text: String?
+    public var location: Location?
+
+    public init(messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil) {
+        self.messageId = messageId
+        self.from = from
+        self.date = date
+        self.chat = chat
+        self.text = text
+        self.location = location
+    }
+}
+
+public struct User: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var isBot: Bool
+    public var firstName: String
+    public var username: String?
+    public var languageCode: String?
+
+    public init(id: Int64, isBot: Bool = false, firstName: String, username: String? = nil, languageCode: String? = nil) {
+        self.id = id
+        self.isBot = isBot
+        self.firstName = firstName
+        self.username = username
+        self.languageCode = languageCode
+    }
+}
+
+public struct Chat: Codable, Sendable, Hashable {
+    public enum Kind: Sendable, Hashable, Codable {
+        case `private`, group, supergroup, channel
+        case other(String)
+
+        public init(from decoder: any Decoder) throws {
+            let raw = try decoder.singleValueContainer().decode(String.self)
+            switch raw {
+            case "private": self = .private
+            case "group": self = .group
+            case "supergroup": self = .supergroup
+            case "channel": self = .channel
+            default: self = .other(raw)
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .private: try container.encode("private")
+            case .group: try container.encode("group")
+            case .supergroup: try container.encode("supergroup")
+            case .channel: try container.encode("channel")
+            case .other(let raw): try container.encode(raw)
+            }
+        }
+    }
+
+    public var id: Int64
+    public var type: Kind
+
+    public init(id: Int64, type: Kind = .private) {
+        self.id = id
+        self.type = type
+    }
+}
+
+public struct Location: Codable, Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+public struct CallbackQuery: Codable, Sendable, Hashable {
+    public var id: String
+    public var from: User
+    /// The message with the button; `date == 0` when Telegram no longer gives its content.
+    public var message: Message?
+    public var data: String?
+
+    public init(id: String, from: User, message: Message? = nil, data: String? = nil) {
+        self.id = id
+        self.from = from
+        self.message = message
+        self.data = data
+    }
+}

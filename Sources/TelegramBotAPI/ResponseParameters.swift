@@ -1,0 +1,19 @@
+/// Why a request failed, beyond its code and description.
+public struct ResponseParameters: Codable, Sendable, Hashable {
+    public var migrateToChatId: Int64?
+    public var retryAfter: Int?
+
+    public init(migrateToChatId: Int64? = nil, retryAfter: Int? = nil) {
+        self.migrateToChatId = migrateToChatId
+        self.retryAfter = retryAfter
+    }
+}
+
+/// The envelope around every Bot API answer.
+struct APIResponse<Result: Decodable>: Decodable {
+    var ok: Bool
+    var result: Result?
+    var errorCode: Int?
+    var description: String?
+    var parameters: ResponseParameters?
+}

@@ -1,0 +1,84 @@
+/// A failed Bot API call.
+///
+/// Carries what the API said (`error_code`, `description`, `retry_after`, `migrate_to_chat_id`)
+/// or why no answer was read. Its description names the method, never the URL: that holds the token.
+public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// The API answered `ok: false` (or an HTTP error) with this `error_code`.
+        case api(Int)
+        /// No HTTP answer: connection, timeout, cancellation.
+        case transport
+        /// An answer came that could not be decoded.
+        case undecodable
+    }
+
+    public var code: Code
+    public var method: String
+    public var description_: String
+    public var retryAfter: Int?
+    public var migrateToChatID: Int64?
+
+    public init(code: Code, method: String, description: String, retryAfter: Int? = nil, migrateToChatID: Int64? = nil) {
+        self.code = code
+        self.method = method
+        self.description_ = description
+        self.retryAfter = retryAfter
+        self.migrateToChatID = migrateToChatID
+    }
+
+    /// The API's `error_code`, when it gave one.
+    public var errorCode: Int? {
+        if case .api(let code) = code { return code }
+        return nil
+    }
+
+    /// The API's own words (`description`), or a short reason when there was no answer.
+    public var reason: String { description_ }
+
+    public var description: String {
+        var text: String
+        switch code {
+        case .api(let code): text = "Telegram \(method) failed with \(code): \(description_)"
+        case .transport: text = "Telegram \(method) got no answer: \(description_)"
+        case .undecodable: text = "Telegram \(method) answered something undecodable: \(description_)"
+        }
+        if let retryAfter { text += " (retry after \(retryAfter) s)" }
+        if let migrateToChatID { text += " (chat migrated to \(migrateToChatID))" }
+        return text
+    }
+}
+
+extension TelegramError {
+    /// 401: the token is not valid.
+    public var isUnauthorized: Bool { errorCode == 401 || errorCode == 404 && method == "getMe" }
+    /// 409: another getUpdates or a webhook is active.
+    public var isConflict: Bool { errorCode == 409 }
+    /// 403: the user blocked the bot, or the bot cannot write to this chat.
+    public var isForbidden: Bool { errorCode == 403 }
+    /// 429: flood control; `retryAfter` says for how long.
+    public var isRateLimited: Bool { errorCode == 429 }
+    /// Worth trying again later: 5xx, 429, or no answer at all.
+    public var isTransient: Bool {
+        switch code {
+        case .transport: return true
+        case .api(let code): return code == 429 || code >= 500
+        case .undecodable: return false
+        }
+    }
+    /// Editing with the same text and buttons: harmless.
+    public var isMessageNotModified: Bool {
+        errorCode == 400 && description_.localizedLowercase.contains("message is not modified")
+    }
+    /// The message to edit is gone or can no longer be edited.
+    public var isMessageUneditable: Bool {
+        guard errorCode == 400 else { return false }
+        let text = description_.localizedLowercase
+        return text.contains("message to edit not found") || text.contains("message can't be edited")
+    }
+    /// The callback query can no longer be answered.
+    public var isQueryTooOld: Bool {
+        guard errorCode == 400 else { return false }
+        let text = description_.localizedLowercase
+        return text.contains("query is too old") || text.contains("query id is invalid")
+    }
+}

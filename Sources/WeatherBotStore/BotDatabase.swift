@@ -1,0 +1,252 @@
+import Foundation
+import GRDB
+
+/// The bot's SQLite database: one writer, its migrations, and every query the service runs.
+///
+/// Every query that touches a chat's data names that chat's id.
+public struct BotDatabase: Sendable {
+    public let writer: any DatabaseWriter
+
+    /// Opens (creating when needed) the database at `path` in WAL mode, readable by its owner only.
+    public static func open(path: String) throws -> BotDatabase {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: path) {
+            // Create the file before SQLite does, so it never exists with a wider mode.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        return try BotDatabase(pool)
+    }
+
+    /// Wraps a writer and brings its schema up to date.
+    public init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: chats, inbox, outbox") { db in
+            try db.create(table: "chat") { t in
+                t.primaryKey("id", .integer)
+                t.column("language", .text).notNull()
+                t.column("state", .blob).notNull()
+                t.column("currentPlace", .text)
+                t.column("questionSeq", .integer).notNull().defaults(to: 0)
+                t.column("isActive", .boolean).notNull().defaults(to: true)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "inbox") { t in
+                t.autoIncrementedPrimaryKey("seq")
+                t.column("chatId", .integer).notNull()
+                t.column("updateId", .integer)
+                t.column("kind", .text).notNull()
+                t.column("payload", .blob).notNull()
+            }
+            try db.create(index: "inbox_chat", on: "inbox", columns: ["chatId", "seq"])
+            try db.create(table: "outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("chatId", .integer).notNull()
+                t.column("payload", .blob).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("notBefore", .datetime).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "outbox_chat", on: "outbox", columns: ["chatId", "id"])
+            try db.create(table: "messageTag") { t in
+                t.column("chatId", .integer).notNull()
+                t.column("tag", .text).notNull()
+                t.column("messageId", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["chatId", "tag"])
+            }
+            try db.create(table: "workerFact") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}
+
+// MARK: - Polling
+
+extension BotDatabase {
+    private static let lastUpdateIDKey = "lastUpdateId"
+    private static let lastPollKey = "lastSuccessfulPollAt"
+
+    /// The id of the last update committed to the inbox, or nil before the first.
+    public func lastUpdateID() throws -> Int64? {
+        try writer.read { db in try Self.fact(Self.lastUpdateIDKey, db).flatMap(Int64.init) }
+    }
+
+    /// When getUpdates last answered.
+    public func lastSuccessfulPoll() throws -> Date? {
+        try writer.read { db in
+            try Self.fact(Self.lastPollKey, db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Commits a batch from getUpdates in one transaction: the updates that belong to a chat go to
+    /// the inbox, and the last update id moves to `lastUpdateID` (covering those that were dropped).
+    /// Updates at or below the stored id are skipped, so a batch delivered twice is taken once.
+    ///
+    /// - Returns: the inbox items written, in order.
+    public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, at now: Date = Date()) throws -> [InboxItem] {
+        try writer.write { db in
+            let previous = try Self.fact(Self.lastUpdateIDKey, db).flatMap(Int64.init) ?? Int64.min
+            var items: [InboxItem] = []
+            for update in updates where update.updateID > previous {
+                guard let chatID = update.chatID else { continue }
+                items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).inserted(db))
+            }
+            try Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), db)
+            try Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), db)
+            return items
+        }
+    }
+
+    /// Records that getUpdates answered, with nothing new.
+    public func notePoll(at now: Date = Date()) throws {
+        try writer.write { db in try Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), db) }
+    }
+
+    private static func fact(_ key: String, _ db: Database) throws -> String? {
+        try WorkerFact.fetchOne(db, key: key)?.value
+    }
+
+    private static func setFact(_ key: String, _ value: String, _ db: Database) throws {
+        try WorkerFact(key: key, value: value).upsert(db)
+    }
+}
+
+// MARK: - Chats and the inbox
+
+extension BotDatabase {
+    public func chat(_ id: Int64) throws -> ChatRecord? {
+        try writer.read { db in try ChatRecord.fetchOne(db, key: id) }
+    }
+
+    /// Every inbox item not yet handled, oldest first.
+    public func pendingInbox() throws -> [InboxItem] {
+        try writer.read { db in try InboxItem.order(InboxItem.Columns.seq).fetchAll(db) }
+    }
+
+    /// The oldest inbox item of one chat.
+    public func nextInboxItem(chatID: Int64) throws -> InboxItem? {
+        try writer.read { db in
+            try InboxItem.filter(InboxItem.Columns.chatId == chatID).order(InboxItem.Columns.seq).fetchOne(db)
+        }
+    }
+
+    /// Commits one handled inbox item in one transaction: the chat's new record, the item's removal,
+    /// the replies into the outbox, and follow-ups into the inbox. Nothing is sent before this.
+    ///
+    /// - Returns: the follow-up items written.
+    @discardableResult
+    public func commit(
+        chat: ChatRecord,
+        handled seq: Int64,
+        replies: [Data],
+        followUps: [Data],
+        at now: Date = Date()
+    ) throws -> [InboxItem] {
+        try writer.write { db in
+            var chat = chat
+            chat.updatedAt = now
+            try chat.upsert(db)
+            _ = try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chat.id).deleteAll(db)
+            for payload in replies {
+                try OutboxItem(chatId: chat.id, payload: payload, notBefore: now, createdAt: now).insert(db)
+            }
+            var items: [InboxItem] = []
+            for payload in followUps {
+                items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).inserted(db))
+            }
+            return items
+        }
+    }
+
+    /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.
+    public func discardInboxItem(seq: Int64, chatID: Int64) throws {
+        _ = try writer.write { db in
+            try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chatID).deleteAll(db)
+        }
+    }
+
+    public func inboxBacklog() throws -> Int {
+        try writer.read { db in try InboxItem.fetchCount(db) }
+    }
+}
+
+// MARK: - The outbox
+
+extension BotDatabase {
+    /// The first waiting reply of each chat whose time has come, oldest first, leaving out `busyChats`.
+    /// A chat's later replies wait behind its first, so each chat's replies go out in order.
+    public func dueOutboxHeads(now: Date = Date(), excluding busyChats: Set<Int64>, limit: Int) throws -> [OutboxItem] {
+        try writer.read { db in
+            let heads = try OutboxItem.fetchAll(
+                db,
+                sql: """
+                    SELECT outbox.* FROM outbox
+                    JOIN (SELECT MIN(id) AS id FROM outbox GROUP BY chatId) AS head ON head.id = outbox.id
+                    WHERE outbox.notBefore <= ?
+                    ORDER BY outbox.id
+                    LIMIT ?
+                    """,
+                arguments: [now, limit + busyChats.count])
+            return Array(heads.lazy.filter { !busyChats.contains($0.chatId) }.prefix(limit))
+        }
+    }
+
+    /// When the next waiting reply becomes due, if any is waiting.
+    public func nextOutboxDue() throws -> Date? {
+        try writer.read { db in try Date.fetchOne(db, sql: "SELECT MIN(notBefore) FROM outbox") }
+    }
+
+    /// Removes a delivered reply; when it was sent under a tag, remembers the message id for later edits.
+    public func completeOutbox(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) throws {
+        try writer.write { db in
+            _ = try OutboxItem.filter(OutboxItem.Columns.id == id && OutboxItem.Columns.chatId == chatID).deleteAll(db)
+            if let tag, let messageID {
+                try MessageTag(chatId: chatID, tag: tag, messageId: messageID, createdAt: now).upsert(db)
+            }
+        }
+    }
+
+    /// Puts a reply back to be tried again no earlier than `notBefore`.
+    public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET attempts = attempts + 1, notBefore = ? WHERE id = ? AND chatId = ?",
+                arguments: [notBefore, id, chatID])
+        }
+    }
+
+    /// The bot may no longer write to this chat: its waiting replies are dropped and it is marked inactive.
+    public func deactivateChat(_ chatID: Int64) throws {
+        try writer.write { db in
+            _ = try OutboxItem.filter(OutboxItem.Columns.chatId == chatID).deleteAll(db)
+            try db.execute(sql: "UPDATE chat SET isActive = 0 WHERE id = ?", arguments: [chatID])
+        }
+    }
+
+    /// The id of the message sent under `tag` in this chat.
+    public func messageID(chatID: Int64, tag: String) throws -> Int? {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT messageId FROM messageTag WHERE chatId = ? AND tag = ?", arguments: [chatID, tag])
+        }
+    }
+
+    public func outboxBacklog() throws -> Int {
+        try writer.read { db in try OutboxItem.fetchCount(db) }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+/// One chat: its language, its conversation state and its current city.
+public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "chat"
+
+    public var id: Int64
+    /// `ru` or `en`.
+    public var language: String
+    /// The conversation state, encoded by the conversation layer.
+    public var state: Data
+    public var currentPlace: Place?
+    /// Increases with every question asked, so buttons of older questions can be told apart.
+    public var questionSeq: Int
+    /// False once Telegram said the bot may not write here (the user blocked it).
+    public var isActive: Bool
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int64, language: String, state: Data, currentPlace: Place? = nil, questionSeq: Int = 0,
+        isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.language = language
+        self.state = state
+        self.currentPlace = currentPlace
+        self.questionSeq = questionSeq
+        self.isActive = isActive
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let isActive = Column(CodingKeys.isActive)
+    }
+}
+
+/// Something a chat worker must handle: an update from Telegram, or a follow-up the conversation
+/// scheduled for itself. Rows leave the inbox in the transaction that handles them.
+public struct InboxItem: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "inbox"
+
+    public enum Kind: String, Codable, Sendable {
+        case update
+        case followUp
+    }
+
+    public var seq: Int64?
+    public var chatId: Int64
+    public var updateId: Int64?
+    public var kind: Kind
+    public var payload: Data
+
+    public init(seq: Int64? = nil, chatId: Int64, updateId: Int64?, kind: Kind, payload: Data) {
+        self.seq = seq
+        self.chatId = chatId
+        self.updateId = updateId
+        self.kind = kind
+        self.payload = payload
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        seq = inserted.rowID
+    }
+
+    public enum Columns {
+        public static let seq = Column(CodingKeys.seq)
+        public static let chatId = Column(CodingKeys.chatId)
+    }
+}
+
+/// A reply waiting to be sent, in order, per chat.
+public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "outbox"
+
+    public var id: Int64?
+    public var chatId: Int64
+    /// The reply, encoded by the conversation layer.
+    public var payload: Data
+    public var attempts: Int
+    /// Not to be tried before this time (backoff after a failure).
+    public var notBefore: Date
+    public var createdAt: Date
+
+    public init(id: Int64? = nil, chatId: Int64, payload: Data, attempts: Int = 0, notBefore: Date = Date(), createdAt: Date = Date()) {
+        self.id = id
+        self.chatId = chatId
+        self.payload = payload
+        self.attempts = attempts
+        self.notBefore = notBefore
+        self.createdAt = createdAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let chatId = Column(CodingKeys.chatId)
+    }
+}
+
+/// The id Telegram gave a message the bot sent under a tag, so a later reply can edit it.
+struct MessageTag: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "messageTag"
+
+    var chatId: Int64
+    var tag: String
+    var messageId: Int
+    var createdAt: Date
+}
+
+/// Small facts about the worker itself: the last update id committed, the last good poll.
+struct WorkerFact: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "workerFact"
+
+    var key: String
+    var value: String
+}
