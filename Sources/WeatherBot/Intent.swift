@@ -1,0 +1,41 @@
+/// A bot command, parsed from `/name arguments`.
+public enum Command: Sendable, Hashable {
+    case start
+    case help
+    case weather
+    /// `/search NAME`, or `/search` alone (nil) to be asked for a name.
+    case search(String?)
+    case unknown(String)
+}
+
+/// What an update means to the conversation.
+public enum Intent: Sendable, Hashable {
+    case command(Command)
+    case location(latitude: Double, longitude: Double)
+    case text(String)
+    /// A pressed inline button; nil when its data is not one of ours.
+    case button(CallbackAction?)
+    /// Nothing to answer (an edited message, a sticker, an unknown kind of update).
+    case ignored
+}
+
+/// One routed update: who, in which language, and what they want.
+public struct Incoming: Sendable, Hashable {
+    public var updateID: Int64
+    public var chatID: Int64
+    public var language: Language
+    public var intent: Intent
+    /// Set for button presses: every one is answered.
+    public var callbackQueryID: String?
+    /// The message the pressed button sits under, when Telegram still gives it.
+    public var messageID: Int?
+
+    public init(updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil) {
+        self.updateID = updateID
+        self.chatID = chatID
+        self.language = language
+        self.intent = intent
+        self.callbackQueryID = callbackQueryID
+        self.messageID = messageID
+    }
+}

@@ -1,0 +1,33 @@
+import TelegramBotAPI
+
+/// Which message an edit applies to.
+public enum MessageTarget: Codable, Sendable, Hashable {
+    /// A message whose id is known (the one a button sits under).
+    case id(Int)
+    /// A message this bot sent earlier under a tag, whose id the outbox sender recorded.
+    case tag(String)
+}
+
+/// One thing to say to Telegram, committed to the outbox before anything is sent.
+public enum Reply: Codable, Sendable, Hashable {
+    /// A new message; `tag` names it for later edits.
+    case send(text: String, markup: ReplyMarkup? = nil, tag: String? = nil)
+    /// New text (and buttons) for an earlier message; sent as a new message if that one is gone.
+    case edit(MessageTarget, text: String, keyboard: InlineKeyboardMarkup? = nil)
+    /// The answer every button press gets; `text` shows as a short notice.
+    case answer(callbackQueryID: String, text: String? = nil)
+
+    /// The text of a message, kept within Telegram's limit.
+    public var text: String? {
+        switch self {
+        case .send(let text, _, _), .edit(_, let text, _): text
+        case .answer(_, let text): text
+        }
+    }
+}
+
+/// Work the conversation schedules for itself after committing a step, such as determining the
+/// city of a location once «Определяем город…» is on its way.
+public enum FollowUp: Codable, Sendable, Hashable {
+    case resolveLocation(latitude: Double, longitude: Double, statusTag: String, language: Language)
+}

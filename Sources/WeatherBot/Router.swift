@@ -1,0 +1,62 @@
+import Foundation
+import TelegramBotAPI
+
+/// Turns an ``Update`` into an ``Incoming`` intent. Pure: no I/O, never fails.
+public enum Router {
+    public static func route(_ update: Update) -> Incoming? {
+        if let query = update.callbackQuery {
+            let chatID = query.message?.chat.id ?? query.from.id
+            let action = query.data.flatMap(CallbackAction.init(encoded:))
+            let messageID = query.message.flatMap { $0.date == 0 && $0.messageId == 0 ? nil : $0.messageId }
+            return Incoming(
+                updateID: update.updateId, chatID: chatID, language: Language(telegramCode: query.from.languageCode),
+                intent: .button(action), callbackQueryID: query.id, messageID: messageID)
+        }
+        if let message = update.message {
+            return Incoming(
+                updateID: update.updateId, chatID: message.chat.id,
+                language: Language(telegramCode: message.from?.languageCode),
+                intent: intent(of: message))
+        }
+        if let edited = update.editedMessage {
+            return Incoming(
+                updateID: update.updateId, chatID: edited.chat.id,
+                language: Language(telegramCode: edited.from?.languageCode), intent: .ignored)
+        }
+        return nil
+    }
+
+    static func intent(of message: Message) -> Intent {
+        if let location = message.location {
+            guard location.latitude.isFinite, location.longitude.isFinite,
+                abs(location.latitude) <= 90, abs(location.longitude) <= 180
+            else { return .ignored }
+            return .location(latitude: location.latitude, longitude: location.longitude)
+        }
+        guard let text = message.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            return .ignored
+        }
+        if text.hasPrefix("/") {
+            return .command(command(text))
+        }
+        if Texts.manualChoiceButtons.contains(text) {
+            return .command(.search(nil))
+        }
+        return .text(text)
+    }
+
+    /// Parses `/name[@bot] arguments`.
+    static func command(_ text: String) -> Command {
+        let body = text.dropFirst()
+        let head = body.prefix { !$0.isWhitespace }
+        let arguments = body.dropFirst(head.count).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = head.split(separator: "@", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        switch name {
+        case "start": return .start
+        case "help": return .help
+        case "weather": return .weather
+        case "search": return .search(arguments.isEmpty ? nil : arguments)
+        default: return .unknown(String(head.prefix(32)))
+        }
+    }
+}

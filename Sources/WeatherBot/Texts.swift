@@ -1,0 +1,114 @@
+/// Every sentence the bot says, in one language. These are Telegram HTML written by hand (no user
+/// text in them); views escape every value they insert.
+public struct Texts: Sendable {
+    public let language: Language
+
+    public static func `for`(_ language: Language) -> Texts { Texts(language: language) }
+
+    /// The reply-keyboard button texts that mean «choose a city by name», in every language.
+    static let manualChoiceButtons: Set<String> = Set(Language.allCases.map { Texts(language: $0).chooseManuallyKeyboardButton })
+
+    private func pick(_ ru: String, _ en: String) -> String {
+        language == .ru ? ru : en
+    }
+
+    // MARK: Onboarding
+
+    var greeting: String {
+        pick(
+            "👋 Привет! Я показываю погоду: сейчас, по часам и на 7 дней.\n\nЧтобы начать, отправьте геолокацию — я определю ваш город. Или выберите город вручную.",
+            "👋 Hi! I show the weather: now, by the hour and for 7 days.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.")
+    }
+    var shareLocationButton: String { pick("📍 Отправить геолокацию", "📍 Share location") }
+    var chooseManuallyKeyboardButton: String { pick("🔎 Выбрать город вручную", "🔎 Choose city manually") }
+    var inputPlaceholder: String { pick("Название города", "City name") }
+
+    // MARK: The city dialogue
+
+    var locating: String { pick("🔎 Определяем город…", "🔎 Finding your city…") }
+    var isThisYourCity: String { pick("Это ваш город?", "Is this your city?") }
+    var yesButton: String { pick("✅ Да, всё верно", "✅ Yes, that's right") }
+    var noButton: String { pick("Нет, выбрать другой", "No, choose another") }
+    var locationFailed: String { pick("Не удалось определить город", "Could not determine the city") }
+    var locationFailedExplanation: String {
+        pick(
+            "Рядом с этой точкой не нашлось населённого пункта, или сервис геокодирования сейчас недоступен. Выберите город по названию.",
+            "No town was found near this point, or the geocoding service is unavailable right now. Choose the city by name.")
+    }
+    var chooseManuallyButton: String { pick("Выбрать город вручную", "Choose city manually") }
+    var askCityName: String { pick("Напишите название города, например: <i>Казань</i>", "Type the name of a city, for example: <i>London</i>") }
+    func nothingFound(_ query: String) -> String {
+        pick("Ничего не нашлось по запросу «\(query)». Проверьте название и напишите ещё раз.",
+             "Nothing found for “\(query)”. Check the name and type it again.")
+    }
+    var severalFound: String { pick("Нашлось несколько мест. Выберите своё:", "Several places match. Choose yours:") }
+    func searchFailed(_ reason: String) -> String {
+        pick("Не удалось выполнить поиск: \(reason). Напишите название ещё раз чуть позже.",
+             "The search failed: \(reason). Type the name again a bit later.")
+    }
+    func citySaved(_ name: String) -> String { pick("📍 Ваш город: \(name)", "📍 Your city: \(name)") }
+
+    // MARK: Weather
+
+    var localTime: String { pick("Местное время", "Local time") }
+    var feelsLike: String { pick("Ощущается как", "Feels like") }
+    var clouds: String { pick("Облачность", "Clouds") }
+    var defaultCityHint: String {
+        pick("Это погода в городе по умолчанию. Отправьте геолокацию или выберите свой город: /search",
+             "This is the weather in the default city. Share your location or choose your city: /search")
+    }
+    func weatherFailed(_ reason: String) -> String {
+        pick("Не удалось получить погоду: \(reason).", "Could not get the weather: \(reason).")
+    }
+    var retryButton: String { pick("🔄 Повторить", "🔄 Retry") }
+
+    // MARK: Buttons and commands
+
+    var staleButton: String { pick("Эта кнопка уже неактуальна", "This button is no longer current") }
+    var unknownButton: String { pick("Эта кнопка больше не работает", "This button no longer works") }
+    func unknownCommand(_ name: String) -> String {
+        pick("Не знаю команды /\(name). Список команд — /help", "I don't know the command /\(name). See /help")
+    }
+    var help: String {
+        pick(
+            """
+            Я показываю погоду для вашего города.
+
+            /start — начать сначала
+            /weather — погода в вашем городе
+            /search — найти город по названию
+            /help — эта справка
+
+            Можно просто отправить геолокацию или написать название города.
+            """,
+            """
+            I show the weather for your city.
+
+            /start — start over
+            /weather — the weather in your city
+            /search — find a city by name
+            /help — this help
+
+            You can also just share your location or type the name of a city.
+            """)
+    }
+
+    /// The command menu (setMyCommands) in this language.
+    public var menu: [(command: String, description: String)] {
+        [
+            ("weather", pick("Погода в вашем городе", "The weather in your city")),
+            ("search", pick("Найти город по названию", "Find a city by name")),
+            ("start", pick("Начать сначала", "Start over")),
+            ("help", pick("Справка", "Help")),
+        ]
+    }
+
+    // MARK: Failures, in plain words
+
+    var reasonInvalidKey: String { pick("сервис погоды не принял ключ доступа бота", "the weather service rejected the bot's access key") }
+    var reasonRateLimited: String { pick("слишком много запросов, попробуйте через минуту", "too many requests, try again in a minute") }
+    var reasonServer: String { pick("сервис погоды временно недоступен", "the weather service is temporarily unavailable") }
+    var reasonNetwork: String { pick("нет связи с сервисом погоды", "the weather service cannot be reached") }
+    var reasonUndecodable: String { pick("сервис погоды ответил что-то непонятное", "the weather service gave an unreadable answer") }
+    var reasonNotFound: String { pick("место не найдено", "the place was not found") }
+}

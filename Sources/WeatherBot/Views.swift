@@ -1,0 +1,168 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import WeatherBotStore
+
+/// Texts and keyboards of every message the bot sends. Pure functions of their inputs; every piece
+/// of user or place text is escaped here, and every message is kept within Telegram's limit.
+public enum Views {
+    /// Place names and user queries are cut to this many characters before they are shown.
+    static let maximumNameLength = 100
+
+    // MARK: Onboarding
+
+    static func greeting(_ texts: Texts) -> Reply {
+        let keyboard = ReplyKeyboardMarkup(
+            keyboard: [
+                [KeyboardButton(text: texts.shareLocationButton, requestLocation: true)],
+                [KeyboardButton(text: texts.chooseManuallyKeyboardButton)],
+            ],
+            resizeKeyboard: true,
+            inputFieldPlaceholder: texts.inputPlaceholder)
+        return .send(text: texts.greeting, markup: .keyboard(keyboard))
+    }
+
+    // MARK: The city dialogue
+
+    static func cityQuestion(_ place: Place, question: Int, _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let text = "\(texts.isThisYourCity)\n\n📍 <b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))"
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: texts.yesButton, callbackData: CallbackAction.confirmCity(question: question).encoded)],
+            [InlineKeyboardButton(text: texts.noButton, callbackData: CallbackAction.rejectCity(question: question).encoded)],
+        ])
+        return (HTML.fitting(text), keyboard)
+    }
+
+    static func locationFailed(_ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let text = "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: texts.chooseManuallyButton, callbackData: CallbackAction.chooseManually.encoded)]
+        ])
+        return (text, keyboard)
+    }
+
+    static func placeChoice(_ places: [Place], question: Int, _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let rows = places.enumerated().map { index, place in
+            [InlineKeyboardButton(
+                text: buttonLabel(of: place, texts.language),
+                callbackData: CallbackAction.pickPlace(question: question, index: index).encoded)]
+        }
+        return (texts.severalFound, InlineKeyboardMarkup(inlineKeyboard: rows))
+    }
+
+    static func nothingFound(_ query: String, _ texts: Texts) -> String {
+        HTML.fitting(texts.nothingFound(HTML.escape(HTML.truncate(query, maximumCharacters: maximumNameLength))))
+    }
+
+    static func citySaved(_ place: Place, _ texts: Texts) -> String {
+        texts.citySaved("<b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))")
+    }
+
+    // MARK: Weather
+
+    /// The current weather card: place, local time there, condition, temperature, feels like, clouds.
+    static func weatherCard(_ place: Place, _ weather: WeatherNow, _ texts: Texts, now: Date) -> String {
+        let zone = weather.timeZone.timeZone
+        let lines = [
+            "📍 <b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))",
+            "🕒 \(texts.localTime): \(clockTime(now, in: zone))",
+            "",
+            "\(emoji(forIcon: weather.icon)) <b>\(temperature(weather.temperature))</b>, \(HTML.escape(weather.description))",
+            "\(texts.feelsLike): \(temperature(weather.feelsLike))",
+            "\(texts.clouds): \(weather.clouds)%",
+        ]
+        return HTML.fitting(lines.joined(separator: "\n"))
+    }
+
+    static func weatherFailed(_ reason: String, _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: texts.retryButton, callbackData: CallbackAction.showWeather.encoded)]
+        ])
+        return (texts.weatherFailed(reason), keyboard)
+    }
+
+    /// A failure told in the user's words.
+    static func reason(_ error: any Error, _ texts: Texts) -> String {
+        guard let error = error as? OpenWeatherError else { return texts.reasonNetwork }
+        switch error.code {
+        case .invalidKey, .subscriptionRequired: return texts.reasonInvalidKey
+        case .rateLimited: return texts.reasonRateLimited
+        case .server, .unexpectedStatus: return texts.reasonServer
+        case .network: return texts.reasonNetwork
+        case .undecodable: return texts.reasonUndecodable
+        case .notFound: return texts.reasonNotFound
+        }
+    }
+
+    // MARK: Pieces
+
+    /// The place's name in the chat's language, escaped.
+    static func name(of place: Place, _ language: Language) -> String {
+        HTML.escape(HTML.truncate(place.name(in: language.rawValue), maximumCharacters: maximumNameLength))
+    }
+
+    /// «, region, country 🇫🇷», escaped; empty when neither is known.
+    static func details(of place: Place, _ language: Language) -> String {
+        let parts = [place.region.map { HTML.truncate($0, maximumCharacters: maximumNameLength) }, place.country.map { countryName($0, language) }]
+            .compactMap { $0 }.filter { !$0.isEmpty }
+        let flag = place.country.map(flag(ofCountry:)) ?? ""
+        guard !parts.isEmpty else { return flag.isEmpty ? "" : " \(flag)" }
+        return ", " + HTML.escape(parts.joined(separator: ", ")) + (flag.isEmpty ? "" : " \(flag)")
+    }
+
+    /// A button label such as «Париж, Иль-де-Франс, Франция 🇫🇷», plain text (buttons are not HTML).
+    static func buttonLabel(of place: Place, _ language: Language) -> String {
+        let parts = [place.name(in: language.rawValue), place.region, place.country.map { countryName($0, language) }]
+            .compactMap { $0 }.filter { !$0.isEmpty }
+        let label = HTML.truncate(parts.joined(separator: ", "), maximumCharacters: 60)
+        let flag = place.country.map(flag(ofCountry:)) ?? ""
+        return flag.isEmpty ? label : "\(label) \(flag)"
+    }
+
+    static func countryName(_ code: String, _ language: Language) -> String {
+        guard code.count == 2 else { return code }
+        return Locale(identifier: language.rawValue).localizedString(forRegionCode: code.uppercased()) ?? code
+    }
+
+    /// 🇫🇷 for `FR`: two regional indicator symbols; empty for anything that is not two letters.
+    static func flag(ofCountry code: String) -> String {
+        let letters = code.uppercased().unicodeScalars
+        guard letters.count == 2, letters.allSatisfy({ ("A"..."Z").contains($0) }) else { return "" }
+        var flag = ""
+        for letter in letters {
+            flag.unicodeScalars.append(Unicode.Scalar(0x1F1E6 + letter.value - 65)!)
+        }
+        return flag
+    }
+
+    /// «+5°C», «-3°C», «0°C».
+    static func temperature(_ celsius: Double) -> String {
+        let rounded = Int(celsius.rounded())
+        return rounded > 0 ? "+\(rounded)°C" : "\(rounded)°C"
+    }
+
+    /// «HH:mm» of `date` in `zone`.
+    static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// The condition emoji for an OpenWeather icon code such as `01d`.
+    static func emoji(forIcon icon: String) -> String {
+        let night = icon.hasSuffix("n")
+        switch icon.prefix(2) {
+        case "01": return night ? "🌙" : "☀️"
+        case "02": return night ? "☁️" : "🌤"
+        case "03": return "🌥"
+        case "04": return "☁️"
+        case "09": return "🌧"
+        case "10": return night ? "🌧" : "🌦"
+        case "11": return "⛈"
+        case "13": return "❄️"
+        case "50": return "🌫"
+        default: return "🌡"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Exponential backoff with full jitter: each failure doubles the ceiling up to `maximum`, and the
+/// wait is drawn between half the ceiling and the ceiling, so many clients do not retry in step.
+struct Backoff: Sendable {
+    var initial: Duration = .milliseconds(500)
+    var maximum: Duration = .seconds(30)
+    private(set) var failures = 0
+
+    init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30)) {
+        self.initial = initial
+        self.maximum = maximum
+    }
+
+    /// The wait before the next try, counting one more failure.
+    mutating func next() -> Duration {
+        failures += 1
+        return Self.delay(afterFailures: failures, initial: initial, maximum: maximum)
+    }
+
+    mutating func reset() {
+        failures = 0
+    }
+
+    static func delay(afterFailures failures: Int, initial: Duration, maximum: Duration) -> Duration {
+        let exponent = min(max(failures - 1, 0), 20)
+        let ceiling = min(initial * (1 << exponent), maximum)
+        let seconds = ceiling.timeInterval
+        return .seconds(Double.random(in: (seconds / 2)...seconds))
+    }
+}
+
+extension Duration {
+    var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import TelegramBotAPI
+import WeatherBot
+import WeatherBotStore
+
+/// Runs the conversation for every chat with work in the inbox: chats concurrently, each chat
+/// strictly in order, at most `maximumConcurrentChats` at a time.
+///
+/// Each item is handled in one step and committed in one transaction (state, inbox removal,
+/// replies, follow-ups). On graceful shutdown the chats in flight finish their current item; what
+/// is left stays in the inbox and is handled after the restart.
+public actor ChatWorkers: Service {
+    private let database: BotDatabase
+    private let conversation: Conversation
+    private let outbox: OutboxSender?
+    private let logger: Logger
+    private let maximumConcurrentChats: Int
+
+    private var pending: [Int64: [InboxItem]] = [:]
+    private var pendingCount = 0
+    private var ready: [Int64] = []
+    private var readyHead = 0
+    private var running: Set<Int64> = []
+    private var stopping = false
+    private let wake = WakeSignal()
+    private let capacity = WakeSignal()
+
+    public init(database: BotDatabase, conversation: Conversation, outbox: OutboxSender?, logger: Logger, maximumConcurrentChats: Int = 64) {
+        self.database = database
+        self.conversation = conversation
+        self.outbox = outbox
+        self.logger = logger
+        self.maximumConcurrentChats = maximumConcurrentChats
+    }
+
+    /// Items committed to the inbox and not yet handled.
+    public var backlog: Int { pendingCount }
+
+    /// Queues committed inbox items for their chats.
+    public func enqueue(_ items: [InboxItem]) {
+        for item in items {
+            pending[item.chatId, default: []].append(item)
+            pendingCount += 1
+            if pending[item.chatId]!.count == 1 && !running.contains(item.chatId) {
+                ready.append(item.chatId)
+            }
+        }
+        if !items.isEmpty { wake.signal() }
+    }
+
+    /// Waits until the backlog is below `limit`, so the poller does not run far ahead of the chats.
+    public func waitForRoom(below limit: Int) async {
+        while pendingCount >= limit && !stopping {
+            await capacity.wait(timeout: .milliseconds(200))
+        }
+    }
+
+    public func run() async throws {
+        enqueue(try database.pendingInbox())
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                while !stopping {
+                    while running.count < maximumConcurrentChats, let chatID = nextReadyChat() {
+                        running.insert(chatID)
+                        group.addTask { await self.drain(chatID) }
+                    }
+                    await wake.wait(timeout: .seconds(1))
+                }
+            }
+        } onGracefulShutdown: {
+            Task { await self.stop() }
+        }
+        logger.info("chat workers stopped", metadata: ["inbox.left": "\(pendingCount)"])
+    }
+
+    private func stop() {
+        stopping = true
+        wake.signal()
+        capacity.signal()
+    }
+
+    private func nextReadyChat() -> Int64? {
+        guard readyHead < ready.count else { return nil }
+        let chatID = ready[readyHead]
+        readyHead += 1
+        if readyHead > 1024 && readyHead * 2 > ready.count {
+            ready.removeFirst(readyHead)
+            readyHead = 0
+        }
+        return chatID
+    }
+
+    /// The chat's next item, or nil (and the chat leaves `running`) when it has none or the workers stop.
+    private func take(_ chatID: Int64) -> InboxItem? {
+        guard !stopping, var queue = pending[chatID], !queue.isEmpty else {
+            running.remove(chatID)
+            if pending[chatID]?.isEmpty ?? false { pending[chatID] = nil }
+            wake.signal()
+            return nil
+        }
+        let item = queue.removeFirst()
+        pending[chatID] = queue.isEmpty ? [] : queue
+        pendingCount -= 1
+        capacity.signal()
+        return item
+    }
+
+    private nonisolated func drain(_ chatID: Int64) async {
+        while let item = await take(chatID) {
+            await handle(item)
+        }
+    }
+
+    // MARK: One item
+
+    private nonisolated func handle(_ item: InboxItem) async {
+        var logger = logger
+        logger[metadataKey: "chat.id"] = "\(item.chatId)"
+        if let updateID = item.updateId { logger[metadataKey: "update.id"] = "\(updateID)" }
+        guard let seq = item.seq else { return }
+
+        guard let event = Self.event(of: item) else {
+            logger.notice("inbox item dropped: nothing to handle in it")
+            retrying(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
+            return
+        }
+        var backoff = Backoff()
+        while true {
+            do {
+                let chat = try database.chat(item.chatId)
+                let step = await conversation.handle(event, chat: chat)
+                let encoder = JSONEncoder()
+                let replies = try step.replies.map { try encoder.encode($0) }
+                let followUps = try step.followUps.map { try encoder.encode($0) }
+                let queued = try database.commit(chat: step.chat, handled: seq, replies: replies, followUps: followUps)
+                logger.debug("handled", metadata: ["replies": "\(replies.count)", "followUps": "\(followUps.count)"])
+                if !replies.isEmpty { outbox?.wake() }
+                if !queued.isEmpty { await enqueueFollowUps(queued) }
+                return
+            } catch {
+                // Only the database can fail here; the item stays in the inbox and is tried again.
+                let delay = backoff.next()
+                logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay)"])
+                if await isStopping { return }
+                try? await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    private var isStopping: Bool { stopping }
+
+    /// Follow-ups go to the end of their chat's queue; the chat is running, so it will reach them.
+    private func enqueueFollowUps(_ items: [InboxItem]) {
+        for item in items {
+            pending[item.chatId, default: []].append(item)
+            pendingCount += 1
+        }
+    }
+
+    private nonisolated func retrying(_ logger: Logger, _ body: () throws -> Void) {
+        do { try body() } catch { logger.error("database error", metadata: ["error": "\(error)"]) }
+    }
+
+    /// The conversation event an inbox item holds; nil when it holds nothing to answer.
+    static func event(of item: InboxItem) -> Conversation.Event? {
+        switch item.kind {
+        case .update:
+            guard let update = try? TelegramJSON.decoder().decode(Update.self, from: item.payload),
+                let incoming = Router.route(update), incoming.chatID == item.chatId
+            else { return nil }
+            return .incoming(incoming)
+        case .followUp:
+            guard let followUp = try? JSONDecoder().decode(FollowUp.self, from: item.payload) else { return nil }
+            return .followUp(followUp, chatID: item.chatId)
+        }
+    }
+}

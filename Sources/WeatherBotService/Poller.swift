@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import TelegramBotAPI
+import WeatherBotStore
+
+/// Long-polls getUpdates and commits each batch to the inbox before asking for the next.
+///
+/// The offset it sends is always the last update id committed to SQLite + 1, so updates are
+/// confirmed to Telegram only once they are stored: a crash re-delivers instead of losing.
+public struct Poller: Service {
+    /// The update kinds the bot asks for.
+    public static let allowedUpdates = ["message", "edited_message", "callback_query"]
+
+    let client: TelegramClient
+    let database: BotDatabase
+    let workers: ChatWorkers
+    let logger: Logger
+    /// Seconds Telegram holds a getUpdates open.
+    let pollTimeout: Int
+    /// The poller waits while this many items are queued for the chats.
+    let maximumBacklog: Int
+
+    public init(client: TelegramClient, database: BotDatabase, workers: ChatWorkers, logger: Logger, pollTimeout: Int = 30, maximumBacklog: Int = 1000) {
+        self.client = client
+        self.database = database
+        self.workers = workers
+        self.logger = logger
+        self.pollTimeout = pollTimeout
+        self.maximumBacklog = maximumBacklog
+    }
+
+    public func run() async throws {
+        _ = try await cancelWhenGracefulShutdown {
+            try await pollUntilCancelled()
+        }
+        logger.info("polling stopped")
+    }
+
+    private func pollUntilCancelled() async throws {
+        var backoff = Backoff()
+        var conflictBackoff = Backoff(initial: .seconds(5), maximum: .seconds(60))
+        while !Task.isCancelled {
+            await workers.waitForRoom(below: maximumBacklog)
+            do {
+                let offset = try database.lastUpdateID().map { $0 + 1 }
+                let updates = try await client.getUpdates(
+                    offset: offset, limit: 100, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
+                backoff.reset()
+                conflictBackoff.reset()
+                try await commit(updates)
+            } catch let error as TelegramError {
+                if Task.isCancelled { return }
+                if error.isUnauthorized {
+                    logger.critical("Telegram rejected the bot token; stopping")
+                    throw error
+                }
+                let delay: Duration
+                if error.isConflict {
+                    delay = conflictBackoff.next()
+                    logger.error(
+                        "getUpdates conflict: another instance of the bot is polling, or a webhook is set; backing off",
+                        metadata: ["retry.in": "\(delay)", "error": "\(error)"])
+                } else if error.isRateLimited, let retryAfter = error.retryAfter {
+                    delay = .seconds(retryAfter)
+                    logger.warning("getUpdates rate limited", metadata: ["retry.in": "\(delay)"])
+                } else {
+                    delay = backoff.next()
+                    logger.warning("getUpdates failed; backing off", metadata: ["retry.in": "\(delay)", "error": "\(error)"])
+                }
+                try await Task.sleep(for: delay)
+            } catch is CancellationError {
+                return
+            } catch {
+                // The database could not commit the batch: nothing was confirmed, so Telegram re-sends it.
+                let delay = backoff.next()
+                logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay)", "error": "\(error)"])
+                try await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    private func commit(_ updates: [Update]) async throws {
+        guard let last = updates.map(\.updateId).max() else {
+            try database.notePoll()
+            return
+        }
+        let encoder = TelegramJSON.encoder()
+        let rows = try updates.map { update in
+            (updateID: update.updateId, chatID: update.chatID, payload: try encoder.encode(update))
+        }
+        let items = try database.receive(rows, lastUpdateID: last)
+        logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
+        await workers.enqueue(items)
+    }
+}

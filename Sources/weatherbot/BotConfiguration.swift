@@ -1,0 +1,130 @@
+import Configuration
+import Foundation
+import Logging
+import SystemPackage
+
+/// The effective configuration: a JSON file (`--config`) overridden by the environment.
+///
+/// The environment names are fixed: `TELEGRAM_BOT_TOKEN`, `TELEGRAM_API_URL`,
+/// `OPEN_WEATHER_API_KEY`, `OPEN_WEATHER_API_URL`, `DATABASE_PATH`, `LOG_LEVEL`, and so on,
+/// each the upper-cased form of its key. Its description never shows the secrets.
+struct BotConfiguration: Sendable, CustomStringConvertible {
+    var botToken: String
+    var telegramAPIURL: URL
+    var pollTimeout: Int
+    var openWeatherAPIKey: String
+    var openWeatherAPIURL: URL
+    var openWeatherFallbackMemory: Int
+    var databasePath: String
+    var logLevel: Logger.Level
+    /// Said once at start: things that work but deserve attention, such as a world-readable config file.
+    var warnings: [String] = []
+
+    /// A configuration that cannot be used; its message is one line that says what to do.
+    struct Invalid: Error, CustomStringConvertible {
+        var problems: [String]
+        var description: String { problems.joined(separator: "\n") }
+    }
+
+    /// Every key, its environment name, and its default ("" when required), for `check-config` and the docs.
+    static let keys: [(key: String, environment: String, defaultValue: String)] = [
+        ("telegram.botToken", "TELEGRAM_BOT_TOKEN", ""),
+        ("telegram.apiURL", "TELEGRAM_API_URL", "https://api.telegram.org"),
+        ("telegram.pollTimeout", "TELEGRAM_POLL_TIMEOUT", "30"),
+        ("openWeather.apiKey", "OPEN_WEATHER_API_KEY", ""),
+        ("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org"),
+        ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
+        ("database.path", "DATABASE_PATH", "weatherbot.sqlite"),
+        ("log.level", "LOG_LEVEL", "info"),
+    ]
+
+    static func load(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> BotConfiguration {
+        var providers: [any ConfigProvider] = [
+            EnvironmentVariablesProvider(
+                environmentVariables: environment,
+                secretsSpecifier: .specific(["TELEGRAM_BOT_TOKEN", "OPEN_WEATHER_API_KEY"]))
+        ]
+        var warnings: [String] = []
+        if let configPath {
+            guard FileManager.default.fileExists(atPath: configPath) else {
+                throw Invalid(problems: ["error: the config file \(configPath) does not exist."])
+            }
+            do {
+                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(configPath)))
+            } catch {
+                throw Invalid(problems: ["error: the config file \(configPath) is not valid JSON of the expected shape."])
+            }
+            if let warning = Self.permissionWarning(configPath) { warnings.append(warning) }
+        }
+        let reader = ConfigReader(providers: providers)
+        var problems: [String] = []
+
+        let token = reader.string(forKey: "telegram.botToken", isSecret: true)?.trimmingCharacters(in: .whitespaces) ?? ""
+        if token.isEmpty {
+            problems.append("error: the Telegram bot token is not set. Set TELEGRAM_BOT_TOKEN (from @BotFather), or telegram.botToken in the --config file.")
+        }
+        let apiKey = reader.string(forKey: "openWeather.apiKey", isSecret: true)?.trimmingCharacters(in: .whitespaces) ?? ""
+        if apiKey.isEmpty {
+            problems.append("error: the OpenWeather API key is not set. Set OPEN_WEATHER_API_KEY, or openWeather.apiKey in the --config file.")
+        }
+        func url(_ key: ConfigKey, _ name: String, _ fallback: String) -> URL {
+            let text = reader.string(forKey: key, default: fallback)
+            guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                problems.append("error: \(name) must be an http(s) URL, not \(text.debugDescription).")
+                return URL(string: fallback)!
+            }
+            return url
+        }
+        let telegramURL = url("telegram.apiURL", "TELEGRAM_API_URL", "https://api.telegram.org")
+        let weatherURL = url("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org")
+        let pollTimeout = reader.int(forKey: "telegram.pollTimeout", default: 30)
+        if !(0...50).contains(pollTimeout) {
+            problems.append("error: TELEGRAM_POLL_TIMEOUT must be between 0 and 50 seconds, not \(pollTimeout).")
+        }
+        let fallbackMemory = reader.int(forKey: "openWeather.fallbackMemory", default: 3600)
+        if fallbackMemory < 0 {
+            problems.append("error: OPEN_WEATHER_FALLBACK_MEMORY must not be negative.")
+        }
+        let databasePath = reader.string(forKey: "database.path", default: "weatherbot.sqlite")
+        if databasePath.isEmpty {
+            problems.append("error: DATABASE_PATH must not be empty.")
+        }
+        let levelName = reader.string(forKey: "log.level", default: "info").lowercased()
+        let level = Logger.Level(rawValue: levelName)
+        if level == nil {
+            problems.append("error: LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical; not \(levelName.debugDescription).")
+        }
+        guard problems.isEmpty, let level else { throw Invalid(problems: problems) }
+        return BotConfiguration(
+            botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
+            openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory,
+            databasePath: databasePath, logLevel: level, warnings: warnings)
+    }
+
+    /// A warning when a config file that others can read holds a secret.
+    static func permissionWarning(_ path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o044 != 0,
+            let text = try? String(contentsOfFile: path, encoding: .utf8),
+            text.contains("botToken") || text.contains("apiKey")
+        else { return nil }
+        return "warning: the config file \(path) holds secrets and can be read by other users; run chmod 600 \(path)."
+    }
+
+    var description: String {
+        let rows: [(String, String)] = [
+            ("telegram.botToken", "<redacted>"),
+            ("telegram.apiURL", telegramAPIURL.absoluteString),
+            ("telegram.pollTimeout", "\(pollTimeout)"),
+            ("openWeather.apiKey", "<redacted>"),
+            ("openWeather.apiURL", openWeatherAPIURL.absoluteString),
+            ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),
+            ("database.path", databasePath),
+            ("log.level", logLevel.rawValue),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { key, value in
+            key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct WeatherBotCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weatherbot",
+        abstract: "A Telegram weather bot: long-polls the Bot API and answers with OpenWeather forecasts.",
+        discussion: """
+            Configuration comes from a JSON file (--config) and the environment, the environment winning:
+              TELEGRAM_BOT_TOKEN    (required) the bot's token from @BotFather
+              OPEN_WEATHER_API_KEY  (required) the OpenWeather API key
+              TELEGRAM_API_URL      default https://api.telegram.org
+              OPEN_WEATHER_API_URL  default https://api.openweathermap.org
+              DATABASE_PATH         default weatherbot.sqlite
+              LOG_LEVEL             default info
+            See config.example.json for every key.
+            """,
+        subcommands: [Run.self, CheckConfig.self],
+        defaultSubcommand: Run.self
+    )
+}
+
+/// Options every command takes.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A JSON configuration file; environment variables override it.", valueName: "path"))
+    var config: String?
+
+    /// Loads the configuration, or prints what is wrong in one line each and exits with code 2.
+    func load() async throws -> BotConfiguration {
+        do {
+            return try await BotConfiguration.load(configPath: config)
+        } catch let invalid as BotConfiguration.Invalid {
+            FileHandle.standardError.write(Data((invalid.description + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+extension WeatherBotCommand {
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start the bot: poll Telegram, answer chats, send replies (the default command).")
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let configuration = try await options.load()
+            do {
+                try await BotApplication(configuration: configuration).run()
+            } catch let failure as BotApplication.StartFailure {
+                FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct CheckConfig: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check-config",
+            abstract: "Validate the configuration and print it, secrets redacted.")
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            let configuration = try await options.load()
+            for warning in configuration.warnings {
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
+            }
+            print(configuration.description)
+        }
+    }
+}
