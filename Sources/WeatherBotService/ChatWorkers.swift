@@ -61,7 +61,7 @@ public actor ChatWorkers: Service {
         enqueue(try database.pendingInbox())
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                while !stopping {
+                while !stopping && !Task.isCancelled {
                     while running.count < maximumConcurrentChats, let chatID = nextReadyChat() {
                         running.insert(chatID)
                         group.addTask { await self.drain(chatID) }

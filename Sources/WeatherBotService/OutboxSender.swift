@@ -52,7 +52,7 @@ public final class OutboxSender: Service, Sendable {
         let state = SenderState()
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                while true {
+                while !Task.isCancelled {
                     if let deadline = await state.deadline {
                         let backlog = (try? database.outboxBacklog()) ?? 0
                         if backlog == 0 || ContinuousClock.now >= deadline { break }

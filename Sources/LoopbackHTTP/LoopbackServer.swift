@@ -1,0 +1,143 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A request as the loopback server received it.
+public struct LoopbackRequest: Sendable {
+    public var method: String
+    /// The path without the query, such as `/bot123:abc/getUpdates`.
+    public var path: String
+    /// The query's items, decoded.
+    public var query: [String: String]
+    public var headers: [String: String]
+    public var body: Data
+
+    /// The body as JSON, when it is a JSON object.
+    public var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+    }
+}
+
+/// A response for the loopback server to send.
+public struct LoopbackResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response from any JSON-serialisable value.
+    public static func json(_ value: Any, status: Int = 200) -> LoopbackResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data()
+        return LoopbackResponse(status: status, body: data)
+    }
+}
+
+/// An HTTP/1.1 server on 127.0.0.1 with an ephemeral port, answering every request with an async
+/// handler. For tests and benchmarks: fake Telegram and OpenWeather servers run on it.
+public final class LoopbackServer: Sendable {
+    public typealias Handler = @Sendable (LoopbackRequest) async -> LoopbackResponse
+
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    /// The port the server listens on.
+    public let port: Int
+
+    /// The server's base URL, such as `http://127.0.0.1:40123`.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    public init(threads: Int = 1, handler: @escaping Handler) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(RequestHandler(handler: handler))
+                }
+            }
+        do {
+            let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+            self.channel = channel
+            self.port = channel.localAddress?.port ?? 0
+            self.group = group
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Closes the listening socket and every connection.
+    public func shutdown() async {
+        try? await channel.close()
+        try? await group.shutdownGracefully()
+    }
+}
+
+private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let handler: LoopbackServer.Handler
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(handler: @escaping LoopbackServer.Handler) {
+        self.handler = handler
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body.clear()
+        case .body(var chunk):
+            body.writeBuffer(&chunk)
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let request = Self.request(head, body: Data(body.readableBytesView))
+            let keepAlive = head.isKeepAlive
+            let version = head.version
+            let handler = handler
+            let loop = context.eventLoop
+            let promise = loop.makePromise(of: LoopbackResponse.self)
+            promise.completeWithTask { await handler(request) }
+            let boundContext = NIOLoopBound(context, eventLoop: loop)
+            promise.futureResult.whenSuccess { response in
+                Self.write(response, version: version, keepAlive: keepAlive, context: boundContext.value)
+            }
+        }
+    }
+
+    private static func write(_ response: LoopbackResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+        headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+        let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
+        if !keepAlive {
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    private static func request(_ head: HTTPRequestHead, body: Data) -> LoopbackRequest {
+        let components = URLComponents(string: head.uri)
+        var query: [String: String] = [:]
+        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        var headers: [String: String] = [:]
+        for (name, value) in head.headers { headers[name.lowercased()] = value }
+        return LoopbackRequest(
+            method: head.method.rawValue, path: components?.path ?? head.uri, query: query, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,37 @@
+import Testing
+@testable import WeatherBot
+
+@Suite struct CallbackActionTests {
+    static let actions: [CallbackAction] = [
+        .confirmCity(question: 0), .confirmCity(question: 999_999_999), .rejectCity(question: 42),
+        .chooseManually, .pickPlace(question: 7, index: 4), .showWeather,
+    ]
+
+    @Test(arguments: actions)
+    func encodesWithin64BytesAndDecodesBack(_ action: CallbackAction) {
+        #expect(action.encoded.utf8.count <= CallbackAction.maximumLength)
+        #expect(CallbackAction(encoded: action.encoded) == action)
+    }
+
+    @Test(arguments: [
+        "", ":", "cy", "cy:", "cy:-1", "cy:+1", "cy:1:2", "cy:1e3", "cy: 1", "cy:１", "pk:1", "pk:1:", "pk::1",
+        "pk:1:2:3", "man:1", "wx:", "CY:1", "cy:9999999999", String(repeating: "a", count: 65),
+        "cy:1\u{0}", "'; DROP TABLE chat; --", "🙂", "cy:٣",
+    ])
+    func garbageDecodesToNil(_ data: String) {
+        #expect(CallbackAction(encoded: data) == nil)
+    }
+
+    @Test func randomBytesNeverCrashAndRarelyDecode() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("cynmanpkwx:0123456789-ё🙂 ")
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...70, using: &generator)
+            let data = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            if let action = CallbackAction(encoded: data) {
+                // Whatever decodes is exactly an encoding of ours.
+                #expect(action.encoded == data)
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+@Suite struct ConversationTests {
+    let chatID: Int64 = 77
+    let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func conversation(
+        geocoder: FakeGeocoder = FakeGeocoder(byName: ["Казань": [], "Париж": [.parisFR, .parisUS]], reverse: [.saransk]),
+        weather: FakeWeather = FakeWeather(),
+        activity: FakeActivity = FakeActivity()
+    ) -> Conversation {
+        let now = fixedNow
+        return Conversation(geocoder: geocoder, weather: weather, activity: activity, clock: { now })
+    }
+
+    func incoming(_ intent: Intent, language: Language = .ru, query: String? = nil, messageID: Int? = nil, update: Int64 = 1) -> Conversation.Event {
+        .incoming(Incoming(updateID: update, chatID: chatID, language: language, intent: intent, callbackQueryID: query, messageID: messageID))
+    }
+
+    @Test func startOnANewChatGreetsWithLocationKeyboard() async {
+        let step = await conversation().handle(incoming(.command(.start)), chat: nil)
+        #expect(step.chat.id == chatID)
+        #expect(ChatState(stored: step.chat.state) == .idle)
+        guard case .send(let text, .keyboard(let keyboard)?, _) = step.replies.first else {
+            Issue.record("expected a greeting with a reply keyboard, got \(step.replies)")
+            return
+        }
+        #expect(text.contains("погоду"))
+        #expect(keyboard.keyboard[0][0] == KeyboardButton(text: "📍 Отправить геолокацию", requestLocation: true))
+        #expect(keyboard.keyboard[1][0].text == "🔎 Выбрать город вручную")
+    }
+
+    @Test func locationSaysLocatingThenAsksAboutTheCity() async {
+        let bot = conversation()
+        let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17), update: 5), chat: nil)
+        #expect(ChatState(stored: first.chat.state) == .locating)
+        #expect(first.replies == [.send(text: "🔎 Определяем город…", tag: "locate-5")])
+        #expect(first.followUps == [.resolveLocation(latitude: 54.18, longitude: 45.17, statusTag: "locate-5", language: .ru)])
+
+        let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        guard case .confirmingCity(let place) = ChatState(stored: second.chat.state),
+            case .edit(.tag("locate-5"), let text, let keyboard?) = second.replies.first
+        else {
+            Issue.record("expected the status message edited into the question, got \(second.replies)")
+            return
+        }
+        #expect(place.name(in: "ru") == "Саранск")
+        #expect(place.latitude == 54.18)  // the user's own point
+        #expect(text.contains("Это ваш город?"))
+        #expect(text.contains("<b>Саранск</b>, Республика Мордовия, Россия 🇷🇺"))
+        let question = second.chat.questionSeq
+        #expect(keyboard.inlineKeyboard.map { $0[0].text } == ["✅ Да, всё верно", "Нет, выбрать другой"])
+        #expect(keyboard.inlineKeyboard.map { $0[0].callbackData } == ["cy:\(question)", "cn:\(question)"])
+    }
+
+    @Test func theOpenSeaOrAFailingGeocoderOffersManualChoice() async {
+        for geocoder in [FakeGeocoder(reverse: []), FakeGeocoder(failure: OpenWeatherError(code: .server(502), endpoint: "/geo/1.0/reverse", message: ""))] {
+            let bot = conversation(geocoder: geocoder)
+            let first = await bot.handle(incoming(.location(latitude: 0, longitude: -30)), chat: nil)
+            let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+            guard case .edit(.tag, let text, let keyboard?) = second.replies.first else {
+                Issue.record("expected an edit, got \(second.replies)")
+                continue
+            }
+            #expect(text.contains("Не удалось определить город"))
+            #expect(keyboard.inlineKeyboard[0][0] == InlineKeyboardButton(text: "Выбрать город вручную", callbackData: "man"))
+            #expect(ChatState(stored: second.chat.state) == .idle)
+        }
+    }
+
+    @Test func yesSavesTheCityWithItsTimeZoneAndShowsTheWeather() async throws {
+        let bot = conversation()
+        let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17)), chat: nil)
+        let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        let yes = await bot.handle(
+            incoming(.button(.confirmCity(question: asked.chat.questionSeq)), query: "q1", messageID: 50), chat: asked.chat)
+
+        let saved = try #require(yes.chat.currentPlace)
+        #expect(saved.name(in: "ru") == "Саранск")
+        #expect(saved.timeZone == "Europe/Moscow")
+        #expect(ChatState(stored: yes.chat.state) == .idle)
+        #expect(yes.replies.first == .answer(callbackQueryID: "q1"))
+        #expect(yes.replies.contains { if case .edit(.id(50), let text, nil) = $0 { text.contains("Саранск") } else { false } })
+        let card = try #require(yes.replies.last?.text)
+        #expect(card.contains("Саранск"))
+        #expect(card.contains("Местное время: 01:13"))  // 2023-11-14 22:13 UTC in Moscow
+        #expect(card.contains("-3°C"))
+        #expect(card.contains("Ощущается как: -8°C"))
+        #expect(card.contains("Облачность: 75%"))
+        #expect(card.contains("облачно с прояснениями"))
+    }
+
+    @Test func noAsksForANameAndOneResultIsAskedAbout() async {
+        let geocoder = FakeGeocoder(byName: ["Саранск": [.saransk]], reverse: [.saransk])
+        let bot = conversation(geocoder: geocoder)
+        let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17)), chat: nil)
+        let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        let no = await bot.handle(incoming(.button(.rejectCity(question: asked.chat.questionSeq)), query: "q2"), chat: asked.chat)
+        #expect(ChatState(stored: no.chat.state) == .awaitingCityName)
+        #expect(no.replies.contains { $0.text?.contains("Напишите название города") ?? false })
+
+        let typed = await bot.handle(incoming(.text("Саранск")), chat: no.chat)
+        #expect(ChatState(stored: typed.chat.state) == .confirmingCity(.saransk))
+        #expect(typed.replies.first?.text?.contains("Это ваш город?") ?? false)
+    }
+
+    @Test func severalResultsBecomeButtonsToldApartByRegionAndCountry() async throws {
+        let bot = conversation()
+        let typed = await bot.handle(incoming(.text("Париж")), chat: nil)
+        guard case .send(_, .inline(let keyboard)?, _) = typed.replies.first else {
+            Issue.record("expected buttons, got \(typed.replies)")
+            return
+        }
+        #expect(keyboard.inlineKeyboard.map { $0[0].text } == ["Париж, Ile-de-France, Франция 🇫🇷", "Париж, Texas, Соединенные Штаты Америки 🇺🇸"])
+        let question = typed.chat.questionSeq
+        let picked = await bot.handle(incoming(.button(.pickPlace(question: question, index: 1)), query: "q3", messageID: 8), chat: typed.chat)
+        #expect(picked.chat.currentPlace?.region == "Texas")
+
+        let outOfRange = await bot.handle(incoming(.button(.pickPlace(question: question, index: 7)), query: "q4"), chat: typed.chat)
+        #expect(outOfRange.replies == [.answer(callbackQueryID: "q4", text: "Эта кнопка уже неактуальна")])
+        #expect(outOfRange.chat.currentPlace == nil)
+    }
+
+    @Test func nothingFoundSaysSoAndAsksAgain() async {
+        let step = await conversation().handle(incoming(.text("Казань")), chat: nil)
+        #expect(ChatState(stored: step.chat.state) == .awaitingCityName)
+        #expect(step.replies.first?.text?.contains("Ничего не нашлось по запросу «Казань»") ?? false)
+    }
+
+    @Test func buttonsOfOlderQuestionsGetAShortNoticeAndChangeNothing() async {
+        let bot = conversation()
+        let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17)), chat: nil)
+        let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        let old = asked.chat.questionSeq - 1
+        let stale = await bot.handle(incoming(.button(.confirmCity(question: old)), query: "q5"), chat: asked.chat)
+        #expect(stale.replies == [.answer(callbackQueryID: "q5", text: "Эта кнопка уже неактуальна")])
+        #expect(stale.chat.currentPlace == nil)
+        #expect(ChatState(stored: stale.chat.state) == ChatState(stored: asked.chat.state))
+
+        let garbage = await bot.handle(incoming(.button(nil), query: "q6"), chat: asked.chat)
+        #expect(garbage.replies == [.answer(callbackQueryID: "q6", text: "Эта кнопка больше не работает")])
+    }
+
+    @Test func everyButtonPressIsAnswered() async {
+        let bot = conversation()
+        let actions: [CallbackAction?] = [nil, .chooseManually, .showWeather, .confirmCity(question: 0), .rejectCity(question: 0), .pickPlace(question: 0, index: 0)]
+        for (index, action) in actions.enumerated() {
+            let step = await bot.handle(incoming(.button(action), query: "q\(index)"), chat: nil)
+            let answers = step.replies.filter { if case .answer(let id, _) = $0 { id == "q\(index)" } else { false } }
+            #expect(answers.count == 1, "action \(String(describing: action))")
+        }
+    }
+
+    @Test func englishSpeakersGetEnglish() async {
+        let bot = conversation()
+        let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17), language: .en), chat: nil)
+        #expect(first.replies.first?.text == "🔎 Finding your city…")
+        let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        #expect(asked.replies.first?.text?.contains("Is this your city?") ?? false)
+        #expect(asked.replies.first?.text?.contains("Saransk") ?? false)
+        let help = await bot.handle(incoming(.command(.help), language: .en), chat: nil)
+        #expect(help.replies.first?.text?.contains("/search") ?? false)
+    }
+
+    @Test func unknownCommandGetsAHintAndHelpListsCommands() async {
+        let bot = conversation()
+        let unknown = await bot.handle(incoming(.command(.unknown("<b>x"))), chat: nil)
+        #expect(unknown.replies.first?.text == "Не знаю команды /&lt;b&gt;x. Список команд — /help")
+        let help = await bot.handle(incoming(.command(.help)), chat: nil)
+        for command in ["/start", "/weather", "/search", "/help"] {
+            #expect(help.replies.first?.text?.contains(command) ?? false)
+        }
+    }
+
+    @Test func startWithACityShowsItsWeather() async {
+        let bot = conversation()
+        var chat = ChatRecord(id: chatID, language: "ru", state: ChatState.idle.stored, currentPlace: .saransk)
+        chat.currentPlace?.timeZone = "Europe/Moscow"
+        let step = await bot.handle(incoming(.command(.start)), chat: chat)
+        #expect(step.replies.count == 1)
+        #expect(step.replies[0].text?.contains("Ощущается как") ?? false)
+    }
+
+    @Test func withoutACityWeatherIsMoscowsWithAHint() async {
+        let step = await conversation().handle(incoming(.command(.weather)), chat: nil)
+        let text = step.replies.first?.text ?? ""
+        #expect(text.contains("Москва"))
+        #expect(text.contains("/search"))
+    }
+
+    @Test func weatherFailureOffersRetryInPlainWords() async {
+        let bot = conversation(weather: FakeWeather(failure: OpenWeatherError(code: .rateLimited, endpoint: "/data/3.0/onecall", message: "")))
+        let step = await bot.handle(incoming(.command(.weather)), chat: nil)
+        guard case .send(let text, .inline(let keyboard)?, _) = step.replies.first else {
+            Issue.record("expected a failure with a retry button, got \(step.replies)")
+            return
+        }
+        #expect(text.contains("слишком много запросов"))
+        #expect(keyboard.inlineKeyboard[0][0] == InlineKeyboardButton(text: "🔄 Повторить", callbackData: "wx"))
+    }
+
+    @Test func userTextIsEscapedAndKeptShort() async {
+        let long = "<script>&" + String(repeating: "я", count: 5000)
+        let step = await conversation().handle(incoming(.text(long)), chat: nil)
+        let text = step.replies.first?.text ?? ""
+        #expect(!text.contains("<script>"))
+        #expect(text.contains("&lt;script&gt;&amp;"))
+        #expect(text.utf16.count <= 4096)
+    }
+
+    @Test func showsTypingWhileWaitingOnOpenWeather() async {
+        let activity = FakeActivity()
+        _ = await conversation(activity: activity).handle(incoming(.command(.weather)), chat: nil)
+        #expect(activity.chats.withLock { $0 } == [chatID])
+    }
+}

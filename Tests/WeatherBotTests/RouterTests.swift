@@ -1,0 +1,68 @@
+import TelegramBotAPI
+import Testing
+@testable import WeatherBot
+
+@Suite struct RouterTests {
+    func message(_ text: String? = nil, location: Location? = nil, language: String? = "ru") -> Update {
+        Update(
+            updateId: 10,
+            message: Message(
+                messageId: 5, from: User(id: 77, firstName: "Анна", languageCode: language), date: 1_700_000_000,
+                chat: Chat(id: 77), text: text, location: location))
+    }
+
+    @Test func commandsWithArgumentsAndBotNames() {
+        #expect(Router.route(message("/start"))?.intent == .command(.start))
+        #expect(Router.route(message("/start@WeatherBot"))?.intent == .command(.start))
+        #expect(Router.route(message("/HELP"))?.intent == .command(.help))
+        #expect(Router.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
+        #expect(Router.route(message("/search"))?.intent == .command(.search(nil)))
+        #expect(Router.route(message("/weather"))?.intent == .command(.weather))
+        #expect(Router.route(message("/frobnicate now"))?.intent == .command(.unknown("frobnicate")))
+    }
+
+    @Test func locationsAndTexts() {
+        let routed = Router.route(message(location: Location(latitude: 54.18, longitude: 45.17)))
+        #expect(routed?.intent == .location(latitude: 54.18, longitude: 45.17))
+        #expect(routed?.chatID == 77)
+        #expect(Router.route(message(location: Location(latitude: 91, longitude: 0)))?.intent == .ignored)
+        #expect(Router.route(message("  Казань "))?.intent == .text("Казань"))
+        #expect(Router.route(message("   "))?.intent == .ignored)
+        #expect(Router.route(message(nil))?.intent == .ignored)
+    }
+
+    @Test func keyboardButtonAsksForACityInBothLanguages() {
+        #expect(Router.route(message("🔎 Выбрать город вручную"))?.intent == .command(.search(nil)))
+        #expect(Router.route(message("🔎 Choose city manually", language: "en"))?.intent == .command(.search(nil)))
+    }
+
+    @Test func languageFollowsTelegram() {
+        #expect(Router.route(message("/start", language: "en"))?.language == .en)
+        #expect(Router.route(message("/start", language: "en-GB"))?.language == .en)
+        #expect(Router.route(message("/start", language: "de"))?.language == .ru)
+        #expect(Router.route(message("/start", language: nil))?.language == .ru)
+    }
+
+    @Test func buttonsCarryQueryAndMessage() {
+        let update = Update(
+            updateId: 11,
+            callbackQuery: CallbackQuery(
+                id: "q1", from: User(id: 77, firstName: "A", languageCode: "en"),
+                message: Message(messageId: 9, date: 1, chat: Chat(id: 77)), data: "cy:3"))
+        let routed = Router.route(update)
+        #expect(routed?.intent == .button(.confirmCity(question: 3)))
+        #expect(routed?.callbackQueryID == "q1")
+        #expect(routed?.messageID == 9)
+        #expect(routed?.language == .en)
+
+        var garbage = update
+        garbage.callbackQuery?.data = "nonsense"
+        #expect(Router.route(garbage)?.intent == .button(nil))
+    }
+
+    @Test func editedMessagesAreIgnoredAndUnknownUpdatesDropped() {
+        let edited = Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "/start"))
+        #expect(Router.route(edited)?.intent == .ignored)
+        #expect(Router.route(Update(updateId: 13)) == nil)
+    }
+}
