@@ -29,7 +29,8 @@ public final class URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = request.timeout.timeInterval
+        // libcurl takes whole seconds here; a fraction below one would time out at once.
+        urlRequest.timeoutInterval = max(1, request.timeout.timeInterval.rounded(.up))
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A request as the loopback server received it.
 public struct LoopbackRequest: Sendable {
@@ -45,13 +46,25 @@ public final class LoopbackServer: Sendable {
 
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
+    private let log: RequestLog?
     /// The port the server listens on.
     public let port: Int
 
     /// The server's base URL, such as `http://127.0.0.1:40123`.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    public init(threads: Int = 1, handler: @escaping Handler) async throws {
+    /// Every request received so far, in order of arrival (empty when not recording).
+    public var requests: [LoopbackRequest] { log?.requests.withLock { $0 } ?? [] }
+
+    /// - Parameters:
+    ///   - recording: whether to keep every request for ``requests``; benchmarks turn it off.
+    public init(threads: Int = 1, recording: Bool = true, handler: @escaping Handler) async throws {
+        let log = recording ? RequestLog() : nil
+        self.log = log
+        let handler: Handler = { request in
+            log?.requests.withLock { $0.append(request) }
+            return await handler(request)
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -78,6 +91,10 @@ public final class LoopbackServer: Sendable {
         try? await channel.close()
         try? await group.shutdownGracefully()
     }
+}
+
+private final class RequestLog: Sendable {
+    let requests = Mutex<[LoopbackRequest]>([])
 }
 
 private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import Testing
+@testable import WeatherBotStore
+
+@Suite struct BotDatabaseTests {
+    func payload(_ text: String) -> Data { Data(text.utf8) }
+
+    @Test func migratesAFreshFileAndOpensItAgain() throws {
+        let temporary = try TemporaryDatabase()
+        let tables = try temporary.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        for table in ["chat", "inbox", "outbox", "messageTag", "workerFact", "grdb_migrations"] {
+            #expect(tables.contains(table))
+        }
+        _ = try temporary.reopen()
+        let mode = try temporary.database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test func theFileIsReadableByItsOwnerOnly() throws {
+        let temporary = try TemporaryDatabase()
+        let attributes = try FileManager.default.attributesOfItem(atPath: temporary.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test func receivingCommitsTheInboxAndTheOffsetTogetherAndSkipsRedelivery() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        #expect(try database.lastUpdateID() == nil)
+        let items = try database.receive(
+            [(updateID: 100, chatID: 1, payload: payload("a")), (updateID: 101, chatID: nil, payload: payload("b")),
+             (updateID: 102, chatID: 2, payload: payload("c"))],
+            lastUpdateID: 102)
+        #expect(items.map(\.updateId) == [100, 102])
+        #expect(try database.lastUpdateID() == 102)
+        #expect(try database.lastSuccessfulPoll() != nil)
+
+        // The same batch again (Telegram re-sent it): nothing new.
+        let again = try database.receive([(updateID: 102, chatID: 2, payload: payload("c"))], lastUpdateID: 102)
+        #expect(again.isEmpty)
+        #expect(try database.pendingInbox().count == 2)
+        #expect(try temporary.reopen().lastUpdateID() == 102)
+    }
+
+    @Test func commitStoresStateRemovesTheItemAndQueuesRepliesInOneGo() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let item = try #require(try database.receive([(updateID: 1, chatID: 7, payload: payload("u"))], lastUpdateID: 1).first)
+        let place = Place(name: "Saransk", localNames: ["ru": "Саранск"], region: "Mordovia", country: "RU", latitude: 54.18, longitude: 45.17, timeZone: "Europe/Moscow")
+        let chat = ChatRecord(id: 7, language: "ru", state: payload("{\"idle\":{}}"), currentPlace: place, questionSeq: 3)
+        let followUps = try database.commit(chat: chat, handled: item.seq!, replies: [payload("r1"), payload("r2")], followUps: [payload("f")])
+
+        let reopened = try temporary.reopen()
+        let stored = try #require(try reopened.chat(7))
+        #expect(stored.currentPlace == place)
+        #expect(stored.questionSeq == 3)
+        #expect(stored.state == payload("{\"idle\":{}}"))
+        #expect(try reopened.pendingInbox().map(\.payload) == [payload("f")])
+        #expect(followUps.map(\.kind) == [.followUp])
+        #expect(try reopened.outboxBacklog() == 2)
+        let heads = try reopened.dueOutboxHeads(excluding: [], limit: 10)
+        #expect(heads.map(\.payload) == [payload("r1")])
+    }
+
+    @Test func theOutboxHandsOutOneReplyPerChatInOrder() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let items = try database.receive(
+            [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
+        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("1a"), payload("1b")], followUps: [])
+        try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [payload("2a")], followUps: [])
+
+        var heads = try database.dueOutboxHeads(excluding: [], limit: 10)
+        #expect(heads.map(\.payload) == [payload("1a"), payload("2a")])
+        #expect(try database.dueOutboxHeads(excluding: [1], limit: 10).map(\.payload) == [payload("2a")])
+
+        try database.completeOutbox(id: heads[0].id!, chatID: 1, tag: "locate-1", messageID: 555)
+        #expect(try database.messageID(chatID: 1, tag: "locate-1") == 555)
+        #expect(try database.messageID(chatID: 2, tag: "locate-1") == nil)
+        heads = try database.dueOutboxHeads(excluding: [], limit: 10)
+        #expect(heads.map(\.payload) == [payload("1b"), payload("2a")])
+
+        // A retry later keeps the chat's order: its later replies wait behind it.
+        try database.retryOutbox(id: heads[0].id!, chatID: 1, notBefore: Date().addingTimeInterval(60))
+        #expect(try database.dueOutboxHeads(excluding: [], limit: 10).map(\.payload) == [payload("2a")])
+        #expect(try database.nextOutboxDue() != nil)
+    }
+
+    @Test func aBlockedChatLosesItsRepliesAndIsMarkedInactive() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let items = try database.receive([(updateID: 1, chatID: 9, payload: payload(""))], lastUpdateID: 1)
+        try database.commit(chat: ChatRecord(id: 9, language: "en", state: Data()), handled: items[0].seq!, replies: [payload("x"), payload("y")], followUps: [])
+        try database.deactivateChat(9)
+        #expect(try database.outboxBacklog() == 0)
+        #expect(try database.chat(9)?.isActive == false)
+    }
+
+    @Test func queriesOfOneChatNeverTouchAnother() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let items = try database.receive(
+            [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
+        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("mine")], followUps: [])
+        let other = try #require(try database.dueOutboxHeads(excluding: [], limit: 10).first)
+        // Chat 2 naming chat 1's reply or inbox item changes nothing.
+        try database.completeOutbox(id: other.id!, chatID: 2)
+        try database.retryOutbox(id: other.id!, chatID: 2, notBefore: .distantFuture)
+        try database.discardInboxItem(seq: items[1].seq! - 1, chatID: 2)
+        #expect(try database.outboxBacklog() == 1)
+        #expect(try database.dueOutboxHeads(excluding: [], limit: 10).first?.payload == payload("mine"))
+        #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
+    }
+}
