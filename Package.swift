@@ -40,6 +40,7 @@ let package = Package(
                 "WeatherBot",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The executable: command line, configuration, wiring, lifecycle.
@@ -71,7 +72,11 @@ let package = Package(
         .testTarget(name: "WeatherBotTests", dependencies: ["WeatherBot"]),
         .testTarget(
             name: "WeatherBotServiceTests",
-            dependencies: ["WeatherBotService", "LoopbackHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "WeatherBotService", "LoopbackHTTP", "HTTPTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -59,6 +59,8 @@ public struct Conversation: Sendable {
         case .incoming(let incoming):
             context.language = incoming.language
             chat.language = incoming.language.rawValue
+            // A user who writes again (after blocking the bot once) can be written to again.
+            chat.isActive = true
             context.chat = chat
             await handle(incoming, &context)
             // Every button press is answered, whatever the branch did.

@@ -16,8 +16,8 @@ public struct Texts: Sendable {
 
     var greeting: String {
         pick(
-            "👋 Привет! Я показываю погоду: сейчас, по часам и на 7 дней.\n\nЧтобы начать, отправьте геолокацию — я определю ваш город. Или выберите город вручную.",
-            "👋 Hi! I show the weather: now, by the hour and for 7 days.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.")
+            "👋 Привет! Я показываю погоду в вашем городе.\n\nЧтобы начать, отправьте геолокацию — я определю ваш город. Или выберите город вручную.",
+            "👋 Hi! I show the weather in your city.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.")
     }
     var shareLocationButton: String { pick("📍 Отправить геолокацию", "📍 Share location") }
     var chooseManuallyKeyboardButton: String { pick("🔎 Выбрать город вручную", "🔎 Choose city manually") }

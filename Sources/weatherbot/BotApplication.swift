@@ -40,24 +40,17 @@ struct BotApplication {
             apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: transport,
             fallbackMemory: .seconds(configuration.openWeatherFallbackMemory))
 
-        try await prepare(telegram, logger: logger)
-
-        let conversation = Conversation(
-            geocoder: weather, weather: weather, activity: TelegramChatActivity(client: telegram, logger: logger))
-        let outbox = OutboxSender(database: database, client: telegram, logger: logger)
-        let workers = ChatWorkers(database: database, conversation: conversation, outbox: outbox, logger: logger)
-        let poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: configuration.pollTimeout)
-
-        // Shut down in reverse: stop polling, let the chats in flight finish, then flush the outbox.
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: outbox),
-                    .init(service: workers),
-                    .init(service: poller, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+        let runtime = BotRuntime(
+            database: database, telegram: telegram, geocoder: weather, weather: weather,
+            pollTimeout: configuration.pollTimeout, logger: logger)
+        do {
+            try await runtime.prepare()
+        } catch let error as TelegramError where error.isUnauthorized {
+            throw StartFailure(message: "Telegram rejected the bot token (\(error.errorCode ?? 401) \(error.reason)). Check TELEGRAM_BOT_TOKEN.")
+        } catch let error as TelegramError {
+            throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
+        }
+        let group = runtime.serviceGroup(signals: [.sigterm, .sigint])
         logger.info("weatherbot started", metadata: ["database": "\(configuration.databasePath)"])
         do {
             try await group.run()
@@ -65,32 +58,5 @@ struct BotApplication {
             throw StartFailure(message: "Telegram rejected the bot token (\(error.reason)). Check TELEGRAM_BOT_TOKEN.")
         }
         logger.info("weatherbot stopped")
-    }
-
-    /// Checks the token (getMe), removes any webhook so polling works, and sets the command menus.
-    /// A rejected token stops start-up at once; a network failure is retried with backoff.
-    private func prepare(_ telegram: TelegramClient, logger: Logger) async throws {
-        var failures = 0
-        while true {
-            do {
-                let me = try await telegram.getMe()
-                logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
-                try await telegram.deleteWebhook()
-                for language in Language.allCases {
-                    let commands = Texts.for(language).menu.map { BotCommand(command: $0.command, description: $0.description) }
-                    try await telegram.setMyCommands(commands, languageCode: language == .ru ? nil : language.rawValue)
-                }
-                return
-            } catch where error.isUnauthorized {
-                throw StartFailure(message: "Telegram rejected the bot token (\(error.errorCode ?? 401) \(error.reason)). Check TELEGRAM_BOT_TOKEN.")
-            } catch where error.isTransient {
-                failures += 1
-                let delay = min(30, 1 << min(failures, 5))
-                logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay)s"])
-                try await Task.sleep(for: .seconds(delay))
-            } catch {
-                throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
-            }
-        }
     }
 }

@@ -8,12 +8,14 @@ struct WeatherBotCommand: AsyncParsableCommand {
         abstract: "A Telegram weather bot: long-polls the Bot API and answers with OpenWeather forecasts.",
         discussion: """
             Configuration comes from a JSON file (--config) and the environment, the environment winning:
-              TELEGRAM_BOT_TOKEN    (required) the bot's token from @BotFather
-              OPEN_WEATHER_API_KEY  (required) the OpenWeather API key
-              TELEGRAM_API_URL      default https://api.telegram.org
-              OPEN_WEATHER_API_URL  default https://api.openweathermap.org
-              DATABASE_PATH         default weatherbot.sqlite
-              LOG_LEVEL             default info
+              TELEGRAM_BOT_TOKEN            (required) the bot's token from @BotFather
+              OPEN_WEATHER_API_KEY          (required) the OpenWeather API key
+              TELEGRAM_API_URL              default https://api.telegram.org
+              TELEGRAM_POLL_TIMEOUT         default 30 (seconds a long poll is held open)
+              OPEN_WEATHER_API_URL          default https://api.openweathermap.org
+              OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
+              DATABASE_PATH                 default weatherbot.sqlite
+              LOG_LEVEL                     default info
             See config.example.json for every key.
             """,
         subcommands: [Run.self, CheckConfig.self],

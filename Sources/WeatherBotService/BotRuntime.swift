@@ -1,0 +1,69 @@
+import Logging
+import ServiceLifecycle
+import TelegramBotAPI
+import UnixSignals
+import WeatherBot
+import WeatherBotStore
+
+/// The running bot: the outbox sender, the chat workers and the poller over one database.
+public struct BotRuntime: Sendable {
+    public let outbox: OutboxSender
+    public let workers: ChatWorkers
+    public let poller: Poller
+    let telegram: TelegramClient
+    let logger: Logger
+
+    public init(
+        database: BotDatabase,
+        telegram: TelegramClient,
+        geocoder: any Geocoder,
+        weather: any WeatherSource,
+        pollTimeout: Int = 30,
+        logger: Logger
+    ) {
+        let conversation = Conversation(
+            geocoder: geocoder, weather: weather, activity: TelegramChatActivity(client: telegram, logger: logger))
+        outbox = OutboxSender(database: database, client: telegram, logger: logger)
+        workers = ChatWorkers(database: database, conversation: conversation, outbox: outbox, logger: logger)
+        poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
+        self.telegram = telegram
+        self.logger = logger
+    }
+
+    /// Checks the token (getMe), removes any webhook so polling works, and sets the command menus.
+    /// A rejected token throws at once; a network failure or 5xx is retried with backoff.
+    public func prepare() async throws {
+        var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        while true {
+            do {
+                let me = try await telegram.getMe()
+                logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
+                try await telegram.deleteWebhook()
+                for language in Language.allCases {
+                    let commands = Texts.for(language).menu.map { BotCommand(command: $0.command, description: $0.description) }
+                    try await telegram.setMyCommands(commands, languageCode: language == .ru ? nil : language.rawValue)
+                }
+                return
+            } catch {
+                guard error.isTransient else { throw error }
+                let delay = backoff.next()
+                logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay)"])
+                try await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    /// The services in start order; a graceful shutdown stops them in reverse: polling first, then
+    /// the chats in flight, then the outbox, which is flushed for a few seconds.
+    public func serviceGroup(signals: [UnixSignal] = []) -> ServiceGroup {
+        ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: outbox),
+                    .init(service: workers),
+                    .init(service: poller, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                ],
+                gracefulShutdownSignals: signals,
+                logger: logger))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTransport
+import Logging
+import OpenWeather
+import ServiceLifecycle
+import TelegramBotAPI
+import WeatherBotService
+import WeatherBotStore
+
+/// The real worker (poller, chat workers, outbox sender) over a real SQLite file, talking real
+/// HTTP to the loopback fakes. Several can be started one after another on the same file.
+final class BotHarness {
+    let database: BotDatabase
+    let group: ServiceGroup
+    let running: Task<Void, any Error>
+
+    init(databasePath: String, telegramURL: URL, weatherURL: URL) async throws {
+        database = try BotDatabase.open(path: databasePath)
+        let transport = URLSessionTransport()
+        let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(5))
+        let weather = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport)
+        var logger = Logger(label: "weatherbot.tests")
+        logger.logLevel = .warning
+        let runtime = BotRuntime(database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1, logger: logger)
+        try await runtime.prepare()
+        group = runtime.serviceGroup()
+        let group = group
+        running = Task { try await group.run() }
+    }
+
+    /// Stops as SIGTERM would: polling first, then the chats in flight, then the outbox.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    /// Stops without any grace, as close to `kill -9` as a test in one process gets: every task is
+    /// cancelled wherever it is.
+    func kill() async {
+        running.cancel()
+        _ = try? await running.value
+    }
+}
+
+/// A fresh folder for one test's database file.
+struct TemporaryFolder: ~Copyable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var databasePath: String { url.appendingPathComponent("bot.sqlite").path }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

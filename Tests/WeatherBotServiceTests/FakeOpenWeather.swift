@@ -1,0 +1,52 @@
+import Foundation
+import LoopbackHTTP
+
+/// OpenWeather on loopback: reverse and direct geocoding from small tables, and One Call 3.0
+/// answers shaped like the real ones.
+enum FakeOpenWeather {
+    static let apiKey = "fake-openweather-key"
+
+    static func start() async throws -> LoopbackServer {
+        try await LoopbackServer { request in
+            guard request.query["appid"] == apiKey else {
+                return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
+            }
+            switch request.path {
+            case "/geo/1.0/reverse":
+                let latitude = Double(request.query["lat"] ?? "") ?? 0
+                // The open sea: nothing near (0, -30).
+                if abs(latitude) < 1 { return .json([Any]()) }
+                return .json([saransk])
+            case "/geo/1.0/direct":
+                switch request.query["q"] {
+                case "Саранск": return .json([saransk])
+                case "Париж": return .json([paris("FR", "Ile-de-France", 48.8589, 2.32), paris("US", "Texas", 33.66, -95.55)])
+                default: return .json([Any]())
+                }
+            case "/data/3.0/onecall":
+                return .json([
+                    "lat": 54.18, "lon": 45.17, "timezone": "Europe/Moscow", "timezone_offset": 10800,
+                    "current": [
+                        "dt": 1_700_000_000, "sunrise": 1_699_936_000, "sunset": 1_699_967_000, "temp": -2.6, "feels_like": -7,
+                        "pressure": 1018, "humidity": 86, "dew_point": -4.5, "uvi": 0, "clouds": 100, "visibility": 10000,
+                        "wind_speed": 4.1, "wind_deg": 210,
+                        "weather": [["id": 804, "main": "Clouds", "description": "пасмурно", "icon": "04n"]],
+                    ],
+                ])
+            default:
+                return .json(["cod": "404", "message": "Internal error"], status: 404)
+            }
+        }
+    }
+
+    static var saransk: [String: Any] {
+        [
+        "name": "Saransk", "local_names": ["ru": "Саранск", "en": "Saransk", "ascii": "Saransk", "feature_name": "Saransk"],
+        "lat": 54.1838, "lon": 45.1749, "country": "RU", "state": "Mordovia",
+        ]
+    }
+
+    static func paris(_ country: String, _ state: String, _ lat: Double, _ lon: Double) -> [String: Any] {
+        ["name": "Paris", "local_names": ["ru": "Париж"], "lat": lat, "lon": lon, "country": country, "state": state]
+    }
+}

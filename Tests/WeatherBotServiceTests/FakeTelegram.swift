@@ -1,0 +1,231 @@
+import Foundation
+import LoopbackHTTP
+import Synchronization
+
+/// A Bot API on loopback that behaves like Telegram for one bot: it queues updates the test
+/// sends as a user, long-polls them out honouring `offset`, and records what the bot says.
+final class FakeTelegram: Sendable {
+    static let token = "4242:FAKE-token-for-loopback-tests"
+
+    struct Sent: Sendable, Equatable {
+        var chatID: Int64
+        var messageID: Int
+        var text: String
+        /// `reply_markup` as JSON text, when any.
+        var markup: String?
+    }
+
+    struct Edit: Sendable, Equatable {
+        var chatID: Int64
+        var messageID: Int
+        var text: String
+        var markup: String?
+    }
+
+    struct State {
+        var queued: [(id: Int, json: Data)] = []
+        var nextUpdateID = 1000
+        var nextMessageID = 1
+        var sent: [Sent] = []
+        var edits: [Edit] = []
+        var answers: [String] = []
+        var chatActions: [Int64] = []
+        /// Every update id handed out by getUpdates, repeats included.
+        var delivered: [Int] = []
+        /// Scripted failures: method name → responses to give before answering normally.
+        var failures: [String: [LoopbackResponse]] = [:]
+    }
+
+    let state: Locked<State>
+    let server: LoopbackServer
+
+    init() async throws {
+        let state = Locked(State())
+        self.state = state
+        server = try await LoopbackServer { request in
+            await Self.answer(request, state)
+        }
+    }
+
+    var url: URL { server.url }
+
+    // MARK: Acting as a user
+
+    private func enqueue(_ update: [String: Any]) {
+        state.withLock { state in
+            var update = update
+            update["update_id"] = state.nextUpdateID
+            let json = (try? JSONSerialization.data(withJSONObject: update)) ?? Data()
+            state.queued.append((state.nextUpdateID, json))
+            state.nextUpdateID += 1
+        }
+    }
+
+    private static func user(_ chatID: Int64, _ language: String) -> [String: Any] {
+        ["id": chatID, "is_bot": false, "first_name": "Tester", "language_code": language]
+    }
+
+    func sendText(_ text: String, from chatID: Int64, language: String = "ru") {
+        enqueue(["message": [
+            "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language),
+            "chat": ["id": chatID, "type": "private"], "text": text,
+        ]])
+    }
+
+    func sendLocation(latitude: Double, longitude: Double, from chatID: Int64, language: String = "ru") {
+        enqueue(["message": [
+            "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language),
+            "chat": ["id": chatID, "type": "private"], "location": ["latitude": latitude, "longitude": longitude],
+        ]])
+    }
+
+    /// Presses the inline button whose text contains `label` on message `messageID`.
+    func press(_ label: String, on messageID: Int, in chatID: Int64, language: String = "ru") throws {
+        let markup = state.withLock { state in
+            state.edits.last { $0.chatID == chatID && $0.messageID == messageID }?.markup
+                ?? state.sent.last { $0.chatID == chatID && $0.messageID == messageID }?.markup
+        }
+        guard let markup, let data = Self.callbackData(label, in: markup) else {
+            throw ButtonNotFound(label: label, messageID: messageID)
+        }
+        pressRaw(data: data, on: messageID, in: chatID, language: language)
+    }
+
+    func pressRaw(data: String, on messageID: Int, in chatID: Int64, language: String = "ru") {
+        enqueue(["callback_query": [
+            "id": "q\(Int.random(in: 1...1_000_000_000))", "from": Self.user(chatID, language), "chat_instance": "x", "data": data,
+            "message": ["message_id": messageID, "date": 1_700_000_000, "chat": ["id": chatID, "type": "private"], "text": "…"],
+        ]])
+    }
+
+    struct ButtonNotFound: Error { var label: String; var messageID: Int }
+
+    static func callbackData(_ label: String, in markup: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(markup.utf8)) as? [String: Any],
+            let rows = object["inline_keyboard"] as? [[[String: Any]]]
+        else { return nil }
+        return rows.joined().first { ($0["text"] as? String)?.contains(label) ?? false }?["callback_data"] as? String
+    }
+
+    /// The messages of a chat as the user sees them now: each sent message with its latest edit.
+    func screen(_ chatID: Int64) -> [(messageID: Int, text: String, markup: String?)] {
+        state.withLock { state in
+            state.sent.filter { $0.chatID == chatID }.map { sent in
+                let edit = state.edits.last { $0.chatID == chatID && $0.messageID == sent.messageID }
+                return (sent.messageID, edit?.text ?? sent.text, edit.map(\.markup) ?? sent.markup)
+            }
+        }
+    }
+
+    /// Waits until `condition` holds of the state, failing after `timeout`.
+    func waitUntil(timeout: Duration = .seconds(15), _ what: String, _ condition: (State) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if state.withLock({ condition($0) }) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TimedOut(what: what)
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting for \(what)" }
+    }
+
+    // MARK: The Bot API
+
+    private static func answer(_ request: LoopbackRequest, _ state: Locked<State>) async -> LoopbackResponse {
+        let parts = request.path.split(separator: "/")
+        guard parts.count == 2, parts[0] == "bot\(Self.token)" else {
+            return .json(["ok": false, "error_code": 404, "description": "Not Found"], status: 404)
+        }
+        let method = String(parts[1])
+        let body = request.json ?? [:]
+        if let failure = state.withLock({ state -> LoopbackResponse? in
+            guard var list = state.failures[method], !list.isEmpty else { return nil }
+            let first = list.removeFirst()
+            state.failures[method] = list
+            return first
+        }) {
+            return failure
+        }
+        switch method {
+        case "getMe":
+            return .json(["ok": true, "result": ["id": 4242, "is_bot": true, "first_name": "Weather", "username": "weather_test_bot"]])
+        case "deleteWebhook", "setMyCommands":
+            return .json(["ok": true, "result": true])
+        case "getUpdates":
+            return await getUpdates(body, state)
+        case "sendMessage":
+            let chatID = (body["chat_id"] as? NSNumber)?.int64Value ?? 0
+            let markup = body["reply_markup"].flatMap(jsonText)
+            let messageID = state.withLock { state in
+                let id = state.nextMessageID
+                state.nextMessageID += 1
+                state.sent.append(Sent(chatID: chatID, messageID: id, text: body["text"] as? String ?? "", markup: markup))
+                return id
+            }
+            return .json(["ok": true, "result": [
+                "message_id": messageID, "date": 1_700_000_000, "chat": ["id": chatID, "type": "private"], "text": body["text"] ?? "",
+            ]])
+        case "editMessageText":
+            let chatID = (body["chat_id"] as? NSNumber)?.int64Value ?? 0
+            let messageID = body["message_id"] as? Int ?? 0
+            let known = state.withLock { state in
+                guard state.sent.contains(where: { $0.chatID == chatID && $0.messageID == messageID }) else { return false }
+                state.edits.append(Edit(chatID: chatID, messageID: messageID, text: body["text"] as? String ?? "", markup: body["reply_markup"].flatMap(jsonText)))
+                return true
+            }
+            guard known else {
+                return .json(["ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"], status: 400)
+            }
+            return .json(["ok": true, "result": true])
+        case "answerCallbackQuery":
+            state.withLock { $0.answers.append(body["callback_query_id"] as? String ?? "") }
+            return .json(["ok": true, "result": true])
+        case "sendChatAction":
+            state.withLock { $0.chatActions.append((body["chat_id"] as? NSNumber)?.int64Value ?? 0) }
+            return .json(["ok": true, "result": true])
+        default:
+            return .json(["ok": false, "error_code": 404, "description": "Not Found: method not found"], status: 404)
+        }
+    }
+
+    private static func getUpdates(_ body: [String: Any], _ state: Locked<State>) async -> LoopbackResponse {
+        let offset = body["offset"] as? Int
+        let timeout = min(body["timeout"] as? Int ?? 0, 2)
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while true {
+            let batch = state.withLock { state -> [Data] in
+                if let offset { state.queued.removeAll { $0.id < offset } }
+                let batch = state.queued.prefix(100)
+                state.delivered += batch.map(\.id)
+                return batch.map(\.json)
+            }
+            if !batch.isEmpty || ContinuousClock.now >= deadline {
+                var body = Data(#"{"ok":true,"result":["#.utf8)
+                body.append(contentsOf: Data(batch.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",").utf8))
+                body.append(contentsOf: Data("]}".utf8))
+                return LoopbackResponse(body: body)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private static func jsonText(_ value: Any) -> String? {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// A value behind a lock, shared by reference.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try mutex.withLock { value in try body(&value) }
+    }
+}
