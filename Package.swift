@@ -67,7 +67,7 @@ let package = Package(
         ),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTP"]),
         .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "LoopbackHTTP"]),
-        .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"]),
+        .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
         .testTarget(name: "WeatherBotTests", dependencies: ["WeatherBot"]),
         .testTarget(

@@ -46,21 +46,31 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
 
     // MARK: Weather
 
-    /// The weather now at a point, with descriptions in `language` (`ru` or `en`).
-    public func currentWeather(latitude: Double, longitude: Double, language: String) async throws(OpenWeatherError) -> WeatherNow {
+    /// The weather at a point now, by the hour and by the day, with descriptions in `language`
+    /// (`ru` or `en`) and metric units.
+    public func forecast(latitude: Double, longitude: Double, language: String) async throws(OpenWeatherError) -> Forecast {
         let point = ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "units": "metric", "lang": language]
         if !isOneCallUnavailable {
             do {
                 var query = point
-                query["exclude"] = "minutely,hourly,daily,alerts"
+                query["exclude"] = "minutely"
                 let body: OneCallBody = try await get("/data/3.0/onecall", query)
-                return body.now
+                return body.forecast
             } catch where error.code == .subscriptionRequired {
                 markOneCallUnavailable()
             }
         }
-        let body: CurrentWeatherBody = try await get("/data/2.5/weather", point)
-        return body.now
+        async let currentBody: CurrentWeatherBody = get("/data/2.5/weather", point)
+        async let stepsBody: ForecastBody = get("/data/2.5/forecast", point)
+        do {
+            let (current, steps) = try await (currentBody, stepsBody)
+            let offset = Int(steps.city?.timezone ?? current.timezone ?? 0)
+            return Forecast.fromFreePlan(current: current.current, steps: steps.hours, offsetSeconds: offset)
+        } catch let error as OpenWeatherError {
+            throw error
+        } catch {
+            throw OpenWeatherError(code: .network, endpoint: "/data/2.5", message: String(describing: type(of: error)))
+        }
     }
 
     /// Whether One Call 3.0 is being skipped for now.

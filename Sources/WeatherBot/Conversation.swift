@@ -126,7 +126,7 @@ public struct Conversation: Sendable {
         case .start:
             if context.chat.currentPlace != nil {
                 context.state = .idle
-                await showWeather(&context)
+                await showWeather(.now, of: .current, &context)
             } else {
                 context.state = .idle
                 context.replies.append(Views.greeting(context.texts))
@@ -134,7 +134,7 @@ public struct Conversation: Sendable {
         case .help:
             context.replies.append(.send(text: context.texts.help))
         case .weather:
-            await showWeather(&context)
+            await showWeather(.now, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
         case .search(let query?):
             await search(query, &context)
         case .search(nil):
@@ -187,9 +187,14 @@ public struct Conversation: Sendable {
                 context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
             }
             await adopt(place, &context)
-        case .showWeather:
+        case .view(let view, let reference), .refresh(let view, let reference):
+            var refresh = false
+            if case .refresh = action { refresh = true }
+            guard reference != .current || context.chat.currentPlace != nil else {
+                return stale(queryID, &context)
+            }
             context.replies.append(.answer(callbackQueryID: queryID))
-            await showWeather(&context)
+            await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
         }
     }
 
@@ -268,36 +273,36 @@ public struct Conversation: Sendable {
 
     /// Makes `place` the chat's city and shows its weather; the time zone comes with the weather.
     private func adopt(_ place: Place, _ context: inout Context) async {
-        var place = place
         context.chat.currentPlace = place
-        await activity.typing(in: context.chat.id)
-        do {
-            let now = try await weather.weatherNow(at: place, language: context.language)
-            place.timeZone = now.timeZone.stored
-            context.chat.currentPlace = place
-            context.replies.append(.send(text: Views.weatherCard(place, now, context.texts, now: clock())))
-        } catch {
-            let view = Views.weatherFailed(Views.reason(error, context.texts), context.texts)
-            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
-        }
+        await showWeather(.now, of: .current, &context)
     }
 
-    /// The weather of the chat's city, or of the default city with a hint when it has none.
-    private func showWeather(_ context: inout Context) async {
-        let place = context.chat.currentPlace ?? defaultPlace
+    /// Shows a view of a place's weather: as a new message, or by editing the message whose
+    /// button asked for it. Failures say why and offer «🔄 Повторить».
+    private func showWeather(
+        _ view: WeatherView, of reference: PlaceReference, refresh: Bool = false, editing messageID: Int? = nil,
+        _ context: inout Context
+    ) async {
+        let place = reference == .current ? (context.chat.currentPlace ?? defaultPlace) : defaultPlace
         await activity.typing(in: context.chat.id)
+        let rendered: WeatherViews.Rendered
         do {
-            let now = try await weather.weatherNow(at: place, language: context.language)
-            var text = Views.weatherCard(place, now, context.texts, now: clock())
-            if context.chat.currentPlace == nil {
-                text += "\n\n" + context.texts.defaultCityHint
-            } else if context.chat.currentPlace?.timeZone == nil {
-                context.chat.currentPlace?.timeZone = now.timeZone.stored
+            let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
+            if reference == .current, context.chat.currentPlace?.timeZone == nil {
+                context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
             }
-            context.replies.append(.send(text: text))
+            var shown = WeatherViews.render(view, place: place, reference: reference, report: report, texts: context.texts, now: clock())
+            if reference == .defaultCity && messageID == nil {
+                shown.text += "\n\n" + context.texts.defaultCityHint
+            }
+            rendered = shown
         } catch {
-            let view = Views.weatherFailed(Views.reason(error, context.texts), context.texts)
-            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
+            rendered = WeatherViews.failure(error, view: view, reference: reference, texts: context.texts)
+        }
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
+        } else {
+            context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
         }
     }
 }

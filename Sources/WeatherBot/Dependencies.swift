@@ -1,3 +1,4 @@
+import Foundation
 import OpenWeather
 import WeatherBotStore
 
@@ -9,9 +10,25 @@ public protocol Geocoder: Sendable {
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place]
 }
 
-/// Tells the current weather at a place.
+/// A forecast as the views get it: the data, when it was fetched, and whether it is older than
+/// it should be because a refresh failed.
+public struct WeatherReport: Sendable, Hashable {
+    public var forecast: Forecast
+    public var fetchedAt: Date
+    public var isStale: Bool
+
+    public init(forecast: Forecast, fetchedAt: Date, isStale: Bool = false) {
+        self.forecast = forecast
+        self.fetchedAt = fetchedAt
+        self.isStale = isStale
+    }
+}
+
+/// Tells the weather at a place.
 public protocol WeatherSource: Sendable {
-    func weatherNow(at place: Place, language: Language) async throws -> WeatherNow
+    /// - Parameter refresh: the user asked for fresh data; a cached answer younger than the
+    ///   cache's freshness would otherwise do.
+    func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport
 }
 
 /// Shows the user that the bot is working («typing…») while it waits on OpenWeather.
@@ -19,17 +36,29 @@ public protocol ChatActivity: Sendable {
     func typing(in chatID: Int64) async
 }
 
-extension OpenWeatherClient: Geocoder, WeatherSource {
+/// Geocoding and weather from the one shared OpenWeather client, weather through the shared cache.
+public struct OpenWeatherService: Geocoder, WeatherSource {
+    public let client: OpenWeatherClient
+    public let cache: WeatherCache
+
+    public init(client: OpenWeatherClient, freshFor: Duration = .seconds(600), staleFor: Duration = .seconds(3 * 3600), capacity: Int = 10_000) {
+        self.client = client
+        self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity) { latitude, longitude, language in
+            try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+        }
+    }
+
     public func places(named name: String, language: Language) async throws -> [Place] {
-        try await geocode(name, limit: 5).map { Place($0, language: language) }
+        try await client.geocode(name, limit: 5).map { Place($0, language: language) }
     }
 
     public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
-        try await reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) }
+        try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) }
     }
 
-    public func weatherNow(at place: Place, language: Language) async throws -> WeatherNow {
-        try await currentWeather(latitude: place.latitude, longitude: place.longitude, language: language.rawValue)
+    public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        let entry = try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language.rawValue, refresh: refresh)
+        return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
     }
 }
 

@@ -53,6 +53,54 @@ public struct Texts: Sendable {
     var localTime: String { pick("Местное время", "Local time") }
     var feelsLike: String { pick("Ощущается как", "Feels like") }
     var clouds: String { pick("Облачность", "Clouds") }
+    var wind: String { pick("Ветер", "Wind") }
+    var calm: String { pick("штиль", "calm") }
+    func gusts(_ speed: String) -> String { pick("порывы до \(speed)", "gusts up to \(speed)") }
+    var humidity: String { pick("Влажность", "Humidity") }
+    var pressure: String { pick("Давление", "Pressure") }
+    var pressureUnit: String { pick("мм рт. ст.", "hPa") }
+    var pressureUnitShort: String { pick("мм", "hPa") }
+    var speedUnit: String { pick("м/с", "m/s") }
+    var millimetres: String { pick("мм", "mm") }
+    var precipitationNow: String { pick("Осадки", "Precipitation") }
+    var perHour: String { pick("мм/ч", "mm/h") }
+    var sunrise: String { pick("Восход", "Sunrise") }
+    var sunset: String { pick("Закат", "Sunset") }
+    func dataAsOf(_ time: String) -> String { pick("данные на \(time)", "data as of \(time)") }
+    var hourlyTitle: String { pick("по часам", "by the hour") }
+    var everyThreeHours: String { pick("каждые 3 ч", "every 3 h") }
+    var hourlyLegend: String {
+        pick("ветер м/с · давление мм рт. ст. · влажность · облачность · вероятность осадков",
+             "wind m/s · pressure hPa · humidity · clouds · chance of precipitation")
+    }
+    var noHours: String { pick("Почасового прогноза сейчас нет.", "No hourly forecast is available now.") }
+    var dailyTitle: String { pick("на 7 дней", "for 7 days") }
+    func onlyDays(_ count: Int) -> String {
+        pick("Прогноз есть на \(count) дн.: бесплатный тариф OpenWeather даёт 5 дней.",
+             "The forecast covers \(count) days: OpenWeather's free plan gives 5.")
+    }
+    var dayTime: String { pick("днём", "day") }
+    var nightTime: String { pick("ночью", "night") }
+    var today: String { pick("Сегодня", "Today") }
+    var tomorrow: String { pick("Завтра", "Tomorrow") }
+    var weekdays: [String] { language == .ru ? ["Вс", "Пн", "Вт", "Ср", "Чт", "Пт", "Сб"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] }
+    var months: [String] {
+        language == .ru
+            ? ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"]
+            : ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    }
+    /// Where the wind blows from, in 16 points starting at north.
+    var windPoints: [String] {
+        language == .ru
+            ? ["С", "ССВ", "СВ", "ВСВ", "В", "ВЮВ", "ЮВ", "ЮЮВ", "Ю", "ЮЮЗ", "ЮЗ", "ЗЮЗ", "З", "ЗСЗ", "СЗ", "ССЗ"]
+            : ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+    }
+    var nowButton: String { pick("Сейчас", "Now") }
+    var hourlyButton: String { pick("По часам", "Hourly") }
+    var dailyButton: String { pick("На 7 дней", "7 days") }
+    var refreshButton: String { pick("🔄 Обновить", "🔄 Refresh") }
+    var previousDayButton: String { pick("◀ Сегодня", "◀ Today") }
+    var nextDayButton: String { pick("Завтра ▶", "Tomorrow ▶") }
     var defaultCityHint: String {
         pick("Это погода в городе по умолчанию. Отправьте геолокацию или выберите свой город: /search",
              "This is the weather in the default city. Share your location or choose your city: /search")
@@ -61,6 +109,7 @@ public struct Texts: Sendable {
         pick("Не удалось получить погоду: \(reason).", "Could not get the weather: \(reason).")
     }
     var retryButton: String { pick("🔄 Повторить", "🔄 Retry") }
+    var noCityYet: String { pick("Город ещё не выбран", "No city chosen yet") }
 
     // MARK: Buttons and commands
 

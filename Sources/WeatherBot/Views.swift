@@ -58,28 +58,7 @@ public enum Views {
         texts.citySaved("<b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))")
     }
 
-    // MARK: Weather
-
-    /// The current weather card: place, local time there, condition, temperature, feels like, clouds.
-    static func weatherCard(_ place: Place, _ weather: WeatherNow, _ texts: Texts, now: Date) -> String {
-        let zone = weather.timeZone.timeZone
-        let lines = [
-            "📍 <b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))",
-            "🕒 \(texts.localTime): \(clockTime(now, in: zone))",
-            "",
-            "\(emoji(forIcon: weather.icon)) <b>\(temperature(weather.temperature))</b>, \(HTML.escape(weather.description))",
-            "\(texts.feelsLike): \(temperature(weather.feelsLike))",
-            "\(texts.clouds): \(weather.clouds)%",
-        ]
-        return HTML.fitting(lines.joined(separator: "\n"))
-    }
-
-    static func weatherFailed(_ reason: String, _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
-        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
-            [InlineKeyboardButton(text: texts.retryButton, callbackData: CallbackAction.showWeather.encoded)]
-        ])
-        return (texts.weatherFailed(reason), keyboard)
-    }
+    // MARK: Weather failures
 
     /// A failure told in the user's words.
     static func reason(_ error: any Error, _ texts: Texts) -> String {
@@ -133,36 +112,5 @@ public enum Views {
             flag.unicodeScalars.append(Unicode.Scalar(0x1F1E6 + letter.value - 65)!)
         }
         return flag
-    }
-
-    /// «+5°C», «-3°C», «0°C».
-    static func temperature(_ celsius: Double) -> String {
-        let rounded = Int(celsius.rounded())
-        return rounded > 0 ? "+\(rounded)°C" : "\(rounded)°C"
-    }
-
-    /// «HH:mm» of `date` in `zone`.
-    static func clockTime(_ date: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-    }
-
-    /// The condition emoji for an OpenWeather icon code such as `01d`.
-    static func emoji(forIcon icon: String) -> String {
-        let night = icon.hasSuffix("n")
-        switch icon.prefix(2) {
-        case "01": return night ? "🌙" : "☀️"
-        case "02": return night ? "☁️" : "🌤"
-        case "03": return "🌥"
-        case "04": return "☁️"
-        case "09": return "🌧"
-        case "10": return night ? "🌧" : "🌦"
-        case "11": return "⛈"
-        case "13": return "❄️"
-        case "50": return "🌫"
-        default: return "🌡"
-        }
     }
 }

@@ -36,9 +36,11 @@ struct BotApplication {
         }
         let transport = URLSessionTransport()
         let telegram = TelegramClient(token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: transport)
-        let weather = OpenWeatherClient(
-            apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: transport,
-            fallbackMemory: .seconds(configuration.openWeatherFallbackMemory))
+        let weather = OpenWeatherService(
+            client: OpenWeatherClient(
+                apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: transport,
+                fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
+            freshFor: .seconds(configuration.weatherCacheTTL))
 
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,

@@ -15,6 +15,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     var openWeatherAPIKey: String
     var openWeatherAPIURL: URL
     var openWeatherFallbackMemory: Int
+    /// Seconds a forecast stays fresh in the shared cache.
+    var weatherCacheTTL: Int
     var databasePath: String
     var logLevel: Logger.Level
     /// Said once at start: things that work but deserve attention, such as a world-readable config file.
@@ -34,6 +36,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("openWeather.apiKey", "OPEN_WEATHER_API_KEY", ""),
         ("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org"),
         ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
+        ("openWeather.cacheTTL", "OPEN_WEATHER_CACHE_TTL", "600"),
         ("database.path", "DATABASE_PATH", "weatherbot.sqlite"),
         ("log.level", "LOG_LEVEL", "info"),
     ]
@@ -85,6 +88,10 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if fallbackMemory < 0 {
             problems.append("error: OPEN_WEATHER_FALLBACK_MEMORY must not be negative.")
         }
+        let cacheTTL = reader.int(forKey: "openWeather.cacheTTL", default: 600)
+        if !(0...86_400).contains(cacheTTL) {
+            problems.append("error: OPEN_WEATHER_CACHE_TTL must be between 0 and 86400 seconds, not \(cacheTTL).")
+        }
         let databasePath = reader.string(forKey: "database.path", default: "weatherbot.sqlite")
         if databasePath.isEmpty {
             problems.append("error: DATABASE_PATH must not be empty.")
@@ -97,7 +104,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         guard problems.isEmpty, let level else { throw Invalid(problems: problems) }
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
-            openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory,
+            openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
             databasePath: databasePath, logLevel: level, warnings: warnings)
     }
 
@@ -119,6 +126,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("openWeather.apiKey", "<redacted>"),
             ("openWeather.apiURL", openWeatherAPIURL.absoluteString),
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),
+            ("openWeather.cacheTTL", "\(weatherCacheTTL)"),
             ("database.path", databasePath),
             ("log.level", logLevel.rawValue),
         ]

@@ -14,6 +14,7 @@ struct WeatherBotCommand: AsyncParsableCommand {
               TELEGRAM_POLL_TIMEOUT         default 30 (seconds a long poll is held open)
               OPEN_WEATHER_API_URL          default https://api.openweathermap.org
               OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
+              OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
               DATABASE_PATH                 default weatherbot.sqlite
               LOG_LEVEL                     default info
             See config.example.json for every key.

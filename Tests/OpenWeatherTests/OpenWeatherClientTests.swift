@@ -7,88 +7,127 @@ import Testing
 @Suite struct OpenWeatherClientTests {
     static let key = "test-key-not-real"
 
-    static let reverseBody = #"""
-        [{"name":"London","local_names":{"ru":"Лондон","en":"London","ascii":"London","feature_name":"London"},
-          "lat":51.5085,"lon":-0.1257,"country":"GB"},
-         {"name":"Nowhere Hamlet","lat":1,"lon":2}]
-        """#
-
-    static let oneCallBody = #"""
-        {"lat":55.75,"lon":37.62,"timezone":"Europe/Moscow","timezone_offset":10800,
-         "current":{"dt":1700000000,"temp":-2,"feels_like":-6.5,"pressure":1012,"humidity":80,"clouds":75,
-                    "wind_speed":4,"wind_deg":200,"weather":[{"id":803,"main":"Clouds","description":"облачно с прояснениями","icon":"04d"}]}}
-        """#
-
-    static let weather25Body = #"""
-        {"coord":{"lon":56.0375,"lat":54.775},"weather":[{"id":800,"main":"Clear","description":"ясно","icon":"01d"}],
-         "base":"stations","main":{"temp":25.65,"feels_like":24.92,"pressure":1010,"humidity":25},
-         "wind":{"speed":2.7,"deg":122,"gust":4.02},"clouds":{"all":1},"dt":1630504249,"timezone":18000,"name":"Уфа","cod":200}
-        """#
-
-    static let noSubscription = #"{"cod":401, "message": "Please note that using One Call 3.0 requires a separate subscription to the One Call by Call plan."}"#
-
     func client(_ server: LoopbackServer) -> OpenWeatherClient {
         OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: URLSessionTransport())
     }
 
-    @Test func reverseGeocodingReadsLocalNamesAndToleratesMissingOnes() async throws {
-        let server = try await LoopbackServer { _ in LoopbackResponse(body: Data(Self.reverseBody.utf8)) }
+    @Test func directGeocodingReadsLocalNamesAndToleratesMissingOnes() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("geo-direct-paris") }
         defer { Task { await server.shutdown() } }
-        let places = try await client(server).reverseGeocode(latitude: 51.5, longitude: -0.12, limit: 2)
-        #expect(places.count == 2)
-        #expect(places[0].name(in: "ru") == "Лондон")
-        #expect(places[0].name(in: "ascii") == "London")
-        #expect(places[1].name(in: "ru") == "Nowhere Hamlet")
-        #expect(places[1].state == nil)
-        let query = try #require(server.requests.first?.query)
-        #expect(server.requests.first?.path == "/geo/1.0/reverse")
-        #expect(query["lat"] == "51.5000")
-        #expect(query["appid"] == Self.key)
+        let places = try await client(server).geocode("Paris")
+        #expect(places.count == 3)
+        #expect(places[0].name(in: "ru") == "Париж")
+        #expect(places[0].name(in: "ascii") == "Paris")
+        #expect(places[0].name(in: "feature_name") == "Paris")
+        #expect(places[2].name(in: "ru") == "Paris")  // no local_names at all
+        #expect(places[1].state == "Texas")
+        let request = try #require(server.requests.first)
+        #expect(request.path == "/geo/1.0/direct")
+        #expect(request.query["q"] == "Paris")
+        #expect(request.query["limit"] == "5")
+        #expect(request.query["appid"] == Self.key)
     }
 
-    @Test func oneCallGivesTheZoneAndTheCurrentWeather() async throws {
-        let server = try await LoopbackServer { _ in LoopbackResponse(body: Data(Self.oneCallBody.utf8)) }
+    @Test func theOpenSeaIsAnEmptyList() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
         defer { Task { await server.shutdown() } }
-        let now = try await client(server).currentWeather(latitude: 55.75, longitude: 37.62, language: "ru")
-        #expect(now.timeZone == .identifier("Europe/Moscow"))
-        #expect(now.temperature == -2)
-        #expect(now.clouds == 75)
-        #expect(now.description == "облачно с прояснениями")
+        #expect(try await client(server).reverseGeocode(latitude: 0, longitude: -30).isEmpty)
+        #expect(server.requests.first?.query["lat"] == "0.0000")
+    }
+
+    @Test func oneCallDecodesNowHoursDaysAndAlerts() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("onecall-kazan-ru") }
+        defer { Task { await server.shutdown() } }
+        let forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        #expect(forecast.source == .oneCall)
+        #expect(forecast.hourlyStep == 1)
+        #expect(forecast.timeZone == .identifier("Europe/Moscow"))
+        #expect(forecast.current.temperature == 1)  // an integer in the JSON
+        #expect(forecast.current.snow == 0.84)  // {"1h": x}
+        #expect(forecast.current.rain == nil)
+        #expect(forecast.current.windGust == 11.2)
+        #expect(forecast.current.condition == Condition(description: "снег", icon: "13n"))
+        #expect(forecast.hourly.count == 3)
+        #expect(forecast.hourly[0].precipitation == 0.3)
+        #expect(forecast.hourly[2].precipitation == 0)
+        #expect(forecast.daily.count == 2)
+        #expect(abs(forecast.daily[0].precipitation - 4.55) < 0.0001)  // plain numbers for days: snow + rain
+        #expect(forecast.daily[0].summary == "Expect a day of snow")
+        #expect(forecast.daily[1].nightTemperature == -5)
+        #expect(forecast.alerts.first?.event == "Гололёд")
         let query = try #require(server.requests.first?.query)
+        #expect(server.requests.first?.path == "/data/3.0/onecall")
         #expect(query["units"] == "metric")
         #expect(query["lang"] == "ru")
+        #expect(query["exclude"] == "minutely")
     }
 
     @Test func withoutAOneCallSubscriptionTheFreePlanIsUsedAndRemembered() async throws {
         let server = try await LoopbackServer { request in
-            request.path == "/data/3.0/onecall"
-                ? LoopbackResponse(status: 401, body: Data(Self.noSubscription.utf8))
-                : LoopbackResponse(body: Data(Self.weather25Body.utf8))
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("error-401-subscription", status: 401)
+            case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
+            default: Fixture.response("forecast25-tbilisi")
+            }
         }
         defer { Task { await server.shutdown() } }
         let client = client(server)
-        let first = try await client.currentWeather(latitude: 54.77, longitude: 56.04, language: "ru")
-        #expect(first.timeZone == .offset(seconds: 18000))
-        #expect(first.description == "ясно")
+        let forecast = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        #expect(forecast.source == .freePlan)
+        #expect(forecast.hourlyStep == 3)
+        #expect(forecast.timeZone == .offset(seconds: 14400))
+        #expect(forecast.current.rain == 0.25)
+        #expect(forecast.hourly.count == 40)
+        #expect(forecast.hourly[0].precipitation == 0.5)  // {"3h": x}
+        // 40 steps from 16:00 local on day one: six local days, the first and last partial.
+        #expect(forecast.daily.count == 6)
+        let first = forecast.daily[0]
+        #expect(first.maximumTemperature >= first.minimumTemperature)
+        #expect(first.precipitationChance == 0.4)
         #expect(client.isOneCallUnavailable)
-        _ = try await client.currentWeather(latitude: 54.77, longitude: 56.04, language: "ru")
-        #expect(server.requests.map(\.path) == ["/data/3.0/onecall", "/data/2.5/weather", "/data/2.5/weather"])
+
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        let paths = server.requests.map(\.path)
+        #expect(paths.filter { $0 == "/data/3.0/onecall" }.count == 1)
+        #expect(paths.filter { $0 == "/data/2.5/forecast" }.count == 2)
+    }
+
+    @Test func theFallbackIsForgottenAfterItsMemory() async throws {
+        let server = try await LoopbackServer { request in
+            request.path == "/data/3.0/onecall" ? Fixture.response("error-401-subscription", status: 401)
+                : request.path == "/data/2.5/weather" ? Fixture.response("weather25-tbilisi") : Fixture.response("forecast25-tbilisi")
+        }
+        defer { Task { await server.shutdown() } }
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: URLSessionTransport(), fallbackMemory: .zero)
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2)
     }
 
     @Test(arguments: [
-        (401, #"{"cod":401,"message":"Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."}"#, OpenWeatherError.Code.invalidKey),
-        (429, #"{"cod":"429","message":"Your account is temporary blocked due to exceeding of requests limitation of your subscription type."}"#, .rateLimited),
+        (401, #"{"cod":401,"message":"Invalid API key. Please see the FAQ."}"#, OpenWeatherError.Code.invalidKey),
+        (429, String(decoding: Fixture.data("error-429"), as: UTF8.self), .rateLimited),
         (404, #"{"cod":"404","message":"city not found"}"#, .notFound),
         (502, "<html>Bad Gateway</html>", .server(502)),
         (200, "{not json", .undecodable),
+        (200, #"{"lat":1,"lon":2}"#, .undecodable),
     ])
     func failuresAreTyped(status: Int, body: String, code: OpenWeatherError.Code) async throws {
         let server = try await LoopbackServer { _ in LoopbackResponse(status: status, body: Data(body.utf8)) }
         defer { Task { await server.shutdown() } }
         let error = await #expect(throws: OpenWeatherError.self) {
-            try await client(server).geocode("Казань")
+            try await client(server).forecast(latitude: 1, longitude: 2, language: "ru")
         }
         #expect(error?.code == code)
+        #expect(error?.description.contains(Self.key) == false)
+    }
+
+    @Test func noServerIsANetworkError() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
+        let client = client(server)
+        await server.shutdown()
+        let error = await #expect(throws: OpenWeatherError.self) { try await client.reverseGeocode(latitude: 1, longitude: 2) }
+        #expect(error?.code == .network)
         #expect(error?.description.contains(Self.key) == false)
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import OpenWeather
 import ServiceLifecycle
 import TelegramBotAPI
+import WeatherBot
 import WeatherBotService
 import WeatherBotStore
 
@@ -18,7 +19,7 @@ final class BotHarness {
         database = try BotDatabase.open(path: databasePath)
         let transport = URLSessionTransport()
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(5))
-        let weather = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport)
+        let weather = OpenWeatherService(client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport))
         var logger = Logger(label: "weatherbot.tests")
         logger.logLevel = .warning
         let runtime = BotRuntime(database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1, logger: logger)

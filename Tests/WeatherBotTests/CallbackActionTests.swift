@@ -4,7 +4,8 @@ import Testing
 @Suite struct CallbackActionTests {
     static let actions: [CallbackAction] = [
         .confirmCity(question: 0), .confirmCity(question: 999_999_999), .rejectCity(question: 42),
-        .chooseManually, .pickPlace(question: 7, index: 4), .showWeather,
+        .chooseManually, .pickPlace(question: 7, index: 4), .view(.now, .current), .view(.hourly(page: 1), .defaultCity),
+        .view(.daily, .current), .refresh(.hourly(page: 0), .current),
     ]
 
     @Test(arguments: actions)
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: [
         "", ":", "cy", "cy:", "cy:-1", "cy:+1", "cy:1:2", "cy:1e3", "cy: 1", "cy:１", "pk:1", "pk:1:", "pk::1",
-        "pk:1:2:3", "man:1", "wx:", "CY:1", "cy:9999999999", String(repeating: "a", count: 65),
+        "pk:1:2:3", "man:1", "wx:", "CY:1", "v:n", "v:x:c", "v:h2:c", "v:n:z", "r:n:c:1", "v:h:c", "cy:9999999999", String(repeating: "a", count: 65),
         "cy:1\u{0}", "'; DROP TABLE chat; --", "🙂", "cy:٣",
     ])
     func garbageDecodesToNil(_ data: String) {

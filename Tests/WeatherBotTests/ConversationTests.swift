@@ -148,7 +148,7 @@ import WeatherBotStore
 
     @Test func everyButtonPressIsAnswered() async {
         let bot = conversation()
-        let actions: [CallbackAction?] = [nil, .chooseManually, .showWeather, .confirmCity(question: 0), .rejectCity(question: 0), .pickPlace(question: 0, index: 0)]
+        let actions: [CallbackAction?] = [nil, .chooseManually, .view(.now, .defaultCity), .refresh(.daily, .current), .confirmCity(question: 0), .rejectCity(question: 0), .pickPlace(question: 0, index: 0)]
         for (index, action) in actions.enumerated() {
             let step = await bot.handle(incoming(.button(action), query: "q\(index)"), chat: nil)
             let answers = step.replies.filter { if case .answer(let id, _) = $0 { id == "q\(index)" } else { false } }
@@ -201,7 +201,7 @@ import WeatherBotStore
             return
         }
         #expect(text.contains("слишком много запросов"))
-        #expect(keyboard.inlineKeyboard[0][0] == InlineKeyboardButton(text: "🔄 Повторить", callbackData: "wx"))
+        #expect(keyboard.inlineKeyboard[0][0] == InlineKeyboardButton(text: "🔄 Повторить", callbackData: "r:n:m"))
     }
 
     @Test func userTextIsEscapedAndKeptShort() async {

@@ -33,14 +33,48 @@ final class FakeGeocoder: Geocoder {
 /// Weather that is always the same, or always fails.
 struct FakeWeather: WeatherSource {
     var failure: OpenWeatherError?
+    var forecast: Forecast = .sample
 
-    func weatherNow(at place: Place, language: Language) async throws -> WeatherNow {
+    func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
         if let failure { throw failure }
-        return WeatherNow(
-            observedAt: Date(timeIntervalSince1970: 1_700_000_000), timeZone: .identifier("Europe/Moscow"),
-            temperature: -3.4, feelsLike: -7.6, clouds: 75, humidity: 80, pressure: 1012, windSpeed: 4,
-            windDegrees: 200, description: language == .ru ? "облачно с прояснениями" : "broken clouds", icon: "04d")
+        var forecast = forecast
+        forecast.current.condition.description = language == .ru ? "облачно с прояснениями" : "broken clouds"
+        return WeatherReport(forecast: forecast, fetchedAt: Date(timeIntervalSince1970: 1_700_000_000))
     }
+}
+
+extension Forecast {
+    /// Moscow on 2023-11-14 at 22:13 UTC (01:13 local): now, 48 hours and 8 days.
+    static let sample: Forecast = {
+        let start = 1_699_999_200.0  // 22:00 UTC
+        let condition = Condition(description: "облачно с прояснениями", icon: "04d")
+        let hours = (0..<48).map { (index: Int) -> HourlyForecast in
+            let time = Date(timeIntervalSince1970: start + Double(index) * 3600)
+            let temperature = Double(index % 6) - 3
+            return HourlyForecast(
+                time: time, temperature: temperature,
+                clouds: 75, humidity: 80, pressure: 1012, windSpeed: 4, windDegrees: 200, precipitationChance: 0.2,
+                precipitation: 0, condition: condition)
+        }
+        let days = (0..<8).map { (index: Int) -> DailyForecast in
+            let time = Date(timeIntervalSince1970: 1_699_952_400 + Double(index) * 86400)
+            let day = Double(index) - 1
+            let night = Double(index) - 6
+            let rainy = index == 2
+            return DailyForecast(
+                time: time, dayTemperature: day,
+                nightTemperature: night, morningTemperature: -4, eveningTemperature: -2, minimumTemperature: -7,
+                maximumTemperature: 1, clouds: 60, humidity: 85, pressure: 1015, windSpeed: 5, windDegrees: 90,
+                precipitationChance: rainy ? 0.6 : 0, precipitation: rainy ? 1.25 : 0, condition: condition)
+        }
+        return Forecast(
+            timeZone: .identifier("Europe/Moscow"),
+            current: CurrentWeather(
+                time: Date(timeIntervalSince1970: 1_700_000_000), temperature: -3.4, feelsLike: -7.6, clouds: 75, humidity: 80,
+                pressure: 1012, windSpeed: 4, windGust: 9, windDegrees: 200, condition: condition,
+                sunrise: Date(timeIntervalSince1970: 1_699_936_500), sunset: Date(timeIntervalSince1970: 1_699_966_200)),
+            hourly: hours, daily: days, alerts: [], source: .oneCall)
+    }()
 }
 
 /// Counts «typing…» calls.

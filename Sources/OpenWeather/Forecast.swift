@@ -1,0 +1,201 @@
+import Foundation
+
+/// How a place keeps time: an IANA zone when One Call names it, a fixed offset otherwise.
+public enum PlaceTimeZone: Codable, Sendable, Hashable {
+    case identifier(String)
+    case offset(seconds: Int)
+
+    /// A Foundation time zone; GMT when the identifier is unknown to this system.
+    public var timeZone: TimeZone {
+        switch self {
+        case .identifier(let identifier):
+            return TimeZone(identifier: identifier) ?? TimeZone(secondsFromGMT: 0)!
+        case .offset(let seconds):
+            return TimeZone(secondsFromGMT: seconds) ?? TimeZone(secondsFromGMT: 0)!
+        }
+    }
+}
+
+/// What the sky does: OpenWeather's description and icon code (`01d`, `10n`, …).
+public struct Condition: Codable, Sendable, Hashable {
+    public var description: String
+    public var icon: String
+
+    public init(description: String, icon: String) {
+        self.description = description
+        self.icon = icon
+    }
+}
+
+/// The weather at a place now.
+public struct CurrentWeather: Codable, Sendable, Hashable {
+    public var time: Date
+    public var temperature: Double
+    public var feelsLike: Double
+    public var clouds: Int
+    public var humidity: Int
+    /// hPa
+    public var pressure: Double
+    /// m/s
+    public var windSpeed: Double
+    public var windGust: Double?
+    /// Degrees the wind comes from.
+    public var windDegrees: Double
+    public var condition: Condition
+    public var sunrise: Date?
+    public var sunset: Date?
+    /// mm in the last hour.
+    public var rain: Double?
+    /// mm in the last hour.
+    public var snow: Double?
+
+    public init(
+        time: Date, temperature: Double, feelsLike: Double, clouds: Int, humidity: Int, pressure: Double,
+        windSpeed: Double, windGust: Double? = nil, windDegrees: Double, condition: Condition,
+        sunrise: Date? = nil, sunset: Date? = nil, rain: Double? = nil, snow: Double? = nil
+    ) {
+        self.time = time
+        self.temperature = temperature
+        self.feelsLike = feelsLike
+        self.clouds = clouds
+        self.humidity = humidity
+        self.pressure = pressure
+        self.windSpeed = windSpeed
+        self.windGust = windGust
+        self.windDegrees = windDegrees
+        self.condition = condition
+        self.sunrise = sunrise
+        self.sunset = sunset
+        self.rain = rain
+        self.snow = snow
+    }
+}
+
+/// One step of the hourly forecast: an hour with One Call, three hours on the free plan.
+public struct HourlyForecast: Codable, Sendable, Hashable {
+    public var time: Date
+    public var temperature: Double
+    public var clouds: Int
+    public var humidity: Int
+    public var pressure: Double
+    public var windSpeed: Double
+    public var windDegrees: Double
+    /// Chance of precipitation, 0…1.
+    public var precipitationChance: Double
+    /// mm over the step.
+    public var precipitation: Double
+    public var condition: Condition
+
+    public init(
+        time: Date, temperature: Double, clouds: Int, humidity: Int, pressure: Double, windSpeed: Double,
+        windDegrees: Double, precipitationChance: Double, precipitation: Double, condition: Condition
+    ) {
+        self.time = time
+        self.temperature = temperature
+        self.clouds = clouds
+        self.humidity = humidity
+        self.pressure = pressure
+        self.windSpeed = windSpeed
+        self.windDegrees = windDegrees
+        self.precipitationChance = precipitationChance
+        self.precipitation = precipitation
+        self.condition = condition
+    }
+}
+
+/// One day of the daily forecast.
+public struct DailyForecast: Codable, Sendable, Hashable {
+    /// A moment within the day (One Call gives local noon).
+    public var time: Date
+    public var dayTemperature: Double
+    public var nightTemperature: Double
+    public var morningTemperature: Double
+    public var eveningTemperature: Double
+    public var minimumTemperature: Double
+    public var maximumTemperature: Double
+    public var clouds: Int
+    public var humidity: Int
+    public var pressure: Double
+    public var windSpeed: Double
+    public var windDegrees: Double
+    public var precipitationChance: Double
+    /// mm over the day, rain and snow.
+    public var precipitation: Double
+    public var condition: Condition
+    /// One Call 3.0's one-line summary of the day, when given.
+    public var summary: String?
+
+    public init(
+        time: Date, dayTemperature: Double, nightTemperature: Double, morningTemperature: Double,
+        eveningTemperature: Double, minimumTemperature: Double, maximumTemperature: Double, clouds: Int,
+        humidity: Int, pressure: Double, windSpeed: Double, windDegrees: Double, precipitationChance: Double,
+        precipitation: Double, condition: Condition, summary: String? = nil
+    ) {
+        self.time = time
+        self.dayTemperature = dayTemperature
+        self.nightTemperature = nightTemperature
+        self.morningTemperature = morningTemperature
+        self.eveningTemperature = eveningTemperature
+        self.minimumTemperature = minimumTemperature
+        self.maximumTemperature = maximumTemperature
+        self.clouds = clouds
+        self.humidity = humidity
+        self.pressure = pressure
+        self.windSpeed = windSpeed
+        self.windDegrees = windDegrees
+        self.precipitationChance = precipitationChance
+        self.precipitation = precipitation
+        self.condition = condition
+        self.summary = summary
+    }
+}
+
+/// A weather warning from a national service.
+public struct WeatherAlert: Codable, Sendable, Hashable {
+    public var sender: String
+    public var event: String
+    public var start: Date
+    public var end: Date
+    public var description: String
+
+    public init(sender: String, event: String, start: Date, end: Date, description: String) {
+        self.sender = sender
+        self.event = event
+        self.start = start
+        self.end = end
+        self.description = description
+    }
+}
+
+/// Everything known about the weather at a place: now, by the hour, by the day, and warnings.
+public struct Forecast: Codable, Sendable, Hashable {
+    /// Where the data came from, which decides how fine the hourly steps are.
+    public enum Source: String, Codable, Sendable, Hashable {
+        /// One Call 3.0: hourly steps for 48 hours, 8 days.
+        case oneCall
+        /// The free plan (`/data/2.5`): 3-hour steps for 5 days, days derived from them.
+        case freePlan
+    }
+
+    public var timeZone: PlaceTimeZone
+    public var current: CurrentWeather
+    public var hourly: [HourlyForecast]
+    public var daily: [DailyForecast]
+    public var alerts: [WeatherAlert]
+    public var source: Source
+
+    public init(
+        timeZone: PlaceTimeZone, current: CurrentWeather, hourly: [HourlyForecast] = [], daily: [DailyForecast] = [],
+        alerts: [WeatherAlert] = [], source: Source = .oneCall
+    ) {
+        self.timeZone = timeZone
+        self.current = current
+        self.hourly = hourly
+        self.daily = daily
+        self.alerts = alerts
+        self.source = source
+    }
+
+    /// Hours between hourly steps.
+    public var hourlyStep: Int { source == .oneCall ? 1 : 3 }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Forecasts shared by all chats, fetched at most once per place per `freshFor`.
+///
+/// The key is the place rounded to 0.01° (about 1 km) plus the language (units are always
+/// metric). Concurrent requests for one key share one fetch. When a refresh fails, an entry up
+/// to `staleFor` old is returned marked stale, so the user sees the last known weather with its
+/// time. At most `capacity` entries are kept; the least recently fetched go first.
+public actor WeatherCache {
+    /// A forecast and how old it is.
+    public struct Entry: Sendable {
+        public var forecast: Forecast
+        public var fetchedAt: Date
+        /// True when a refresh failed and this older entry stands in.
+        public var isStale: Bool
+    }
+
+    struct Key: Hashable {
+        var latitude: Int
+        var longitude: Int
+        var language: String
+
+        init(latitude: Double, longitude: Double, language: String) {
+            self.latitude = Int((latitude * 100).rounded())
+            self.longitude = Int((longitude * 100).rounded())
+            self.language = language
+        }
+    }
+
+    public typealias Fetch = @Sendable (_ latitude: Double, _ longitude: Double, _ language: String) async throws -> Forecast
+
+    private let fetch: Fetch
+    private let freshFor: TimeInterval
+    private let staleFor: TimeInterval
+    private let capacity: Int
+    private let now: @Sendable () -> Date
+    private var entries: [Key: Entry] = [:]
+    private var inFlight: [Key: (id: Int, task: Task<Forecast, any Error>)] = [:]
+    /// How many fetches were started: for tests and the benchmark.
+    public private(set) var fetches = 0
+
+    public init(
+        freshFor: Duration = .seconds(600),
+        staleFor: Duration = .seconds(3 * 3600),
+        capacity: Int = 10_000,
+        now: @escaping @Sendable () -> Date = { Date() },
+        fetch: @escaping Fetch
+    ) {
+        self.fetch = fetch
+        self.freshFor = Double(freshFor.components.seconds)
+        self.staleFor = Double(staleFor.components.seconds)
+        self.capacity = max(1, capacity)
+        self.now = now
+    }
+
+    /// A fresh forecast for the point, fetching when needed; a stale one when fetching fails.
+    /// - Parameter refresh: fetch even when the entry is fresh (the user pressed «Обновить»);
+    ///   concurrent requests still share one fetch.
+    public func forecast(latitude: Double, longitude: Double, language: String, refresh: Bool = false) async throws -> Entry {
+        let key = Key(latitude: latitude, longitude: longitude, language: language)
+        if !refresh, let entry = entries[key], now().timeIntervalSince(entry.fetchedAt) < freshFor {
+            return entry
+        }
+        let flight: (id: Int, task: Task<Forecast, any Error>)
+        if let running = inFlight[key] {
+            flight = running
+        } else {
+            fetches += 1
+            let fetch = fetch
+            flight = (fetches, Task { try await fetch(latitude, longitude, language) })
+            inFlight[key] = flight
+        }
+        defer { if inFlight[key]?.id == flight.id { inFlight[key] = nil } }
+        do {
+            let forecast = try await flight.task.value
+            let entry = Entry(forecast: forecast, fetchedAt: now(), isStale: false)
+            if entries[key] == nil || entries[key]!.fetchedAt <= entry.fetchedAt {
+                store(entry, for: key)
+            }
+            return entries[key] ?? entry
+        } catch {
+            if let entry = entries[key], now().timeIntervalSince(entry.fetchedAt) < staleFor {
+                var stale = entry
+                stale.isStale = now().timeIntervalSince(entry.fetchedAt) >= freshFor || refresh
+                return stale
+            }
+            throw error
+        }
+    }
+
+    private func store(_ entry: Entry, for key: Key) {
+        if entries[key] == nil && entries.count >= capacity {
+            // Evict the oldest tenth, so eviction is rare and cheap on average.
+            let victims = entries.sorted { $0.value.fetchedAt < $1.value.fetchedAt }.prefix(max(1, capacity / 10))
+            for (victim, _) in victims { entries[victim] = nil }
+        }
+        entries[key] = entry
+    }
+
+    public var count: Int { entries.count }
+}

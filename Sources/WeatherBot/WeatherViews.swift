@@ -1,0 +1,267 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import WeatherBotStore
+
+/// The weather messages: the current card, «По часам», «На 7 дней», their buttons, and failures.
+/// Pure functions of the forecast, the place, the language and the time.
+public enum WeatherViews {
+    /// A rendered view: its text and the buttons under it.
+    public struct Rendered: Sendable, Hashable {
+        public var text: String
+        public var keyboard: InlineKeyboardMarkup
+    }
+
+    public static func render(
+        _ view: WeatherView, place: Place, reference: PlaceReference, report: WeatherReport, texts: Texts, now: Date
+    ) -> Rendered {
+        var text: String
+        var view = view
+        switch view {
+        case .now:
+            text = card(place, report.forecast, texts, now: now)
+        case .hourly(let page):
+            let pages = hourlyPages(place, report.forecast, texts, now: now)
+            let index = min(max(page, 0), pages.count - 1)
+            view = .hourly(page: pages.count > 1 ? index : 0)
+            text = pages[index]
+        case .daily:
+            text = daily(place, report.forecast, texts)
+        }
+        if report.isStale {
+            text += "\n\n⏱ " + texts.dataAsOf(clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone))
+        }
+        let pageCount = view == .now || view == .daily ? 1 : hourlyPages(place, report.forecast, texts, now: now).count
+        return Rendered(text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount))
+    }
+
+    /// «Сейчас», «По часам», «На 7 дней», then «🔄 Обновить»; the current view's button is marked.
+    static func keyboard(_ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int) -> InlineKeyboardMarkup {
+        func button(_ title: String, _ target: WeatherView, selected: Bool) -> InlineKeyboardButton {
+            InlineKeyboardButton(text: selected ? "· \(title) ·" : title, callbackData: CallbackAction.view(target, reference).encoded)
+        }
+        var isHourly = false
+        if case .hourly = view { isHourly = true }
+        var rows = [[
+            button(texts.nowButton, .now, selected: view == .now),
+            button(texts.hourlyButton, .hourly(page: 0), selected: isHourly),
+            button(texts.dailyButton, .daily, selected: view == .daily),
+        ]]
+        if case .hourly(let page) = view, hourlyPageCount > 1 {
+            rows.append([
+                page == 0
+                    ? InlineKeyboardButton(text: texts.nextDayButton, callbackData: CallbackAction.view(.hourly(page: 1), reference).encoded)
+                    : InlineKeyboardButton(text: texts.previousDayButton, callbackData: CallbackAction.view(.hourly(page: 0), reference).encoded)
+            ])
+        }
+        rows.append([InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)])
+        return InlineKeyboardMarkup(inlineKeyboard: rows)
+    }
+
+    /// The failure message, with «🔄 Повторить» for the same view.
+    static func failure(_ error: any Error, view: WeatherView, reference: PlaceReference, texts: Texts) -> Rendered {
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: texts.retryButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
+        ])
+        return Rendered(text: "⚠️ " + texts.weatherFailed(Views.reason(error, texts)), keyboard: keyboard)
+    }
+
+    // MARK: The card
+
+    static func card(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date) -> String {
+        let zone = forecast.timeZone.timeZone
+        let current = forecast.current
+        var lines = [
+            header(place, texts),
+            "🕒 \(texts.localTime): \(clockTime(now, in: zone))",
+            "",
+            "\(emoji(forIcon: current.condition.icon)) <b>\(temperature(current.temperature))</b>, \(HTML.escape(current.condition.description))",
+            "\(texts.feelsLike): \(temperature(current.feelsLike))",
+            "\(texts.clouds): \(current.clouds)%",
+            "💨 \(texts.wind): \(wind(current.windSpeed, current.windDegrees, gust: current.windGust, texts))",
+            "💧 \(texts.humidity): \(current.humidity)%",
+            "🌡 \(texts.pressure): \(pressure(current.pressure, texts)) \(texts.pressureUnit)",
+        ]
+        let precipitation = (current.rain ?? 0) + (current.snow ?? 0)
+        if precipitation > 0 {
+            let icon = (current.snow ?? 0) > (current.rain ?? 0) ? "🌨" : "🌧"
+            lines.append("\(icon) \(texts.precipitationNow): \(decimal(precipitation, texts)) \(texts.perHour)")
+        }
+        if let sunrise = current.sunrise, let sunset = current.sunset {
+            lines.append("🌅 \(texts.sunrise): \(clockTime(sunrise, in: zone)) · 🌇 \(texts.sunset): \(clockTime(sunset, in: zone))")
+        }
+        let alerts = forecast.alerts.filter { $0.end > now }.prefix(3)
+        if !alerts.isEmpty { lines.append("") }
+        for alert in alerts {
+            let event = HTML.escape(HTML.truncate(alert.event, maximumCharacters: 80))
+            let sender = alert.sender.isEmpty ? "" : " (\(HTML.escape(HTML.truncate(alert.sender, maximumCharacters: 60))))"
+            lines.append("⚠️ <b>\(event)</b>: \(dayAndTime(alert.start, zone, texts)) – \(dayAndTime(alert.end, zone, texts))\(sender)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: By the hour
+
+    /// The hours from the current one to the end of tomorrow in the place's time zone, by day.
+    static func hourlyDays(_ forecast: Forecast, now: Date) -> [(day: Date, hours: [HourlyForecast])] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = forecast.timeZone.timeZone
+        let today = calendar.startOfDay(for: now)
+        guard let end = calendar.date(byAdding: .day, value: 2, to: today) else { return [] }
+        let step = TimeInterval(forecast.hourlyStep * 3600)
+        var days: [(day: Date, hours: [HourlyForecast])] = []
+        for hour in forecast.hourly where hour.time.addingTimeInterval(step) > now && hour.time < end {
+            let day = calendar.startOfDay(for: hour.time)
+            if days.last?.day == day {
+                days[days.count - 1].hours.append(hour)
+            } else {
+                days.append((day, [hour]))
+            }
+        }
+        return days
+    }
+
+    /// One page when everything fits in a message, otherwise a page per day.
+    static func hourlyPages(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date) -> [String] {
+        let zone = forecast.timeZone.timeZone
+        var title = "\(header(place, texts)) — \(texts.hourlyTitle)"
+        if forecast.hourlyStep > 1 { title += " (\(texts.everyThreeHours))" }
+        let legend = "<i>\(texts.hourlyLegend)</i>"
+        let days = hourlyDays(forecast, now: now)
+        guard !days.isEmpty else { return [[title, "", texts.noHours].joined(separator: "\n")] }
+        let sections = days.map { day, hours in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let isToday = calendar.isDate(day, inSameDayAs: now)
+            let name = isToday ? texts.today : texts.tomorrow
+            return (["<b>\(name), \(dayLabel(day, zone, texts, weekdayFirst: false))</b>"] + hours.map { hourLine($0, zone, texts) })
+                .joined(separator: "\n")
+        }
+        let whole = ([title, legend] + sections).joined(separator: "\n\n")
+        if whole.utf16.count <= HTML.maximumMessageLength { return [whole] }
+        return sections.map { [title, legend, $0].joined(separator: "\n\n") }
+    }
+
+    static func hourLine(_ hour: HourlyForecast, _ zone: TimeZone, _ texts: Texts) -> String {
+        [
+            "\(clockTime(hour.time, in: zone)) \(emoji(forIcon: hour.condition.icon)) <b>\(temperature(hour.temperature))</b>",
+            "💨\(Int(hour.windSpeed.rounded())) \(windPoint(hour.windDegrees, texts))",
+            "\(pressure(hour.pressure, texts))",
+            "💧\(hour.humidity)%",
+            "☁️\(hour.clouds)%",
+            "☔\(Int((hour.precipitationChance * 100).rounded()))%",
+        ].joined(separator: " · ")
+    }
+
+    // MARK: Seven days
+
+    static func daily(_ place: Place, _ forecast: Forecast, _ texts: Texts) -> String {
+        let zone = forecast.timeZone.timeZone
+        let days = forecast.daily.prefix(7)
+        var lines = ["\(header(place, texts)) — \(texts.dailyTitle)"]
+        for day in days {
+            lines.append("")
+            lines.append(
+                "<b>\(dayLabel(day.time, zone, texts, weekdayFirst: true))</b> \(emoji(forIcon: day.condition.icon)) "
+                    + "\(texts.dayTime) <b>\(temperature(day.dayTemperature))</b>, \(texts.nightTime) \(temperature(day.nightTemperature))")
+            var details = [HTML.escape(day.condition.description), "☁️ \(day.clouds)%"]
+            let chance = Int((day.precipitationChance * 100).rounded())
+            if day.precipitation > 0 || chance > 0 {
+                details.append("☔ \(decimal(day.precipitation, texts)) \(texts.millimetres) (\(chance)%)")
+            }
+            details.append("💨 \(wind(day.windSpeed, day.windDegrees, gust: nil, texts))")
+            lines.append(details.joined(separator: " · "))
+        }
+        if days.count < 7 {
+            lines.append("")
+            lines.append("<i>\(texts.onlyDays(days.count))</i>")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Pieces
+
+    static func header(_ place: Place, _ texts: Texts) -> String {
+        "📍 <b>\(Views.name(of: place, texts.language))</b>\(Views.details(of: place, texts.language))"
+    }
+
+    /// «+5°C», «-3°C», «0°C».
+    static func temperature(_ celsius: Double) -> String {
+        let rounded = Int(celsius.rounded())
+        return rounded > 0 ? "+\(rounded)°C" : "\(rounded)°C"
+    }
+
+    /// Pressure in the user's unit: mmHg for Russian (hPa × 0.750062), hPa for English.
+    static func pressure(_ hectopascals: Double, _ texts: Texts) -> Int {
+        Int((texts.language == .ru ? hectopascals * 0.750062 : hectopascals).rounded())
+    }
+
+    /// The 16-point compass direction the wind blows from.
+    static func windPoint(_ degrees: Double, _ texts: Texts) -> String {
+        guard degrees.isFinite else { return "" }
+        let normalized = degrees.truncatingRemainder(dividingBy: 360) + (degrees < 0 ? 360 : 0)
+        return texts.windPoints[Int((normalized / 22.5).rounded()) % 16]
+    }
+
+    /// «4 м/с, ЮЗ (порывы до 9 м/с)», or «штиль».
+    static func wind(_ speed: Double, _ degrees: Double, gust: Double?, _ texts: Texts) -> String {
+        let rounded = Int(speed.rounded())
+        guard rounded > 0 else { return texts.calm }
+        var text = "\(rounded) \(texts.speedUnit), \(windPoint(degrees, texts))"
+        if let gust, Int(gust.rounded()) > rounded {
+            text += " (\(texts.gusts("\(Int(gust.rounded())) \(texts.speedUnit)")))"
+        }
+        return text
+    }
+
+    /// One decimal, with the language's decimal mark: «1,2» or «1.2».
+    static func decimal(_ value: Double, _ texts: Texts) -> String {
+        let text = String(format: "%.1f", value)
+        return texts.language == .ru ? text.replacingOccurrences(of: ".", with: ",") : text
+    }
+
+    /// «HH:mm» of `date` in `zone`.
+    static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// «Пт, 21 ноября» (weekday first) or «пт 21 ноября»; «Fri, 21 Nov» in English.
+    static func dayLabel(_ date: Date, _ zone: TimeZone, _ texts: Texts, weekdayFirst: Bool) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.weekday, .day, .month], from: date)
+        let weekday = texts.weekdays[((parts.weekday ?? 1) - 1) % 7]
+        let month = texts.months[((parts.month ?? 1) - 1) % 12]
+        let day = parts.day ?? 1
+        let dayAndMonth = texts.language == .ru ? "\(day) \(month)" : "\(day) \(month)"
+        return weekdayFirst ? "\(weekday), \(dayAndMonth)" : "\(weekday.lowercased()) \(dayAndMonth)"
+    }
+
+    /// «21 ноября 14:00» in the place's zone.
+    static func dayAndTime(_ date: Date, _ zone: TimeZone, _ texts: Texts) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.day, .month], from: date)
+        return "\(parts.day ?? 1) \(texts.months[((parts.month ?? 1) - 1) % 12]) \(clockTime(date, in: zone))"
+    }
+
+    /// The condition emoji for an OpenWeather icon code such as `01d`.
+    static func emoji(forIcon icon: String) -> String {
+        let night = icon.hasSuffix("n")
+        switch icon.prefix(2) {
+        case "01": return night ? "🌙" : "☀️"
+        case "02": return night ? "☁️" : "🌤"
+        case "03": return "🌥"
+        case "04": return "☁️"
+        case "09": return "🌧"
+        case "10": return night ? "🌧" : "🌦"
+        case "11": return "⛈"
+        case "13": return "❄️"
+        case "50": return "🌫"
+        default: return "🌡"
+        }
+    }
+}
