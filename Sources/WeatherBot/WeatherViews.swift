@@ -122,7 +122,7 @@ public enum WeatherViews {
     }
 
     /// One page when everything fits in a message, otherwise a page per day.
-    static func hourlyPages(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date) -> [String] {
+    static func hourlyPages(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date, limit: Int = HTML.maximumMessageLength) -> [String] {
         let zone = forecast.timeZone.timeZone
         var title = "\(header(place, texts)) — \(texts.hourlyTitle)"
         if forecast.hourlyStep > 1 { title += " (\(texts.everyThreeHours))" }
@@ -138,7 +138,7 @@ public enum WeatherViews {
                 .joined(separator: "\n")
         }
         let whole = ([title, legend] + sections).joined(separator: "\n\n")
-        if whole.utf16.count <= HTML.maximumMessageLength { return [whole] }
+        if whole.utf16.count <= limit { return [whole] }
         return sections.map { [title, legend, $0].joined(separator: "\n\n") }
     }
 

@@ -106,6 +106,36 @@ import WeatherBotStore
         await telegram.server.shutdown()
     }
 
+    @Test func weatherViewsEditTheCardAndOneFetchServesThemAll() async throws {
+        let folder = try TemporaryFolder()
+        let telegram = try await FakeTelegram()
+        let weather = try await FakeOpenWeather.start()
+        let bot = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+
+        telegram.sendText("/weather", from: chatID)
+        try await telegram.waitUntil("the default city's card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+        let card = try #require(telegram.screen(chatID).last)
+        #expect(card.text.contains("Москва"))
+
+        try telegram.press("По часам", on: card.messageID, in: chatID)
+        try await telegram.waitUntil("the hourly view") { state in state.edits.contains { $0.text.contains("по часам") } }
+        try telegram.press("На 7 дней", on: card.messageID, in: chatID)
+        try await telegram.waitUntil("the daily view") { state in state.edits.contains { $0.text.contains("на 7 дней") } }
+        let daily = try #require(telegram.screen(chatID).last)
+        #expect(daily.messageID == card.messageID)
+        #expect(daily.text.contains("небольшой снег"))
+        #expect(telegram.screen(chatID).count == 1)  // one message, edited in place
+
+        // Three views, one One Call request: the cache served the other two.
+        #expect(weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+        try telegram.press("Обновить", on: card.messageID, in: chatID)
+        try await telegram.waitUntil("the refresh's answer") { $0.answers.count == 3 }
+        try await waitUntil("the refresh") { weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2 }
+        try await bot.stop()
+        await weather.shutdown()
+        await telegram.server.shutdown()
+    }
+
     @Test func aRejectedTokenStopsStartUp() async throws {
         let folder = try TemporaryFolder()
         let telegram = try await FakeTelegram()

@@ -218,4 +218,74 @@ import WeatherBotStore
         _ = await conversation(activity: activity).handle(incoming(.command(.weather)), chat: nil)
         #expect(activity.chats.withLock { $0 } == [chatID])
     }
+
+    func chatWithCity() -> ChatRecord {
+        var place = Place.saransk
+        place.timeZone = "Europe/Moscow"
+        return ChatRecord(id: chatID, language: "ru", state: ChatState.idle.stored, currentPlace: place)
+    }
+
+    @Test func switchingViewsEditsTheSameMessage() async throws {
+        let bot = conversation()
+        for (view, marker) in [(WeatherView.hourly(page: 0), "по часам"), (.daily, "на 7 дней"), (.now, "Ощущается как")] {
+            let step = await bot.handle(incoming(.button(.view(view, .current)), query: "q", messageID: 31), chat: chatWithCity())
+            #expect(step.replies.first == .answer(callbackQueryID: "q"))
+            guard case .edit(.id(31), let text, let keyboard?) = step.replies.last else {
+                Issue.record("expected an edit of message 31, got \(step.replies)")
+                continue
+            }
+            #expect(text.contains(marker))
+            #expect(text.contains("Саранск"))
+            #expect(keyboard.inlineKeyboard.last?.first?.text == "🔄 Обновить")
+        }
+    }
+
+    @Test func aViewOfTheCurrentCityWithoutOneIsStale() async {
+        let step = await conversation().handle(incoming(.button(.view(.daily, .current)), query: "q", messageID: 3), chat: nil)
+        #expect(step.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+    }
+
+    @Test func retryAfterAFailureEditsTheFailureIntoTheWeather() async {
+        let failing = conversation(weather: FakeWeather(failure: OpenWeatherError(code: .network, endpoint: "/data/3.0/onecall", message: "")))
+        let failed = await failing.handle(incoming(.command(.weather)), chat: chatWithCity())
+        guard case .send(let text, .inline(let keyboard)?, _) = failed.replies.first else {
+            Issue.record("expected a failure message, got \(failed.replies)")
+            return
+        }
+        #expect(text.contains("нет связи с сервисом погоды"))
+        #expect(keyboard.inlineKeyboard[0][0].callbackData == "r:n:c")
+        let retried = await conversation().handle(incoming(.button(.refresh(.now, .current)), query: "q", messageID: 12), chat: failed.chat)
+        guard case .edit(.id(12), let card, _) = retried.replies.last else {
+            Issue.record("expected the failure edited into a card, got \(retried.replies)")
+            return
+        }
+        #expect(card.contains("Ощущается как"))
+    }
+
+    @Test func weatherWithoutACityIsTheDefaultCitysWithAHintAndItsOwnButtons() async {
+        let step = await conversation().handle(incoming(.command(.weather)), chat: nil)
+        guard case .send(let text, .inline(let keyboard)?, _) = step.replies.first else {
+            Issue.record("expected a card, got \(step.replies)")
+            return
+        }
+        #expect(text.contains("Москва"))
+        #expect(text.contains("Отправьте геолокацию"))
+        #expect(keyboard.inlineKeyboard[0].map(\.callbackData) == ["v:n:m", "v:h0:m", "v:d:m"])
+    }
+
+    @Test func typedCoordinatesAskAboutTheCityThere() async {
+        for typed in ["55.75, 37.62", "55.75 37.62", "55,75 37,62", "55.75,37.62", "-33.92; 18.42"] {
+            let intent = Router.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: typed))
+            guard case .location = intent else {
+                Issue.record("«\(typed)» is not read as coordinates: \(intent)")
+                continue
+            }
+            let step = await conversation().handle(incoming(intent), chat: nil)
+            #expect(step.replies.first?.text == "🔎 Определяем город…")
+        }
+        for notCoordinates in ["Москва", "91, 10", "10, 181", "1.2.3 4", "55.75", "12 34 56", "5e1 3"] {
+            let intent = Router.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: notCoordinates))
+            #expect(intent == .text(notCoordinates), "«\(notCoordinates)»")
+        }
+    }
 }

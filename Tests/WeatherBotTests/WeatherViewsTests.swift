@@ -1,0 +1,173 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+@Suite struct WeatherViewsTests {
+    let ru = Texts.for(.ru)
+    let en = Texts.for(.en)
+
+    /// A forecast with hourly steps from `start` (UTC), `count` of them, `step` hours apart.
+    func forecast(zone: PlaceTimeZone, start: Date, count: Int = 48, step: Int = 1, description: String = "пасмурно") -> Forecast {
+        var forecast = Forecast.sample
+        forecast.timeZone = zone
+        forecast.source = step == 1 ? .oneCall : .freePlan
+        forecast.hourly = (0..<count).map { index in
+            HourlyForecast(
+                time: start.addingTimeInterval(Double(index * step) * 3600), temperature: 10, clouds: 40, humidity: 60,
+                pressure: 1013, windSpeed: 3, windDegrees: 90, precipitationChance: 0.25, precipitation: 0,
+                condition: Condition(description: description, icon: "03d"))
+        }
+        return forecast
+    }
+
+    func utc(_ text: String) -> Date {
+        ISO8601DateFormatter().date(from: text)!
+    }
+
+    @Test func theCardShowsEverythingTheSeedAsksFor() {
+        var forecast = Forecast.sample
+        forecast.current.snow = 0.84
+        forecast.alerts = [WeatherAlert(sender: "Росгидромет", event: "Гололёд", start: utc("2023-11-14T21:00:00Z"), end: utc("2023-11-15T12:00:00Z"), description: "")]
+        let card = WeatherViews.card(.moscow, forecast, ru, now: utc("2023-11-14T22:13:20Z"))
+        for expected in [
+            "📍 <b>Москва</b>, Россия 🇷🇺", "🕒 Местное время: 01:13", "☁️ <b>-3°C</b>, облачно с прояснениями",
+            "Ощущается как: -8°C", "Облачность: 75%", "💨 Ветер: 4 м/с, ЮЮЗ (порывы до 9 м/с)", "💧 Влажность: 80%",
+            "🌡 Давление: 759 мм рт. ст.", "🌨 Осадки: 0,8 мм/ч", "🌅 Восход: 07:35", "🌇 Закат: 15:50",
+            "⚠️ <b>Гололёд</b>: 15 ноября 00:00 – 15 ноября 15:00 (Росгидромет)",
+        ] {
+            #expect(card.contains(expected), "missing «\(expected)» in\n\(card)")
+        }
+        let english = WeatherViews.card(.moscow, Forecast.sample, en, now: utc("2023-11-14T22:13:20Z"))
+        #expect(english.contains("<b>Moscow</b>, Russia"))
+        #expect(english.contains("Pressure: 1012 hPa"))
+        #expect(english.contains("Wind: 4 m/s, SSW"))
+        #expect(!english.contains("Precipitation"))  // none now
+    }
+
+    @Test func pressureIsInMillimetresOfMercuryForRussian() {
+        #expect(WeatherViews.pressure(1013.25, ru) == 760)
+        #expect(WeatherViews.pressure(1000, ru) == 750)
+        #expect(WeatherViews.pressure(1013.25, en) == 1013)
+    }
+
+    static let compass: [(Double, String, String)] = [
+        (0.0, "С", "N"), (11.2, "С", "N"), (11.3, "ССВ", "NNE"), (22.5, "ССВ", "NNE"), (45, "СВ", "NE"), (67.5, "ВСВ", "ENE"),
+        (90, "В", "E"), (112.5, "ВЮВ", "ESE"), (135, "ЮВ", "SE"), (157.5, "ЮЮВ", "SSE"), (180, "Ю", "S"), (202.5, "ЮЮЗ", "SSW"),
+        (225, "ЮЗ", "SW"), (247.5, "ЗЮЗ", "WSW"), (270, "З", "W"), (292.5, "ЗСЗ", "WNW"), (315, "СЗ", "NW"), (337.5, "ССЗ", "NNW"),
+        (348.7, "ССЗ", "NNW"), (348.8, "С", "N"), (360, "С", "N"), (-90, "З", "W"), (810, "В", "E"),
+    ]
+
+    @Test(arguments: compass)
+    func windDirectionsUseSixteenPoints(degrees: Double, russian: String, english: String) {
+        #expect(WeatherViews.windPoint(degrees, ru) == russian)
+        #expect(WeatherViews.windPoint(degrees, en) == english)
+    }
+
+    @Test func hoursInKathmanduRunFromTheCurrentHourToTheEndOfTomorrow() {
+        // 10:20 local (+5:45) on 21 November; hourly data on the UTC hour, so local times end in :45.
+        let now = utc("2026-11-21T04:35:00Z")
+        let forecast = forecast(zone: .identifier("Asia/Kathmandu"), start: utc("2026-11-21T03:00:00Z"))
+        let days = WeatherViews.hourlyDays(forecast, now: now)
+        #expect(days.count == 2)
+        let zone = TimeZone(identifier: "Asia/Kathmandu")!
+        #expect(days[0].hours.map { WeatherViews.clockTime($0.time, in: zone) }.first == "09:45")  // the hour under way
+        #expect(days[0].hours.count == 15)  // 09:45 … 23:45
+        #expect(days[1].hours.count == 24)
+        #expect(WeatherViews.clockTime(days[1].hours.last!.time, in: zone) == "23:45")
+        let page = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now).joined()
+        #expect(page.contains("<b>Сегодня, сб 21 ноября</b>"))
+        #expect(page.contains("<b>Завтра, вс 22 ноября</b>"))
+        #expect(page.contains("09:45 🌥 <b>+10°C</b> · 💨3 В · 760 · 💧60% · ☁️40% · ☔25%"))
+    }
+
+    @Test func theMarchChangeInLondonGivesTomorrowTwentyThreeHours() {
+        // Saturday 28 March 2026, 22:30 GMT; clocks go forward at 01:00 GMT on Sunday.
+        let now = utc("2026-03-28T22:30:00Z")
+        let forecast = forecast(zone: .identifier("Europe/London"), start: utc("2026-03-28T22:00:00Z"))
+        let days = WeatherViews.hourlyDays(forecast, now: now)
+        let zone = TimeZone(identifier: "Europe/London")!
+        #expect(days.map { $0.hours.count } == [2, 23])
+        let tomorrow = days[1].hours.map { WeatherViews.clockTime($0.time, in: zone) }
+        #expect(tomorrow.prefix(3) == ["00:00", "02:00", "03:00"])
+        #expect(!tomorrow.contains("01:00"))
+        #expect(tomorrow.last == "23:00")
+    }
+
+    @Test func theFreePlanSaysItsStepsAreThreeHours() {
+        let now = utc("2026-11-21T09:10:00Z")
+        let forecast = forecast(zone: .offset(seconds: 14400), start: utc("2026-11-21T09:00:00Z"), count: 40, step: 3)
+        let text = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now).joined()
+        #expect(text.contains("(каждые 3 ч)"))
+        let days = WeatherViews.hourlyDays(forecast, now: now)
+        #expect(days.map { $0.hours.count } == [4, 8])  // 13:00 … 22:00 local, then a whole day
+    }
+
+    @Test func sevenDaysShowDateWeekdayCloudsDayAndNightAndPrecipitation() {
+        let text = WeatherViews.daily(.moscow, Forecast.sample, ru)
+        let dayLines = text.split(separator: "\n").filter { $0.hasPrefix("<b>") }
+        #expect(dayLines.count == 7)
+        #expect(dayLines[0].hasPrefix("<b>Вт, 14 ноября</b> ☁️ днём <b>-1°C</b>, ночью -6°C"))
+        #expect(dayLines[1].hasPrefix("<b>Ср, 15 ноября</b>"))
+        #expect(text.contains("☔ 1,2 мм (60%)"))
+        #expect(text.contains("💨 5 м/с, В"))
+        #expect(text.contains("☁️ 60%"))
+
+        var short = Forecast.sample
+        short.daily = Array(short.daily.prefix(5))
+        #expect(WeatherViews.daily(.moscow, short, en).contains("The forecast covers 5 days"))
+    }
+
+    @Test func aStaleReportSaysWhenItsDataIsFrom() {
+        let report = WeatherReport(forecast: .sample, fetchedAt: utc("2023-11-14T20:05:00Z"), isStale: true)
+        let rendered = WeatherViews.render(.now, place: .moscow, reference: .current, report: report, texts: ru, now: utc("2023-11-14T22:13:20Z"))
+        #expect(rendered.text.hasSuffix("⏱ данные на 23:05"))
+    }
+
+    @Test func buttonsSwitchViewsAndRefreshTheShownOne() {
+        let report = WeatherReport(forecast: .sample, fetchedAt: Date())
+        let rendered = WeatherViews.render(.daily, place: .moscow, reference: .defaultCity, report: report, texts: ru, now: utc("2023-11-14T22:13:20Z"))
+        let buttons = rendered.keyboard.inlineKeyboard
+        #expect(buttons[0].map(\.text) == ["Сейчас", "По часам", "· На 7 дней ·"])
+        #expect(buttons[0].map(\.callbackData) == ["v:n:m", "v:h0:m", "v:d:m"])
+        #expect(buttons[1] == [InlineKeyboardButton(text: "🔄 Обновить", callbackData: "r:d:m")])
+    }
+
+    @Test func everyViewFitsInOneMessageWhateverTheNamesAndDescriptions() {
+        let hugeName = String(repeating: "Щ<&>", count: 500)
+        let place = Place(name: hugeName, localNames: ["ru": hugeName], region: hugeName, country: "RU", latitude: 1, longitude: 2)
+        var forecast = forecast(zone: .identifier("Europe/Moscow"), start: utc("2026-11-20T21:00:00Z"), description: String(repeating: "дождь со снегом ", count: 40))
+        forecast.daily = forecast.daily.map { day in
+            var day = day
+            day.condition.description = String(repeating: "ливень ", count: 300)
+            return day
+        }
+        forecast.alerts = Array(repeating: WeatherAlert(sender: hugeName, event: hugeName, start: .distantPast, end: .distantFuture, description: hugeName), count: 10)
+        let report = WeatherReport(forecast: forecast, fetchedAt: Date(), isStale: true)
+        for texts in [ru, en] {
+            for view in [WeatherView.now, .hourly(page: 0), .hourly(page: 1), .daily] {
+                let rendered = WeatherViews.render(view, place: place, reference: .current, report: report, texts: texts, now: utc("2026-11-20T21:30:00Z"))
+                #expect(rendered.text.utf16.count <= HTML.maximumMessageLength, "\(view) in \(texts.language)")
+                #expect(!rendered.text.contains("Щ<&>"))
+                for button in rendered.keyboard.inlineKeyboard.joined() {
+                    #expect((button.callbackData ?? "").utf8.count <= 64)
+                }
+            }
+        }
+    }
+
+    @Test func hourlyForecastsThatDoNotFitArePagedByDay() {
+        let forecast = forecast(zone: .identifier("Europe/Moscow"), start: utc("2026-11-20T21:00:00Z"))
+        let now = utc("2026-11-20T21:30:00Z")
+        let whole = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now)
+        #expect(whole.count == 1)
+        #expect(whole[0].utf16.count <= HTML.maximumMessageLength)
+        let pages = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now, limit: 2000)
+        #expect(pages.count == 2)
+        #expect(pages[0].contains("Сегодня") && !pages[0].contains("Завтра"))
+        #expect(pages[1].contains("Завтра") && !pages[1].contains("Сегодня"))
+        #expect(pages.allSatisfy { $0.contains("по часам") })
+    }
+}
