@@ -16,6 +16,18 @@ public enum CallbackAction: Sendable, Hashable {
     case view(WeatherView, PlaceReference)
     /// «🔄 Обновить» / «🔄 Повторить»: the same view with fresh data.
     case refresh(WeatherView, PlaceReference)
+    /// «⭐ В избранное» under a view of a place.
+    case addFavorite(WeatherView, PlaceReference)
+    /// A place's button in the favorites list: its weather as a new message.
+    case open(PlaceReference)
+    /// «🗑 Удалить», «↕️ Переставить», «« Готово»: switch the favorites message between its modes.
+    case favoritesMode(FavoritesMode)
+    /// A delete button of the favorites message.
+    case deleteFavorite(id: Int64)
+    /// An up or down button of the favorites message.
+    case moveFavorite(id: Int64, up: Bool)
+    /// The answer to «Удалить всё?» of question `question`.
+    case reset(confirmed: Bool, question: Int)
 
     /// The most bytes callback data may have.
     public static let maximumLength = 64
@@ -28,6 +40,12 @@ public enum CallbackAction: Sendable, Hashable {
         case .pickPlace(let question, let index): "pk:\(question):\(index)"
         case .view(let view, let place): "v:\(view.code):\(place.code)"
         case .refresh(let view, let place): "r:\(view.code):\(place.code)"
+        case .addFavorite(let view, let place): "fa:\(view.code):\(place.code)"
+        case .open(let place): "o:\(place.code)"
+        case .favoritesMode(let mode): "fm:\(mode.rawValue)"
+        case .deleteFavorite(let id): "fd:\(id)"
+        case .moveFavorite(let id, let up): up ? "fu:\(id)" : "fw:\(id)"
+        case .reset(let confirmed, let question): "rs:\(confirmed ? "y" : "n"):\(question)"
         }
     }
 
@@ -37,8 +55,7 @@ public enum CallbackAction: Sendable, Hashable {
         func number(_ index: Int) -> Int? {
             guard index < parts.count else { return nil }
             let part = parts[index]
-            guard (1...9).contains(part.count), part.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
-            return Int(part)
+            return Self.number(part)
         }
         switch (parts.first, parts.count) {
         case ("cy", 2):
@@ -52,13 +69,44 @@ public enum CallbackAction: Sendable, Hashable {
         case ("pk", 3):
             guard let question = number(1), let index = number(2) else { return nil }
             self = .pickPlace(question: question, index: index)
-        case ("v", 3), ("r", 3):
+        case ("v", 3), ("r", 3), ("fa", 3):
             guard let view = WeatherView(code: parts[1]), let place = PlaceReference(code: parts[2]) else { return nil }
-            self = parts[0] == "v" ? .view(view, place) : .refresh(view, place)
+            switch parts[0] {
+            case "v": self = .view(view, place)
+            case "r": self = .refresh(view, place)
+            default: self = .addFavorite(view, place)
+            }
+        case ("o", 2):
+            guard let place = PlaceReference(code: parts[1]) else { return nil }
+            self = .open(place)
+        case ("fm", 2):
+            guard let mode = FavoritesMode(rawValue: String(parts[1])) else { return nil }
+            self = .favoritesMode(mode)
+        case ("fd", 2), ("fu", 2), ("fw", 2):
+            guard let id = number(1) else { return nil }
+            self = parts[0] == "fd" ? .deleteFavorite(id: Int64(id)) : .moveFavorite(id: Int64(id), up: parts[0] == "fu")
+        case ("rs", 3):
+            guard parts[1] == "y" || parts[1] == "n", let question = number(2) else { return nil }
+            self = .reset(confirmed: parts[1] == "y", question: question)
         default:
             return nil
         }
     }
+}
+
+extension CallbackAction {
+    /// A decimal number of 1 to 12 ASCII digits; nil for anything else (signs, spaces, other digits).
+    static func number(_ text: Substring) -> Int? {
+        guard (1...12).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(text)
+    }
+}
+
+/// The modes of the favorites message.
+public enum FavoritesMode: String, Sendable, Hashable {
+    case list = "l"
+    case delete = "d"
+    case move = "m"
 }
 
 /// Which view of the weather a message shows.
@@ -95,18 +143,26 @@ public enum PlaceReference: Sendable, Hashable {
     case current
     /// The configured default city, for chats without one.
     case defaultCity
+    /// One of the chat's favorites, by id (checked against the chat that pressed).
+    case favorite(Int64)
+    /// A place recently shown to the chat, such as a search result, by its id within the chat.
+    case recent(Int)
 
     var code: String {
         switch self {
         case .current: "c"
         case .defaultCity: "m"
+        case .favorite(let id): "f\(id)"
+        case .recent(let id): "s\(id)"
         }
     }
 
     init?(code: Substring) {
-        switch code {
-        case "c": self = .current
-        case "m": self = .defaultCity
+        switch code.first {
+        case "c" where code.count == 1: self = .current
+        case "m" where code.count == 1: self = .defaultCity
+        case "f": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .favorite(Int64(id))
+        case "s": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .recent(id)
         default: return nil
         }
     }

@@ -9,10 +9,12 @@ public enum ChatState: Codable, Sendable, Hashable {
     case locating
     /// «Это ваш город?» was asked about this place.
     case confirmingCity(Place)
-    /// A city name is expected as the next text.
-    case awaitingCityName
-    /// A list of places was offered; one is to be picked.
-    case choosingPlace([Place])
+    /// A city name is expected as the next text, for `purpose`.
+    case awaitingCityName(SearchPurpose)
+    /// A list of places was offered; one is to be picked, for `purpose`.
+    case choosingPlace([Place], SearchPurpose)
+    /// «Удалить всё?» was asked.
+    case confirmingReset
 
     /// Decodes a stored state; anything unreadable (a state from a future version, damage) is `idle`.
     public init(stored data: Data) {
@@ -22,4 +24,12 @@ public enum ChatState: Codable, Sendable, Hashable {
     public var stored: Data {
         (try? JSONEncoder().encode(self)) ?? Data()
     }
+}
+
+/// What a search by name is for.
+public enum SearchPurpose: String, Codable, Sendable, Hashable {
+    /// Choosing the chat's own city: one result is asked about, a pick becomes the city.
+    case setCity
+    /// Looking a place up: one result shows its weather, a pick shows its weather.
+    case browse
 }

@@ -3,11 +3,11 @@ import OpenWeather
 import TelegramBotAPI
 import WeatherBotStore
 
-/// The conversation of one chat: `(chat, event) → (chat, replies, follow-ups)`.
+/// The conversation of one chat: `(chat, event) → (chat, changes, replies, follow-ups)`.
 ///
-/// It reads and writes nothing itself: it is given the chat's record and returns the new one with
-/// the replies to commit. Geocoding and weather come through the protocols it is given, so every
-/// transition can be tested without I/O.
+/// It writes nothing itself: it is given the chat's record and returns the new one with the
+/// changes and replies to commit in one transaction. Geocoding, weather and the chat's favorites
+/// come through the protocols it is given, so every transition can be tested without the network.
 public struct Conversation: Sendable {
     /// Something for the conversation to handle.
     public enum Event: Sendable, Hashable {
@@ -25,43 +25,49 @@ public struct Conversation: Sendable {
     /// The outcome of one step, to be committed in one transaction.
     public struct Step: Sendable {
         public var chat: ChatRecord
+        public var changes: [ChatChange]
         public var replies: [Reply]
         public var followUps: [FollowUp]
     }
 
     let geocoder: any Geocoder
     let weather: any WeatherSource
+    let store: any FavoriteStore
     let activity: any ChatActivity
     /// Shown to chats that have no city yet.
     let defaultPlace: Place
+    let maximumFavorites: Int
     let clock: @Sendable () -> Date
 
     public init(
         geocoder: any Geocoder,
         weather: any WeatherSource,
+        store: any FavoriteStore,
         activity: any ChatActivity,
         defaultPlace: Place = .moscow,
+        maximumFavorites: Int = 20,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.geocoder = geocoder
         self.weather = weather
+        self.store = store
         self.activity = activity
         self.defaultPlace = defaultPlace
+        self.maximumFavorites = maximumFavorites
         self.clock = clock
     }
 
     /// Handles one event for a chat (`nil` when the chat is new).
     public func handle(_ event: Event, chat existing: ChatRecord?) async -> Step {
         let now = clock()
-        var chat = existing ?? ChatRecord(id: event.chatID, language: Language.ru.rawValue, state: ChatState.idle.stored, createdAt: now, updatedAt: now)
+        let chat = existing ?? ChatRecord(id: event.chatID, language: Language.ru.rawValue, state: ChatState.idle.stored, createdAt: now, updatedAt: now)
         var context = Context(chat: chat, state: ChatState(stored: chat.state))
         switch event {
         case .incoming(let incoming):
             context.language = incoming.language
-            chat.language = incoming.language.rawValue
+            context.chat.language = incoming.language.rawValue
             // A user who writes again (after blocking the bot once) can be written to again.
-            chat.isActive = true
-            context.chat = chat
+            context.chat.isActive = true
             await handle(incoming, &context)
             // Every button press is answered, whatever the branch did.
             if let queryID = incoming.callbackQueryID,
@@ -73,13 +79,14 @@ public struct Conversation: Sendable {
             await handle(followUp, &context)
         }
         context.chat.state = context.state.stored
-        return Step(chat: context.chat, replies: context.replies, followUps: context.followUps)
+        return Step(chat: context.chat, changes: context.changes, replies: context.replies, followUps: context.followUps)
     }
 
     /// The working copy of one step.
     struct Context {
         var chat: ChatRecord
         var state: ChatState
+        var changes: [ChatChange] = []
         var replies: [Reply] = []
         var followUps: [FollowUp] = []
         var language: Language
@@ -97,6 +104,14 @@ public struct Conversation: Sendable {
             chat.questionSeq += 1
             return chat.questionSeq
         }
+
+        mutating func say(_ text: String) {
+            replies.append(.send(text: text))
+        }
+
+        mutating func answer(_ queryID: String, _ text: String? = nil) {
+            replies.append(.answer(callbackQueryID: queryID, text: text))
+        }
     }
 
     // MARK: Dispatch
@@ -108,11 +123,15 @@ public struct Conversation: Sendable {
         case .location(let latitude, let longitude):
             startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
         case .text(let text):
-            await search(text, &context)
+            if case .awaitingCityName(let purpose) = context.state {
+                await search(text, for: purpose, &context)
+            } else {
+                await search(text, for: context.chat.currentPlace == nil ? .setCity : .browse, &context)
+            }
         case .button(let action):
             guard let queryID = incoming.callbackQueryID else { return }
             guard let action else {
-                context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.unknownButton))
+                context.answer(queryID, context.texts.unknownButton)
                 return
             }
             await press(action, queryID: queryID, messageID: incoming.messageID, &context)
@@ -124,23 +143,32 @@ public struct Conversation: Sendable {
     private func handle(_ command: Command, _ context: inout Context) async {
         switch command {
         case .start:
+            context.state = .idle
             if context.chat.currentPlace != nil {
-                context.state = .idle
                 await showWeather(.now, of: .current, &context)
             } else {
-                context.state = .idle
                 context.replies.append(Views.greeting(context.texts))
             }
         case .help:
-            context.replies.append(.send(text: context.texts.help))
+            context.say(context.texts.help)
         case .weather:
             await showWeather(.now, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
         case .search(let query?):
-            await search(query, &context)
+            await search(query, for: .browse, &context)
         case .search(nil):
-            askCityName(&context)
+            askCityName(for: .browse, &context)
+        case .chooseCity:
+            askCityName(for: .setCity, &context)
+        case .favorites:
+            await showFavorites(.list, editing: nil, &context)
+        case .delete(let argument):
+            await deleteCommand(argument, &context)
+        case .move(let argument):
+            await moveCommand(argument, &context)
+        case .reset:
+            askReset(&context)
         case .unknown(let name):
-            context.replies.append(.send(text: context.texts.unknownCommand(HTML.escape(name))))
+            context.say(context.texts.unknownCommand(HTML.escape(name)))
         }
     }
 
@@ -161,7 +189,7 @@ public struct Conversation: Sendable {
             guard question == current, case .confirmingCity(let place) = context.state else {
                 return stale(queryID, &context)
             }
-            context.replies.append(.answer(callbackQueryID: queryID))
+            context.answer(queryID)
             context.state = .idle
             if let messageID {
                 context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
@@ -171,142 +199,60 @@ public struct Conversation: Sendable {
             guard question == current, case .confirmingCity = context.state else {
                 return stale(queryID, &context)
             }
-            context.replies.append(.answer(callbackQueryID: queryID))
-            askCityName(&context)
+            context.answer(queryID)
+            askCityName(for: .setCity, &context)
         case .chooseManually:
-            context.replies.append(.answer(callbackQueryID: queryID))
-            askCityName(&context)
+            context.answer(queryID)
+            askCityName(for: .setCity, &context)
         case .pickPlace(let question, let index):
-            guard question == current, case .choosingPlace(let places) = context.state, places.indices.contains(index) else {
+            guard question == current, case .choosingPlace(let places, let purpose) = context.state, places.indices.contains(index) else {
                 return stale(queryID, &context)
             }
-            context.replies.append(.answer(callbackQueryID: queryID))
+            context.answer(queryID)
             context.state = .idle
             let place = places[index]
-            if let messageID {
-                context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
+            switch purpose {
+            case .setCity:
+                if let messageID {
+                    context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
+                }
+                await adopt(place, &context)
+            case .browse:
+                let id = context.chat.remember(place)
+                await showWeather(.now, of: .recent(id), &context)
             }
-            await adopt(place, &context)
         case .view(let view, let reference), .refresh(let view, let reference):
+            guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
+            context.answer(queryID)
             var refresh = false
             if case .refresh = action { refresh = true }
-            guard reference != .current || context.chat.currentPlace != nil else {
+            await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
+        case .open(let reference):
+            guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
+            context.answer(queryID)
+            await showWeather(.now, of: reference, &context)
+        case .addFavorite(let view, let reference):
+            await addFavorite(reference, view: view, queryID: queryID, messageID: messageID, &context)
+        case .favoritesMode(let mode):
+            context.answer(queryID)
+            await showFavorites(mode, editing: messageID, &context)
+        case .deleteFavorite(let id):
+            await deleteFavorite(id: id, queryID: queryID, messageID: messageID, &context)
+        case .moveFavorite(let id, let up):
+            await moveFavorite(id: id, up: up, queryID: queryID, messageID: messageID, &context)
+        case .reset(let confirmed, let question):
+            guard question == current, case .confirmingReset = context.state else {
                 return stale(queryID, &context)
             }
-            context.replies.append(.answer(callbackQueryID: queryID))
-            await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
+            context.answer(queryID)
+            confirmReset(confirmed, messageID: messageID, &context)
         }
     }
 
-    private func stale(_ queryID: String, _ context: inout Context) {
-        context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.staleButton))
-    }
-
-    // MARK: Locating
-
-    private func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) {
-        let tag = "locate-\(updateID)"
-        context.state = .locating
-        context.replies.append(.send(text: context.texts.locating, tag: tag))
-        context.followUps.append(.resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language))
-    }
-
-    private func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
-        await activity.typing(in: context.chat.id)
-        let found: Place?
-        do {
-            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language).first
-        } catch {
-            found = nil
-        }
-        guard var place = found else {
-            if case .locating = context.state { context.state = .idle }
-            let view = Views.locationFailed(context.texts)
-            context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
-            return
-        }
-        // The user's own point is more precise than the city's centre; the name comes from the geocoder.
-        place.latitude = latitude
-        place.longitude = longitude
-        let question = context.nextQuestion()
-        context.state = .confirmingCity(place)
-        let view = Views.cityQuestion(place, question: question, context.texts)
-        context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
-    }
-
-    // MARK: Choosing by name
-
-    private func askCityName(_ context: inout Context) {
-        _ = context.nextQuestion()
-        context.state = .awaitingCityName
-        context.replies.append(.send(text: context.texts.askCityName))
-    }
-
-    private func search(_ query: String, _ context: inout Context) async {
-        await activity.typing(in: context.chat.id)
-        let places: [Place]
-        do {
-            places = try await geocoder.places(named: String(query.prefix(200)), language: context.language)
-        } catch {
-            context.state = .awaitingCityName
-            context.replies.append(.send(text: context.texts.searchFailed(Views.reason(error, context.texts))))
-            return
-        }
-        switch places.count {
-        case 0:
-            context.state = .awaitingCityName
-            context.replies.append(.send(text: Views.nothingFound(query, context.texts)))
-        case 1:
-            let question = context.nextQuestion()
-            context.state = .confirmingCity(places[0])
-            let view = Views.cityQuestion(places[0], question: question, context.texts)
-            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
-        default:
-            let question = context.nextQuestion()
-            context.state = .choosingPlace(places)
-            let view = Views.placeChoice(places, question: question, context.texts)
-            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
-        }
-    }
-
-    // MARK: Weather
-
-    /// Makes `place` the chat's city and shows its weather; the time zone comes with the weather.
-    private func adopt(_ place: Place, _ context: inout Context) async {
-        context.chat.currentPlace = place
-        await showWeather(.now, of: .current, &context)
-    }
-
-    /// Shows a view of a place's weather: as a new message, or by editing the message whose
-    /// button asked for it. Failures say why and offer «🔄 Повторить».
-    private func showWeather(
-        _ view: WeatherView, of reference: PlaceReference, refresh: Bool = false, editing messageID: Int? = nil,
-        _ context: inout Context
-    ) async {
-        let place = reference == .current ? (context.chat.currentPlace ?? defaultPlace) : defaultPlace
-        await activity.typing(in: context.chat.id)
-        let rendered: WeatherViews.Rendered
-        do {
-            let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
-            if reference == .current, context.chat.currentPlace?.timeZone == nil {
-                context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
-            }
-            var shown = WeatherViews.render(view, place: place, reference: reference, report: report, texts: context.texts, now: clock())
-            if reference == .defaultCity && messageID == nil {
-                shown.text += "\n\n" + context.texts.defaultCityHint
-            }
-            rendered = shown
-        } catch {
-            rendered = WeatherViews.failure(error, view: view, reference: reference, texts: context.texts)
-        }
-        if let messageID {
-            context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
-        } else {
-            context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
-        }
+    func stale(_ queryID: String, _ context: inout Context) {
+        context.answer(queryID, context.texts.staleButton)
     }
 }
-
 extension Place {
     /// The default city: Moscow.
     public static let moscow = Place(

@@ -31,6 +31,17 @@ public protocol WeatherSource: Sendable {
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport
 }
 
+/// Reads a chat's favorites; changes to them are returned in the step and committed with it.
+public protocol FavoriteStore: Sendable {
+    func favorites(of chatID: Int64) async throws -> [Favorite]
+}
+
+extension BotDatabase: FavoriteStore {
+    public func favorites(of chatID: Int64) async throws -> [Favorite] {
+        try favorites(chatID: chatID)
+    }
+}
+
 /// Shows the user that the bot is working («typing…») while it waits on OpenWeather.
 public protocol ChatActivity: Sendable {
     func typing(in chatID: Int64) async

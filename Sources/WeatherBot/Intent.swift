@@ -5,6 +5,16 @@ public enum Command: Sendable, Hashable {
     case weather
     /// `/search NAME`, or `/search` alone (nil) to be asked for a name.
     case search(String?)
+    /// «🔎 Выбрать город вручную»: choose the chat's own city by name.
+    case chooseCity
+    /// `/fav`: the favorites list.
+    case favorites
+    /// `/del N`, or `/del` alone for the delete buttons.
+    case delete(String?)
+    /// `/move FROM TO`, or `/move` alone for the reorder buttons.
+    case move(String?)
+    /// `/reset`: forget everything about the chat, after a confirmation.
+    case reset
     case unknown(String)
 }
 

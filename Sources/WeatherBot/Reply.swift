@@ -14,14 +14,17 @@ public enum Reply: Codable, Sendable, Hashable {
     case send(text: String, markup: ReplyMarkup? = nil, tag: String? = nil)
     /// New text (and buttons) for an earlier message; sent as a new message if that one is gone.
     case edit(MessageTarget, text: String, keyboard: InlineKeyboardMarkup? = nil)
-    /// The answer every button press gets; `text` shows as a short notice.
-    case answer(callbackQueryID: String, text: String? = nil)
+    /// New buttons for an earlier message, its text unchanged.
+    case editKeyboard(MessageTarget, keyboard: InlineKeyboardMarkup?)
+    /// The answer every button press gets; `text` shows as a short notice, or as an alert.
+    case answer(callbackQueryID: String, text: String? = nil, showAlert: Bool = false)
 
     /// The text of a message, kept within Telegram's limit.
     public var text: String? {
         switch self {
         case .send(let text, _, _), .edit(_, let text, _): text
-        case .answer(_, let text): text
+        case .answer(_, let text, _): text
+        case .editKeyboard: nil
         }
     }
 }

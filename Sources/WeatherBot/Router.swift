@@ -40,7 +40,7 @@ public enum Router {
             return .command(command(text))
         }
         if Texts.manualChoiceButtons.contains(text) {
-            return .command(.search(nil))
+            return .command(.chooseCity)
         }
         if let (latitude, longitude) = coordinates(in: text) {
             return .location(latitude: latitude, longitude: longitude)
@@ -84,6 +84,10 @@ public enum Router {
         case "help": return .help
         case "weather": return .weather
         case "search": return .search(arguments.isEmpty ? nil : arguments)
+        case "fav", "favorites": return .favorites
+        case "del", "delete": return .delete(arguments.isEmpty ? nil : arguments)
+        case "move": return .move(arguments.isEmpty ? nil : arguments)
+        case "reset": return .reset
         default: return .unknown(String(head.prefix(32)))
         }
     }

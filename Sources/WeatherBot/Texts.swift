@@ -38,8 +38,8 @@ public struct Texts: Sendable {
     var chooseManuallyButton: String { pick("Выбрать город вручную", "Choose city manually") }
     var askCityName: String { pick("Напишите название города, например: <i>Казань</i>", "Type the name of a city, for example: <i>London</i>") }
     func nothingFound(_ query: String) -> String {
-        pick("Ничего не нашлось по запросу «\(query)». Проверьте название и напишите ещё раз.",
-             "Nothing found for “\(query)”. Check the name and type it again.")
+        pick("Ничего не нашлось по запросу «\(query)». Проверьте название и напишите ещё раз — можно по-русски или по-английски.",
+             "Nothing found for “\(query)”. Check the name and type it again, in English or in the local language.")
     }
     var severalFound: String { pick("Нашлось несколько мест. Выберите своё:", "Several places match. Choose yours:") }
     func searchFailed(_ reason: String) -> String {
@@ -111,6 +111,48 @@ public struct Texts: Sendable {
     var retryButton: String { pick("🔄 Повторить", "🔄 Retry") }
     var noCityYet: String { pick("Город ещё не выбран", "No city chosen yet") }
 
+    // MARK: Favorites
+
+    var addFavoriteButton: String { pick("⭐ В избранное", "⭐ Add to favorites") }
+    var savedFavoriteButton: String { pick("★ В избранном", "★ In favorites") }
+    var favoriteAdded: String { pick("⭐ Добавлено в избранное", "⭐ Added to favorites") }
+    var alreadyFavorite: String { pick("Это место уже в избранном", "This place is already in favorites") }
+    func favoritesFull(_ limit: Int) -> String {
+        pick("В избранном уже \(limit) мест — это максимум. Удалите одно: /del", "Favorites already hold \(limit) places, the most allowed. Delete one: /del")
+    }
+    var favoritesTitle: String { pick("⭐ <b>Избранное</b>", "⭐ <b>Favorites</b>") }
+    var noCurrentCity: String { pick("📍 Город не выбран — /start", "📍 No city chosen yet — /start") }
+    var noFavorites: String {
+        pick("Избранных мест пока нет. Найдите город через /search и нажмите «⭐ В избранное».",
+             "No favorites yet. Find a city with /search and press «⭐ Add to favorites».")
+    }
+    var noPrecipitation: String { pick("без осадков", "no precipitation") }
+    var unavailable: String { pick("нет данных", "no data") }
+    var deleteModeButton: String { pick("🗑 Удалить", "🗑 Delete") }
+    var moveModeButton: String { pick("↕️ Переставить", "↕️ Reorder") }
+    var doneButton: String { pick("« Готово", "« Done") }
+    var chooseToDelete: String { pick("Выберите, что удалить:", "Choose what to delete:") }
+    var chooseToMove: String { pick("Переставьте места кнопками ⬆️ и ⬇️:", "Move places with ⬆️ and ⬇️:") }
+    func deleted(_ name: String) -> String { pick("🗑 Удалено: \(name)", "🗑 Deleted: \(name)") }
+    func moved(_ name: String, _ position: Int) -> String { pick("↕️ \(name) теперь №\(position)", "↕️ \(name) is now #\(position)") }
+    func validRange(_ count: Int, usage: String) -> String {
+        count == 0
+            ? pick("В избранном пока ничего нет.", "Favorites are empty.")
+            : pick("Укажите номер от 1 до \(count), например: \(usage)", "Give a number from 1 to \(count), for example: \(usage)")
+    }
+    var moveUsage: String { pick("Укажите два номера: откуда и куда, например: /move 3 1", "Give two numbers, from and to, for example: /move 3 1") }
+
+    // MARK: Reset
+
+    var resetQuestion: String {
+        pick("Удалить всё, что бот знает об этом чате: город, избранное и настройки? Это нельзя отменить.",
+             "Delete everything the bot knows about this chat: the city, favorites and settings? This cannot be undone.")
+    }
+    var resetConfirmButton: String { pick("🗑 Да, удалить всё", "🗑 Yes, delete everything") }
+    var resetCancelButton: String { pick("Отмена", "Cancel") }
+    var resetDone: String { pick("Всё удалено. Чтобы начать заново, нажмите /start", "Everything is deleted. To start again, press /start") }
+    var resetCancelled: String { pick("Ничего не удалено.", "Nothing was deleted.") }
+
     // MARK: Buttons and commands
 
     var staleButton: String { pick("Эта кнопка уже неактуальна", "This button is no longer current") }
@@ -126,6 +168,10 @@ public struct Texts: Sendable {
             /start — начать сначала
             /weather — погода в вашем городе
             /search — найти город по названию
+            /fav — избранные места
+            /del N — удалить место N из избранного
+            /move N M — переставить место N на позицию M
+            /reset — забыть всё об этом чате
             /help — эта справка
 
             Можно просто отправить геолокацию или написать название города.
@@ -136,6 +182,10 @@ public struct Texts: Sendable {
             /start — start over
             /weather — the weather in your city
             /search — find a city by name
+            /fav — favorite places
+            /del N — delete place N from favorites
+            /move N M — move place N to position M
+            /reset — forget everything about this chat
             /help — this help
 
             You can also just share your location or type the name of a city.
@@ -147,6 +197,10 @@ public struct Texts: Sendable {
         [
             ("weather", pick("Погода в вашем городе", "The weather in your city")),
             ("search", pick("Найти город по названию", "Find a city by name")),
+            ("fav", pick("Избранные места", "Favorite places")),
+            ("del", pick("Удалить место из избранного", "Delete a favorite")),
+            ("move", pick("Переставить место в избранном", "Reorder favorites")),
+            ("reset", pick("Забыть всё об этом чате", "Forget everything about this chat")),
             ("start", pick("Начать сначала", "Start over")),
             ("help", pick("Справка", "Help")),
         ]

@@ -50,6 +50,13 @@ public enum Views {
         return (texts.severalFound, InlineKeyboardMarkup(inlineKeyboard: rows))
     }
 
+    static func resetQuestion(question: Int, _ texts: Texts) -> InlineKeyboardMarkup {
+        InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: texts.resetConfirmButton, callbackData: CallbackAction.reset(confirmed: true, question: question).encoded)],
+            [InlineKeyboardButton(text: texts.resetCancelButton, callbackData: CallbackAction.reset(confirmed: false, question: question).encoded)],
+        ])
+    }
+
     static func nothingFound(_ query: String, _ texts: Texts) -> String {
         HTML.fitting(texts.nothingFound(HTML.escape(HTML.truncate(query, maximumCharacters: maximumNameLength))))
     }

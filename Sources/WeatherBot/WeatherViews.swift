@@ -12,8 +12,19 @@ public enum WeatherViews {
         public var keyboard: InlineKeyboardMarkup
     }
 
+    /// The favorites button under a weather view.
+    public enum FavoriteButton: Sendable, Hashable {
+        /// No button: the chat's own city is always first in /fav anyway.
+        case none
+        /// «⭐ В избранное».
+        case add
+        /// «★ В избранном».
+        case saved
+    }
+
     public static func render(
-        _ view: WeatherView, place: Place, reference: PlaceReference, report: WeatherReport, texts: Texts, now: Date
+        _ view: WeatherView, place: Place, reference: PlaceReference, report: WeatherReport, texts: Texts, now: Date,
+        favorite: FavoriteButton = .none
     ) -> Rendered {
         var text: String
         var view = view
@@ -32,11 +43,14 @@ public enum WeatherViews {
             text += "\n\n⏱ " + texts.dataAsOf(clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone))
         }
         let pageCount = view == .now || view == .daily ? 1 : hourlyPages(place, report.forecast, texts, now: now).count
-        return Rendered(text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount))
+        return Rendered(
+            text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount, favorite: favorite))
     }
 
     /// «Сейчас», «По часам», «На 7 дней», then «🔄 Обновить»; the current view's button is marked.
-    static func keyboard(_ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int) -> InlineKeyboardMarkup {
+    static func keyboard(
+        _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, favorite: FavoriteButton = .none
+    ) -> InlineKeyboardMarkup {
         func button(_ title: String, _ target: WeatherView, selected: Bool) -> InlineKeyboardButton {
             InlineKeyboardButton(text: selected ? "· \(title) ·" : title, callbackData: CallbackAction.view(target, reference).encoded)
         }
@@ -54,7 +68,13 @@ public enum WeatherViews {
                     : InlineKeyboardButton(text: texts.previousDayButton, callbackData: CallbackAction.view(.hourly(page: 0), reference).encoded)
             ])
         }
-        rows.append([InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)])
+        var last = [InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
+        switch favorite {
+        case .none: break
+        case .add: last.append(InlineKeyboardButton(text: texts.addFavoriteButton, callbackData: CallbackAction.addFavorite(view, reference).encoded))
+        case .saved: last.append(InlineKeyboardButton(text: texts.savedFavoriteButton, callbackData: CallbackAction.addFavorite(view, reference).encoded))
+        }
+        rows.append(last)
         return InlineKeyboardMarkup(inlineKeyboard: rows)
     }
 

@@ -19,10 +19,12 @@ public struct BotRuntime: Sendable {
         geocoder: any Geocoder,
         weather: any WeatherSource,
         pollTimeout: Int = 30,
+        maximumFavorites: Int = 20,
         logger: Logger
     ) {
         let conversation = Conversation(
-            geocoder: geocoder, weather: weather, activity: TelegramChatActivity(client: telegram, logger: logger))
+            geocoder: geocoder, weather: weather, store: database,
+            activity: TelegramChatActivity(client: telegram, logger: logger), maximumFavorites: maximumFavorites)
         outbox = OutboxSender(database: database, client: telegram, logger: logger)
         workers = ChatWorkers(database: database, conversation: conversation, outbox: outbox, logger: logger)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)

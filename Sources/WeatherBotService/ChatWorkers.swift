@@ -134,7 +134,8 @@ public actor ChatWorkers: Service {
                 let encoder = JSONEncoder()
                 let replies = try step.replies.map { try encoder.encode($0) }
                 let followUps = try step.followUps.map { try encoder.encode($0) }
-                let queued = try database.commit(chat: step.chat, handled: seq, replies: replies, followUps: followUps)
+                let queued = try database.commit(
+                    chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
                 logger.debug("handled", metadata: ["replies": "\(replies.count)", "followUps": "\(followUps.count)"])
                 if !replies.isEmpty { outbox?.wake() }
                 if !queued.isEmpty { await enqueueFollowUps(queued) }

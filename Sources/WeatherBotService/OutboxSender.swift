@@ -119,12 +119,7 @@ public final class OutboxSender: Service, Sendable {
             let message = try await client.sendMessage(chatID: chatID, text: HTML.fitting(text), replyMarkup: markup)
             return (tag, message.messageId)
         case .edit(let target, let text, let keyboard):
-            let messageID: Int?
-            switch target {
-            case .id(let id): messageID = id
-            case .tag(let tag): messageID = try? database.messageID(chatID: chatID, tag: tag)
-            }
-            if let messageID {
+            if let messageID = messageID(of: target, chatID: chatID) {
                 do {
                     try await client.editMessageText(chatID: chatID, messageID: messageID, text: HTML.fitting(text), replyMarkup: keyboard)
                     return (nil, nil)
@@ -137,13 +132,29 @@ public final class OutboxSender: Service, Sendable {
             let message = try await client.sendMessage(chatID: chatID, text: HTML.fitting(text), replyMarkup: keyboard.map(ReplyMarkup.inline))
             if case .tag(let tag) = target { return (tag, message.messageId) }
             return (nil, message.messageId)
-        case .answer(let queryID, let text):
+        case .editKeyboard(let target, let keyboard):
+            guard let messageID = messageID(of: target, chatID: chatID) else { return (nil, nil) }
             do {
-                try await client.answerCallbackQuery(id: queryID, text: text)
+                try await client.editMessageReplyMarkup(chatID: chatID, messageID: messageID, replyMarkup: keyboard)
+            } catch where error.isMessageNotModified || error.isMessageUneditable {
+                logger.debug("buttons left as they were", metadata: ["error": "\(error)"])
+            }
+            return (nil, nil)
+        case .answer(let queryID, let text, let showAlert):
+            do {
+                try await client.answerCallbackQuery(id: queryID, text: text, showAlert: showAlert)
             } catch where error.isQueryTooOld {
                 logger.debug("callback query too old to answer")
             }
             return (nil, nil)
+        }
+    }
+
+    /// The id of the message an edit applies to; nil when a tagged message was never delivered.
+    private func messageID(of target: MessageTarget, chatID: Int64) -> Int? {
+        switch target {
+        case .id(let id): id
+        case .tag(let tag): try? database.messageID(chatID: chatID, tag: tag)
         }
     }
 

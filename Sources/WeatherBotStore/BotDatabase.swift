@@ -72,6 +72,20 @@ public struct BotDatabase: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: favorites") { db in
+            try db.create(table: "favorite") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("chatId", .integer).notNull()
+                t.column("position", .integer).notNull()
+                t.column("place", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "favorite_chat_position", on: "favorite", columns: ["chatId", "position"])
+            try db.alter(table: "chat") { t in
+                t.add(column: "recentPlaces", .text).notNull().defaults(to: "[]")
+                t.add(column: "placeSeq", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }
@@ -154,11 +168,15 @@ extension BotDatabase {
     public func commit(
         chat: ChatRecord,
         handled seq: Int64,
+        changes: [ChatChange] = [],
         replies: [Data],
         followUps: [Data],
         at now: Date = Date()
     ) throws -> [InboxItem] {
         try writer.write { db in
+            for change in changes {
+                try Self.apply(change, chatID: chat.id, db, now: now)
+            }
             var chat = chat
             chat.updatedAt = now
             try chat.upsert(db)

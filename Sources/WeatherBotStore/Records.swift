@@ -11,6 +11,10 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
     /// The conversation state, encoded by the conversation layer.
     public var state: Data
     public var currentPlace: Place?
+    /// Places recently shown to the chat (search results), which its buttons refer to by id.
+    public var recentPlaces: [RecentPlace]
+    /// The last id given to a recent place.
+    public var placeSeq: Int
     /// Increases with every question asked, so buttons of older questions can be told apart.
     public var questionSeq: Int
     /// False once Telegram said the bot may not write here (the user blocked it).
@@ -19,13 +23,15 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var updatedAt: Date
 
     public init(
-        id: Int64, language: String, state: Data, currentPlace: Place? = nil, questionSeq: Int = 0,
-        isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date()
+        id: Int64, language: String, state: Data, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
+        placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date()
     ) {
         self.id = id
         self.language = language
         self.state = state
         self.currentPlace = currentPlace
+        self.recentPlaces = recentPlaces
+        self.placeSeq = placeSeq
         self.questionSeq = questionSeq
         self.isActive = isActive
         self.createdAt = createdAt
@@ -35,6 +41,35 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
     public enum Columns {
         public static let id = Column(CodingKeys.id)
         public static let isActive = Column(CodingKeys.isActive)
+    }
+}
+
+/// A place shown to a chat that is neither its city nor a favorite, such as a search result.
+public struct RecentPlace: Codable, Sendable, Hashable {
+    public var id: Int
+    public var place: Place
+
+    public init(id: Int, place: Place) {
+        self.id = id
+        self.place = place
+    }
+}
+
+extension ChatRecord {
+    /// How many recent places a chat keeps; older ones' buttons become stale.
+    public static let recentPlaceLimit = 10
+
+    /// Remembers `place` among the recent ones and returns its id (the same id when it is there).
+    public mutating func remember(_ place: Place) -> Int {
+        if let known = recentPlaces.first(where: { $0.place.isSamePlace(as: place) && $0.place.name == place.name }) {
+            return known.id
+        }
+        placeSeq += 1
+        recentPlaces.append(RecentPlace(id: placeSeq, place: place))
+        if recentPlaces.count > Self.recentPlaceLimit {
+            recentPlaces.removeFirst(recentPlaces.count - Self.recentPlaceLimit)
+        }
+        return placeSeq
     }
 }
 

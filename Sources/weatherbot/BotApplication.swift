@@ -44,7 +44,7 @@ struct BotApplication {
 
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,
-            pollTimeout: configuration.pollTimeout, logger: logger)
+            pollTimeout: configuration.pollTimeout, maximumFavorites: configuration.maximumFavorites, logger: logger)
         do {
             try await runtime.prepare()
         } catch let error as TelegramError where error.isUnauthorized {

@@ -18,6 +18,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     /// Seconds a forecast stays fresh in the shared cache.
     var weatherCacheTTL: Int
     var databasePath: String
+    /// The most favorites one chat may keep.
+    var maximumFavorites: Int
     var logLevel: Logger.Level
     /// Said once at start: things that work but deserve attention, such as a world-readable config file.
     var warnings: [String] = []
@@ -38,6 +40,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
         ("openWeather.cacheTTL", "OPEN_WEATHER_CACHE_TTL", "600"),
         ("database.path", "DATABASE_PATH", "weatherbot.sqlite"),
+        ("favorites.limit", "FAVORITES_LIMIT", "20"),
         ("log.level", "LOG_LEVEL", "info"),
     ]
 
@@ -96,6 +99,10 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if databasePath.isEmpty {
             problems.append("error: DATABASE_PATH must not be empty.")
         }
+        let maximumFavorites = reader.int(forKey: "favorites.limit", default: 20)
+        if !(1...100).contains(maximumFavorites) {
+            problems.append("error: FAVORITES_LIMIT must be between 1 and 100, not \(maximumFavorites).")
+        }
         let levelName = reader.string(forKey: "log.level", default: "info").lowercased()
         let level = Logger.Level(rawValue: levelName)
         if level == nil {
@@ -105,7 +112,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
-            databasePath: databasePath, logLevel: level, warnings: warnings)
+            databasePath: databasePath, maximumFavorites: maximumFavorites, logLevel: level, warnings: warnings)
     }
 
     /// A warning when a config file that others can read holds a secret.
@@ -128,6 +135,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),
             ("openWeather.cacheTTL", "\(weatherCacheTTL)"),
             ("database.path", databasePath),
+            ("favorites.limit", "\(maximumFavorites)"),
             ("log.level", logLevel.rawValue),
         ]
         let width = rows.map(\.0.count).max() ?? 0

@@ -16,6 +16,7 @@ struct WeatherBotCommand: AsyncParsableCommand {
               OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
               OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
               DATABASE_PATH                 default weatherbot.sqlite
+              FAVORITES_LIMIT               default 20 (favorites one chat may keep)
               LOG_LEVEL                     default info
             See config.example.json for every key.
             """,

@@ -12,10 +12,11 @@ import WeatherBotStore
     func conversation(
         geocoder: FakeGeocoder = FakeGeocoder(byName: ["Казань": [], "Париж": [.parisFR, .parisUS]], reverse: [.saransk]),
         weather: FakeWeather = FakeWeather(),
+        store: any FavoriteStore = FakeFavorites(),
         activity: FakeActivity = FakeActivity()
     ) -> Conversation {
         let now = fixedNow
-        return Conversation(geocoder: geocoder, weather: weather, activity: activity, clock: { now })
+        return Conversation(geocoder: geocoder, weather: weather, store: store, activity: activity, clock: { now })
     }
 
     func incoming(_ intent: Intent, language: Language = .ru, query: String? = nil, messageID: Int? = nil, update: Int64 = 1) -> Conversation.Event {
@@ -101,7 +102,7 @@ import WeatherBotStore
         let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17)), chat: nil)
         let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
         let no = await bot.handle(incoming(.button(.rejectCity(question: asked.chat.questionSeq)), query: "q2"), chat: asked.chat)
-        #expect(ChatState(stored: no.chat.state) == .awaitingCityName)
+        #expect(ChatState(stored: no.chat.state) == .awaitingCityName(.setCity))
         #expect(no.replies.contains { $0.text?.contains("Напишите название города") ?? false })
 
         let typed = await bot.handle(incoming(.text("Саранск")), chat: no.chat)
@@ -128,7 +129,7 @@ import WeatherBotStore
 
     @Test func nothingFoundSaysSoAndAsksAgain() async {
         let step = await conversation().handle(incoming(.text("Казань")), chat: nil)
-        #expect(ChatState(stored: step.chat.state) == .awaitingCityName)
+        #expect(ChatState(stored: step.chat.state) == .awaitingCityName(.setCity))
         #expect(step.replies.first?.text?.contains("Ничего не нашлось по запросу «Казань»") ?? false)
     }
 
@@ -148,10 +149,14 @@ import WeatherBotStore
 
     @Test func everyButtonPressIsAnswered() async {
         let bot = conversation()
-        let actions: [CallbackAction?] = [nil, .chooseManually, .view(.now, .defaultCity), .refresh(.daily, .current), .confirmCity(question: 0), .rejectCity(question: 0), .pickPlace(question: 0, index: 0)]
+        let actions: [CallbackAction?] = [
+            nil, .chooseManually, .view(.now, .defaultCity), .refresh(.daily, .current), .confirmCity(question: 0),
+            .rejectCity(question: 0), .pickPlace(question: 0, index: 0), .addFavorite(.now, .recent(3)), .open(.favorite(1)),
+            .favoritesMode(.move), .deleteFavorite(id: 5), .moveFavorite(id: 5, up: true), .reset(confirmed: true, question: 0),
+        ]
         for (index, action) in actions.enumerated() {
             let step = await bot.handle(incoming(.button(action), query: "q\(index)"), chat: nil)
-            let answers = step.replies.filter { if case .answer(let id, _) = $0 { id == "q\(index)" } else { false } }
+            let answers = step.replies.filter { if case .answer(let id, _, _) = $0 { id == "q\(index)" } else { false } }
             #expect(answers.count == 1, "action \(String(describing: action))")
         }
     }

@@ -77,6 +77,19 @@ extension Forecast {
     }()
 }
 
+/// A chat's favorites held in memory, for conversation tests that do not commit.
+final class FakeFavorites: FavoriteStore {
+    let list: Mutex<[Favorite]>
+
+    init(_ list: [Favorite] = []) {
+        self.list = Mutex(list)
+    }
+
+    func favorites(of chatID: Int64) async throws -> [Favorite] {
+        list.withLock { $0.filter { $0.chatId == chatID } }
+    }
+}
+
 /// Counts «typing…» calls.
 final class FakeActivity: ChatActivity {
     let chats = Mutex<[Int64]>([])

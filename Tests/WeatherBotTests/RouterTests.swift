@@ -19,6 +19,11 @@ import Testing
         #expect(Router.route(message("/search"))?.intent == .command(.search(nil)))
         #expect(Router.route(message("/weather"))?.intent == .command(.weather))
         #expect(Router.route(message("/frobnicate now"))?.intent == .command(.unknown("frobnicate")))
+        #expect(Router.route(message("/fav"))?.intent == .command(.favorites))
+        #expect(Router.route(message("/del 2"))?.intent == .command(.delete("2")))
+        #expect(Router.route(message("/del"))?.intent == .command(.delete(nil)))
+        #expect(Router.route(message("/move 3 1"))?.intent == .command(.move("3 1")))
+        #expect(Router.route(message("/reset"))?.intent == .command(.reset))
     }
 
     @Test func locationsAndTexts() {
@@ -32,8 +37,8 @@ import Testing
     }
 
     @Test func keyboardButtonAsksForACityInBothLanguages() {
-        #expect(Router.route(message("🔎 Выбрать город вручную"))?.intent == .command(.search(nil)))
-        #expect(Router.route(message("🔎 Choose city manually", language: "en"))?.intent == .command(.search(nil)))
+        #expect(Router.route(message("🔎 Выбрать город вручную"))?.intent == .command(.chooseCity))
+        #expect(Router.route(message("🔎 Choose city manually", language: "en"))?.intent == .command(.chooseCity))
     }
 
     @Test func languageFollowsTelegram() {

@@ -1,0 +1,88 @@
+import Foundation
+import WeatherBotStore
+
+/// Finding the chat's city: from a location, typed coordinates or a name.
+extension Conversation {
+    func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) {
+        let tag = "locate-\(updateID)"
+        context.state = .locating
+        context.replies.append(.send(text: context.texts.locating, tag: tag))
+        context.followUps.append(.resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language))
+    }
+
+    func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
+        await activity.typing(in: context.chat.id)
+        let found = try? await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language).first
+        guard var place = found else {
+            if case .locating = context.state { context.state = .idle }
+            let view = Views.locationFailed(context.texts)
+            context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
+            return
+        }
+        // The user's own point is more precise than the city's centre; the name comes from the geocoder.
+        place.latitude = latitude
+        place.longitude = longitude
+        let question = context.nextQuestion()
+        context.state = .confirmingCity(place)
+        let view = Views.cityQuestion(place, question: question, context.texts)
+        context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
+    }
+
+    func askCityName(for purpose: SearchPurpose, _ context: inout Context) {
+        _ = context.nextQuestion()
+        context.state = .awaitingCityName(purpose)
+        context.say(context.texts.askCityName)
+    }
+
+    /// Geocodes a name: up to five populated places, duplicates collapsed. For the chat's own city,
+    /// one result is asked about; when looking a place up, it shows its weather at once.
+    func search(_ query: String, for purpose: SearchPurpose, _ context: inout Context) async {
+        await activity.typing(in: context.chat.id)
+        let places: [Place]
+        do {
+            places = Self.distinct(try await geocoder.places(named: String(query.prefix(200)), language: context.language))
+        } catch {
+            context.state = .awaitingCityName(purpose)
+            context.say(context.texts.searchFailed(Views.reason(error, context.texts)))
+            return
+        }
+        switch (places.count, purpose) {
+        case (0, _):
+            context.state = .awaitingCityName(purpose)
+            context.say(Views.nothingFound(query, context.texts))
+        case (1, .setCity):
+            let question = context.nextQuestion()
+            context.state = .confirmingCity(places[0])
+            let view = Views.cityQuestion(places[0], question: question, context.texts)
+            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
+        case (1, .browse):
+            context.state = .idle
+            let id = context.chat.remember(places[0])
+            await showWeather(.now, of: .recent(id), &context)
+        default:
+            let question = context.nextQuestion()
+            context.state = .choosingPlace(places, purpose)
+            let view = Views.placeChoice(places, question: question, context.texts)
+            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
+        }
+    }
+
+    /// Results with the same name, region and country within a few kilometres are one place.
+    static func distinct(_ places: [Place]) -> [Place] {
+        var kept: [Place] = []
+        for place in places.prefix(10) {
+            let duplicate = kept.contains { other in
+                other.name == place.name && other.region == place.region && other.country == place.country
+                    && abs(other.latitude - place.latitude) < 0.05 && abs(other.longitude - place.longitude) < 0.05
+            }
+            if !duplicate { kept.append(place) }
+        }
+        return Array(kept.prefix(5))
+    }
+
+    /// Makes `place` the chat's city and shows its weather; the time zone comes with the weather.
+    func adopt(_ place: Place, _ context: inout Context) async {
+        context.chat.currentPlace = place
+        await showWeather(.now, of: .current, &context)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import OpenWeather
+import WeatherBotStore
+
+/// Favorites: ⭐, /fav with its delete and reorder modes, /del, /move, and /reset.
+extension Conversation {
+    /// The chat's favorites as they will be once this step's changes are committed.
+    func favorites(_ context: inout Context) async throws -> [Favorite] {
+        let stored = try await store.favorites(of: context.chat.id)
+        return context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
+    }
+
+    func addFavorite(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard let place = await resolve(reference, &context), let list = try? await favorites(&context) else {
+            return stale(queryID, &context)
+        }
+        if list.contains(where: { $0.place.isSamePlace(as: place) }) {
+            return context.answer(queryID, context.texts.alreadyFavorite)
+        }
+        guard list.count < maximumFavorites else {
+            return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.favoritesFull(maximumFavorites), showAlert: true))
+        }
+        context.changes.append(.addFavorite(place, limit: maximumFavorites))
+        context.answer(queryID, context.texts.favoriteAdded)
+        if let messageID {
+            let keyboard = WeatherViews.keyboard(view, reference, context.texts, hourlyPageCount: 1, favorite: .saved)
+            context.replies.append(.editKeyboard(.id(messageID), keyboard: keyboard))
+        }
+    }
+
+    /// Sends the favorites message, or edits it into another mode. Each row's weather is fetched
+    /// concurrently through the shared cache; a row whose weather fails says so instead.
+    func showFavorites(_ mode: FavoritesMode, editing messageID: Int?, _ context: inout Context) async {
+        let list: [Favorite]
+        do {
+            list = try await favorites(&context)
+        } catch {
+            context.say(context.texts.weatherFailed(context.texts.reasonServer))
+            return
+        }
+        var current = context.chat.currentPlace.map { FavoritesViews.Row(place: $0, reference: .current) }
+        var rows = list.compactMap { favorite in
+            favorite.id.map { FavoritesViews.Row(place: favorite.place, reference: .favorite($0), number: favorite.position) }
+        }
+        if mode == .list {
+            if !rows.isEmpty || current != nil { await activity.typing(in: context.chat.id) }
+            let places = [current?.place].compactMap { $0 } + rows.map(\.place)
+            let weathers = await currentWeather(of: places, language: context.language)
+            if current != nil { current?.weather = weathers[0] }
+            let offset = current == nil ? 0 : 1
+            for index in rows.indices { rows[index].weather = weathers[index + offset] }
+        }
+        let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts)
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
+        } else {
+            context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
+        }
+    }
+
+    /// The weather now at each place, in order, fetched concurrently; nil where it failed.
+    private func currentWeather(of places: [Place], language: Language) async -> [CurrentWeather?] {
+        await withTaskGroup(of: (Int, CurrentWeather?).self) { group in
+            for (index, place) in places.enumerated() {
+                group.addTask {
+                    (index, try? await weather.weather(at: place, language: language, refresh: false).forecast.current)
+                }
+            }
+            var results = [CurrentWeather?](repeating: nil, count: places.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+    }
+
+    func deleteFavorite(id: Int64, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard let list = try? await favorites(&context), let favorite = list.first(where: { $0.id == id }) else {
+            return stale(queryID, &context)
+        }
+        context.changes.append(.deleteFavorite(id: id))
+        context.answer(queryID, context.texts.deleted(favorite.place.name(in: context.language.rawValue)))
+        await showFavorites(.delete, editing: messageID, &context)
+    }
+
+    func moveFavorite(id: Int64, up: Bool, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard let list = try? await favorites(&context), let favorite = list.first(where: { $0.id == id }) else {
+            return stale(queryID, &context)
+        }
+        let target = min(max(favorite.position + (up ? -1 : 1), 1), list.count)
+        context.changes.append(.moveFavorite(id: id, to: target))
+        context.answer(queryID, context.texts.moved(favorite.place.name(in: context.language.rawValue), target))
+        await showFavorites(.move, editing: messageID, &context)
+    }
+
+    /// `/del N`: deletes favorite N; `/del` alone shows the delete buttons.
+    func deleteCommand(_ argument: String?, _ context: inout Context) async {
+        guard let argument else { return await showFavorites(.delete, editing: nil, &context) }
+        let list = (try? await favorites(&context)) ?? []
+        guard let number = Self.position(argument), list.indices.contains(number - 1), let id = list[number - 1].id else {
+            return context.say(context.texts.validRange(list.count, usage: "/del 1"))
+        }
+        context.changes.append(.deleteFavorite(id: id))
+        context.say(context.texts.deleted(Views.name(of: list[number - 1].place, context.language)))
+    }
+
+    /// `/move FROM TO`: moves one favorite; `/move` alone shows the up and down buttons.
+    func moveCommand(_ argument: String?, _ context: inout Context) async {
+        guard let argument else { return await showFavorites(.move, editing: nil, &context) }
+        let list = (try? await favorites(&context)) ?? []
+        let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) }
+        guard numbers.count == 2, let from = numbers[0], let to = numbers[1] else {
+            return context.say(list.isEmpty ? context.texts.validRange(0, usage: "") : context.texts.moveUsage)
+        }
+        guard list.indices.contains(from - 1), list.indices.contains(to - 1), let id = list[from - 1].id else {
+            return context.say(context.texts.validRange(list.count, usage: "/move \(list.count) 1"))
+        }
+        context.changes.append(.moveFavorite(id: id, to: to))
+        context.say(context.texts.moved(Views.name(of: list[from - 1].place, context.language), to))
+    }
+
+    /// A number as a user types it («2», «№2», «#2»); nil for anything else.
+    static func position(_ text: String) -> Int? {
+        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        if digits.first == "№" || digits.first == "#" { digits = digits.dropFirst() }
+        guard let number = CallbackAction.number(digits), number > 0 else { return nil }
+        return number
+    }
+
+    // MARK: Reset
+
+    func askReset(_ context: inout Context) {
+        let question = context.nextQuestion()
+        context.state = .confirmingReset
+        context.replies.append(.send(text: context.texts.resetQuestion, markup: .inline(Views.resetQuestion(question: question, context.texts))))
+    }
+
+    /// Forgets the chat: favorites, city, state and replies not yet sent; the next /start is a first run.
+    func confirmReset(_ confirmed: Bool, messageID: Int?, _ context: inout Context) {
+        context.state = .idle
+        let text = confirmed ? context.texts.resetDone : context.texts.resetCancelled
+        if confirmed {
+            context.changes.append(.forgetChat)
+            let now = clock()
+            // Question numbers keep counting, so buttons from before the reset stay stale.
+            context.chat = ChatRecord(
+                id: context.chat.id, language: context.language.rawValue, state: ChatState.idle.stored,
+                questionSeq: context.chat.questionSeq + 1, createdAt: now, updatedAt: now)
+        }
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: text))
+        } else {
+            context.say(text)
+        }
+    }
+}

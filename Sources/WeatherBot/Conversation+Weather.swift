@@ -1,0 +1,65 @@
+import Foundation
+import OpenWeather
+import WeatherBotStore
+
+/// Weather messages: the card, «По часам», «На 7 дней», refresh and retry.
+extension Conversation {
+    /// The place a button names, looked up in this chat only; nil when it is gone.
+    func resolve(_ reference: PlaceReference, _ context: inout Context) async -> Place? {
+        switch reference {
+        case .current:
+            return context.chat.currentPlace
+        case .defaultCity:
+            return defaultPlace
+        case .recent(let id):
+            return context.chat.recentPlaces.first { $0.id == id }?.place
+        case .favorite(let id):
+            return (try? await store.favorites(of: context.chat.id))?.first { $0.id == id }?.place
+        }
+    }
+
+    /// Shows a view of a place's weather: as a new message, or by editing the message whose
+    /// button asked for it. Failures say why and offer «🔄 Повторить».
+    func showWeather(
+        _ view: WeatherView, of reference: PlaceReference, refresh: Bool = false, editing messageID: Int? = nil,
+        _ context: inout Context
+    ) async {
+        guard let place = await resolve(reference, &context) else { return }
+        await activity.typing(in: context.chat.id)
+        let rendered: WeatherViews.Rendered
+        do {
+            let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
+            if reference == .current, context.chat.currentPlace?.timeZone == nil {
+                context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
+            }
+            let favorite = await favoriteButtonState(reference, place, &context)
+            var shown = WeatherViews.render(
+                view, place: place, reference: reference, report: report, texts: context.texts, now: clock(), favorite: favorite)
+            if reference == .defaultCity && messageID == nil {
+                shown.text += "\n\n" + context.texts.defaultCityHint
+            }
+            rendered = shown
+        } catch {
+            rendered = WeatherViews.failure(error, view: view, reference: reference, texts: context.texts)
+        }
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
+        } else {
+            context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
+        }
+    }
+
+    /// Whether a view offers «⭐ В избранное», shows «★ В избранном», or neither (the chat's own city).
+    func favoriteButtonState(_ reference: PlaceReference, _ place: Place, _ context: inout Context) async -> WeatherViews.FavoriteButton {
+        switch reference {
+        case .current: return .none
+        case .favorite: return .saved
+        case .defaultCity, .recent:
+            let favorites = (try? await store.favorites(of: context.chat.id)) ?? []
+            let pending = context.changes.reduce(favorites) { list, change in
+                FavoriteList.applying(change, to: list, chatID: context.chat.id)
+            }
+            return pending.contains { $0.place.isSamePlace(as: place) } ? .saved : .add
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import WeatherBotStore
+
+/// The favorites message (/fav) in its three modes: the list, delete buttons, up and down buttons.
+enum FavoritesViews {
+    /// One row of the list: a place with its weather now, or nil when that could not be had.
+    struct Row: Sendable {
+        var place: Place
+        var reference: PlaceReference
+        var number: Int?
+        var weather: CurrentWeather?
+    }
+
+    static func render(current: Row?, favorites: [Row], mode: FavoritesMode, texts: Texts) -> WeatherViews.Rendered {
+        var lines = [texts.favoritesTitle, ""]
+        var keyboard: [[InlineKeyboardButton]] = []
+        switch mode {
+        case .list:
+            lines.append(current.map { line($0, texts) } ?? texts.noCurrentCity)
+            lines += favorites.map { line($0, texts) }
+            if favorites.isEmpty { lines += ["", texts.noFavorites] }
+            let places = ([current].compactMap { $0 } + favorites).map { row in
+                InlineKeyboardButton(text: label(row, texts), callbackData: CallbackAction.open(row.reference).encoded)
+            }
+            // Two places a row keeps long lists compact.
+            keyboard = stride(from: 0, to: places.count, by: 2).map { Array(places[$0..<min($0 + 2, places.count)]) }
+            if !favorites.isEmpty {
+                keyboard.append([
+                    InlineKeyboardButton(text: texts.deleteModeButton, callbackData: CallbackAction.favoritesMode(.delete).encoded),
+                    InlineKeyboardButton(text: texts.moveModeButton, callbackData: CallbackAction.favoritesMode(.move).encoded),
+                ])
+            }
+        case .delete:
+            lines.append(favorites.isEmpty ? texts.noFavorites : texts.chooseToDelete)
+            keyboard = favorites.compactMap { row in
+                guard case .favorite(let id) = row.reference else { return nil }
+                return [InlineKeyboardButton(text: "🗑 " + label(row, texts), callbackData: CallbackAction.deleteFavorite(id: id).encoded)]
+            }
+            keyboard.append([InlineKeyboardButton(text: texts.doneButton, callbackData: CallbackAction.favoritesMode(.list).encoded)])
+        case .move:
+            lines.append(favorites.isEmpty ? texts.noFavorites : texts.chooseToMove)
+            keyboard = favorites.compactMap { row in
+                guard case .favorite(let id) = row.reference else { return nil }
+                return [
+                    InlineKeyboardButton(text: label(row, texts), callbackData: CallbackAction.open(row.reference).encoded),
+                    InlineKeyboardButton(text: "⬆️", callbackData: CallbackAction.moveFavorite(id: id, up: true).encoded),
+                    InlineKeyboardButton(text: "⬇️", callbackData: CallbackAction.moveFavorite(id: id, up: false).encoded),
+                ]
+            }
+            keyboard.append([InlineKeyboardButton(text: texts.doneButton, callbackData: CallbackAction.favoritesMode(.list).encoded)])
+        }
+        return WeatherViews.Rendered(text: HTML.fitting(lines.joined(separator: "\n")), keyboard: InlineKeyboardMarkup(inlineKeyboard: keyboard))
+    }
+
+    /// «📍 Саранск — -3°C, без осадков» or «2. Париж, Франция 🇫🇷 — +8°C, 🌧 0,4 мм».
+    static func line(_ row: Row, _ texts: Texts) -> String {
+        let prefix = row.number.map { "\($0)." } ?? "📍"
+        let name = "<b>\(Views.name(of: row.place, texts.language))</b>\(Views.details(of: row.place, texts.language))"
+        guard let weather = row.weather else { return "\(prefix) \(name) — \(texts.unavailable)" }
+        return "\(prefix) \(name) — \(WeatherViews.emoji(forIcon: weather.condition.icon)) \(WeatherViews.temperature(weather.temperature)), \(precipitation(weather, texts))"
+    }
+
+    static func precipitation(_ weather: CurrentWeather, _ texts: Texts) -> String {
+        let rain = weather.rain ?? 0
+        let snow = weather.snow ?? 0
+        guard rain + snow > 0 else { return texts.noPrecipitation }
+        return "\(snow > rain ? "🌨" : "🌧") \(WeatherViews.decimal(rain + snow, texts)) \(texts.perHour)"
+    }
+
+    static func label(_ row: Row, _ texts: Texts) -> String {
+        let name = HTML.truncate(row.place.name(in: texts.language.rawValue), maximumCharacters: 30)
+        return row.number.map { "\($0). \(name)" } ?? "📍 \(name)"
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import WeatherBotStore
+
+@Suite struct FavoritesStoreTests {
+    func place(_ index: Int) -> Place {
+        Place(name: "Place \(index)", latitude: Double(index), longitude: Double(index))
+    }
+
+    /// Commits `changes` for a chat as one handled update would.
+    func commit(_ database: BotDatabase, chat: Int64, _ changes: [ChatChange]) throws {
+        let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
+        try database.commit(
+            chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
+            changes: changes, replies: [], followUps: [])
+    }
+
+    func names(_ database: BotDatabase, _ chat: Int64) throws -> [String] {
+        try database.favorites(chatID: chat).map(\.place.name)
+    }
+
+    func assertGapFree(_ database: BotDatabase, _ chat: Int64) throws {
+        let positions = try database.favorites(chatID: chat).map(\.position)
+        #expect(positions == (0..<positions.count).map { $0 + 1 })
+    }
+
+    @Test func addMoveAndDeleteKeepTheUsersOrderGapFree() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try commit(database, chat: 1, (1...4).map { .addFavorite(place($0), limit: 20) })
+        #expect(try names(database, 1) == ["Place 1", "Place 2", "Place 3", "Place 4"])
+        let ids = try database.favorites(chatID: 1).map { $0.id! }
+        try commit(database, chat: 1, [.moveFavorite(id: ids[3], to: 1)])
+        #expect(try names(database, 1) == ["Place 4", "Place 1", "Place 2", "Place 3"])
+        try commit(database, chat: 1, [.deleteFavorite(id: ids[1])])
+        #expect(try names(database, 1) == ["Place 4", "Place 1", "Place 3"])
+        try commit(database, chat: 1, [.moveFavorite(id: ids[0], to: 99)])
+        #expect(try names(database, 1) == ["Place 4", "Place 3", "Place 1"])
+        try assertGapFree(database, 1)
+        // The same place again, or past the limit: nothing.
+        try commit(database, chat: 1, [.addFavorite(place(4), limit: 20), .addFavorite(place(9), limit: 3)])
+        #expect(try names(database, 1).count == 3)
+    }
+
+    @Test func randomSequencesMatchASimpleModel() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        var model: [String] = []
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<300 {
+            let stored = try database.favorites(chatID: 5)
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                let candidate = place(Int.random(in: 0..<30, using: &generator))
+                try commit(database, chat: 5, [.addFavorite(candidate, limit: 8)])
+                if model.count < 8 && !model.contains(candidate.name) { model.append(candidate.name) }
+            case 1 where !stored.isEmpty:
+                let index = Int.random(in: 0..<stored.count, using: &generator)
+                try commit(database, chat: 5, [.deleteFavorite(id: stored[index].id!)])
+                model.remove(at: index)
+            case 2 where !stored.isEmpty:
+                let from = Int.random(in: 0..<stored.count, using: &generator)
+                let to = Int.random(in: 1...stored.count, using: &generator)
+                try commit(database, chat: 5, [.moveFavorite(id: stored[from].id!, to: to)])
+                model.insert(model.remove(at: from), at: to - 1)
+            default:
+                break
+            }
+            #expect(try names(database, 5) == model, "after step \(step)")
+        }
+        try assertGapFree(database, 5)
+    }
+
+    @Test func twoUpdatesOfOneChatAtOnceLeaveAConsistentList() async throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try commit(database, chat: 3, (1...6).map { .addFavorite(place($0), limit: 20) })
+        let ids = try database.favorites(chatID: 3).map { $0.id! }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for round in 0..<20 {
+                group.addTask { try commit(database, chat: 3, [.moveFavorite(id: ids[round % 6], to: (round * 5) % 6 + 1)]) }
+                group.addTask { try commit(database, chat: 3, [.addFavorite(place(100 + round), limit: 20)]) }
+            }
+            try await group.waitForAll()
+        }
+        let list = try database.favorites(chatID: 3)
+        #expect(list.count == 20)
+        #expect(Set(list.map(\.place.name)).count == 20)
+        try assertGapFree(database, 3)
+    }
+
+    @Test func idsFromAnotherChatChangeNothing() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try commit(database, chat: 1, [.addFavorite(place(1), limit: 20), .addFavorite(place(2), limit: 20)])
+        try commit(database, chat: 2, [.addFavorite(place(3), limit: 20)])
+        let theirs = try database.favorites(chatID: 1).map { $0.id! }
+        // Chat 2 replays chat 1's ids.
+        try commit(database, chat: 2, [.deleteFavorite(id: theirs[0]), .moveFavorite(id: theirs[1], to: 1)])
+        #expect(try names(database, 1) == ["Place 1", "Place 2"])
+        #expect(try names(database, 2) == ["Place 3"])
+    }
+
+    @Test func forgettingAChatRemovesOnlyThatChat() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try commit(database, chat: 1, [.addFavorite(place(1), limit: 20)])
+        try commit(database, chat: 2, [.addFavorite(place(2), limit: 20)])
+        let item = try database.receive([(updateID: 900, chatID: 1, payload: Data())], lastUpdateID: 900)[0]
+        try database.commit(
+            chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: item.seq!, changes: [.forgetChat],
+            replies: [Data("bye".utf8)], followUps: [])
+        #expect(try database.favorites(chatID: 1).isEmpty)
+        #expect(try database.chat(1)?.currentPlace == nil)
+        #expect(try names(database, 2) == ["Place 2"])
+        // The step's own reply survives the reset.
+        #expect(try database.outboxBacklog() == 1)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+/// The favorites commands through the conversation, each step committed to a real SQLite file.
+@Suite struct FavoritesConversationTests {
+    final class Chat {
+        let folder: URL
+        let database: BotDatabase
+        let conversation: Conversation
+        let id: Int64
+        var update: Int64 = 0
+
+        init(id: Int64 = 77, limit: Int = 20) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-fav-\(UUID().uuidString)")
+            database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
+            let geocoder = FakeGeocoder(
+                byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa]], reverse: [.saransk])
+            conversation = Conversation(geocoder: geocoder, weather: FakeWeather(), store: database, activity: FakeActivity(), maximumFavorites: limit)
+            self.id = id
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        /// Handles one intent and commits the step, as the worker does.
+        @discardableResult
+        func send(_ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil) async throws -> Conversation.Step {
+            update += 1
+            let chatID = chatID ?? id
+            let item = try database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
+            let step = await conversation.handle(
+                .incoming(Incoming(updateID: update, chatID: chatID, language: .ru, intent: intent, callbackQueryID: query, messageID: messageID)),
+                chat: try database.chat(chatID))
+            try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
+            return step
+        }
+
+        func press(_ label: String, in step: Conversation.Step, messageID: Int = 1) async throws -> Conversation.Step {
+            let buttons = step.replies.flatMap { reply -> [InlineKeyboardButton] in
+                switch reply {
+                case .send(_, .inline(let keyboard)?, _), .edit(_, _, let keyboard?), .editKeyboard(_, let keyboard?): keyboard.inlineKeyboard.flatMap { $0 }
+                default: []
+                }
+            }
+            let button = try #require(buttons.first { $0.text.contains(label) }, "no «\(label)» in \(buttons.map(\.text))")
+            return try await send(.button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: messageID)
+        }
+
+        func favorites() throws -> [String] {
+            try database.favorites(chatID: id).map { $0.place.name(in: "ru") }
+        }
+
+        /// Saves places by searching for each and pressing ⭐.
+        func save(_ names: [String]) async throws {
+            for name in names {
+                let found = try await send(.command(.search(name)))
+                _ = try await press("В избранное", in: found)
+            }
+        }
+    }
+
+    @Test func searchWithOneResultShowsItsWeatherWithAStar() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let step = try await chat.send(.command(.search("Казань")))
+        guard case .send(let text, .inline(let keyboard)?, _) = step.replies.last else {
+            Issue.record("expected a card, got \(step.replies)")
+            return
+        }
+        #expect(text.contains("Казань"))
+        #expect(keyboard.inlineKeyboard.last?.map(\.text) == ["🔄 Обновить", "⭐ В избранное"])
+        #expect(try chat.database.chat(chat.id)?.currentPlace?.name == "Saransk")  // browsing does not change the city
+
+        let starred = try await chat.press("В избранное", in: step, messageID: 40)
+        #expect(starred.replies.contains(.answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное")))
+        #expect(starred.replies.contains { if case .editKeyboard(.id(40), let keyboard?) = $0 { keyboard.inlineKeyboard.last?.last?.text == "★ В избранном" } else { false } })
+        #expect(try chat.favorites() == ["Казань"])
+
+        let again = try await chat.press("В избранное", in: step)
+        #expect(again.replies == [.answer(callbackQueryID: "q", text: "Это место уже в избранном")])
+        #expect(try chat.favorites() == ["Казань"])
+    }
+
+    @Test func severalResultsArePickedFromButtons() async throws {
+        let chat = try Chat()
+        // Typed without a city yet, a name chooses the city…
+        let step = try await chat.send(.text("Париж"))
+        let picked = try await chat.press("Texas", in: step)
+        #expect(picked.chat.currentPlace?.region == "Texas")
+        // …while /search only looks a place up.
+        let browse = try await chat.send(.command(.search("Париж")))
+        let card = try await chat.press("Франция", in: browse)
+        guard case .send(let text, _, _) = card.replies.last else {
+            Issue.record("expected a card, got \(card.replies)")
+            return
+        }
+        #expect(text.contains("Франция"))
+        #expect(card.chat.currentPlace?.region == "Texas")
+    }
+
+    @Test func theListShowsTheCityFirstThenFavoritesWithWeather() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        try await chat.save(["Казань", "Уфа"])
+        let list = try await chat.send(.command(.favorites))
+        guard case .send(let text, .inline(let keyboard)?, _) = list.replies.last else {
+            Issue.record("expected the list, got \(list.replies)")
+            return
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(lines.count == 5)
+        #expect(lines[0] == "⭐ <b>Избранное</b>")
+        #expect(lines[2].hasPrefix("📍 <b>Саранск</b>"))
+        #expect(lines[2].hasSuffix("☁️ -3°C, без осадков"))
+        #expect(lines[3].hasPrefix("1. <b>Казань</b>"))
+        #expect(lines[4].hasPrefix("2. <b>Уфа</b>"))
+        #expect(keyboard.inlineKeyboard.flatMap { $0 }.map(\.text) == ["📍 Саранск", "1. Казань", "2. Уфа", "🗑 Удалить", "↕️ Переставить"])
+
+        let deleteMode = try await chat.press("Удалить", in: list, messageID: 8)
+        #expect(deleteMode.replies.contains { if case .edit(.id(8), _, let keyboard?) = $0 { keyboard.inlineKeyboard.count == 3 } else { false } })
+        let afterDelete = try await chat.press("🗑 1. Казань", in: deleteMode, messageID: 8)
+        #expect(try chat.favorites() == ["Уфа"])
+        #expect(afterDelete.replies.first == .answer(callbackQueryID: "q", text: "🗑 Удалено: Казань"))
+    }
+
+    @Test func delAndMoveTakeNumbersAndExplainTheRange() async throws {
+        let chat = try Chat()
+        try await chat.send(.command(.weather))
+        try await chat.save(["Казань", "Уфа", "Саранск"])
+        #expect(try chat.favorites() == ["Казань", "Уфа", "Саранск"])
+
+        try await chat.send(.command(.move("3 1")))
+        #expect(try chat.favorites() == ["Саранск", "Казань", "Уфа"])
+        for bad in ["4 1", "0 2", "a b", "1", "1 2 3", "-1 2"] {
+            let step = try await chat.send(.command(.move(bad)))
+            #expect(step.replies.first?.text?.contains("1 до 3") == true || step.replies.first?.text?.contains("два номера") == true, "«\(bad)»")
+        }
+        #expect(try chat.favorites() == ["Саранск", "Казань", "Уфа"])
+
+        for bad in ["4", "0", "x", "1.5", "99999999999999"] {
+            let step = try await chat.send(.command(.delete(bad)))
+            #expect(step.replies.first?.text == "Укажите номер от 1 до 3, например: /del 1", "«\(bad)»")
+        }
+        let deleted = try await chat.send(.command(.delete("2")))
+        #expect(deleted.replies.first?.text == "🗑 Удалено: Казань")
+        #expect(try chat.favorites() == ["Саранск", "Уфа"])
+
+        let buttons = try await chat.send(.command(.move(nil)))
+        let down = try await chat.press("⬇️", in: buttons)
+        #expect(try chat.favorites() == ["Уфа", "Саранск"])
+        #expect(down.replies.first == .answer(callbackQueryID: "q", text: "↕️ Саранск теперь №2"))
+        let deleteButtons = try await chat.send(.command(.delete(nil)))
+        #expect(deleteButtons.replies.first?.text?.contains("Выберите, что удалить") == true)
+    }
+
+    @Test func theLimitIsSaidClearly() async throws {
+        let chat = try Chat(limit: 2)
+        try await chat.send(.command(.weather))
+        try await chat.save(["Казань", "Уфа"])
+        let third = try await chat.send(.command(.search("Саранск")))
+        let refused = try await chat.press("В избранное", in: third)
+        #expect(refused.replies == [.answer(callbackQueryID: "q", text: "В избранном уже 2 мест — это максимум. Удалите одно: /del", showAlert: true)])
+        #expect(try chat.favorites() == ["Казань", "Уфа"])
+    }
+
+    @Test func anotherChatsButtonsChangeNothingHere() async throws {
+        let owner = try Chat(id: 1)
+        try await owner.send(.command(.weather))
+        try await owner.save(["Казань"])
+        let id = try #require(try owner.database.favorites(chatID: 1).first?.id)
+        for action in [CallbackAction.deleteFavorite(id: id), .moveFavorite(id: id, up: false), .open(.favorite(id)), .view(.daily, .favorite(id))] {
+            let step = try await owner.send(.button(action), query: "q", messageID: 5, from: 2)
+            #expect(step.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")], "\(action)")
+        }
+        #expect(try owner.favorites() == ["Казань"])
+    }
+
+    @Test func resetForgetsEverythingAndStartIsAFirstRunAgain() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        try await chat.save(["Казань"])
+        let question = try await chat.send(.command(.reset))
+        #expect(question.replies.first?.text?.contains("Удалить всё") == true)
+        let cancelled = try await chat.press("Отмена", in: question)
+        #expect(cancelled.replies.last == .edit(.id(1), text: "Ничего не удалено."))
+        #expect(try chat.favorites() == ["Казань"])
+
+        let again = try await chat.send(.command(.reset))
+        let stale = try await chat.press("Да, удалить всё", in: question)
+        #expect(stale.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+        _ = try await chat.press("Да, удалить всё", in: again)
+        #expect(try chat.favorites().isEmpty)
+        #expect(try chat.database.chat(chat.id)?.currentPlace == nil)
+        let start = try await chat.send(.command(.start))
+        guard case .send(let text, .keyboard?, _) = start.replies.first else {
+            Issue.record("expected the first-run greeting, got \(start.replies)")
+            return
+        }
+        #expect(text.contains("Привет"))
+    }
+}
+
+extension Place {
+    static let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.79, longitude: 49.12)
+    static let ufa = Place(name: "Ufa", localNames: ["ru": "Уфа"], region: "Bashkortostan", country: "RU", latitude: 54.74, longitude: 55.97)
+}
