@@ -21,6 +21,8 @@ enum FakeOpenWeather {
                 switch request.query["q"] {
                 case "Саранск": return .json([saransk])
                 case "Париж": return .json([paris("FR", "Ile-de-France", 48.8589, 2.32), paris("US", "Texas", 33.66, -95.55)])
+                case "Казань": return .json([city("Kazan", "Казань", "Tatarstan", 55.7887, 49.1221)])
+                case "Уфа": return .json([city("Ufa", "Уфа", "Bashkortostan", 54.7348, 55.9578)])
                 default: return .json([Any]())
                 }
             case "/data/3.0/onecall":
@@ -69,6 +71,10 @@ enum FakeOpenWeather {
         "name": "Saransk", "local_names": ["ru": "Саранск", "en": "Saransk", "ascii": "Saransk", "feature_name": "Saransk"],
         "lat": 54.1838, "lon": 45.1749, "country": "RU", "state": "Mordovia",
         ]
+    }
+
+    static func city(_ name: String, _ russian: String, _ state: String, _ lat: Double, _ lon: Double) -> [String: Any] {
+        ["name": name, "local_names": ["ru": russian, "en": name], "lat": lat, "lon": lon, "country": "RU", "state": state]
     }
 
     static func paris(_ country: String, _ state: String, _ lat: Double, _ lon: Double) -> [String: Any] {

@@ -180,6 +180,19 @@ final class FakeTelegram: Sendable {
                 return .json(["ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"], status: 400)
             }
             return .json(["ok": true, "result": true])
+        case "editMessageReplyMarkup":
+            let chatID = (body["chat_id"] as? NSNumber)?.int64Value ?? 0
+            let messageID = body["message_id"] as? Int ?? 0
+            let known = state.withLock { state in
+                guard let sent = state.sent.last(where: { $0.chatID == chatID && $0.messageID == messageID }) else { return false }
+                let text = state.edits.last { $0.chatID == chatID && $0.messageID == messageID }?.text ?? sent.text
+                state.edits.append(Edit(chatID: chatID, messageID: messageID, text: text, markup: body["reply_markup"].flatMap(jsonText)))
+                return true
+            }
+            guard known else {
+                return .json(["ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"], status: 400)
+            }
+            return .json(["ok": true, "result": true])
         case "answerCallbackQuery":
             state.withLock { $0.answers.append(body["callback_query_id"] as? String ?? "") }
             return .json(["ok": true, "result": true])
