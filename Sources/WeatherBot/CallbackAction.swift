@@ -28,6 +28,8 @@ public enum CallbackAction: Sendable, Hashable {
     case moveFavorite(id: Int64, up: Bool)
     /// The answer to «Удалить всё?» of question `question`.
     case reset(confirmed: Bool, question: Int)
+    /// The cancel button of a daily forecast in the /daily list.
+    case cancelDaily(id: Int64)
 
     /// The most bytes callback data may have.
     public static let maximumLength = 64
@@ -46,6 +48,7 @@ public enum CallbackAction: Sendable, Hashable {
         case .deleteFavorite(let id): "fd:\(id)"
         case .moveFavorite(let id, let up): up ? "fu:\(id)" : "fw:\(id)"
         case .reset(let confirmed, let question): "rs:\(confirmed ? "y" : "n"):\(question)"
+        case .cancelDaily(let id): "dc:\(id)"
         }
     }
 
@@ -82,6 +85,9 @@ public enum CallbackAction: Sendable, Hashable {
         case ("fm", 2):
             guard let mode = FavoritesMode(rawValue: String(parts[1])) else { return nil }
             self = .favoritesMode(mode)
+        case ("dc", 2):
+            guard let id = number(1) else { return nil }
+            self = .cancelDaily(id: Int64(id))
         case ("fd", 2), ("fu", 2), ("fw", 2):
             guard let id = number(1) else { return nil }
             self = parts[0] == "fd" ? .deleteFavorite(id: Int64(id)) : .moveFavorite(id: Int64(id), up: parts[0] == "fu")
@@ -147,6 +153,8 @@ public enum PlaceReference: Sendable, Hashable {
     case favorite(Int64)
     /// A place recently shown to the chat, such as a search result, by its id within the chat.
     case recent(Int)
+    /// The place of one of the chat's daily forecasts, by the subscription's id.
+    case subscription(Int64)
 
     var code: String {
         switch self {
@@ -154,6 +162,7 @@ public enum PlaceReference: Sendable, Hashable {
         case .defaultCity: "m"
         case .favorite(let id): "f\(id)"
         case .recent(let id): "s\(id)"
+        case .subscription(let id): "t\(id)"
         }
     }
 
@@ -163,6 +172,7 @@ public enum PlaceReference: Sendable, Hashable {
         case "m" where code.count == 1: self = .defaultCity
         case "f": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .favorite(Int64(id))
         case "s": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .recent(id)
+        case "t": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .subscription(Int64(id))
         default: return nil
         }
     }

@@ -15,6 +15,8 @@ extension Conversation {
             return context.chat.recentPlaces.first { $0.id == id }?.place
         case .favorite(let id):
             return (try? await store.favorites(of: context.chat.id))?.first { $0.id == id }?.place
+        case .subscription(let id):
+            return (try? await store.subscriptions(of: context.chat.id))?.first { $0.id == id }?.place
         }
     }
 
@@ -54,7 +56,7 @@ extension Conversation {
         switch reference {
         case .current: return .none
         case .favorite: return .saved
-        case .defaultCity, .recent:
+        case .defaultCity, .recent, .subscription:
             let favorites = (try? await store.favorites(of: context.chat.id)) ?? []
             let pending = context.changes.reduce(favorites) { list, change in
                 FavoriteList.applying(change, to: list, chatID: context.chat.id)

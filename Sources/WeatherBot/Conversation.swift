@@ -32,20 +32,22 @@ public struct Conversation: Sendable {
 
     let geocoder: any Geocoder
     let weather: any WeatherSource
-    let store: any FavoriteStore
+    let store: any ChatStore
     let activity: any ChatActivity
     /// Shown to chats that have no city yet.
     let defaultPlace: Place
     let maximumFavorites: Int
+    let maximumSubscriptions: Int
     let clock: @Sendable () -> Date
 
     public init(
         geocoder: any Geocoder,
         weather: any WeatherSource,
-        store: any FavoriteStore,
+        store: any ChatStore,
         activity: any ChatActivity,
         defaultPlace: Place = .moscow,
         maximumFavorites: Int = 20,
+        maximumSubscriptions: Int = 5,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.geocoder = geocoder
@@ -54,6 +56,7 @@ public struct Conversation: Sendable {
         self.activity = activity
         self.defaultPlace = defaultPlace
         self.maximumFavorites = maximumFavorites
+        self.maximumSubscriptions = maximumSubscriptions
         self.clock = clock
     }
 
@@ -67,7 +70,10 @@ public struct Conversation: Sendable {
             context.language = incoming.language
             context.chat.language = incoming.language.rawValue
             // A user who writes again (after blocking the bot once) can be written to again.
-            context.chat.isActive = true
+            if !context.chat.isActive {
+                context.chat.isActive = true
+                context.changes.append(.resumeSubscriptions)
+            }
             await handle(incoming, &context)
             // Every button press is answered, whatever the branch did.
             if let queryID = incoming.callbackQueryID,
@@ -167,6 +173,8 @@ public struct Conversation: Sendable {
             await moveCommand(argument, &context)
         case .reset:
             askReset(&context)
+        case .daily(let argument):
+            await dailyCommand(argument, &context)
         case .unknown(let name):
             context.say(context.texts.unknownCommand(HTML.escape(name)))
         }
@@ -240,6 +248,8 @@ public struct Conversation: Sendable {
             await deleteFavorite(id: id, queryID: queryID, messageID: messageID, &context)
         case .moveFavorite(let id, let up):
             await moveFavorite(id: id, up: up, queryID: queryID, messageID: messageID, &context)
+        case .cancelDaily(let id):
+            await cancelDaily(id: id, queryID: queryID, messageID: messageID, &context)
         case .reset(let confirmed, let question):
             guard question == current, case .confirmingReset = context.state else {
                 return stale(queryID, &context)

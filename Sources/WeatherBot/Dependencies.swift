@@ -31,14 +31,20 @@ public protocol WeatherSource: Sendable {
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport
 }
 
-/// Reads a chat's favorites; changes to them are returned in the step and committed with it.
-public protocol FavoriteStore: Sendable {
+/// Reads a chat's favorites and daily forecasts; changes to them are returned in the step and
+/// committed with it.
+public protocol ChatStore: Sendable {
     func favorites(of chatID: Int64) async throws -> [Favorite]
+    func subscriptions(of chatID: Int64) async throws -> [Subscription]
 }
 
-extension BotDatabase: FavoriteStore {
+extension BotDatabase: ChatStore {
     public func favorites(of chatID: Int64) async throws -> [Favorite] {
         try favorites(chatID: chatID)
+    }
+
+    public func subscriptions(of chatID: Int64) async throws -> [Subscription] {
+        try subscriptions(chatID: chatID)
     }
 }
 

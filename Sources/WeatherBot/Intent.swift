@@ -15,6 +15,8 @@ public enum Command: Sendable, Hashable {
     case move(String?)
     /// `/reset`: forget everything about the chat, after a confirmation.
     case reset
+    /// `/daily HH:MM [N]`, `/daily off`, or `/daily` alone for the list.
+    case daily(String?)
     case unknown(String)
 }
 

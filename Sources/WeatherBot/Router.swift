@@ -88,6 +88,7 @@ public enum Router {
         case "del", "delete": return .delete(arguments.isEmpty ? nil : arguments)
         case "move": return .move(arguments.isEmpty ? nil : arguments)
         case "reset": return .reset
+        case "daily": return .daily(arguments.isEmpty ? nil : arguments)
         default: return .unknown(String(head.prefix(32)))
         }
     }

@@ -142,6 +142,47 @@ public struct Texts: Sendable {
     }
     var moveUsage: String { pick("Укажите два номера: откуда и куда, например: /move 3 1", "Give two numbers, from and to, for example: /move 3 1") }
 
+    // MARK: Daily forecasts
+
+    var dailyUsage: String {
+        pick("Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для вашего города, <code>/daily 8:00 2</code> — для места №2 из /fav. Время — местное для места. <code>/daily off</code> — отменить все.",
+             "To get a forecast every day: <code>/daily 8:00</code> for your city, <code>/daily 8:00 2</code> for place #2 in /fav. The time is the place's local time. <code>/daily off</code> cancels them all.")
+    }
+    var dailyListTitle: String { pick("🗓 <b>Ежедневные прогнозы</b>", "🗓 <b>Daily forecasts</b>") }
+    var noDaily: String { pick("Подписок пока нет.", "No subscriptions yet.") }
+    func badTime(_ text: String) -> String {
+        pick("Не понимаю время «\(text)». Укажите часы и минуты, например: /daily 8:00", "I can't read the time “\(text)”. Give hours and minutes, for example: /daily 8:00")
+    }
+    var dailyNeedsCity: String {
+        pick("Сначала выберите город: отправьте геолокацию или /search. Или укажите номер места из /fav: /daily 8:00 1",
+             "Choose your city first: share your location or use /search. Or give a place number from /fav: /daily 8:00 1")
+    }
+    func dailyLimit(_ limit: Int) -> String {
+        pick("Можно не больше \(limit) ежедневных прогнозов. Отмените один: /daily", "At most \(limit) daily forecasts. Cancel one: /daily")
+    }
+    var dailyDuplicate: String { pick("Такой прогноз уже есть.", "That forecast is already set.") }
+    func subscribed(_ place: String, _ time: String) -> String {
+        pick("✅ Каждый день в \(time) (местное время) пришлю прогноз: \(place)", "✅ Every day at \(time) (local time) I'll send the forecast for \(place)")
+    }
+    func dailyCancelled(_ count: Int) -> String {
+        count == 0 ? noDaily : pick("Ежедневные прогнозы отменены: \(count).", "Daily forecasts cancelled: \(count).")
+    }
+    var dailyCancelledOne: String { pick("Прогноз отменён", "Forecast cancelled") }
+    var cancelButton: String { pick("❌ Отменить", "❌ Cancel") }
+    var forecastForToday: String { pick("Прогноз на сегодня", "Today's forecast") }
+    var morning: String { pick("Утро", "Morning") }
+    var afternoon: String { pick("День", "Day") }
+    var evening: String { pick("Вечер", "Evening") }
+    var night: String { pick("Ночь", "Night") }
+    func precipitationChance(_ amount: String, _ chance: Int) -> String {
+        pick("Осадки: \(amount) мм, вероятность \(chance)%", "Precipitation: \(amount) mm, \(chance)% chance")
+    }
+    var umbrellaSummary: String { pick("Возьмите зонт — осадки вероятны.", "Take an umbrella: precipitation is likely.") }
+    var snowSummary: String { pick("Одевайтесь теплее — возможен снег.", "Dress warmly: snow is possible.") }
+    var drySummary: String { pick("Осадков не ожидается.", "No precipitation expected.") }
+    func rangeSummary(_ low: String, _ high: String) -> String { pick("Температура от \(low) до \(high).", "Temperatures from \(low) to \(high).") }
+    var noDayForecast: String { pick("Прогноза на этот день нет.", "There is no forecast for this day.") }
+
     // MARK: Reset
 
     var resetQuestion: String {
@@ -171,6 +212,7 @@ public struct Texts: Sendable {
             /fav — избранные места
             /del N — удалить место N из избранного
             /move N M — переставить место N на позицию M
+            /daily 8:00 — прогноз каждый день в 8:00
             /reset — забыть всё об этом чате
             /help — эта справка
 
@@ -185,6 +227,7 @@ public struct Texts: Sendable {
             /fav — favorite places
             /del N — delete place N from favorites
             /move N M — move place N to position M
+            /daily 8:00 — a forecast every day at 8:00
             /reset — forget everything about this chat
             /help — this help
 
@@ -200,6 +243,7 @@ public struct Texts: Sendable {
             ("fav", pick("Избранные места", "Favorite places")),
             ("del", pick("Удалить место из избранного", "Delete a favorite")),
             ("move", pick("Переставить место в избранном", "Reorder favorites")),
+            ("daily", pick("Прогноз каждый день", "A forecast every day")),
             ("reset", pick("Забыть всё об этом чате", "Forget everything about this chat")),
             ("start", pick("Начать сначала", "Start over")),
             ("help", pick("Справка", "Help")),

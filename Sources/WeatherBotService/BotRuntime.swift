@@ -10,6 +10,7 @@ public struct BotRuntime: Sendable {
     public let outbox: OutboxSender
     public let workers: ChatWorkers
     public let poller: Poller
+    public let scheduler: DailyScheduler
     let telegram: TelegramClient
     let logger: Logger
 
@@ -20,6 +21,9 @@ public struct BotRuntime: Sendable {
         weather: any WeatherSource,
         pollTimeout: Int = 30,
         maximumFavorites: Int = 20,
+        dailyGracePeriod: Duration = .seconds(2 * 3600),
+        schedulerClock: any SchedulerClock = SystemSchedulerClock(),
+        schedulerInterval: Duration = .seconds(20),
         logger: Logger
     ) {
         let conversation = Conversation(
@@ -28,6 +32,9 @@ public struct BotRuntime: Sendable {
         outbox = OutboxSender(database: database, client: telegram, logger: logger)
         workers = ChatWorkers(database: database, conversation: conversation, outbox: outbox, logger: logger)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
+        scheduler = DailyScheduler(
+            database: database, weather: weather, outbox: outbox, logger: logger, clock: schedulerClock,
+            interval: schedulerInterval, gracePeriod: dailyGracePeriod)
         self.telegram = telegram
         self.logger = logger
     }
@@ -55,14 +62,15 @@ public struct BotRuntime: Sendable {
         }
     }
 
-    /// The services in start order; a graceful shutdown stops them in reverse: polling first, then
-    /// the chats in flight, then the outbox, which is flushed for a few seconds.
+    /// The services in start order; a graceful shutdown stops them in reverse: polling and the
+    /// scheduler first, then the chats in flight, then the outbox, which is flushed for a few seconds.
     public func serviceGroup(signals: [UnixSignal] = []) -> ServiceGroup {
         ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: outbox),
                     .init(service: workers),
+                    .init(service: scheduler),
                     .init(service: poller, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 ],
                 gracefulShutdownSignals: signals,

@@ -14,6 +14,27 @@ extension BotDatabase {
     /// Applies one change inside the caller's transaction. Every statement names the chat, so an id
     /// from another chat changes nothing.
     static func apply(_ change: ChatChange, chatID: Int64, _ db: Database, now: Date) throws {
+        switch change {
+        case .subscribe(var subscription, let limit):
+            let existing = try Subscription.filter(Subscription.Columns.chatId == chatID).fetchAll(db)
+            guard existing.count < limit,
+                !existing.contains(where: { $0.place.isSamePlace(as: subscription.place) && $0.hour == subscription.hour && $0.minute == subscription.minute })
+            else { return }
+            subscription.chatId = chatID
+            try subscription.insert(db)
+            return
+        case .unsubscribe(let id):
+            _ = try Subscription.filter(Subscription.Columns.chatId == chatID && Subscription.Columns.id == id).deleteAll(db)
+            return
+        case .unsubscribeAll:
+            _ = try Subscription.filter(Subscription.Columns.chatId == chatID).deleteAll(db)
+            return
+        case .resumeSubscriptions:
+            try db.execute(sql: "UPDATE subscription SET isActive = 1 WHERE chatId = ? AND isActive = 0", arguments: [chatID])
+            return
+        case .addFavorite, .deleteFavorite, .moveFavorite, .forgetChat:
+            break
+        }
         let before = try favorites(chatID, db)
         let after = FavoriteList.applying(change, to: before, chatID: chatID, now: now)
         let kept = Set(after.compactMap(\.id))
@@ -32,6 +53,7 @@ extension BotDatabase {
             }
         }
         if change == .forgetChat {
+            _ = try Subscription.filter(Subscription.Columns.chatId == chatID).deleteAll(db)
             try db.execute(sql: "DELETE FROM messageTag WHERE chatId = ?", arguments: [chatID])
             _ = try OutboxItem.filter(OutboxItem.Columns.chatId == chatID).deleteAll(db)
             _ = try ChatRecord.filter(ChatRecord.Columns.id == chatID).deleteAll(db)
@@ -58,6 +80,8 @@ public enum FavoriteList {
             }
         case .forgetChat:
             list = []
+        case .subscribe, .unsubscribe, .unsubscribeAll, .resumeSubscriptions:
+            break
         }
         for index in list.indices { list[index].position = index + 1 }
         return list

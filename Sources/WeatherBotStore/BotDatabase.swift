@@ -86,6 +86,21 @@ public struct BotDatabase: Sendable {
                 t.add(column: "placeSeq", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v3: daily forecasts") { db in
+            try db.create(table: "subscription") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("chatId", .integer).notNull().indexed()
+                t.column("place", .text).notNull()
+                t.column("timeZone", .text).notNull()
+                t.column("hour", .integer).notNull()
+                t.column("minute", .integer).notNull()
+                t.column("nextSendAt", .datetime).notNull()
+                t.column("lastSentDay", .text)
+                t.column("isActive", .boolean).notNull().defaults(to: true)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "subscription_due", on: "subscription", columns: ["isActive", "nextSendAt"])
+        }
         return migrator
     }
 }
@@ -249,11 +264,13 @@ extension BotDatabase {
         }
     }
 
-    /// The bot may no longer write to this chat: its waiting replies are dropped and it is marked inactive.
+    /// The bot may no longer write to this chat: its waiting replies are dropped, it is marked
+    /// inactive and its daily forecasts are paused.
     public func deactivateChat(_ chatID: Int64) throws {
         try writer.write { db in
             _ = try OutboxItem.filter(OutboxItem.Columns.chatId == chatID).deleteAll(db)
             try db.execute(sql: "UPDATE chat SET isActive = 0 WHERE id = ?", arguments: [chatID])
+            try db.execute(sql: "UPDATE subscription SET isActive = 0 WHERE chatId = ?", arguments: [chatID])
         }
     }
 

@@ -39,7 +39,15 @@ public enum ChatChange: Sendable, Hashable {
     case deleteFavorite(id: Int64)
     /// Moves the chat's favorite with this id to `position` (clamped to 1…n); the others shift.
     case moveFavorite(id: Int64, to: Int)
-    /// Forgets everything about the chat: favorites, message tags, replies not yet sent.
+    /// Adds a daily forecast (nothing when the chat already has `limit`, or one for the same place and time).
+    case subscribe(Subscription, limit: Int)
+    /// Cancels the chat's subscription with this id.
+    case unsubscribe(id: Int64)
+    /// Cancels all the chat's subscriptions.
+    case unsubscribeAll
+    /// Resumes the chat's paused subscriptions: it wrote again after blocking the bot.
+    case resumeSubscriptions
+    /// Forgets everything about the chat: favorites, subscriptions, message tags, replies not yet sent.
     case forgetChat
 }
 

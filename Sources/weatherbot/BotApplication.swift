@@ -44,7 +44,8 @@ struct BotApplication {
 
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,
-            pollTimeout: configuration.pollTimeout, maximumFavorites: configuration.maximumFavorites, logger: logger)
+            pollTimeout: configuration.pollTimeout, maximumFavorites: configuration.maximumFavorites,
+            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), logger: logger)
         do {
             try await runtime.prepare()
         } catch let error as TelegramError where error.isUnauthorized {

@@ -20,6 +20,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     var databasePath: String
     /// The most favorites one chat may keep.
     var maximumFavorites: Int
+    /// Seconds a daily forecast may be late (after downtime) and still be sent.
+    var dailyGracePeriod: Int
     var logLevel: Logger.Level
     /// Said once at start: things that work but deserve attention, such as a world-readable config file.
     var warnings: [String] = []
@@ -41,6 +43,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("openWeather.cacheTTL", "OPEN_WEATHER_CACHE_TTL", "600"),
         ("database.path", "DATABASE_PATH", "weatherbot.sqlite"),
         ("favorites.limit", "FAVORITES_LIMIT", "20"),
+        ("daily.gracePeriod", "DAILY_GRACE_PERIOD", "7200"),
         ("log.level", "LOG_LEVEL", "info"),
     ]
 
@@ -103,6 +106,10 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if !(1...100).contains(maximumFavorites) {
             problems.append("error: FAVORITES_LIMIT must be between 1 and 100, not \(maximumFavorites).")
         }
+        let gracePeriod = reader.int(forKey: "daily.gracePeriod", default: 7200)
+        if !(0...86_400).contains(gracePeriod) {
+            problems.append("error: DAILY_GRACE_PERIOD must be between 0 and 86400 seconds, not \(gracePeriod).")
+        }
         let levelName = reader.string(forKey: "log.level", default: "info").lowercased()
         let level = Logger.Level(rawValue: levelName)
         if level == nil {
@@ -112,7 +119,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
-            databasePath: databasePath, maximumFavorites: maximumFavorites, logLevel: level, warnings: warnings)
+            databasePath: databasePath, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level, warnings: warnings)
     }
 
     /// A warning when a config file that others can read holds a secret.
@@ -136,6 +143,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("openWeather.cacheTTL", "\(weatherCacheTTL)"),
             ("database.path", databasePath),
             ("favorites.limit", "\(maximumFavorites)"),
+            ("daily.gracePeriod", "\(dailyGracePeriod)"),
             ("log.level", logLevel.rawValue),
         ]
         let width = rows.map(\.0.count).max() ?? 0

@@ -17,6 +17,7 @@ struct WeatherBotCommand: AsyncParsableCommand {
               OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
               DATABASE_PATH                 default weatherbot.sqlite
               FAVORITES_LIMIT               default 20 (favorites one chat may keep)
+              DAILY_GRACE_PERIOD            default 7200 (seconds a missed daily forecast may be late)
               LOG_LEVEL                     default info
             See config.example.json for every key.
             """,

@@ -12,7 +12,7 @@ import WeatherBotStore
     func conversation(
         geocoder: FakeGeocoder = FakeGeocoder(byName: ["Казань": [], "Париж": [.parisFR, .parisUS]], reverse: [.saransk]),
         weather: FakeWeather = FakeWeather(),
-        store: any FavoriteStore = FakeFavorites(),
+        store: any ChatStore = FakeFavorites(),
         activity: FakeActivity = FakeActivity()
     ) -> Conversation {
         let now = fixedNow

@@ -78,7 +78,7 @@ extension Forecast {
 }
 
 /// A chat's favorites held in memory, for conversation tests that do not commit.
-final class FakeFavorites: FavoriteStore {
+final class FakeFavorites: ChatStore {
     let list: Mutex<[Favorite]>
 
     init(_ list: [Favorite] = []) {
@@ -88,6 +88,8 @@ final class FakeFavorites: FavoriteStore {
     func favorites(of chatID: Int64) async throws -> [Favorite] {
         list.withLock { $0.filter { $0.chatId == chatID } }
     }
+
+    func subscriptions(of chatID: Int64) async throws -> [Subscription] { [] }
 }
 
 /// Counts «typing…» calls.

@@ -1,0 +1,97 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import WeatherBotStore
+
+/// Daily forecasts: /daily HH:MM [N], /daily off, and /daily alone with its cancel buttons.
+extension Conversation {
+    func dailyCommand(_ argument: String?, _ context: inout Context) async {
+        guard let argument else { return await showSubscriptions(editing: nil, &context) }
+        let words = argument.split(separator: " ").map(String.init)
+        if words.count == 1, ["off", "выкл", "отмена", "stop"].contains(words[0].lowercased()) {
+            let count = ((try? await store.subscriptions(of: context.chat.id)) ?? []).count
+            context.changes.append(.unsubscribeAll)
+            return context.say(context.texts.dailyCancelled(count))
+        }
+        guard (1...2).contains(words.count) else { return context.say(context.texts.dailyUsage) }
+        guard let (hour, minute) = DailySchedule.parseTime(words[0]) else {
+            return context.say(context.texts.badTime(HTML.escape(HTML.truncate(words[0], maximumCharacters: 20))))
+        }
+        // The place: the chat's city, or favorite N.
+        let place: Place
+        if words.count == 2 {
+            let favorites = (try? await favorites(&context)) ?? []
+            guard let number = Self.position(words[1]), favorites.indices.contains(number - 1) else {
+                return context.say(context.texts.validRange(favorites.count, usage: "/daily \(words[0]) 1"))
+            }
+            place = favorites[number - 1].place
+        } else {
+            guard let city = context.chat.currentPlace else { return context.say(context.texts.dailyNeedsCity) }
+            place = city
+        }
+        let existing = (try? await store.subscriptions(of: context.chat.id)) ?? []
+        if existing.contains(where: { $0.place.isSamePlace(as: place) && $0.hour == hour && $0.minute == minute }) {
+            return context.say(context.texts.dailyDuplicate)
+        }
+        guard existing.count < maximumSubscriptions else { return context.say(context.texts.dailyLimit(maximumSubscriptions)) }
+        // The zone comes with the weather: One Call names it, the free plan gives an offset.
+        let zone: String
+        if let known = place.timeZone, PlaceTimeZone(stored: known) != nil {
+            zone = known
+        } else {
+            await activity.typing(in: context.chat.id)
+            do {
+                zone = try await weather.weather(at: place, language: context.language, refresh: false).forecast.timeZone.stored
+            } catch {
+                return context.say("⚠️ " + context.texts.weatherFailed(Views.reason(error, context.texts)))
+            }
+        }
+        let timeZone = PlaceTimeZone(stored: zone)?.timeZone ?? TimeZone(secondsFromGMT: 0)!
+        let next = DailySchedule.nextSend(after: clock(), hour: hour, minute: minute, in: timeZone)
+        var stored = place
+        stored.timeZone = zone
+        context.changes.append(.subscribe(
+            Subscription(chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock()),
+            limit: maximumSubscriptions))
+        context.say(context.texts.subscribed("<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute)))
+    }
+
+    /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.
+    func showSubscriptions(editing messageID: Int?, _ context: inout Context) async {
+        let stored = (try? await store.subscriptions(of: context.chat.id)) ?? []
+        let subscriptions = context.changes.reduce(stored) { list, change in
+            if case .unsubscribe(let id) = change { return list.filter { $0.id != id } }
+            return list
+        }
+        var lines = [context.texts.dailyListTitle, ""]
+        lines += subscriptions.isEmpty
+            ? [context.texts.noDaily]
+            : subscriptions.map { "⏰ \(Self.clock($0.hour, $0.minute)) — <b>\(Views.name(of: $0.place, context.language))</b>" }
+        lines += ["", context.texts.dailyUsage]
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: subscriptions.compactMap { subscription in
+            subscription.id.map { id in
+                let label = "\(context.texts.cancelButton) \(Self.clock(subscription.hour, subscription.minute)) \(HTML.truncate(subscription.place.name(in: context.language.rawValue), maximumCharacters: 30))"
+                return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id).encoded)]
+            }
+        })
+        let text = HTML.fitting(lines.joined(separator: "\n"))
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: text, keyboard: keyboard))
+        } else {
+            context.replies.append(.send(text: text, markup: .inline(keyboard)))
+        }
+    }
+
+    func cancelDaily(id: Int64, queryID: String, messageID: Int?, _ context: inout Context) async {
+        let subscriptions = (try? await store.subscriptions(of: context.chat.id)) ?? []
+        guard subscriptions.contains(where: { $0.id == id }) else { return stale(queryID, &context) }
+        context.changes.append(.unsubscribe(id: id))
+        context.answer(queryID, context.texts.dailyCancelledOne)
+        await showSubscriptions(editing: messageID, &context)
+    }
+
+    /// «08:00».
+    static func clock(_ hour: Int, _ minute: Int) -> String {
+        String(format: "%02d:%02d", hour, minute)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import WeatherBotStore
+
+/// The daily forecast message: «Прогноз на сегодня», the date and the place; morning, day, evening
+/// and night; conditions; precipitation; wind; a one-line summary; «По часам» and «На 7 дней».
+public enum DailyForecastView {
+    public static func render(place: Place, subscriptionID: Int64, forecast: Forecast, day: String, texts: Texts) -> WeatherViews.Rendered {
+        let zone = forecast.timeZone.timeZone
+        let reference = PlaceReference.subscription(subscriptionID)
+        let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
+        var lines = [
+            "🗓 <b>\(texts.forecastForToday)</b>, \(WeatherViews.dayLabel(today?.time ?? forecast.current.time, zone, texts, weekdayFirst: false))",
+            WeatherViews.header(place, texts),
+            "",
+        ]
+        if let today {
+            lines += [
+                "🌅 \(texts.morning): \(WeatherViews.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(WeatherViews.temperature(today.dayTemperature))",
+                "🌆 \(texts.evening): \(WeatherViews.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(WeatherViews.temperature(today.nightTemperature))",
+                "\(WeatherViews.emoji(forIcon: today.condition.icon)) \(HTML.escape(today.condition.description)), \(texts.clouds.lowercased()) \(today.clouds)%",
+                "☔ " + texts.precipitationChance(WeatherViews.decimal(today.precipitation, texts), Int((today.precipitationChance * 100).rounded())),
+                "💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))",
+                "",
+                "<i>\(summary(today, texts))</i>",
+            ]
+        } else {
+            lines.append(texts.noDayForecast)
+        }
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[
+            InlineKeyboardButton(text: texts.hourlyButton, callbackData: CallbackAction.view(.hourly(page: 0), reference).encoded),
+            InlineKeyboardButton(text: texts.dailyButton, callbackData: CallbackAction.view(.daily, reference).encoded),
+        ]])
+        return WeatherViews.Rendered(text: HTML.fitting(lines.joined(separator: "\n")), keyboard: keyboard)
+    }
+
+    /// One line a person would say about the day.
+    static func summary(_ day: DailyForecast, _ texts: Texts) -> String {
+        let range = texts.rangeSummary(WeatherViews.temperature(day.minimumTemperature), WeatherViews.temperature(day.maximumTemperature))
+        let advice: String
+        if day.precipitationChance >= 0.5 || day.precipitation >= 1 {
+            advice = day.condition.icon.hasPrefix("13") ? texts.snowSummary : texts.umbrellaSummary
+        } else {
+            advice = texts.drySummary
+        }
+        return "\(range) \(advice)"
+    }
+}

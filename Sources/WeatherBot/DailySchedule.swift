@@ -1,0 +1,37 @@
+import Foundation
+
+/// When daily forecasts are due: computed from the local date and time in the place's zone, so
+/// DST changes and zones such as +5:45 come out right; never a fixed 24-hour step.
+public enum DailySchedule {
+    /// Reads «8:00», «08:00», «8.00» or «8:05»; nil for anything else, such as «25:99».
+    public static func parseTime(_ text: String) -> (hour: Int, minute: Int)? {
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "." })
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            let hour = CallbackAction.number(parts[0]), let minute = CallbackAction.number(parts[1]),
+            (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        return (hour, minute)
+    }
+
+    /// The first moment after `instant` at which the clock in `zone` shows `hour:minute`, and the
+    /// local date it falls on. When that time does not exist on a day (the clocks jump over it),
+    /// the first moment after the jump is used; when it happens twice, the first.
+    public static func nextSend(after instant: Date, hour: Int, minute: Int, in zone: TimeZone) -> (date: Date, day: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let date =
+            calendar.nextDate(
+                after: instant, matching: DateComponents(hour: hour, minute: minute, second: 0),
+                matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)
+            ?? instant.addingTimeInterval(86_400)
+        return (date, day(of: date, in: zone))
+    }
+
+    /// The local date of `instant` in `zone`, as `yyyy-MM-dd`.
+    public static func day(of instant: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import OpenWeather
+import ServiceLifecycle
+import WeatherBot
+import WeatherBotStore
+
+/// The time as the scheduler sees it; tests drive their own.
+public protocol SchedulerClock: Sendable {
+    func now() -> Date
+    func sleep(for duration: Duration) async throws
+}
+
+/// The wall clock.
+public struct SystemSchedulerClock: SchedulerClock {
+    public init() {}
+    public func now() -> Date { Date() }
+    public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}
+
+/// Sends daily forecasts. Wakes every `interval`, finds the subscriptions that are due, fetches
+/// the weather once per place cell (about 1 km) and language, and writes the forecasts to the
+/// outbox in the same transaction that marks each subscription sent for its local date and sets
+/// its next time. A forecast missed by less than `gracePeriod` (after downtime) is sent late;
+/// older ones are skipped.
+public struct DailyScheduler: Service {
+    let database: BotDatabase
+    let weather: any WeatherSource
+    let outbox: OutboxSender?
+    let logger: Logger
+    let clock: any SchedulerClock
+    let interval: Duration
+    let gracePeriod: TimeInterval
+    let maximumConcurrentFetches: Int
+
+    public init(
+        database: BotDatabase, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
+        clock: any SchedulerClock = SystemSchedulerClock(), interval: Duration = .seconds(20),
+        gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8
+    ) {
+        self.database = database
+        self.weather = weather
+        self.outbox = outbox
+        self.logger = logger
+        self.clock = clock
+        self.interval = interval
+        self.gracePeriod = TimeInterval(gracePeriod.components.seconds)
+        self.maximumConcurrentFetches = maximumConcurrentFetches
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await tick()
+                do { try await clock.sleep(for: interval) } catch { return }
+            }
+        }
+        logger.info("daily scheduler stopped")
+    }
+
+    /// Subscriptions due together that share one weather fetch.
+    struct Cell: Hashable {
+        var latitude: Int
+        var longitude: Int
+        var language: String
+
+        init(_ due: DueSubscription) {
+            latitude = Int((due.subscription.place.latitude * 100).rounded())
+            longitude = Int((due.subscription.place.longitude * 100).rounded())
+            language = due.language
+        }
+    }
+
+    /// One pass over what is due now. Returns how many forecasts were queued.
+    @discardableResult
+    public func tick() async -> Int {
+        let now = clock.now()
+        let due: [DueSubscription]
+        do {
+            due = try database.dueSubscriptions(at: now)
+        } catch {
+            logger.error("could not read due forecasts", metadata: ["error": "\(error)"])
+            return 0
+        }
+        guard !due.isEmpty else { return 0 }
+        let cells = Dictionary(grouping: due, by: Cell.init).map(\.value)
+        let queued = await withTaskGroup(of: Int.self) { group in
+            var next = 0
+            var running = 0
+            var total = 0
+            while next < cells.count || running > 0 {
+                while next < cells.count && running < maximumConcurrentFetches {
+                    let cell = cells[next]
+                    group.addTask { await self.deliver(cell, now: now) }
+                    next += 1
+                    running += 1
+                }
+                if let count = await group.next() {
+                    total += count
+                    running -= 1
+                }
+            }
+            return total
+        }
+        if queued > 0 {
+            logger.info("daily forecasts queued", metadata: ["forecasts": "\(queued)", "cells": "\(cells.count)"])
+            outbox?.wake()
+        }
+        return queued
+    }
+
+    /// Fetches one cell's weather and commits its deliveries; returns how many were queued.
+    private func deliver(_ cell: [DueSubscription], now: Date) async -> Int {
+        let late = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) > gracePeriod }
+        let onTime = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) <= gracePeriod }
+        var deliveries = late.compactMap { delivery(for: $0.subscription, payload: nil, now: now) }
+        if !late.isEmpty {
+            logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
+        }
+        if let first = onTime.first {
+            let language = Language(rawValue: first.language) ?? .ru
+            do {
+                let report = try await weather.weather(at: first.subscription.place, language: language, refresh: false)
+                let encoder = JSONEncoder()
+                for due in onTime {
+                    let subscription = due.subscription
+                    guard let id = subscription.id else { continue }
+                    let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone ?? report.forecast.timeZone.timeZone
+                    let day = DailySchedule.day(of: subscription.nextSendAt, in: zone)
+                    let texts = Texts.for(Language(rawValue: due.language) ?? .ru)
+                    let rendered = DailyForecastView.render(place: subscription.place, subscriptionID: id, forecast: report.forecast, day: day, texts: texts)
+                    let payload = try? encoder.encode(Reply.send(text: rendered.text, markup: .inline(rendered.keyboard)))
+                    if let delivery = delivery(for: subscription, payload: payload, now: now) { deliveries.append(delivery) }
+                }
+            } catch {
+                // Left due: the next pass tries again, until the grace period runs out.
+                logger.warning("weather for daily forecasts unavailable; will retry", metadata: ["error": "\(error)", "count": "\(onTime.count)"])
+            }
+        }
+        do {
+            return try database.commit(deliveries, at: now)
+        } catch {
+            logger.error("could not commit daily forecasts", metadata: ["error": "\(error)"])
+            return 0
+        }
+    }
+
+    /// Marks a subscription done for the local date it was due on, and schedules the next one.
+    private func delivery(for subscription: Subscription, payload: Data?, now: Date) -> DailyDelivery? {
+        guard let id = subscription.id, let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone else { return nil }
+        let day = DailySchedule.day(of: subscription.nextSendAt, in: zone)
+        let next = DailySchedule.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
+        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, payload: payload, nextSendAt: next.date)
+    }
+}
