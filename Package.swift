@@ -74,6 +74,7 @@ let package = Package(
             name: "WeatherBotServiceTests",
             dependencies: [
                 "WeatherBotService", "LoopbackHTTP", "HTTPTransport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -11,7 +11,7 @@ public enum DailyForecastView {
         let reference = PlaceReference.subscription(subscriptionID)
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
         var lines = [
-            "🗓 <b>\(texts.forecastForToday)</b>, \(WeatherViews.dayLabel(today?.time ?? forecast.current.time, zone, texts, weekdayFirst: false))",
+            "🗓 <b>\(texts.forecastForToday)</b>, \(WeatherViews.dayLabel(DailySchedule.noon(of: day, in: zone) ?? forecast.current.time, zone, texts, weekdayFirst: false))",
             WeatherViews.header(place, texts),
             "",
         ]

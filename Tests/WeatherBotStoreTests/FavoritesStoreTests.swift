@@ -117,3 +117,51 @@ import Testing
         #expect(try database.outboxBacklog() == 1)
     }
 }
+
+@Suite struct SubscriptionStoreTests {
+    func subscription(_ chat: Int64, hour: Int = 8) -> Subscription {
+        Subscription(chatId: chat, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), timeZone: "Europe/Moscow",
+                     hour: hour, minute: 0, nextSendAt: Date(timeIntervalSince1970: 1_763_701_200))
+    }
+
+    func setUp(_ database: BotDatabase, chat: Int64, _ changes: [ChatChange]) throws {
+        let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
+        try database.commit(chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1, changes: changes, replies: [], followUps: [])
+    }
+
+    @Test func aBatchCommittedTwiceSendsNothingTwice() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try setUp(database, chat: 1, [.subscribe(subscription(1), limit: 5)])
+        let due = try database.dueSubscriptions(at: Date(timeIntervalSince1970: 1_763_701_300))
+        #expect(due.count == 1)
+        let delivery = DailyDelivery(subscriptionID: due[0].subscription.id!, chatID: 1, day: "2026-11-21", payload: Data("f".utf8), nextSendAt: Date(timeIntervalSince1970: 1_763_787_600))
+        #expect(try database.commit([delivery]) == 1)
+        #expect(try database.commit([delivery]) == 0)
+        #expect(try database.outboxBacklog() == 1)
+        #expect(try database.dueSubscriptions(at: Date(timeIntervalSince1970: 1_763_701_300)).isEmpty)
+    }
+
+    @Test func limitsDuplicatesAndOtherChatsAreRespected() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try setUp(database, chat: 1, (0..<7).map { .subscribe(subscription(1, hour: $0), limit: 5) } + [.subscribe(subscription(1, hour: 0), limit: 5)])
+        #expect(try database.subscriptions(chatID: 1).count == 5)
+        let theirs = try database.subscriptions(chatID: 1)[0].id!
+        try setUp(database, chat: 2, [.unsubscribe(id: theirs), .unsubscribeAll])
+        #expect(try database.subscriptions(chatID: 1).count == 5)
+        try setUp(database, chat: 1, [.unsubscribe(id: theirs)])
+        #expect(try database.subscriptions(chatID: 1).count == 4)
+    }
+
+    @Test func aBlockedChatsForecastsPauseUntilItWritesAgain() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try setUp(database, chat: 1, [.subscribe(subscription(1), limit: 5)])
+        let later = Date(timeIntervalSince1970: 1_763_701_300)
+        try database.deactivateChat(1)
+        #expect(try database.dueSubscriptions(at: later).isEmpty)
+        try setUp(database, chat: 1, [.resumeSubscriptions])
+        #expect(try database.dueSubscriptions(at: later).count == 1)
+    }
+}

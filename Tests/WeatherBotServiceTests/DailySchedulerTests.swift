@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import Logging
+import OpenWeather
+import Synchronization
+import Testing
+import WeatherBot
+import WeatherBotStore
+@testable import WeatherBotService
+
+@Suite struct DailySchedulerTests {
+    /// A clock the test moves by hand; sleeping moves it too.
+    final class TestClock: SchedulerClock {
+        let time: Mutex<Date>
+        init(_ start: Date) { time = Mutex(start) }
+        func now() -> Date { time.withLock { $0 } }
+        func set(_ date: Date) { time.withLock { $0 = date } }
+        func sleep(for duration: Duration) async throws {
+            try Task.checkCancellation()
+            time.withLock { $0 += TimeInterval(duration.components.seconds) }
+            await Task.yield()
+        }
+    }
+
+    /// Weather for any place, counting the calls.
+    final class CountingWeather: WeatherSource {
+        let calls = Mutex(0)
+        func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+            calls.withLock { $0 += 1 }
+            let condition = Condition(description: "ясно", icon: "01d")
+            let days = (0..<8).map { index in
+                DailyForecast(
+                    time: Date(timeIntervalSince1970: 1_795_262_400 + Double(index) * 86_400), dayTemperature: 2, nightTemperature: -4,
+                    morningTemperature: -2, eveningTemperature: 0, minimumTemperature: -5, maximumTemperature: 3, clouds: 10, humidity: 70,
+                    pressure: 1020, windSpeed: 3, windDegrees: 180, precipitationChance: 0, precipitation: 0, condition: condition)
+            }
+            let current = CurrentWeather(
+                time: Date(timeIntervalSince1970: 1_795_262_400), temperature: 0, feelsLike: -3, clouds: 10, humidity: 70, pressure: 1020,
+                windSpeed: 3, windDegrees: 180, condition: condition)
+            return WeatherReport(forecast: Forecast(timeZone: .identifier("Europe/Moscow"), current: current, daily: days), fetchedAt: Date())
+        }
+    }
+
+    func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+    var logger: Logger {
+        var logger = Logger(label: "weatherbot.tests.scheduler")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Makes a chat with one subscription, due first after `now`.
+    func subscribe(_ database: BotDatabase, chat: Int64, place: Place, zone: String, hour: Int, minute: Int, now: Date, language: String = "ru") throws {
+        let next = DailySchedule.nextSend(after: now, hour: hour, minute: minute, in: PlaceTimeZone(stored: zone)!.timeZone)
+        let subscription = Subscription(chatId: chat, place: place, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date)
+        let item = try database.receive([(updateID: chat * 1000 + Int64(hour * 60 + minute), chatID: chat, payload: Data())], lastUpdateID: 0).first
+        try database.commit(
+            chat: ChatRecord(id: chat, language: language, state: Data()), handled: item?.seq ?? -1,
+            changes: [.subscribe(subscription, limit: 1000)], replies: [], followUps: [])
+    }
+
+    func forecastsPerChat(_ database: BotDatabase) throws -> [Int64: Int] {
+        try database.writer.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT chatId, COUNT(*) AS n FROM outbox GROUP BY chatId")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["chatId"] as Int64, $0["n"] as Int) })
+        }
+    }
+
+    @Test func aThousandSubscriptionsInTenCellsCostTenWeatherCalls() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T04:00:00Z")
+        for index in 0..<1000 {
+            let cell = index % 10
+            // Within one cell the places differ by metres, so each is its own subscription.
+            let place = Place(name: "Cell \(cell)", latitude: 50 + Double(cell) + Double(index / 10) * 0.00001, longitude: 30, timeZone: "Europe/Moscow")
+            try subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        }
+        #expect(try database.subscriptionCount() == 1000)
+        let weather = CountingWeather()
+        let clock = TestClock(utc("2026-11-21T05:00:10Z"))
+        let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        #expect(await scheduler.tick() == 1000)
+        #expect(weather.calls.withLock { $0 } == 10)
+        #expect(try database.outboxBacklog() == 1000)
+        #expect(await scheduler.tick() == 0)  // nothing twice
+        let message = try #require(try database.dueOutboxHeads(excluding: [], limit: 1).first)
+        let reply = try JSONDecoder().decode(Reply.self, from: message.payload)
+        #expect(reply.text?.contains("Прогноз на сегодня") == true)
+        #expect(reply.text?.contains("сб 21 ноября") == true, "\(reply.text ?? "")")
+    }
+
+    @Test func throughTwoDaysWithARestartAndDowntimeEachDateGetsOneForecast() async throws {
+        let folder = try TemporaryFolder()
+        var database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T00:00:00Z")
+        let moscow = Place(name: "Moscow", latitude: 55.75, longitude: 37.62)
+        let kathmandu = Place(name: "Kathmandu", latitude: 27.7, longitude: 85.3)
+        let london = Place(name: "London", latitude: 51.5, longitude: -0.12)
+        let newYork = Place(name: "New York", latitude: 40.7, longitude: -74)
+        try subscribe(database, chat: 1, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)  // 05:00Z
+        try subscribe(database, chat: 2, place: kathmandu, zone: "Asia/Kathmandu", hour: 0, minute: 0, now: start)  // 18:15Z
+        try subscribe(database, chat: 3, place: london, zone: "Europe/London", hour: 23, minute: 30, now: start)  // 23:30Z
+        try subscribe(database, chat: 4, place: newYork, zone: "America/New_York", hour: 7, minute: 30, now: start)  // 12:30Z
+        try subscribe(database, chat: 5, place: moscow, zone: "UTC+04:00", hour: 9, minute: 0, now: start, language: "en")  // 05:00Z
+
+        let weather = CountingWeather()
+        let clock = TestClock(start)
+        var scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        let end = utc("2026-11-23T00:00:00Z")
+        // Down from 04:30 to 06:00 on the first day (Moscow's 08:00 is 1 h late: sent),
+        // and from 12:00 to 15:00 on the second (New York's 07:30 is 2.5 h late: skipped).
+        let downtimes = [(utc("2026-11-21T04:30:00Z"), utc("2026-11-21T06:00:00Z")), (utc("2026-11-22T12:00:00Z"), utc("2026-11-22T15:00:00Z"))]
+        var restarted = false
+        var time = start
+        while time < end {
+            clock.set(time)
+            if !restarted && time >= utc("2026-11-21T12:00:00Z") {
+                // A restart: a new process on the same file.
+                database = try BotDatabase.open(path: folder.databasePath)
+                scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+                restarted = true
+            }
+            if !downtimes.contains(where: { time >= $0.0 && time < $0.1 }) {
+                await scheduler.tick()
+            }
+            time += 20
+        }
+        let counts = try forecastsPerChat(database)
+        #expect(counts[1] == 2)  // Moscow: late on day one, on time on day two
+        #expect(counts[2] == 2)  // Kathmandu: 22 and 23 November, local
+        #expect(counts[3] == 2)  // London
+        #expect(counts[4] == 1)  // New York: day two skipped, missed by more than 2 h
+        #expect(counts[5] == 2)  // a fixed offset
+        let days = try database.subscriptions(chatID: 2).first?.lastSentDay
+        #expect(days == "2026-11-23")
+        #expect(try database.subscriptions(chatID: 4).first?.lastSentDay == "2026-11-22")  // the skipped day counts as done
+    }
+
+    @Test func theRunLoopTicksOnItsClockUntilShutdown() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T04:59:00Z")
+        try subscribe(database, chat: 1, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        let clock = TestClock(start)
+        let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock)
+        let running = Task { try await scheduler.run() }
+        try await waitUntil("the forecast") { try database.outboxBacklog() == 1 }
+        running.cancel()
+        try await running.value
+        #expect(try database.outboxBacklog() == 1)
+    }
+}

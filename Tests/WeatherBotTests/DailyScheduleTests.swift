@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import WeatherBot
+
+@Suite struct DailyScheduleTests {
+    func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+    func zone(_ identifier: String) -> TimeZone { TimeZone(identifier: identifier)! }
+
+    @Test func timesAreReadInTheUsualForms() {
+        #expect(DailySchedule.parseTime("8:00")! == (8, 0))
+        #expect(DailySchedule.parseTime("08:00")! == (8, 0))
+        #expect(DailySchedule.parseTime("8.00")! == (8, 0))
+        #expect(DailySchedule.parseTime("23:59")! == (23, 59))
+        #expect(DailySchedule.parseTime("0:05")! == (0, 5))
+        for bad in ["25:99", "24:00", "8", "8:0", "8:000", "-1:00", "8:60", "８:00", "8:00:00", "", ":", "8h", "x:y"] {
+            #expect(DailySchedule.parseTime(bad) == nil, "«\(bad)»")
+        }
+    }
+
+    @Test func anOrdinaryDayInMoscow() {
+        let next = DailySchedule.nextSend(after: utc("2026-11-21T04:00:00Z"), hour: 8, minute: 0, in: zone("Europe/Moscow"))
+        #expect(next.date == utc("2026-11-21T05:00:00Z"))
+        #expect(next.day == "2026-11-21")
+        // Exactly at the time: the next day's.
+        let after = DailySchedule.nextSend(after: next.date, hour: 8, minute: 0, in: zone("Europe/Moscow"))
+        #expect(after.date == utc("2026-11-22T05:00:00Z"))
+        #expect(after.day == "2026-11-22")
+    }
+
+    @Test func londonAcrossBothChanges() {
+        let london = zone("Europe/London")
+        // Spring: 08:00 is 08:00 GMT on Saturday, 08:00 BST (07:00 UTC) on Sunday.
+        let saturday = DailySchedule.nextSend(after: utc("2026-03-28T09:00:00Z"), hour: 8, minute: 0, in: london)
+        #expect(saturday.date == utc("2026-03-29T07:00:00Z"))
+        #expect(saturday.day == "2026-03-29")
+        #expect(saturday.date.timeIntervalSince(utc("2026-03-28T08:00:00Z")) == 23 * 3600)
+        // 01:30 does not exist on that Sunday: the first moment after the jump.
+        let gap = DailySchedule.nextSend(after: utc("2026-03-29T00:00:00Z"), hour: 1, minute: 30, in: london)
+        #expect(gap.date == utc("2026-03-29T01:00:00Z"))
+        #expect(gap.day == "2026-03-29")
+        // Autumn: 08:00 BST on Saturday, 08:00 GMT on Sunday: 25 hours apart.
+        let autumn = DailySchedule.nextSend(after: utc("2026-10-24T07:00:00Z"), hour: 8, minute: 0, in: london)
+        #expect(autumn.date == utc("2026-10-25T08:00:00Z"))
+        // 01:30 happens twice: the first.
+        let twice = DailySchedule.nextSend(after: utc("2026-10-24T23:00:00Z"), hour: 1, minute: 30, in: london)
+        #expect(twice.date == utc("2026-10-25T00:30:00Z"))
+        let following = DailySchedule.nextSend(after: twice.date, hour: 1, minute: 30, in: london)
+        #expect(following.day == "2026-10-26")  // not the repeated 01:30 of the same day
+    }
+
+    @Test func newYorkAcrossBothChanges() {
+        let newYork = zone("America/New_York")
+        let spring = DailySchedule.nextSend(after: utc("2026-03-07T14:00:00Z"), hour: 7, minute: 30, in: newYork)
+        #expect(spring.date == utc("2026-03-08T11:30:00Z"))  // EDT, UTC-4
+        let gap = DailySchedule.nextSend(after: utc("2026-03-08T06:00:00Z"), hour: 2, minute: 30, in: newYork)
+        #expect(gap.date == utc("2026-03-08T07:00:00Z"))  // 03:00 EDT
+        let autumn = DailySchedule.nextSend(after: utc("2026-10-31T12:00:00Z"), hour: 7, minute: 30, in: newYork)
+        #expect(autumn.date == utc("2026-11-01T12:30:00Z"))  // EST, UTC-5
+    }
+
+    @Test func kathmanduAtMidnight() {
+        let kathmandu = zone("Asia/Kathmandu")
+        let next = DailySchedule.nextSend(after: utc("2026-11-21T18:00:00Z"), hour: 0, minute: 0, in: kathmandu)
+        #expect(next.date == utc("2026-11-21T18:15:00Z"))
+        #expect(next.day == "2026-11-22")
+        let then = DailySchedule.nextSend(after: next.date, hour: 0, minute: 0, in: kathmandu)
+        #expect(then.date == utc("2026-11-22T18:15:00Z"))
+        #expect(DailySchedule.day(of: utc("2026-11-21T18:14:59Z"), in: kathmandu) == "2026-11-21")
+    }
+
+    @Test func aroundMidnightAndFixedOffsets() {
+        let utcZone = TimeZone(secondsFromGMT: 0)!
+        let late = DailySchedule.nextSend(after: utc("2026-12-31T23:59:30Z"), hour: 0, minute: 0, in: utcZone)
+        #expect(late.date == utc("2027-01-01T00:00:00Z"))
+        #expect(late.day == "2027-01-01")
+        let offset = TimeZone(secondsFromGMT: 4 * 3600)!  // the free plan's fixed offset
+        let tbilisi = DailySchedule.nextSend(after: utc("2026-11-21T20:30:00Z"), hour: 0, minute: 15, in: offset)
+        #expect(tbilisi.date == utc("2026-11-21T20:15:00Z").addingTimeInterval(86_400))
+        #expect(tbilisi.day == "2026-11-23")
+    }
+}
