@@ -138,7 +138,8 @@ public struct DailyScheduler: Service {
             }
         }
         do {
-            return try database.commit(deliveries, at: now)
+            // The outbox runs on the wall clock, whatever clock the schedule runs on.
+            return try database.commit(deliveries)
         } catch {
             logger.error("could not commit daily forecasts", metadata: ["error": "\(error)"])
             return 0

@@ -15,14 +15,19 @@ final class BotHarness {
     let group: ServiceGroup
     let running: Task<Void, any Error>
 
-    init(databasePath: String, telegramURL: URL, weatherURL: URL) async throws {
+    init(
+        databasePath: String, telegramURL: URL, weatherURL: URL,
+        schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20)
+    ) async throws {
         database = try BotDatabase.open(path: databasePath)
         let transport = URLSessionTransport()
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(5))
         let weather = OpenWeatherService(client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport))
         var logger = Logger(label: "weatherbot.tests")
         logger.logLevel = .warning
-        let runtime = BotRuntime(database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1, logger: logger)
+        let runtime = BotRuntime(
+            database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
+            schedulerClock: schedulerClock, schedulerInterval: schedulerInterval, logger: logger)
         try await runtime.prepare()
         group = runtime.serviceGroup()
         let group = group
@@ -41,6 +46,14 @@ final class BotHarness {
         running.cancel()
         _ = try? await running.value
     }
+}
+
+/// The wall clock moved forward by an offset the test sets: «the next minute» comes at once.
+final class ShiftedClock: SchedulerClock {
+    let offset = Locked<TimeInterval>(0)
+    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    func shift(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
+    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
 
 /// A fresh folder for one test's database file.

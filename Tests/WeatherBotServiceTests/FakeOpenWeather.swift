@@ -43,11 +43,15 @@ enum FakeOpenWeather {
         }
     }
 
+    /// This hour, on the hour, so the forecast always covers today and tomorrow.
+    static var thisHour: Int { Int(Date().timeIntervalSince1970) / 3600 * 3600 }
+
     static var hours: [[String: Any]] {
-        (0..<48).map { index in
+        let start = thisHour
+        return (0..<48).map { index in
             let weather: [[String: Any]] = [["id": 804, "main": "Clouds", "description": "пасмурно", "icon": "04n"]]
             let hour: [String: Any] = [
-                "dt": 1_699_999_200 + index * 3600, "temp": -3 + index % 5, "pressure": 1018, "humidity": 86, "clouds": 100,
+                "dt": start + index * 3600, "temp": -3 + index % 5, "pressure": 1018, "humidity": 86, "clouds": 100,
                 "wind_speed": 4.1, "wind_deg": 210, "pop": 0.1, "weather": weather,
             ]
             return hour
@@ -55,11 +59,12 @@ enum FakeOpenWeather {
     }
 
     static var days: [[String: Any]] {
-        (0..<8).map { index in
+        let noon = Int(Date().timeIntervalSince1970) / 86_400 * 86_400 + 9 * 3600  // noon in Moscow
+        return (0..<8).map { index in
             let weather: [[String: Any]] = [["id": 600, "main": "Snow", "description": "небольшой снег", "icon": "13d"]]
             let temperatures: [String: Any] = ["day": -1 + index, "min": -8, "max": 1 + index, "night": -6, "eve": -3, "morn": -5]
             let day: [String: Any] = [
-                "dt": 1_699_952_400 + index * 86400, "temp": temperatures, "pressure": 1016, "humidity": 80, "wind_speed": 5,
+                "dt": noon + index * 86400, "temp": temperatures, "pressure": 1016, "humidity": 80, "wind_speed": 5,
                 "wind_deg": 270, "clouds": 90, "pop": 0.4, "snow": 1.5, "weather": weather,
             ]
             return day

@@ -1,0 +1,92 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+/// /daily through the conversation, each step committed to a real SQLite file.
+@Suite struct DailyConversationTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func withCity() async throws -> Chat {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        return chat
+    }
+
+    @Test func subscribesTheCityAtALocalTimeAndConfirmsPlaceAndTime() async throws {
+        let chat = try await withCity()
+        for typed in ["8:00", "08:00", "8.00"] {
+            try await chat.send(.command(.daily("off")))
+            let step = try await chat.send(.command(.daily(typed)))
+            #expect(step.replies.first?.text == "✅ Каждый день в 08:00 (местное время) пришлю прогноз: <b>Саранск</b>", "«\(typed)»")
+        }
+        let subscriptions = try chat.database.subscriptions(chatID: chat.id)
+        #expect(subscriptions.count == 1)
+        #expect(subscriptions[0].timeZone == "Europe/Moscow")
+        #expect(subscriptions[0].hour == 8 && subscriptions[0].minute == 0)
+        // The next send is 08:00 Moscow time (05:00 UTC) after the conversation's clock.
+        #expect(Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "Europe/Moscow")!, from: subscriptions[0].nextSendAt).hour == 8)
+    }
+
+    @Test func badTimesAndPlacesGetAClearAnswer() async throws {
+        let chat = try await withCity()
+        let bad = try await chat.send(.command(.daily("25:99")))
+        #expect(bad.replies.first?.text == "Не понимаю время «25:99». Укажите часы и минуты, например: /daily 8:00")
+        let noFavorite = try await chat.send(.command(.daily("8:00 3")))
+        #expect(noFavorite.replies.first?.text == "В избранном пока ничего нет.")
+        let nonsense = try await chat.send(.command(.daily("8:00 3 4")))
+        #expect(nonsense.replies.first?.text?.contains("/daily 8:00") == true)
+        let noCity = try Chat(id: 5)
+        let step = try await noCity.send(.command(.daily("9:15")))
+        #expect(step.replies.first?.text?.contains("Сначала выберите город") == true)
+        #expect(try chat.database.subscriptions(chatID: chat.id).isEmpty)
+    }
+
+    @Test func aFavoriteByNumberAndAtMostFive() async throws {
+        let chat = try await withCity()
+        try await chat.save(["Казань"])
+        let favorite = try await chat.send(.command(.daily("7:30 1")))
+        #expect(favorite.replies.first?.text?.contains("в 07:30") == true)
+        #expect(favorite.replies.first?.text?.contains("Казань") == true)
+        let duplicate = try await chat.send(.command(.daily("7:30 1")))
+        #expect(duplicate.replies.first?.text == "Такой прогноз уже есть.")
+        for hour in 9...12 { try await chat.send(.command(.daily("\(hour):00"))) }
+        let sixth = try await chat.send(.command(.daily("13:00")))
+        #expect(sixth.replies.first?.text == "Можно не больше 5 ежедневных прогнозов. Отмените один: /daily")
+        #expect(try chat.database.subscriptions(chatID: chat.id).count == 5)
+    }
+
+    @Test func theListHasACancelButtonEachAndOffCancelsAll() async throws {
+        let chat = try await withCity()
+        try await chat.send(.command(.daily("8:00")))
+        try await chat.send(.command(.daily("21:00")))
+        let list = try await chat.send(.command(.daily(nil)))
+        guard case .send(let text, .inline(let keyboard)?, _) = list.replies.first else {
+            Issue.record("expected the list, got \(list.replies)")
+            return
+        }
+        #expect(text.contains("⏰ 08:00 — <b>Саранск</b>"))
+        #expect(text.contains("⏰ 21:00 — <b>Саранск</b>"))
+        #expect(text.contains("/daily off"))
+        #expect(keyboard.inlineKeyboard.count == 2)
+        let cancelled = try await chat.press("08:00", in: list, messageID: 4)
+        #expect(cancelled.replies.first == .answer(callbackQueryID: "q", text: "Прогноз отменён"))
+        #expect(try chat.database.subscriptions(chatID: chat.id).map(\.hour) == [21])
+        let stale = try await chat.press("08:00", in: list)
+        #expect(stale.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+        let off = try await chat.send(.command(.daily("off")))
+        #expect(off.replies.first?.text == "Ежедневные прогнозы отменены: 1.")
+        #expect(try chat.database.subscriptions(chatID: chat.id).isEmpty)
+    }
+
+    @Test func resetCancelsTheForecastsToo() async throws {
+        let chat = try await withCity()
+        try await chat.send(.command(.daily("8:00")))
+        let question = try await chat.send(.command(.reset))
+        _ = try await chat.press("Да, удалить всё", in: question)
+        #expect(try chat.database.subscriptions(chatID: chat.id).isEmpty)
+    }
+}
