@@ -31,7 +31,7 @@ let package = Package(
         // The product: intents, the conversation, views, texts.
         .target(
             name: "WeatherBot",
-            dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore"]
+            dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore", .product(name: "Logging", package: "swift-log")]
         ),
         // The runtime: poller, per-chat workers, outbox sender.
         .target(

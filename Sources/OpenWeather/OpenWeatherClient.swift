@@ -90,14 +90,24 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
 
     // MARK: Transport
 
+    /// RFC 3986's unreserved characters, the only ones a query value keeps as they are.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Percent-encodes a query value: every byte but the unreserved characters.
+    static func queryEncoded(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
     static func coordinate(_ value: Double) -> String {
         String(format: "%.4f", value)
     }
 
     private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
         var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
-        components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-            + [URLQueryItem(name: "appid", value: apiKey)]
+        // URLComponents leaves «+» as it is, which servers read as a space: encode it too.
+        components.percentEncodedQueryItems = (query.sorted { $0.key < $1.key } + [("appid", apiKey)]).map { name, value in
+            URLQueryItem(name: name, value: Self.queryEncoded(value))
+        }
         guard let url = components.url else {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "could not build the request")
         }

@@ -141,6 +141,8 @@ public struct Conversation: Sendable {
                 return
             }
             await press(action, queryID: queryID, messageID: incoming.messageID, &context)
+        case .unsupported:
+            context.say(context.texts.unsupported)
         case .ignored:
             break
         }
@@ -208,6 +210,7 @@ public struct Conversation: Sendable {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
+            if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
             askCityName(for: .setCity, &context)
         case .chooseManually:
             context.answer(queryID)
@@ -231,9 +234,10 @@ public struct Conversation: Sendable {
             }
         case .view(let view, let reference), .refresh(let view, let reference):
             guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
-            context.answer(queryID)
             var refresh = false
             if case .refresh = action { refresh = true }
+            // A refresh often changes nothing visible; the notice says it happened.
+            context.answer(queryID, refresh ? context.texts.refreshed : nil)
             await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
         case .open(let reference):
             guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }

@@ -27,7 +27,9 @@ public enum Intent: Sendable, Hashable {
     case text(String)
     /// A pressed inline button; nil when its data is not one of ours.
     case button(CallbackAction?)
-    /// Nothing to answer (an edited message, a sticker, an unknown kind of update).
+    /// Something the bot cannot read in a private chat (a sticker, a photo): answered with a hint.
+    case unsupported
+    /// Nothing to answer (an edited message, group chatter, another bot's command, an unknown kind of update).
     case ignored
 }
 

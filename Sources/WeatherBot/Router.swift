@@ -3,7 +3,9 @@ import TelegramBotAPI
 
 /// Turns an ``Update`` into an ``Incoming`` intent. Pure: no I/O, never fails.
 public enum Router {
-    public static func route(_ update: Update) -> Incoming? {
+    /// - Parameter botUsername: this bot's username; commands addressed to another bot
+    ///   (`/start@other_bot`, in groups) are ignored.
+    public static func route(_ update: Update, botUsername: String? = nil) -> Incoming? {
         if let query = update.callbackQuery {
             let chatID = query.message?.chat.id ?? query.from.id
             let action = query.data.flatMap(CallbackAction.init(encoded:))
@@ -16,7 +18,7 @@ public enum Router {
             return Incoming(
                 updateID: update.updateId, chatID: message.chat.id,
                 language: Language(telegramCode: message.from?.languageCode),
-                intent: intent(of: message))
+                intent: intent(of: message, botUsername: botUsername))
         }
         if let edited = update.editedMessage {
             return Incoming(
@@ -26,19 +28,27 @@ public enum Router {
         return nil
     }
 
-    static func intent(of message: Message) -> Intent {
+    static func intent(of message: Message, botUsername: String? = nil) -> Intent {
+        // In a group the bot answers commands only; elsewhere, anything it cannot read gets a hint.
+        let isPrivate = message.chat.type == .private
         if let location = message.location {
             guard location.latitude.isFinite, location.longitude.isFinite,
                 abs(location.latitude) <= 90, abs(location.longitude) <= 180
-            else { return .ignored }
+            else { return isPrivate ? .unsupported : .ignored }
             return .location(latitude: location.latitude, longitude: location.longitude)
         }
         guard let text = message.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            return .ignored
+            return isPrivate ? .unsupported : .ignored
         }
         if text.hasPrefix("/") {
+            if let botUsername, let addressee = text.prefix(while: { !$0.isWhitespace }).split(separator: "@", maxSplits: 1).dropFirst().first,
+                addressee.lowercased() != botUsername.lowercased()
+            {
+                return .ignored
+            }
             return .command(command(text))
         }
+        guard isPrivate else { return .ignored }
         if Texts.manualChoiceButtons.contains(text) {
             return .command(.chooseCity)
         }

@@ -196,6 +196,11 @@ public struct Texts: Sendable {
 
     // MARK: Buttons and commands
 
+    var unsupported: String {
+        pick("Я понимаю геолокацию, названия городов, координаты и команды. Список команд — /help",
+             "I understand locations, city names, coordinates and commands. See /help")
+    }
+    var refreshed: String { pick("🔄 Обновлено", "🔄 Refreshed") }
     var staleButton: String { pick("Эта кнопка уже неактуальна", "This button is no longer current") }
     var unknownButton: String { pick("Эта кнопка больше не работает", "This button no longer works") }
     func unknownCommand(_ name: String) -> String {

@@ -257,7 +257,8 @@ public enum WeatherViews {
         let month = texts.months[((parts.month ?? 1) - 1) % 12]
         let day = parts.day ?? 1
         let dayAndMonth = texts.language == .ru ? "\(day) \(month)" : "\(day) \(month)"
-        return weekdayFirst ? "\(weekday), \(dayAndMonth)" : "\(weekday.lowercased()) \(dayAndMonth)"
+        if weekdayFirst { return "\(weekday), \(dayAndMonth)" }
+        return texts.language == .ru ? "\(weekday.lowercased()) \(dayAndMonth)" : "\(weekday) \(dayAndMonth)"
     }
 
     /// «21 ноября 14:00» in the place's zone.

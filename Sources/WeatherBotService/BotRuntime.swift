@@ -47,6 +47,7 @@ public struct BotRuntime: Sendable {
             do {
                 let me = try await telegram.getMe()
                 logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
+                workers.identify(as: me.username)
                 try await telegram.deleteWebhook()
                 for language in Language.allCases {
                     let commands = Texts.for(language).menu.map { BotCommand(command: $0.command, description: $0.description) }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import TelegramBotAPI
 import WeatherBot
 import WeatherBotStore
@@ -26,6 +27,8 @@ public actor ChatWorkers: Service {
     private var stopping = false
     private let wake = WakeSignal()
     private let capacity = WakeSignal()
+    /// This bot's username, once getMe told it: commands for other bots are ignored.
+    private let botUsername = Mutex<String?>(nil)
 
     public init(database: BotDatabase, conversation: Conversation, outbox: OutboxSender?, logger: Logger, maximumConcurrentChats: Int = 64) {
         self.database = database
@@ -33,6 +36,11 @@ public actor ChatWorkers: Service {
         self.outbox = outbox
         self.logger = logger
         self.maximumConcurrentChats = maximumConcurrentChats
+    }
+
+    /// Tells the workers this bot's username.
+    public nonisolated func identify(as username: String?) {
+        botUsername.withLock { $0 = username }
     }
 
     /// Items committed to the inbox and not yet handled.
@@ -121,7 +129,7 @@ public actor ChatWorkers: Service {
         if let updateID = item.updateId { logger[metadataKey: "update.id"] = "\(updateID)" }
         guard let seq = item.seq else { return }
 
-        guard let event = Self.event(of: item) else {
+        guard let event = Self.event(of: item, botUsername: botUsername.withLock { $0 }) else {
             logger.notice("inbox item dropped: nothing to handle in it")
             retrying(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
             return
@@ -165,11 +173,11 @@ public actor ChatWorkers: Service {
     }
 
     /// The conversation event an inbox item holds; nil when it holds nothing to answer.
-    static func event(of item: InboxItem) -> Conversation.Event? {
+    static func event(of item: InboxItem, botUsername: String?) -> Conversation.Event? {
         switch item.kind {
         case .update:
             guard let update = try? TelegramJSON.decoder().decode(Update.self, from: item.payload),
-                let incoming = Router.route(update), incoming.chatID == item.chatId
+                let incoming = Router.route(update, botUsername: botUsername), incoming.chatID == item.chatId
             else { return nil }
             return .incoming(incoming)
         case .followUp:

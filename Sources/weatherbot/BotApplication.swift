@@ -40,7 +40,7 @@ struct BotApplication {
             client: OpenWeatherClient(
                 apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: transport,
                 fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
-            freshFor: .seconds(configuration.weatherCacheTTL))
+            freshFor: .seconds(configuration.weatherCacheTTL), logger: logger)
 
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,

@@ -87,8 +87,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         let telegramURL = url("telegram.apiURL", "TELEGRAM_API_URL", "https://api.telegram.org")
         let weatherURL = url("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org")
         let pollTimeout = reader.int(forKey: "telegram.pollTimeout", default: 30)
-        if !(0...50).contains(pollTimeout) {
-            problems.append("error: TELEGRAM_POLL_TIMEOUT must be between 0 and 50 seconds, not \(pollTimeout).")
+        if !(1...50).contains(pollTimeout) {
+            problems.append("error: TELEGRAM_POLL_TIMEOUT must be between 1 and 50 seconds, not \(pollTimeout).")
         }
         let fallbackMemory = reader.int(forKey: "openWeather.fallbackMemory", default: 3600)
         if fallbackMemory < 0 {

@@ -28,6 +28,15 @@ import Testing
         #expect(request.query["appid"] == Self.key)
     }
 
+    @Test func queriesAreFullyEncoded() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
+        defer { Task { await server.shutdown() } }
+        for name in ["C++", "Санкт-Петербург", "a&b=c", "Saint-Étienne #1", "100% "] {
+            _ = try await client(server).geocode(name)
+            #expect(server.requests.last?.query["q"] == name)
+        }
+    }
+
     @Test func theOpenSeaIsAnEmptyList() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
         defer { Task { await server.shutdown() } }

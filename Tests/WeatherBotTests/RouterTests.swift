@@ -30,10 +30,10 @@ import Testing
         let routed = Router.route(message(location: Location(latitude: 54.18, longitude: 45.17)))
         #expect(routed?.intent == .location(latitude: 54.18, longitude: 45.17))
         #expect(routed?.chatID == 77)
-        #expect(Router.route(message(location: Location(latitude: 91, longitude: 0)))?.intent == .ignored)
+        #expect(Router.route(message(location: Location(latitude: 91, longitude: 0)))?.intent == .unsupported)
         #expect(Router.route(message("  Казань "))?.intent == .text("Казань"))
-        #expect(Router.route(message("   "))?.intent == .ignored)
-        #expect(Router.route(message(nil))?.intent == .ignored)
+        #expect(Router.route(message("   "))?.intent == .unsupported)
+        #expect(Router.route(message(nil))?.intent == .unsupported)  // a sticker, a photo
     }
 
     @Test func keyboardButtonAsksForACityInBothLanguages() {
@@ -69,5 +69,17 @@ import Testing
         let edited = Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "/start"))
         #expect(Router.route(edited)?.intent == .ignored)
         #expect(Router.route(Update(updateId: 13)) == nil)
+    }
+
+    @Test func inGroupsOnlyCommandsForThisBotAndLocationsCount() {
+        func group(_ text: String?, location: Location? = nil) -> Update {
+            Update(updateId: 20, message: Message(messageId: 1, from: User(id: 5, firstName: "A"), date: 1, chat: Chat(id: -100, type: .supergroup), text: text, location: location))
+        }
+        #expect(Router.route(group("/start@weather_test_bot"), botUsername: "Weather_Test_Bot")?.intent == .command(.start))
+        #expect(Router.route(group("/start@other_bot"), botUsername: "weather_test_bot")?.intent == .ignored)
+        #expect(Router.route(group("/weather"), botUsername: "weather_test_bot")?.intent == .command(.weather))
+        #expect(Router.route(group("Всем привет"))?.intent == .ignored)
+        #expect(Router.route(group(nil))?.intent == .ignored)
+        #expect(Router.route(group(nil, location: Location(latitude: 1, longitude: 2)))?.intent == .location(latitude: 1, longitude: 2))
     }
 }
