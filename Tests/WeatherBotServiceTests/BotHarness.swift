@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import LoopbackHTTP
 import Logging
 import OpenWeather
 import ServiceLifecycle
@@ -56,8 +57,33 @@ final class ShiftedClock: SchedulerClock {
     func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
 
-/// A fresh folder for one test's database file.
-struct TemporaryFolder: ~Copyable {
+/// The loopback world of an end-to-end test: a database folder, a fake Telegram and a fake
+/// OpenWeather, on which workers can be started, stopped and started again.
+final class Loopback {
+    let folder: TemporaryFolder
+    let telegram: FakeTelegram
+    let weather: LoopbackServer
+
+    init() async throws {
+        folder = try TemporaryFolder()
+        telegram = try await FakeTelegram()
+        weather = try await FakeOpenWeather.start()
+    }
+
+    func startBot(schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20)) async throws -> BotHarness {
+        try await BotHarness(
+            databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url,
+            schedulerClock: schedulerClock, schedulerInterval: schedulerInterval)
+    }
+
+    func shutdown() async {
+        await weather.shutdown()
+        await telegram.server.shutdown()
+    }
+}
+
+/// A fresh folder for one test's database file, removed when the test is done with it.
+final class TemporaryFolder {
     let url: URL
 
     init() throws {

@@ -8,10 +8,9 @@ import WeatherBotStore
     let chatID: Int64 = 501
 
     @Test func locationIsConfirmedAndTheWeatherShown() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        let weather = try await FakeOpenWeather.start()
-        let bot = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+        let loopback = try await Loopback()
+        let (telegram, weather) = (loopback.telegram, loopback.weather)
+        let bot = try await loopback.startBot()
 
         telegram.sendText("/start", from: chatID)
         try await telegram.waitUntil("the greeting") { $0.sent.count == 1 }
@@ -43,16 +42,13 @@ import WeatherBotStore
         #expect(saved.name(in: "ru") == "Саранск")
         #expect(saved.timeZone == "Europe/Moscow")
         #expect(try bot.database.outboxBacklog() == 0)
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 
     @Test func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        let weather = try await FakeOpenWeather.start()
-
-        let first = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+        let loopback = try await Loopback()
+        let telegram = loopback.telegram
+        let first = try await loopback.startBot()
         telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
         try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
         // The question has been delivered and its delivery recorded: the worker is idle, waiting.
@@ -63,7 +59,7 @@ import WeatherBotStore
         // The user answers while no worker runs; a new one starts on the same database.
         let question = try #require(telegram.screen(chatID).last)
         try telegram.press("Да, всё верно", on: question.messageID, in: chatID)
-        let second = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+        let second = try await loopback.startBot()
         try await telegram.waitUntil("the weather card after the restart") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
         try await second.stop()
 
@@ -74,15 +70,13 @@ import WeatherBotStore
         #expect(state.answers.count == 1)
         #expect(try second.database.chat(chatID)?.currentPlace?.name(in: "ru") == "Саранск")
         #expect(try second.database.pendingInbox().isEmpty)
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 
     @Test func theOpenSeaOffersManualChoiceAndANameFindsTheCity() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        let weather = try await FakeOpenWeather.start()
-        let bot = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+        let loopback = try await Loopback()
+        let (telegram, weather) = (loopback.telegram, loopback.weather)
+        let bot = try await loopback.startBot()
 
         telegram.sendLocation(latitude: 0.5, longitude: -30, from: chatID, language: "en")
         try await telegram.waitUntil("the failure") { state in state.edits.contains { $0.text.contains("Could not determine the city") } }
@@ -102,15 +96,13 @@ import WeatherBotStore
         try await telegram.waitUntil("the notice") { $0.answers.count == 3 }
         try await bot.stop()
         #expect(try bot.database.chat(chatID)?.currentPlace?.region == "Texas")
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 
     @Test func weatherViewsEditTheCardAndOneFetchServesThemAll() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        let weather = try await FakeOpenWeather.start()
-        let bot = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+        let loopback = try await Loopback()
+        let (telegram, weather) = (loopback.telegram, loopback.weather)
+        let bot = try await loopback.startBot()
 
         telegram.sendText("/weather", from: chatID)
         try await telegram.waitUntil("the default city's card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
@@ -132,22 +124,18 @@ import WeatherBotStore
         try await telegram.waitUntil("the refresh's answer") { $0.answers.count == 3 }
         try await waitUntil("the refresh") { weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2 }
         try await bot.stop()
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 
     @Test func aRejectedTokenStopsStartUp() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        telegram.state.withLock {
+        let loopback = try await Loopback()
+        loopback.telegram.state.withLock {
             $0.failures["getMe"] = [.json(["ok": false, "error_code": 401, "description": "Unauthorized"], status: 401)]
         }
-        let weather = try await FakeOpenWeather.start()
         await #expect(throws: (any Error).self) {
-            _ = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+            _ = try await loopback.startBot()
         }
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 }
 

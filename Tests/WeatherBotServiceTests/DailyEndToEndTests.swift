@@ -8,13 +8,10 @@ import WeatherBotStore
     let chatID: Int64 = 909
 
     @Test func subscribingForTheNextMinuteDeliversExactlyOneForecast() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        let weather = try await FakeOpenWeather.start()
+        let loopback = try await Loopback()
+        let telegram = loopback.telegram
         let clock = ShiftedClock()
-        let bot = try await BotHarness(
-            databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url,
-            schedulerClock: clock, schedulerInterval: .milliseconds(100))
+        let bot = try await loopback.startBot(schedulerClock: clock, schedulerInterval: .milliseconds(100))
 
         telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
         try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
@@ -48,7 +45,6 @@ import WeatherBotStore
         try await telegram.waitUntil("the 7 days") { state in state.edits.last?.text.contains("на 7 дней") ?? false }
 
         try await bot.stop()
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 }

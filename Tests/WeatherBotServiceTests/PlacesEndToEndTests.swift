@@ -8,10 +8,9 @@ import WeatherBotStore
     let chatID: Int64 = 808
 
     @Test func searchStarListMoveDeleteResetAndStartAgain() async throws {
-        let folder = try TemporaryFolder()
-        let telegram = try await FakeTelegram()
-        let weather = try await FakeOpenWeather.start()
-        let bot = try await BotHarness(databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url)
+        let loopback = try await Loopback()
+        let (telegram, weather) = (loopback.telegram, loopback.weather)
+        let bot = try await loopback.startBot()
 
         // The chat's own city first.
         telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
@@ -67,7 +66,6 @@ import WeatherBotStore
 
         try await bot.stop()
         #expect(try bot.database.chat(chatID)?.currentPlace == nil)
-        await weather.shutdown()
-        await telegram.server.shutdown()
+        await loopback.shutdown()
     }
 }
