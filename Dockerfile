@@ -77,6 +77,9 @@ WORKDIR /data
 
 USER 10001:10001
 
+# Healthy while getUpdates has answered within the last 5 minutes (read from the database).
+HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["weatherbot", "status"]
+
 # SIGTERM (docker stop) shuts the bot down gracefully: polling stops, chats in flight finish,
 # and the outbox is flushed for up to 10 seconds. Whatever is left is sent after the next start.
 ENTRYPOINT ["weatherbot"]

@@ -48,6 +48,7 @@ let package = Package(
             name: "weatherbot",
             dependencies: [
                 "WeatherBotService",
+                "WeatherBotStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -47,7 +47,14 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("log.level", "LOG_LEVEL", "info"),
     ]
 
-    static func load(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> BotConfiguration {
+    /// The database path alone, from the same sources.
+    static func databasePath(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> String {
+        let (reader, _) = try await reader(configPath: configPath, environment: environment)
+        return reader.string(forKey: "database.path", default: "weatherbot.sqlite")
+    }
+
+    /// The environment over the config file, and any warning about the file.
+    private static func reader(configPath: String?, environment: [String: String]) async throws -> (ConfigReader, [String]) {
         var providers: [any ConfigProvider] = [
             EnvironmentVariablesProvider(
                 environmentVariables: environment,
@@ -65,7 +72,11 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             }
             if let warning = Self.permissionWarning(configPath) { warnings.append(warning) }
         }
-        let reader = ConfigReader(providers: providers)
+        return (ConfigReader(providers: providers), warnings)
+    }
+
+    static func load(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> BotConfiguration {
+        let (reader, warnings) = try await reader(configPath: configPath, environment: environment)
         var problems: [String] = []
 
         let token = reader.string(forKey: "telegram.botToken", isSecret: true)?.trimmingCharacters(in: .whitespaces) ?? ""

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WeatherBotStore
 
 @main
 struct WeatherBotCommand: AsyncParsableCommand {
@@ -21,7 +22,7 @@ struct WeatherBotCommand: AsyncParsableCommand {
               LOG_LEVEL                     default info
             See config.example.json for every key.
             """,
-        subcommands: [Run.self, CheckConfig.self],
+        subcommands: [Run.self, CheckConfig.self, Status.self],
         defaultSubcommand: Run.self
     )
 }
@@ -35,6 +36,16 @@ struct ConfigOptions: ParsableArguments {
     func load() async throws -> BotConfiguration {
         do {
             return try await BotConfiguration.load(configPath: config)
+        } catch let invalid as BotConfiguration.Invalid {
+            FileHandle.standardError.write(Data((invalid.description + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// Only the database path: commands that read the database need no secrets.
+    func databasePath() async throws -> String {
+        do {
+            return try await BotConfiguration.databasePath(configPath: config)
         } catch let invalid as BotConfiguration.Invalid {
             FileHandle.standardError.write(Data((invalid.description + "\n").utf8))
             throw ExitCode(2)
@@ -57,6 +68,44 @@ extension WeatherBotCommand {
                 FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
                 throw ExitCode(1)
             }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the worker's health from its database; exit 1 when polling has failed for too long.",
+            discussion: "Made for a container HEALTHCHECK: it needs only the database path, not the secrets.")
+
+        @OptionGroup var options: ConfigOptions
+
+        @Option(help: ArgumentHelp("Seconds without a successful poll after which the worker counts as unhealthy.", valueName: "seconds"))
+        var maxPollAge: Int = 300
+
+        func run() async throws {
+            let path = try await options.databasePath()
+            guard FileManager.default.fileExists(atPath: path) else {
+                FileHandle.standardError.write(Data("unhealthy: no database at \(path)\n".utf8))
+                throw ExitCode(1)
+            }
+            let status: BotStatus
+            do {
+                status = try BotStatus.read(path: path)
+            } catch {
+                FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(path): \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            let age = status.lastSuccessfulPoll.map { Date().timeIntervalSince($0) }
+            let formatter = ISO8601DateFormatter()
+            print("last successful poll: \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")
+            print("inbox backlog: \(status.inboxBacklog)")
+            print("outbox backlog: \(status.outboxBacklog)")
+            print("chats: \(status.chats)")
+            print("subscriptions: \(status.subscriptions) (\(status.activeSubscriptions) active)")
+            guard let age, age <= Double(maxPollAge) else {
+                print("unhealthy: no successful poll in the last \(maxPollAge) s")
+                throw ExitCode(1)
+            }
+            print("healthy")
         }
     }
 

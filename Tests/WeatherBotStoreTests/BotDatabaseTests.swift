@@ -114,3 +114,20 @@ import Testing
         #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
     }
 }
+
+@Suite struct BotStatusTests {
+    @Test func statusIsReadWithoutWritingAnything() throws {
+        let temporary = try TemporaryDatabase()
+        var status = try BotStatus.read(path: temporary.path)
+        #expect(status.lastSuccessfulPoll == nil)
+        let polledAt = Date(timeIntervalSince1970: 1_795_000_000)
+        let items = try temporary.database.receive([(updateID: 5, chatID: 1, payload: Data())], lastUpdateID: 5, at: polledAt)
+        try temporary.database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [Data("r".utf8)], followUps: [Data("f".utf8)])
+        status = try BotStatus.read(path: temporary.path)
+        #expect(status.lastSuccessfulPoll == polledAt)
+        #expect(status.outboxBacklog == 1)
+        #expect(status.inboxBacklog == 1)
+        #expect(status.chats == 1)
+        #expect(status.subscriptions == 0)
+    }
+}
