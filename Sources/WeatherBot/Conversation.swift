@@ -112,7 +112,7 @@ public struct Conversation: Sendable {
         }
 
         mutating func say(_ text: String) {
-            replies.append(.send(text: text))
+            replies.append(.send(text: HTML.fitting(text)))
         }
 
         mutating func answer(_ queryID: String, _ text: String? = nil) {
@@ -177,8 +177,10 @@ public struct Conversation: Sendable {
             askReset(&context)
         case .daily(let argument):
             await dailyCommand(argument, &context)
+        case .unknown(let name) where name.isEmpty:
+            context.say(context.texts.unsupported)
         case .unknown(let name):
-            context.say(context.texts.unknownCommand(HTML.escape(name)))
+            context.say(context.texts.unknownCommand(HTML.escape(HTML.truncate(name, maximumCharacters: 32))))
         }
     }
 

@@ -99,7 +99,7 @@ public enum Router {
         case "move": return .move(arguments.isEmpty ? nil : arguments)
         case "reset": return .reset
         case "daily": return .daily(arguments.isEmpty ? nil : arguments)
-        default: return .unknown(String(head.prefix(32)))
+        default: return .unknown(String(head))
         }
     }
 }
