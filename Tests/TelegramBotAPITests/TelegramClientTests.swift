@@ -125,7 +125,7 @@ import Testing
 
     @Test func aSlowServerTimesOut() async throws {
         let server = try await LoopbackServer { _ in
-            try? await Task.sleep(for: .seconds(3))
+            try? await Task.sleep(for: .seconds(30))
             return .json(["ok": true, "result": true])
         }
         defer { Task { await server.shutdown() } }
@@ -133,6 +133,7 @@ import Testing
         let started = ContinuousClock.now
         let error = await #expect(throws: TelegramError.self) { try await client.sendChatAction(chatID: 1, action: .typing) }
         #expect(error?.code == .transport)
-        #expect(ContinuousClock.now - started < .milliseconds(2900))
+        // Far sooner than the server would answer, however loaded the machine is.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 }
