@@ -140,7 +140,7 @@ import WeatherBotStore
 }
 
 /// Waits until `condition` holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(15), _ what: String, _ condition: () throws -> Bool) async throws {
+func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: () throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return }

@@ -118,7 +118,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// Waits until `condition` holds of the state, failing after `timeout`.
-    func waitUntil(timeout: Duration = .seconds(15), _ what: String, _ condition: (State) -> Bool) async throws {
+    func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: (State) -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if state.withLock({ condition($0) }) { return }
