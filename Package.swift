@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "weatherbotTests", dependencies: ["weatherbot"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTP"]),
         .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "LoopbackHTTP"]),
         .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"], resources: [.copy("Fixtures")]),

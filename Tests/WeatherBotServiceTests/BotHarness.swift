@@ -18,14 +18,19 @@ final class BotHarness {
 
     init(
         databasePath: String, telegramURL: URL, weatherURL: URL,
-        schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20)
+        schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20),
+        logger: Logger? = nil
     ) async throws {
         database = try BotDatabase.open(path: databasePath)
         let transport = URLSessionTransport()
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(5))
-        let weather = OpenWeatherService(client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport))
-        var logger = Logger(label: "weatherbot.tests")
-        logger.logLevel = .warning
+        let logger = logger ?? {
+            var logger = Logger(label: "weatherbot.tests")
+            logger.logLevel = .warning
+            return logger
+        }()
+        let weather = OpenWeatherService(
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport), logger: logger)
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
             schedulerClock: schedulerClock, schedulerInterval: schedulerInterval, logger: logger)
@@ -70,10 +75,12 @@ final class Loopback {
         weather = try await FakeOpenWeather.start()
     }
 
-    func startBot(schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20)) async throws -> BotHarness {
+    func startBot(
+        schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20), logger: Logger? = nil
+    ) async throws -> BotHarness {
         try await BotHarness(
             databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url,
-            schedulerClock: schedulerClock, schedulerInterval: schedulerInterval)
+            schedulerClock: schedulerClock, schedulerInterval: schedulerInterval, logger: logger)
     }
 
     func shutdown() async {

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import weatherbot
+
+@Suite struct BotConfigurationTests {
+    static let token = "7777:CONFIG-token-not-real"
+    static let key = "config-key-not-real"
+
+    @Test func theEnvironmentIsReadByItsFixedNames() async throws {
+        let configuration = try await BotConfiguration.load(configPath: nil, environment: [
+            "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key, "TELEGRAM_API_URL": "http://127.0.0.1:9",
+            "OPEN_WEATHER_API_URL": "http://127.0.0.1:10", "DATABASE_PATH": "/tmp/x.sqlite", "LOG_LEVEL": "debug",
+        ])
+        #expect(configuration.botToken == Self.token)
+        #expect(configuration.openWeatherAPIKey == Self.key)
+        #expect(configuration.telegramAPIURL.absoluteString == "http://127.0.0.1:9")
+        #expect(configuration.openWeatherAPIURL.absoluteString == "http://127.0.0.1:10")
+        #expect(configuration.databasePath == "/tmp/x.sqlite")
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.pollTimeout == 30)
+        #expect(configuration.maximumFavorites == 20)
+        // check-config prints this: the secrets never.
+        #expect(!configuration.description.contains(Self.token))
+        #expect(!configuration.description.contains(Self.key))
+        #expect(configuration.description.contains("<redacted>"))
+    }
+
+    @Test func missingSecretsAreOneLineEachSayingHowToSetThem() async throws {
+        do {
+            _ = try await BotConfiguration.load(configPath: nil, environment: [:])
+            Issue.record("an empty environment was accepted")
+        } catch let invalid as BotConfiguration.Invalid {
+            #expect(invalid.problems.count == 2)
+            #expect(invalid.problems[0].contains("TELEGRAM_BOT_TOKEN"))
+            #expect(invalid.problems[1].contains("OPEN_WEATHER_API_KEY"))
+        }
+    }
+
+    @Test func badValuesAreRefused() async throws {
+        for (name, value) in [("TELEGRAM_API_URL", "ftp://x"), ("TELEGRAM_POLL_TIMEOUT", "0"), ("LOG_LEVEL", "loud"), ("FAVORITES_LIMIT", "0")] {
+            await #expect(throws: BotConfiguration.Invalid.self, "\(name)=\(value)") {
+                _ = try await BotConfiguration.load(configPath: nil, environment: [
+                    "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key, name: value,
+                ])
+            }
+        }
+    }
+
+    @Test func theFileIsOverriddenByTheEnvironmentAndAWorldReadableOneWarns() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("config.json").path
+        let json = #"{"telegram": {"botToken": "\#(Self.token)", "pollTimeout": 20}, "openWeather": {"apiKey": "\#(Self.key)"}, "database": {"path": "from-file.sqlite"}}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+
+        let configuration = try await BotConfiguration.load(configPath: path, environment: ["DATABASE_PATH": "from-env.sqlite"])
+        #expect(configuration.botToken == Self.token)
+        #expect(configuration.pollTimeout == 20)
+        #expect(configuration.databasePath == "from-env.sqlite")
+        #expect(configuration.warnings.count == 1)
+        #expect(configuration.warnings.first?.contains("chmod 600") == true)
+        #expect(configuration.warnings.allSatisfy { !$0.contains(Self.token) })
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        #expect(try await BotConfiguration.load(configPath: path, environment: [:]).warnings.isEmpty)
+        await #expect(throws: BotConfiguration.Invalid.self) {
+            _ = try await BotConfiguration.load(configPath: folder.appendingPathComponent("missing.json").path, environment: [:])
+        }
+    }
+}
