@@ -34,6 +34,8 @@ final class FakeTelegram: Sendable {
         var delivered: [Int] = []
         /// Scripted failures: method name → responses to give before answering normally.
         var failures: [String: [LoopbackResponse]] = [:]
+        /// How many coming getUpdates calls hang (longer than the client waits) before answering.
+        var stalledPolls = 0
     }
 
     let state: Locked<State>
@@ -155,6 +157,14 @@ final class FakeTelegram: Sendable {
         case "deleteWebhook", "setMyCommands":
             return .json(["ok": true, "result": true])
         case "getUpdates":
+            if state.withLock({ state in
+                guard state.stalledPolls > 0 else { return false }
+                state.stalledPolls -= 1
+                return true
+            }) {
+                try? await Task.sleep(for: .seconds(10))
+                return .json(["ok": true, "result": [Any]()])
+            }
             return await getUpdates(body, state)
         case "sendMessage":
             let chatID = (body["chat_id"] as? NSNumber)?.int64Value ?? 0
