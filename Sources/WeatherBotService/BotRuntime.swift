@@ -20,6 +20,8 @@ public struct BotRuntime: Sendable {
         geocoder: any Geocoder,
         weather: any WeatherSource,
         pollTimeout: Int = 30,
+        messagesPerSecond: Double = 30,
+        messagesPerSecondPerChat: Double = 1,
         maximumFavorites: Int = 20,
         dailyGracePeriod: Duration = .seconds(2 * 3600),
         schedulerClock: any SchedulerClock = SystemSchedulerClock(),
@@ -29,7 +31,9 @@ public struct BotRuntime: Sendable {
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database,
             activity: TelegramChatActivity(client: telegram, logger: logger), maximumFavorites: maximumFavorites)
-        outbox = OutboxSender(database: database, client: telegram, logger: logger)
+        outbox = OutboxSender(
+            database: database, client: telegram, logger: logger, messagesPerSecond: messagesPerSecond,
+            messagesPerSecondPerChat: messagesPerSecondPerChat)
         workers = ChatWorkers(database: database, conversation: conversation, outbox: outbox, logger: logger)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
         scheduler = DailyScheduler(

@@ -44,7 +44,8 @@ struct BotApplication {
 
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,
-            pollTimeout: configuration.pollTimeout, maximumFavorites: configuration.maximumFavorites,
+            pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
+            messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, maximumFavorites: configuration.maximumFavorites,
             dailyGracePeriod: .seconds(configuration.dailyGracePeriod), logger: logger)
         do {
             try await runtime.prepare()

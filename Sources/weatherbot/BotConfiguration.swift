@@ -12,6 +12,9 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     var botToken: String
     var telegramAPIURL: URL
     var pollTimeout: Int
+    /// Telegram's limits the outbox keeps to: messages a second overall and per chat.
+    var messagesPerSecond: Double
+    var messagesPerSecondPerChat: Double
     var openWeatherAPIKey: String
     var openWeatherAPIURL: URL
     var openWeatherFallbackMemory: Int
@@ -37,6 +40,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("telegram.botToken", "TELEGRAM_BOT_TOKEN", ""),
         ("telegram.apiURL", "TELEGRAM_API_URL", "https://api.telegram.org"),
         ("telegram.pollTimeout", "TELEGRAM_POLL_TIMEOUT", "30"),
+        ("telegram.messagesPerSecond", "TELEGRAM_MESSAGES_PER_SECOND", "30"),
+        ("telegram.messagesPerSecondPerChat", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT", "1"),
         ("openWeather.apiKey", "OPEN_WEATHER_API_KEY", ""),
         ("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org"),
         ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
@@ -101,6 +106,11 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if !(1...50).contains(pollTimeout) {
             problems.append("error: TELEGRAM_POLL_TIMEOUT must be between 1 and 50 seconds, not \(pollTimeout).")
         }
+        let messagesPerSecond = reader.double(forKey: "telegram.messagesPerSecond", default: 30)
+        let messagesPerSecondPerChat = reader.double(forKey: "telegram.messagesPerSecondPerChat", default: 1)
+        if !(messagesPerSecond > 0 && messagesPerSecond <= 10_000) || !(messagesPerSecondPerChat > 0 && messagesPerSecondPerChat <= 1_000) {
+            problems.append("error: TELEGRAM_MESSAGES_PER_SECOND (up to 10000) and TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT (up to 1000) must be positive.")
+        }
         let fallbackMemory = reader.int(forKey: "openWeather.fallbackMemory", default: 3600)
         if fallbackMemory < 0 {
             problems.append("error: OPEN_WEATHER_FALLBACK_MEMORY must not be negative.")
@@ -129,6 +139,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         guard problems.isEmpty, let level else { throw Invalid(problems: problems) }
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
+            messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
             databasePath: databasePath, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level, warnings: warnings)
     }
@@ -148,6 +159,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("telegram.botToken", "<redacted>"),
             ("telegram.apiURL", telegramAPIURL.absoluteString),
             ("telegram.pollTimeout", "\(pollTimeout)"),
+            ("telegram.messagesPerSecond", "\(messagesPerSecond)"),
+            ("telegram.messagesPerSecondPerChat", "\(messagesPerSecondPerChat)"),
             ("openWeather.apiKey", "<redacted>"),
             ("openWeather.apiURL", openWeatherAPIURL.absoluteString),
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),

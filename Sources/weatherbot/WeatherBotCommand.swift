@@ -13,6 +13,8 @@ struct WeatherBotCommand: AsyncParsableCommand {
               OPEN_WEATHER_API_KEY          (required) the OpenWeather API key
               TELEGRAM_API_URL              default https://api.telegram.org
               TELEGRAM_POLL_TIMEOUT         default 30 (seconds a long poll is held open)
+              TELEGRAM_MESSAGES_PER_SECOND  default 30 (overall; 1000 with paid broadcasts)
+              TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT  default 1
               OPEN_WEATHER_API_URL          default https://api.openweathermap.org
               OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
               OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
