@@ -93,11 +93,15 @@ final class FakeTelegram: Sendable {
         pressRaw(data: data, on: messageID, in: chatID, language: language)
     }
 
-    func pressRaw(data: String, on messageID: Int, in chatID: Int64, language: String = "ru") {
-        enqueue(["callback_query": [
+    /// Presses a button with any data; without `messageID`, as Telegram sends it for a message it no longer gives.
+    func pressRaw(data: String, on messageID: Int?, in chatID: Int64, language: String = "ru") {
+        var query: [String: Any] = [
             "id": "q\(Int.random(in: 1...1_000_000_000))", "from": Self.user(chatID, language), "chat_instance": "x", "data": data,
-            "message": ["message_id": messageID, "date": 1_700_000_000, "chat": ["id": chatID, "type": "private"], "text": "…"],
-        ]])
+        ]
+        if let messageID {
+            query["message"] = ["message_id": messageID, "date": 1_700_000_000, "chat": ["id": chatID, "type": "private"], "text": "…"]
+        }
+        enqueue(["callback_query": query])
     }
 
     struct ButtonNotFound: Error { var label: String; var messageID: Int }
