@@ -8,7 +8,7 @@ import Testing
     static let key = "test-key-not-real"
 
     func client(_ server: LoopbackServer) -> OpenWeatherClient {
-        OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: URLSessionTransport())
+        OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: URLSessionTransport(), requestTimeout: .seconds(30))
     }
 
     @Test func directGeocodingReadsLocalNamesAndToleratesMissingOnes() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import Testing
 import LoopbackHTTP
 import Logging
 import OpenWeather
@@ -11,6 +12,10 @@ import WeatherBotStore
 
 /// The real worker (poller, chat workers, outbox sender) over a real SQLite file, talking real
 /// HTTP to the loopback fakes. Several can be started one after another on the same file.
+/// Every test that runs servers, workers or processes on loopback, one suite at a time: run
+/// together they would compete for the machine's two cores and make each other's timeouts lie.
+@Suite(.serialized) enum LoopbackTests {}
+
 final class BotHarness {
     let database: BotDatabase
     let group: ServiceGroup
@@ -23,14 +28,15 @@ final class BotHarness {
     ) async throws {
         database = try BotDatabase.open(path: databasePath)
         let transport = URLSessionTransport()
-        let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(5))
+        let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(15))
         let logger = logger ?? {
             var logger = Logger(label: "weatherbot.tests")
             logger.logLevel = .warning
             return logger
         }()
         let weather = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport), logger: logger)
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport, requestTimeout: .seconds(30)),
+            logger: logger)
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
             schedulerClock: schedulerClock, schedulerInterval: schedulerInterval, logger: logger)

@@ -3,139 +3,141 @@ import LoopbackHTTP
 import Testing
 import WeatherBotStore
 
-/// The city dialogue driven through the real worker over loopback HTTP, as a user would.
-@Suite(.serialized) struct CityDialogueEndToEndTests {
-    let chatID: Int64 = 501
+extension LoopbackTests {
+    /// The city dialogue driven through the real worker over loopback HTTP, as a user would.
+    @Suite(.serialized) struct CityDialogueEndToEndTests {
+        let chatID: Int64 = 501
 
-    @Test func locationIsConfirmedAndTheWeatherShown() async throws {
-        let loopback = try await Loopback()
-        let (telegram, weather) = (loopback.telegram, loopback.weather)
-        let bot = try await loopback.startBot()
+        @Test func locationIsConfirmedAndTheWeatherShown() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
 
-        telegram.sendText("/start", from: chatID)
-        try await telegram.waitUntil("the greeting") { $0.sent.count == 1 }
-        let greeting = try #require(telegram.screen(chatID).first)
-        #expect(greeting.text.contains("Привет"))
-        #expect(greeting.markup?.contains("\"request_location\":true") ?? false)
-        #expect(greeting.markup?.contains("📍 Отправить геолокацию") ?? false)
-        #expect(greeting.markup?.contains("🔎 Выбрать город вручную") ?? false)
+            telegram.sendText("/start", from: chatID)
+            try await telegram.waitUntil("the greeting") { $0.sent.count == 1 }
+            let greeting = try #require(telegram.screen(chatID).first)
+            #expect(greeting.text.contains("Привет"))
+            #expect(greeting.markup?.contains("\"request_location\":true") ?? false)
+            #expect(greeting.markup?.contains("📍 Отправить геолокацию") ?? false)
+            #expect(greeting.markup?.contains("🔎 Выбрать город вручную") ?? false)
 
-        telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
-        try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
-        let question = try #require(telegram.screen(chatID).last)
-        #expect(question.text.contains("Саранск"))
-        // The status message was sent first, then edited into the question.
-        #expect(telegram.state.withLock { $0.sent.last?.text } == "🔎 Определяем город…")
-        #expect(telegram.state.withLock { $0.chatActions.contains(chatID) })
+            telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
+            try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
+            let question = try #require(telegram.screen(chatID).last)
+            #expect(question.text.contains("Саранск"))
+            // The status message was sent first, then edited into the question.
+            #expect(telegram.state.withLock { $0.sent.last?.text } == "🔎 Определяем город…")
+            #expect(telegram.state.withLock { $0.chatActions.contains(chatID) })
 
-        try telegram.press("Да, всё верно", on: question.messageID, in: chatID)
-        try await telegram.waitUntil("the weather card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
-        let card = try #require(telegram.screen(chatID).last)
-        #expect(card.text.contains("Саранск"))
-        #expect(card.text.contains("-3°C"))
-        #expect(card.text.contains("Облачность: 100%"))
-        #expect(card.text.contains("пасмурно"))
-        try await telegram.waitUntil("the answer to the button") { $0.answers.count == 1 }
+            try telegram.press("Да, всё верно", on: question.messageID, in: chatID)
+            try await telegram.waitUntil("the weather card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            let card = try #require(telegram.screen(chatID).last)
+            #expect(card.text.contains("Саранск"))
+            #expect(card.text.contains("-3°C"))
+            #expect(card.text.contains("Облачность: 100%"))
+            #expect(card.text.contains("пасмурно"))
+            try await telegram.waitUntil("the answer to the button") { $0.answers.count == 1 }
 
-        try await bot.stop()
-        let saved = try #require(try bot.database.chat(chatID)?.currentPlace)
-        #expect(saved.name(in: "ru") == "Саранск")
-        #expect(saved.timeZone == "Europe/Moscow")
-        #expect(try bot.database.outboxBacklog() == 0)
-        await loopback.shutdown()
-    }
-
-    @Test func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing() async throws {
-        let loopback = try await Loopback()
-        let telegram = loopback.telegram
-        let first = try await loopback.startBot()
-        telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
-        try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
-        // The question has been delivered and its delivery recorded: the worker is idle, waiting.
-        try await waitUntil("an empty outbox") { try first.database.outboxBacklog() == 0 }
-        await first.kill()
-        let messagesBefore = telegram.state.withLock { $0.sent.count + $0.edits.count }
-
-        // The user answers while no worker runs; a new one starts on the same database.
-        let question = try #require(telegram.screen(chatID).last)
-        try telegram.press("Да, всё верно", on: question.messageID, in: chatID)
-        let second = try await loopback.startBot()
-        try await telegram.waitUntil("the weather card after the restart") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
-        try await second.stop()
-
-        let state = telegram.state.withLock { $0 }
-        // Before the restart: «Определяем город…» and its edit. After: the confirmation edit and the card.
-        #expect(messagesBefore == 2)
-        #expect(state.sent.count + state.edits.count == 4)
-        #expect(state.answers.count == 1)
-        #expect(try second.database.chat(chatID)?.currentPlace?.name(in: "ru") == "Саранск")
-        #expect(try second.database.pendingInbox().isEmpty)
-        await loopback.shutdown()
-    }
-
-    @Test func theOpenSeaOffersManualChoiceAndANameFindsTheCity() async throws {
-        let loopback = try await Loopback()
-        let (telegram, weather) = (loopback.telegram, loopback.weather)
-        let bot = try await loopback.startBot()
-
-        telegram.sendLocation(latitude: 0.5, longitude: -30, from: chatID, language: "en")
-        try await telegram.waitUntil("the failure") { state in state.edits.contains { $0.text.contains("Could not determine the city") } }
-        let failure = try #require(telegram.screen(chatID).last)
-        try telegram.press("Choose city manually", on: failure.messageID, in: chatID, language: "en")
-        try await telegram.waitUntil("the request for a name") { state in state.sent.contains { $0.text.contains("Type the name of a city") } }
-
-        telegram.sendText("Париж", from: chatID, language: "en")
-        try await telegram.waitUntil("the choice") { state in state.sent.contains { $0.text.contains("Several places match") } }
-        let choice = try #require(telegram.screen(chatID).last)
-        #expect(choice.markup?.contains("Paris, Texas, United States 🇺🇸") ?? false)
-        try telegram.press("Texas", on: choice.messageID, in: chatID, language: "en")
-        try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Feels like") } }
-
-        // A button of the finished question now only gets a notice.
-        try telegram.press("France", on: choice.messageID, in: chatID, language: "en")
-        try await telegram.waitUntil("the notice") { $0.answers.count == 3 }
-        try await bot.stop()
-        #expect(try bot.database.chat(chatID)?.currentPlace?.region == "Texas")
-        await loopback.shutdown()
-    }
-
-    @Test func weatherViewsEditTheCardAndOneFetchServesThemAll() async throws {
-        let loopback = try await Loopback()
-        let (telegram, weather) = (loopback.telegram, loopback.weather)
-        let bot = try await loopback.startBot()
-
-        telegram.sendText("/weather", from: chatID)
-        try await telegram.waitUntil("the default city's card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
-        let card = try #require(telegram.screen(chatID).last)
-        #expect(card.text.contains("Москва"))
-
-        try telegram.press("По часам", on: card.messageID, in: chatID)
-        try await telegram.waitUntil("the hourly view") { state in state.edits.contains { $0.text.contains("по часам") } }
-        try telegram.press("На 7 дней", on: card.messageID, in: chatID)
-        try await telegram.waitUntil("the daily view") { state in state.edits.contains { $0.text.contains("на 7 дней") } }
-        let daily = try #require(telegram.screen(chatID).last)
-        #expect(daily.messageID == card.messageID)
-        #expect(daily.text.contains("небольшой снег"))
-        #expect(telegram.screen(chatID).count == 1)  // one message, edited in place
-
-        // Three views, one One Call request: the cache served the other two.
-        #expect(weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
-        try telegram.press("Обновить", on: card.messageID, in: chatID)
-        try await telegram.waitUntil("the refresh's answer") { $0.answers.count == 3 }
-        try await waitUntil("the refresh") { weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2 }
-        try await bot.stop()
-        await loopback.shutdown()
-    }
-
-    @Test func aRejectedTokenStopsStartUp() async throws {
-        let loopback = try await Loopback()
-        loopback.telegram.state.withLock {
-            $0.failures["getMe"] = [.json(["ok": false, "error_code": 401, "description": "Unauthorized"], status: 401)]
+            try await bot.stop()
+            let saved = try #require(try bot.database.chat(chatID)?.currentPlace)
+            #expect(saved.name(in: "ru") == "Саранск")
+            #expect(saved.timeZone == "Europe/Moscow")
+            #expect(try bot.database.outboxBacklog() == 0)
+            await loopback.shutdown()
         }
-        await #expect(throws: (any Error).self) {
-            _ = try await loopback.startBot()
+
+        @Test func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let first = try await loopback.startBot()
+            telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
+            try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
+            // The question has been delivered and its delivery recorded: the worker is idle, waiting.
+            try await waitUntil("an empty outbox") { try first.database.outboxBacklog() == 0 }
+            await first.kill()
+            let messagesBefore = telegram.state.withLock { $0.sent.count + $0.edits.count }
+
+            // The user answers while no worker runs; a new one starts on the same database.
+            let question = try #require(telegram.screen(chatID).last)
+            try telegram.press("Да, всё верно", on: question.messageID, in: chatID)
+            let second = try await loopback.startBot()
+            try await telegram.waitUntil("the weather card after the restart") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            try await second.stop()
+
+            let state = telegram.state.withLock { $0 }
+            // Before the restart: «Определяем город…» and its edit. After: the confirmation edit and the card.
+            #expect(messagesBefore == 2)
+            #expect(state.sent.count + state.edits.count == 4)
+            #expect(state.answers.count == 1)
+            #expect(try second.database.chat(chatID)?.currentPlace?.name(in: "ru") == "Саранск")
+            #expect(try second.database.pendingInbox().isEmpty)
+            await loopback.shutdown()
         }
-        await loopback.shutdown()
+
+        @Test func theOpenSeaOffersManualChoiceAndANameFindsTheCity() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
+
+            telegram.sendLocation(latitude: 0.5, longitude: -30, from: chatID, language: "en")
+            try await telegram.waitUntil("the failure") { state in state.edits.contains { $0.text.contains("Could not determine the city") } }
+            let failure = try #require(telegram.screen(chatID).last)
+            try telegram.press("Choose city manually", on: failure.messageID, in: chatID, language: "en")
+            try await telegram.waitUntil("the request for a name") { state in state.sent.contains { $0.text.contains("Type the name of a city") } }
+
+            telegram.sendText("Париж", from: chatID, language: "en")
+            try await telegram.waitUntil("the choice") { state in state.sent.contains { $0.text.contains("Several places match") } }
+            let choice = try #require(telegram.screen(chatID).last)
+            #expect(choice.markup?.contains("Paris, Texas, United States 🇺🇸") ?? false)
+            try telegram.press("Texas", on: choice.messageID, in: chatID, language: "en")
+            try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Feels like") } }
+
+            // A button of the finished question now only gets a notice.
+            try telegram.press("France", on: choice.messageID, in: chatID, language: "en")
+            try await telegram.waitUntil("the notice") { $0.answers.count == 3 }
+            try await bot.stop()
+            #expect(try bot.database.chat(chatID)?.currentPlace?.region == "Texas")
+            await loopback.shutdown()
+        }
+
+        @Test func weatherViewsEditTheCardAndOneFetchServesThemAll() async throws {
+            let loopback = try await Loopback()
+            let (telegram, weather) = (loopback.telegram, loopback.weather)
+            let bot = try await loopback.startBot()
+
+            telegram.sendText("/weather", from: chatID)
+            try await telegram.waitUntil("the default city's card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            let card = try #require(telegram.screen(chatID).last)
+            #expect(card.text.contains("Москва"))
+
+            try telegram.press("По часам", on: card.messageID, in: chatID)
+            try await telegram.waitUntil("the hourly view") { state in state.edits.contains { $0.text.contains("по часам") } }
+            try telegram.press("На 7 дней", on: card.messageID, in: chatID)
+            try await telegram.waitUntil("the daily view") { state in state.edits.contains { $0.text.contains("на 7 дней") } }
+            let daily = try #require(telegram.screen(chatID).last)
+            #expect(daily.messageID == card.messageID)
+            #expect(daily.text.contains("небольшой снег"))
+            #expect(telegram.screen(chatID).count == 1)  // one message, edited in place
+
+            // Three views, one One Call request: the cache served the other two.
+            #expect(weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+            try telegram.press("Обновить", on: card.messageID, in: chatID)
+            try await telegram.waitUntil("the refresh's answer") { $0.answers.count == 3 }
+            try await waitUntil("the refresh") { weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2 }
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
+        @Test func aRejectedTokenStopsStartUp() async throws {
+            let loopback = try await Loopback()
+            loopback.telegram.state.withLock {
+                $0.failures["getMe"] = [.json(["ok": false, "error_code": 401, "description": "Unauthorized"], status: 401)]
+            }
+            await #expect(throws: (any Error).self) {
+                _ = try await loopback.startBot()
+            }
+            await loopback.shutdown()
+        }
     }
 }
 

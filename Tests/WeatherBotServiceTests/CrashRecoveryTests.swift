@@ -3,99 +3,101 @@ import GRDB
 import Testing
 import WeatherBotStore
 
-/// The real executable under load, killed with SIGKILL at random points and restarted.
-@Suite(.serialized) struct CrashRecoveryTests {
-    static let chats = 60
-    /// Each chat: choose a city, confirm it, look a place up, star it, subscribe, and ask for things.
-    static func script(_ telegram: FakeTelegram, chat: Int64) {
-        telegram.sendText("Саранск", from: chat)
-        telegram.pressRaw(data: "cy:1", on: nil, in: chat)
-        telegram.sendText("/search Казань", from: chat)
-        telegram.pressRaw(data: "fa:n:s1", on: nil, in: chat)
-        for text in ["/daily 8:00", "/help", "/weather", "/fav", "/help", "/help"] { telegram.sendText(text, from: chat) }
-    }
-    static let updatesPerChat = 10
-    /// Messages each chat should receive once: the question, two cards, the confirmation of /daily,
-    /// /help three times, /weather and /fav.
-    static let messagesPerChat = 9
-
-    /// The weatherbot executable beside the test bundle.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot")
-    }
-
-    func start(_ loopback: Loopback) throws -> Process {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["run"]
-        process.environment = [
-            "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
-            "TELEGRAM_API_URL": loopback.telegram.url.absoluteString, "OPEN_WEATHER_API_URL": loopback.weather.url.absoluteString,
-            "DATABASE_PATH": loopback.folder.databasePath, "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
-            "TELEGRAM_MESSAGES_PER_SECOND": "2000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "200",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
-    func killedAgainAndAgainEveryUpdateIsAnsweredAndNothingSavedIsLost() async throws {
-        let loopback = try await Loopback()
-        let telegram = loopback.telegram
-        for chat in 1...Self.chats { Self.script(telegram, chat: Int64(chat)) }
-        let updates = Self.chats * Self.updatesPerChat
-
-        var kills = 0
-        for _ in 0..<5 {
-            let process = try start(loopback)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 300...1500)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            kills += 1
+extension LoopbackTests {
+    /// The real executable under load, killed with SIGKILL at random points and restarted.
+    @Suite(.serialized) struct CrashRecoveryTests {
+        static let chats = 60
+        /// Each chat: choose a city, confirm it, look a place up, star it, subscribe, and ask for things.
+        static func script(_ telegram: FakeTelegram, chat: Int64) {
+            telegram.sendText("Саранск", from: chat)
+            telegram.pressRaw(data: "cy:1", on: nil, in: chat)
+            telegram.sendText("/search Казань", from: chat)
+            telegram.pressRaw(data: "fa:n:s1", on: nil, in: chat)
+            for text in ["/daily 8:00", "/help", "/weather", "/fav", "/help", "/help"] { telegram.sendText(text, from: chat) }
         }
-        let last = try start(loopback)
-        let expected = Self.chats * Self.messagesPerChat
-        try await telegram.waitUntil(timeout: .seconds(120), "every chat answered") { state in
-            Set(state.sent.map(\.chatID)).count == Self.chats && state.sent.count >= expected
-                && (1...Self.chats).allSatisfy { chat in state.sent.filter { $0.chatID == Int64(chat) }.count >= Self.messagesPerChat }
-        }
-        try await Task.sleep(for: .seconds(1))
-        // SIGTERM: a graceful stop, exit code 0.
-        last.terminate()
-        last.waitUntilExit()
-        #expect(last.terminationStatus == 0)
+        static let updatesPerChat = 10
+        /// Messages each chat should receive once: the question, two cards, the confirmation of /daily,
+        /// /help three times, /weather and /fav.
+        static let messagesPerChat = 9
 
-        let state = telegram.state.withLock { $0 }
-        var duplicates = 0
-        var losses = 0
-        for chat in 1...Self.chats {
-            let received = state.sent.filter { $0.chatID == Int64(chat) }.count
-            duplicates += max(0, received - Self.messagesPerChat)
-            losses += max(0, Self.messagesPerChat - received)
+        /// The weatherbot executable beside the test bundle.
+        static var executable: URL {
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot")
         }
-        let database = try BotDatabase.open(path: loopback.folder.databasePath)
-        var savedPlacesLost = 0
-        for chat in 1...Self.chats {
-            let record = try database.chat(Int64(chat))
-            let favorites = try database.favorites(chatID: Int64(chat)).map(\.place.name)
-            let subscriptions = try database.subscriptions(chatID: Int64(chat)).count
-            if record?.currentPlace?.name != "Saransk" || favorites != ["Kazan"] || subscriptions != 1 { savedPlacesLost += 1 }
+
+        func start(_ loopback: Loopback) throws -> Process {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["run"]
+            process.environment = [
+                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
+                "TELEGRAM_API_URL": loopback.telegram.url.absoluteString, "OPEN_WEATHER_API_URL": loopback.weather.url.absoluteString,
+                "DATABASE_PATH": loopback.folder.databasePath, "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
+                "TELEGRAM_MESSAGES_PER_SECOND": "2000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "200",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
         }
-        let integrity = try await database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
-        print("crash recovery: \(updates) updates sent, \(kills) SIGKILLs, \(state.sent.count) messages received for \(expected) expected, \(duplicates) duplicates, \(losses) lost, \(savedPlacesLost) chats missing saved data, getUpdates deliveries \(state.delivered.count), integrity \(integrity ?? "?")")
-        #expect(losses == 0)
-        #expect(savedPlacesLost == 0)
-        #expect(integrity == "ok")
-        #expect(try database.pendingInbox().isEmpty)
-        #expect(try database.lastUpdateID() == Int64(1000 + updates - 1))
-        // At least once: only replies in flight at a kill may come twice, at most one per chat
-        // (each chat has one reply in flight at a time) and 32 in all (the sender's concurrency).
-        #expect(duplicates <= kills * 32)
-        for chat in 1...Self.chats {
-            #expect(state.sent.filter { $0.chatID == Int64(chat) }.count <= Self.messagesPerChat + kills)
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func killedAgainAndAgainEveryUpdateIsAnsweredAndNothingSavedIsLost() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            for chat in 1...Self.chats { Self.script(telegram, chat: Int64(chat)) }
+            let updates = Self.chats * Self.updatesPerChat
+
+            var kills = 0
+            for _ in 0..<5 {
+                let process = try start(loopback)
+                try await Task.sleep(for: .milliseconds(Int.random(in: 300...1500)))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                kills += 1
+            }
+            let last = try start(loopback)
+            let expected = Self.chats * Self.messagesPerChat
+            try await telegram.waitUntil(timeout: .seconds(120), "every chat answered") { state in
+                Set(state.sent.map(\.chatID)).count == Self.chats && state.sent.count >= expected
+                    && (1...Self.chats).allSatisfy { chat in state.sent.filter { $0.chatID == Int64(chat) }.count >= Self.messagesPerChat }
+            }
+            try await Task.sleep(for: .seconds(1))
+            // SIGTERM: a graceful stop, exit code 0.
+            last.terminate()
+            last.waitUntilExit()
+            #expect(last.terminationStatus == 0)
+
+            let state = telegram.state.withLock { $0 }
+            var duplicates = 0
+            var losses = 0
+            for chat in 1...Self.chats {
+                let received = state.sent.filter { $0.chatID == Int64(chat) }.count
+                duplicates += max(0, received - Self.messagesPerChat)
+                losses += max(0, Self.messagesPerChat - received)
+            }
+            let database = try BotDatabase.open(path: loopback.folder.databasePath)
+            var savedPlacesLost = 0
+            for chat in 1...Self.chats {
+                let record = try database.chat(Int64(chat))
+                let favorites = try database.favorites(chatID: Int64(chat)).map(\.place.name)
+                let subscriptions = try database.subscriptions(chatID: Int64(chat)).count
+                if record?.currentPlace?.name != "Saransk" || favorites != ["Kazan"] || subscriptions != 1 { savedPlacesLost += 1 }
+            }
+            let integrity = try await database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+            print("crash recovery: \(updates) updates sent, \(kills) SIGKILLs, \(state.sent.count) messages received for \(expected) expected, \(duplicates) duplicates, \(losses) lost, \(savedPlacesLost) chats missing saved data, getUpdates deliveries \(state.delivered.count), integrity \(integrity ?? "?")")
+            #expect(losses == 0)
+            #expect(savedPlacesLost == 0)
+            #expect(integrity == "ok")
+            #expect(try database.pendingInbox().isEmpty)
+            #expect(try database.lastUpdateID() == Int64(1000 + updates - 1))
+            // At least once: only replies in flight at a kill may come twice, at most one per chat
+            // (each chat has one reply in flight at a time) and 32 in all (the sender's concurrency).
+            #expect(duplicates <= kills * 32)
+            for chat in 1...Self.chats {
+                #expect(state.sent.filter { $0.chatID == Int64(chat) }.count <= Self.messagesPerChat + kills)
+            }
+            await loopback.shutdown()
         }
-        await loopback.shutdown()
     }
 }

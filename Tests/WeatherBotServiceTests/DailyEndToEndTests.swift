@@ -3,48 +3,50 @@ import LoopbackHTTP
 import Testing
 import WeatherBotStore
 
-/// A daily forecast through the real worker and scheduler over loopback HTTP.
-@Suite(.serialized) struct DailyEndToEndTests {
-    let chatID: Int64 = 909
+extension LoopbackTests {
+    /// A daily forecast through the real worker and scheduler over loopback HTTP.
+    @Suite(.serialized) struct DailyEndToEndTests {
+        let chatID: Int64 = 909
 
-    @Test func subscribingForTheNextMinuteDeliversExactlyOneForecast() async throws {
-        let loopback = try await Loopback()
-        let telegram = loopback.telegram
-        let clock = ShiftedClock()
-        let bot = try await loopback.startBot(schedulerClock: clock, schedulerInterval: .milliseconds(100))
+        @Test func subscribingForTheNextMinuteDeliversExactlyOneForecast() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let clock = ShiftedClock()
+            let bot = try await loopback.startBot(schedulerClock: clock, schedulerInterval: .milliseconds(100))
 
-        telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
-        try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
-        try telegram.press("Да, всё верно", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
-        try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
+            try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
+            try telegram.press("Да, всё верно", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
+            try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
 
-        // The next minute in Moscow, where the fake geocoder puts the city.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
-        let nextMinute = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(60))
-        let time = String(format: "%d:%02d", nextMinute.hour!, nextMinute.minute!)
-        telegram.sendText("/daily \(time)", from: chatID)
-        try await telegram.waitUntil("the confirmation") { state in state.sent.last?.text.contains("Каждый день в") ?? false }
-        #expect(try bot.database.subscriptions(chatID: chatID).count == 1)
+            // The next minute in Moscow, where the fake geocoder puts the city.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
+            let nextMinute = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(60))
+            let time = String(format: "%d:%02d", nextMinute.hour!, nextMinute.minute!)
+            telegram.sendText("/daily \(time)", from: chatID)
+            try await telegram.waitUntil("the confirmation") { state in state.sent.last?.text.contains("Каждый день в") ?? false }
+            #expect(try bot.database.subscriptions(chatID: chatID).count == 1)
 
-        // A minute passes, then a few more seconds of ticks: one forecast, not more.
-        clock.shift(by: 61)
-        try await telegram.waitUntil("the forecast") { state in state.sent.contains { $0.text.contains("Прогноз на сегодня") } }
-        clock.shift(by: 30)
-        try await Task.sleep(for: .seconds(1))
-        let forecasts = telegram.state.withLock { $0.sent.filter { $0.text.contains("Прогноз на сегодня") } }
-        #expect(forecasts.count == 1)
-        let forecast = try #require(forecasts.first)
-        #expect(forecast.text.contains("Саранск"))
-        #expect(forecast.text.contains("Утро:"))
-        #expect(forecast.markup?.contains("По часам") ?? false)
-        #expect(forecast.markup?.contains("На 7 дней") ?? false)
+            // A minute passes, then a few more seconds of ticks: one forecast, not more.
+            clock.shift(by: 61)
+            try await telegram.waitUntil("the forecast") { state in state.sent.contains { $0.text.contains("Прогноз на сегодня") } }
+            clock.shift(by: 30)
+            try await Task.sleep(for: .seconds(1))
+            let forecasts = telegram.state.withLock { $0.sent.filter { $0.text.contains("Прогноз на сегодня") } }
+            #expect(forecasts.count == 1)
+            let forecast = try #require(forecasts.first)
+            #expect(forecast.text.contains("Саранск"))
+            #expect(forecast.text.contains("Утро:"))
+            #expect(forecast.markup?.contains("По часам") ?? false)
+            #expect(forecast.markup?.contains("На 7 дней") ?? false)
 
-        // Its «На 7 дней» edits the forecast message into the 7-day view.
-        try telegram.press("На 7 дней", on: forecast.messageID, in: chatID)
-        try await telegram.waitUntil("the 7 days") { state in state.edits.last?.text.contains("на 7 дней") ?? false }
+            // Its «На 7 дней» edits the forecast message into the 7-day view.
+            try telegram.press("На 7 дней", on: forecast.messageID, in: chatID)
+            try await telegram.waitUntil("the 7 days") { state in state.edits.last?.text.contains("на 7 дней") ?? false }
 
-        try await bot.stop()
-        await loopback.shutdown()
+            try await bot.stop()
+            await loopback.shutdown()
+        }
     }
 }

@@ -8,134 +8,136 @@ import HTTPTransport
 import TelegramBotAPI
 @testable import WeatherBotService
 
-/// The outbox sender against a loopback Bot API that fails the way Telegram does.
-@Suite struct OutboxSenderTests {
-    let chatID: Int64 = 42
+extension LoopbackTests {
+    /// The outbox sender against a loopback Bot API that fails the way Telegram does.
+    @Suite struct OutboxSenderTests {
+        let chatID: Int64 = 42
 
-    /// A database with replies committed for one chat, a fake Telegram, and a sender between them.
-    final class Setup {
-        let folder: TemporaryFolder
-        let database: BotDatabase
-        let telegram: FakeTelegram
-        let sender: OutboxSender
+        /// A database with replies committed for one chat, a fake Telegram, and a sender between them.
+        final class Setup {
+            let folder: TemporaryFolder
+            let database: BotDatabase
+            let telegram: FakeTelegram
+            let sender: OutboxSender
 
-        init() async throws {
-            folder = try TemporaryFolder()
-            database = try BotDatabase.open(path: folder.databasePath)
-            telegram = try await FakeTelegram()
-            var logger = Logger(label: "weatherbot.tests.outbox")
-            logger.logLevel = .critical
-            let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: URLSessionTransport(), requestTimeout: .seconds(5))
-            sender = OutboxSender(database: database, client: client, logger: logger)
+            init() async throws {
+                folder = try TemporaryFolder()
+                database = try BotDatabase.open(path: folder.databasePath)
+                telegram = try await FakeTelegram()
+                var logger = Logger(label: "weatherbot.tests.outbox")
+                logger.logLevel = .critical
+                let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: URLSessionTransport(), requestTimeout: .seconds(15))
+                sender = OutboxSender(database: database, client: client, logger: logger)
+            }
+
+            func commit(_ replies: [Reply], chat: Int64) throws {
+                let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
+                let encoder = JSONEncoder()
+                try database.commit(
+                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
+                    replies: try replies.map { try encoder.encode($0) }, followUps: [])
+            }
+
+            /// Delivers until the outbox is empty (or `timeout`).
+            func drain(timeout: Duration = .seconds(15)) async throws {
+                let sender = sender
+                let running = Task { try await sender.run() }
+                defer { running.cancel() }
+                try await waitUntil(timeout: timeout, "an empty outbox") { try database.outboxBacklog() == 0 }
+            }
+
+            func fail(_ method: String, with responses: [LoopbackResponse]) {
+                telegram.state.withLock { $0.failures[method, default: []] += responses }
+            }
         }
 
-        func commit(_ replies: [Reply], chat: Int64) throws {
-            let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
-            let encoder = JSONEncoder()
-            try database.commit(
-                chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
-                replies: try replies.map { try encoder.encode($0) }, followUps: [])
+        static func error(_ code: Int, _ description: String, retryAfter: Int? = nil) -> LoopbackResponse {
+            var body: [String: Any] = ["ok": false, "error_code": code, "description": description]
+            if let retryAfter { body["parameters"] = ["retry_after": retryAfter] }
+            return .json(body, status: code)
         }
 
-        /// Delivers until the outbox is empty (or `timeout`).
-        func drain(timeout: Duration = .seconds(15)) async throws {
-            let sender = sender
-            let running = Task { try await sender.run() }
-            defer { running.cancel() }
-            try await waitUntil(timeout: timeout, "an empty outbox") { try database.outboxBacklog() == 0 }
+        @Test func aRateLimitIsWaitedOutAndTheMessageDeliveredOnce() async throws {
+            let setup = try await Setup()
+            setup.fail("sendMessage", with: [Self.error(429, "Too Many Requests: retry after 1", retryAfter: 1)])
+            try setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
+            let started = ContinuousClock.now
+            try await setup.drain()
+            #expect(ContinuousClock.now - started >= .seconds(1))
+            let texts = setup.telegram.state.withLock { $0.sent.map(\.text) }
+            #expect(texts == ["раз", "два"])  // once each, in order
+            await setup.telegram.server.shutdown()
         }
 
-        func fail(_ method: String, with responses: [LoopbackResponse]) {
-            telegram.state.withLock { $0.failures[method, default: []] += responses }
+        @Test func serverErrorsAreRetriedWithoutDuplicates() async throws {
+            let setup = try await Setup()
+            setup.fail("sendMessage", with: [Self.error(502, "Bad Gateway"), Self.error(500, "Internal Server Error")])
+            try setup.commit([.send(text: "после сбоя")], chat: chatID)
+            try await setup.drain(timeout: .seconds(20))
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["после сбоя"])
+            await setup.telegram.server.shutdown()
         }
-    }
 
-    static func error(_ code: Int, _ description: String, retryAfter: Int? = nil) -> LoopbackResponse {
-        var body: [String: Any] = ["ok": false, "error_code": code, "description": description]
-        if let retryAfter { body["parameters"] = ["retry_after": retryAfter] }
-        return .json(body, status: code)
-    }
-
-    @Test func aRateLimitIsWaitedOutAndTheMessageDeliveredOnce() async throws {
-        let setup = try await Setup()
-        setup.fail("sendMessage", with: [Self.error(429, "Too Many Requests: retry after 1", retryAfter: 1)])
-        try setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
-        let started = ContinuousClock.now
-        try await setup.drain()
-        #expect(ContinuousClock.now - started >= .seconds(1))
-        let texts = setup.telegram.state.withLock { $0.sent.map(\.text) }
-        #expect(texts == ["раз", "два"])  // once each, in order
-        await setup.telegram.server.shutdown()
-    }
-
-    @Test func serverErrorsAreRetriedWithoutDuplicates() async throws {
-        let setup = try await Setup()
-        setup.fail("sendMessage", with: [Self.error(502, "Bad Gateway"), Self.error(500, "Internal Server Error")])
-        try setup.commit([.send(text: "после сбоя")], chat: chatID)
-        try await setup.drain(timeout: .seconds(20))
-        #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["после сбоя"])
-        await setup.telegram.server.shutdown()
-    }
-
-    @Test func aBlockedChatIsMarkedInactiveItsRepliesDroppedAndForecastsPaused() async throws {
-        let setup = try await Setup()
-        try setup.commit([], chat: chatID)
-        let item = try setup.database.receive([(updateID: 77, chatID: chatID, payload: Data())], lastUpdateID: 77)[0]
-        try setup.database.commit(
-            chat: try #require(try setup.database.chat(chatID)), handled: item.seq!,
-            changes: [.subscribe(Subscription(chatId: chatID, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC+00:00", hour: 8, minute: 0, nextSendAt: .distantPast), limit: 5)],
-            replies: [], followUps: [])
-        setup.fail("sendMessage", with: [Self.error(403, "Forbidden: bot was blocked by the user")])
-        try setup.commit([.send(text: "1"), .send(text: "2"), .send(text: "3")], chat: chatID)
-        try setup.commit([.send(text: "другому")], chat: 7)
-        try await setup.drain()
-        #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому"])
-        #expect(try setup.database.chat(chatID)?.isActive == false)
-        #expect(try setup.database.dueSubscriptions(at: Date()).isEmpty)
-        await setup.telegram.server.shutdown()
-    }
-
-    @Test func editsThatChangeNothingOrLostTheirMessageAndOldQueriesAreHandled() async throws {
-        let setup = try await Setup()
-        try setup.commit([.send(text: "исходное")], chat: chatID)
-        try await setup.drain()
-        let messageID = try #require(setup.telegram.state.withLock { $0.sent.first?.messageID })
-        setup.fail("editMessageText", with: [Self.error(400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same")])
-        setup.fail("answerCallbackQuery", with: [Self.error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")])
-        try setup.commit([
-            .edit(.id(messageID), text: "исходное"),  // not modified: success, nothing else sent
-            .answer(callbackQueryID: "old"),  // too old: dropped
-            .edit(.id(9_999), text: "взамен пропавшего"),  // gone: sent as a new message
-            .edit(.tag("never-sent"), text: "по метке"),  // a tag never delivered: a new message
-        ], chat: chatID)
-        try await setup.drain()
-        let texts = setup.telegram.state.withLock { $0.sent.map(\.text) }
-        #expect(texts == ["исходное", "взамен пропавшего", "по метке"])
-        await setup.telegram.server.shutdown()
-    }
-
-    @Test func aTaggedMessageIsEditedOnceItsIDIsKnown() async throws {
-        let setup = try await Setup()
-        try setup.commit([.send(text: "🔎 Определяем город…", tag: "locate-1"), .edit(.tag("locate-1"), text: "Это ваш город?")], chat: chatID)
-        try await setup.drain()
-        let state = setup.telegram.state.withLock { $0 }
-        #expect(state.sent.count == 1)
-        #expect(state.edits.map(\.text) == ["Это ваш город?"])
-        #expect(state.edits.first?.messageID == state.sent.first?.messageID)
-        await setup.telegram.server.shutdown()
-    }
-
-    @Test func eachChatIsPacedButChatsDoNotWaitForEachOther() async throws {
-        let setup = try await Setup()
-        for chat in 1...10 { try setup.commit((1...3).map { .send(text: "\(chat)-\($0)") }, chat: Int64(chat)) }
-        let started = ContinuousClock.now
-        try await setup.drain()
-        // Thirty messages in bursts of three per chat: well under the 30 s they would take in one chat.
-        #expect(ContinuousClock.now - started < .seconds(15))
-        let sent = setup.telegram.state.withLock { $0.sent }
-        for chat in 1...10 {
-            #expect(sent.filter { $0.chatID == Int64(chat) }.map(\.text) == (1...3).map { "\(chat)-\($0)" })
+        @Test func aBlockedChatIsMarkedInactiveItsRepliesDroppedAndForecastsPaused() async throws {
+            let setup = try await Setup()
+            try setup.commit([], chat: chatID)
+            let item = try setup.database.receive([(updateID: 77, chatID: chatID, payload: Data())], lastUpdateID: 77)[0]
+            try setup.database.commit(
+                chat: try #require(try setup.database.chat(chatID)), handled: item.seq!,
+                changes: [.subscribe(Subscription(chatId: chatID, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC+00:00", hour: 8, minute: 0, nextSendAt: .distantPast), limit: 5)],
+                replies: [], followUps: [])
+            setup.fail("sendMessage", with: [Self.error(403, "Forbidden: bot was blocked by the user")])
+            try setup.commit([.send(text: "1"), .send(text: "2"), .send(text: "3")], chat: chatID)
+            try setup.commit([.send(text: "другому")], chat: 7)
+            try await setup.drain()
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому"])
+            #expect(try setup.database.chat(chatID)?.isActive == false)
+            #expect(try setup.database.dueSubscriptions(at: Date()).isEmpty)
+            await setup.telegram.server.shutdown()
         }
-        await setup.telegram.server.shutdown()
+
+        @Test func editsThatChangeNothingOrLostTheirMessageAndOldQueriesAreHandled() async throws {
+            let setup = try await Setup()
+            try setup.commit([.send(text: "исходное")], chat: chatID)
+            try await setup.drain()
+            let messageID = try #require(setup.telegram.state.withLock { $0.sent.first?.messageID })
+            setup.fail("editMessageText", with: [Self.error(400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same")])
+            setup.fail("answerCallbackQuery", with: [Self.error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")])
+            try setup.commit([
+                .edit(.id(messageID), text: "исходное"),  // not modified: success, nothing else sent
+                .answer(callbackQueryID: "old"),  // too old: dropped
+                .edit(.id(9_999), text: "взамен пропавшего"),  // gone: sent as a new message
+                .edit(.tag("never-sent"), text: "по метке"),  // a tag never delivered: a new message
+            ], chat: chatID)
+            try await setup.drain()
+            let texts = setup.telegram.state.withLock { $0.sent.map(\.text) }
+            #expect(texts == ["исходное", "взамен пропавшего", "по метке"])
+            await setup.telegram.server.shutdown()
+        }
+
+        @Test func aTaggedMessageIsEditedOnceItsIDIsKnown() async throws {
+            let setup = try await Setup()
+            try setup.commit([.send(text: "🔎 Определяем город…", tag: "locate-1"), .edit(.tag("locate-1"), text: "Это ваш город?")], chat: chatID)
+            try await setup.drain()
+            let state = setup.telegram.state.withLock { $0 }
+            #expect(state.sent.count == 1)
+            #expect(state.edits.map(\.text) == ["Это ваш город?"])
+            #expect(state.edits.first?.messageID == state.sent.first?.messageID)
+            await setup.telegram.server.shutdown()
+        }
+
+        @Test func eachChatIsPacedButChatsDoNotWaitForEachOther() async throws {
+            let setup = try await Setup()
+            for chat in 1...10 { try setup.commit((1...3).map { .send(text: "\(chat)-\($0)") }, chat: Int64(chat)) }
+            let started = ContinuousClock.now
+            try await setup.drain()
+            // Thirty messages in bursts of three per chat: well under the 30 s they would take in one chat.
+            #expect(ContinuousClock.now - started < .seconds(15))
+            let sent = setup.telegram.state.withLock { $0.sent }
+            for chat in 1...10 {
+                #expect(sent.filter { $0.chatID == Int64(chat) }.map(\.text) == (1...3).map { "\(chat)-\($0)" })
+            }
+            await setup.telegram.server.shutdown()
+        }
     }
 }

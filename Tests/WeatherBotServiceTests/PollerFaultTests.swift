@@ -3,33 +3,35 @@ import LoopbackHTTP
 import Testing
 import WeatherBotStore
 
-/// Long polling through Telegram's failures: every update is handled exactly once.
-@Suite(.serialized) struct PollerFaultTests {
-    @Test func serverErrorsConflictsAndStalledPollsLoseNothingAndRepeatNothing() async throws {
-        let loopback = try await Loopback()
-        let telegram = loopback.telegram
-        let error = { (code: Int, description: String) -> LoopbackResponse in
-            .json(["ok": false, "error_code": code, "description": description], status: code)
+extension LoopbackTests {
+    /// Long polling through Telegram's failures: every update is handled exactly once.
+    @Suite(.serialized) struct PollerFaultTests {
+        @Test func serverErrorsConflictsAndStalledPollsLoseNothingAndRepeatNothing() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let error = { (code: Int, description: String) -> LoopbackResponse in
+                .json(["ok": false, "error_code": code, "description": description], status: code)
+            }
+            telegram.state.withLock { state in
+                state.failures["getUpdates"] = [
+                    error(502, "Bad Gateway"), error(409, "Conflict: terminated by other getUpdates request"), error(500, "Internal Server Error"),
+                ]
+                state.stalledPolls = 1
+            }
+            for round in 0..<5 {
+                for chat in 1...6 { telegram.sendText("/help", from: Int64(chat)) }
+                if round == 2 { telegram.state.withLock { $0.failures["getUpdates", default: []].append(error(502, "Bad Gateway")) } }
+            }
+            let bot = try await loopback.startBot()
+            try await telegram.waitUntil(timeout: .seconds(90), "every update answered") { $0.sent.count >= 30 }
+            try await Task.sleep(for: .seconds(1))
+            try await bot.stop()
+            let state = telegram.state.withLock { $0 }
+            #expect(state.sent.count == 30)  // each update answered once
+            for chat in 1...6 { #expect(state.sent.filter { $0.chatID == Int64(chat) }.count == 5) }
+            #expect(try bot.database.pendingInbox().isEmpty)
+            #expect(try bot.database.lastUpdateID() == 1029)
+            await loopback.shutdown()
         }
-        telegram.state.withLock { state in
-            state.failures["getUpdates"] = [
-                error(502, "Bad Gateway"), error(409, "Conflict: terminated by other getUpdates request"), error(500, "Internal Server Error"),
-            ]
-            state.stalledPolls = 1
-        }
-        for round in 0..<5 {
-            for chat in 1...6 { telegram.sendText("/help", from: Int64(chat)) }
-            if round == 2 { telegram.state.withLock { $0.failures["getUpdates", default: []].append(error(502, "Bad Gateway")) } }
-        }
-        let bot = try await loopback.startBot()
-        try await telegram.waitUntil(timeout: .seconds(90), "every update answered") { $0.sent.count >= 30 }
-        try await Task.sleep(for: .seconds(1))
-        try await bot.stop()
-        let state = telegram.state.withLock { $0 }
-        #expect(state.sent.count == 30)  // each update answered once
-        for chat in 1...6 { #expect(state.sent.filter { $0.chatID == Int64(chat) }.count == 5) }
-        #expect(try bot.database.pendingInbox().isEmpty)
-        #expect(try bot.database.lastUpdateID() == 1029)
-        await loopback.shutdown()
     }
 }
