@@ -1,34 +1,61 @@
-/// A wake-up call for a loop that sleeps until there is work: signals sent while nobody waits are
-/// kept as one, so a wake is never lost and never piles up.
-struct WakeSignal: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
+import Synchronization
 
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+/// A wake-up call for a loop that sleeps until there is work: a signal sent while nobody waits is
+/// kept (as one), so a wake is never lost and never piles up; a wait also ends at its timeout or
+/// when its task is cancelled.
+final class WakeSignal: Sendable {
+    private struct State {
+        var pending = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Wakes every waiting loop, or the next one to wait.
     func signal() {
-        continuation.yield()
+        let waiters = state.withLock { state in
+            let waiters = state.waiters.values
+            state.waiters.removeAll()
+            if waiters.isEmpty { state.pending = true }
+            return Array(waiters)
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
-    /// Waits for a signal, or at most `timeout`. Returns at once when one came since the last wait.
+    /// Waits for a signal, at most `timeout`. Returns at once when one came since the last wait.
     func wait(timeout: Duration) async {
-        let stream = stream
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var iterator = stream.makeAsyncIterator()
-                _ = await iterator.next()
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now {
+                    continuation.resume()
+                } else {
+                    Task { [weak self] in
+                        try? await Task.sleep(for: timeout)
+                        self?.resume(id)
+                    }
+                }
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-            }
-            await group.next()
-            group.cancelAll()
+        } onCancel: {
+            resume(id)
         }
     }
 
-    func finish() {
-        continuation.finish()
+    private func resume(_ id: Int) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
 }
