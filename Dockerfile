@@ -20,7 +20,7 @@
 # ---------------------------------------------------------------------------------------------
 FROM swift:6.2-bookworm AS build
 
-# GRDB links the system SQLite; FoundationNetworking needs libcurl's headers (already in the image).
+# GRDB links the system SQLite; the toolchain's FoundationNetworking finds libcurl in the image.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
@@ -52,7 +52,8 @@ FROM debian:bookworm-slim
 LABEL org.opencontainers.image.title="weatherbot" \
       org.opencontainers.image.description="A Telegram weather bot: long-polls the Bot API and answers with OpenWeather data."
 
-# libcurl4: FoundationNetworking's HTTP; libsqlite3-0: the database; tzdata: local times of places;
+# libcurl4: FoundationNetworking's runtime (the bot's own HTTP is SwiftNIO); libsqlite3-0: the
+# database; tzdata: local times of places;
 # ca-certificates: TLS to api.telegram.org and api.openweathermap.org.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \

@@ -34,7 +34,7 @@ struct BotApplication {
         } catch {
             throw StartFailure(message: "cannot open the database at \(configuration.databasePath): \(error)")
         }
-        let transport = URLSessionTransport()
+        let transport = NIOHTTPTransport()
         let telegram = TelegramClient(token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: transport)
         let weather = OpenWeatherService(
             client: OpenWeatherClient(

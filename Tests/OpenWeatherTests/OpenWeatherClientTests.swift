@@ -8,7 +8,7 @@ import Testing
     static let key = "test-key-not-real"
 
     func client(_ server: LoopbackServer) -> OpenWeatherClient {
-        OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: URLSessionTransport(), requestTimeout: .seconds(30))
+        OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(30))
     }
 
     @Test func directGeocodingReadsLocalNamesAndToleratesMissingOnes() async throws {
@@ -107,7 +107,7 @@ import Testing
                 : request.path == "/data/2.5/weather" ? Fixture.response("weather25-tbilisi") : Fixture.response("forecast25-tbilisi")
         }
         defer { Task { await server.shutdown() } }
-        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: URLSessionTransport(), fallbackMemory: .zero)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), fallbackMemory: .zero)
         _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
         _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
         #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2)

@@ -20,7 +20,7 @@ import Testing
         }
 
         var client: TelegramClient {
-            TelegramClient(token: TelegramClientTests.token, apiURL: server.url, transport: URLSessionTransport())
+            TelegramClient(token: TelegramClientTests.token, apiURL: server.url, transport: NIOHTTPTransport())
         }
     }
 
@@ -115,7 +115,7 @@ import Testing
         let server = try await LoopbackServer { _ in .json([:]) }
         let url = server.url
         await server.shutdown()
-        let client = TelegramClient(token: Self.token, apiURL: url, transport: URLSessionTransport())
+        let client = TelegramClient(token: Self.token, apiURL: url, transport: NIOHTTPTransport())
         let error = await #expect(throws: TelegramError.self) { try await client.getMe() }
         #expect(error?.code == .transport)
         #expect(error?.isTransient == true)
@@ -129,7 +129,7 @@ import Testing
             return .json(["ok": true, "result": true])
         }
         defer { Task { await server.shutdown() } }
-        let client = TelegramClient(token: Self.token, apiURL: server.url, transport: URLSessionTransport(), requestTimeout: .seconds(1))
+        let client = TelegramClient(token: Self.token, apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(1))
         let started = ContinuousClock.now
         let error = await #expect(throws: TelegramError.self) { try await client.sendChatAction(chatID: 1, action: .typing) }
         #expect(error?.code == .transport)

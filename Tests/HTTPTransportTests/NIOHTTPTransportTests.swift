@@ -3,13 +3,13 @@ import LoopbackHTTP
 import Testing
 @testable import HTTPTransport
 
-@Suite struct URLSessionTransportTests {
+@Suite struct NIOHTTPTransportTests {
     @Test func carriesMethodHeadersAndBodyBothWays() async throws {
         let server = try await LoopbackServer { request in
             LoopbackResponse(status: 201, headers: ["X-Echo": request.headers["x-probe"] ?? ""], body: request.body)
         }
         defer { Task { await server.shutdown() } }
-        let transport = URLSessionTransport()
+        let transport = NIOHTTPTransport()
         let response = try await transport.send(HTTPRequest(
             method: .post, url: server.url.appendingPathComponent("echo"), headers: ["X-Probe": "42"], body: Data("привет".utf8)))
         #expect(response.status == 201)
@@ -23,14 +23,14 @@ import Testing
         let url = server.url.appendingPathComponent("bot123:secret/getMe")
         await server.shutdown()
         let error = await #expect(throws: TransportError.self) {
-            try await URLSessionTransport().send(HTTPRequest(url: url, timeout: .seconds(2)))
+            try await NIOHTTPTransport().send(HTTPRequest(url: url, timeout: .seconds(2)))
         }
         #expect(error?.code == .connectionFailed)
         #expect(error?.description.contains("127.0.0.1") == true)
         #expect(error?.description.contains("secret") == false)
     }
 
-    @Test func durationsConvertToFoundationSeconds() {
+    @Test func durationsConvertToSeconds() {
         #expect(Duration.milliseconds(1500).timeInterval == 1.5)
     }
 }
