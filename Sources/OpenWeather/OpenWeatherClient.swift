@@ -15,19 +15,24 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     private let fallbackMemory: Duration
     /// Until when One Call 3.0 is known to be unavailable for this key.
     private let oneCallUnavailableUntil = Mutex<ContinuousClock.Instant?>(nil)
+    /// After a 429, no call is made until this instant: the answer would be 429 again.
+    private let rateLimitedUntil = Mutex<ContinuousClock.Instant?>(nil)
+    private let rateLimitPause: Duration
 
     public init(
         apiKey: String,
         apiURL: URL,
         transport: any HTTPTransport,
         requestTimeout: Duration = .seconds(10),
-        fallbackMemory: Duration = .seconds(3600)
+        fallbackMemory: Duration = .seconds(3600),
+        rateLimitPause: Duration = .seconds(60)
     ) {
         self.apiKey = apiKey
         self.apiURL = apiURL
         self.transport = transport
         self.requestTimeout = requestTimeout
         self.fallbackMemory = fallbackMemory
+        self.rateLimitPause = rateLimitPause
     }
 
     public var description: String { "OpenWeatherClient(\(apiURL.host ?? "?"), key: <redacted>)" }
@@ -103,6 +108,13 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     }
 
     private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
+        let pausedUntil = rateLimitedUntil.withLock { until -> ContinuousClock.Instant? in
+            if let deadline = until, ContinuousClock.now >= deadline { until = nil }
+            return until
+        }
+        if pausedUntil != nil {
+            throw OpenWeatherError(code: .rateLimited, endpoint: path, message: "paused after a 429")
+        }
         var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         // URLComponents leaves «+» as it is, which servers read as a space: encode it too.
         components.percentEncodedQueryItems = (query.sorted { $0.key < $1.key } + [("appid", apiKey)]).map { name, value in
@@ -120,6 +132,10 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             throw OpenWeatherError(code: .network, endpoint: path, message: String(describing: type(of: error)))
         }
         guard response.status == 200 else {
+            if response.status == 429 {
+                let deadline = ContinuousClock.now + rateLimitPause
+                rateLimitedUntil.withLock { $0 = deadline }
+            }
             throw Self.error(status: response.status, body: response.body, endpoint: path)
         }
         do {

@@ -131,6 +131,21 @@ import Testing
         #expect(error?.description.contains(Self.key) == false)
     }
 
+    @Test func afterA429NoCallIsMadeUntilThePauseEnds() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
+        defer { Task { await server.shutdown() } }
+        let paused = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .seconds(60))
+        for _ in 0..<5 {
+            let error = await #expect(throws: OpenWeatherError.self) { try await paused.geocode("Казань") }
+            #expect(error?.code == .rateLimited)
+        }
+        #expect(server.requests.count == 1)
+        let brief = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .zero)
+        _ = try? await brief.geocode("Казань")
+        _ = try? await brief.geocode("Казань")
+        #expect(server.requests.count == 3)
+    }
+
     @Test func noServerIsANetworkError() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
         let client = client(server)

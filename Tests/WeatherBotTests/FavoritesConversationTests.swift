@@ -172,12 +172,21 @@ import WeatherBotStore
         let owner = try Chat(id: 1)
         try await owner.send(.command(.weather))
         try await owner.save(["Казань"])
+        try await owner.send(.command(.daily("8:00 1")))
         let id = try #require(try owner.database.favorites(chatID: 1).first?.id)
-        for action in [CallbackAction.deleteFavorite(id: id), .moveFavorite(id: id, up: false), .open(.favorite(id)), .view(.daily, .favorite(id))] {
+        let subscription = try #require(try owner.database.subscriptions(chatID: 1).first?.id)
+        let forged: [CallbackAction] = [
+            .deleteFavorite(id: id), .moveFavorite(id: id, up: false), .open(.favorite(id)), .view(.daily, .favorite(id)),
+            .cancelDaily(id: subscription), .view(.hourly(page: 0), .subscription(subscription)), .addFavorite(.now, .subscription(subscription)),
+            .reset(confirmed: true, question: 1), .confirmCity(question: 1),
+        ]
+        for action in forged {
             let step = try await owner.send(.button(action), query: "q", messageID: 5, from: 2)
             #expect(step.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")], "\(action)")
         }
         #expect(try owner.favorites() == ["Казань"])
+        #expect(try owner.database.subscriptions(chatID: 1).count == 1)
+        #expect(try owner.database.chat(2)?.currentPlace == nil)
     }
 
     @Test func resetForgetsEverythingAndStartIsAFirstRunAgain() async throws {
