@@ -16,7 +16,11 @@ extension Forecast {
                 byDay.append((day, [step]))
             }
         }
-        let days = byDay.map { _, steps in Self.day(from: steps, calendar: calendar) }
+        // Today counts however little of it is left; a later day only when most of it is covered,
+        // so a last day of one or two steps does not pass for a whole one.
+        let days = byDay.enumerated()
+            .filter { index, entry in index == 0 || entry.steps.count >= 6 }
+            .map { _, entry in Self.day(from: entry.steps, calendar: calendar) }
         return Forecast(timeZone: zone, current: current, hourly: steps, daily: days, alerts: [], source: .freePlan)
     }
 

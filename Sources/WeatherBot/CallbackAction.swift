@@ -20,6 +20,9 @@ public enum CallbackAction: Sendable, Hashable {
     case addFavorite(WeatherView, PlaceReference)
     /// A place's button in the favorites list: its weather as a new message.
     case open(PlaceReference)
+    /// A view of a place as a new message, leaving the message with the button as it is
+    /// (the buttons under a daily forecast).
+    case openView(WeatherView, PlaceReference)
     /// «🗑 Удалить», «↕️ Переставить», «« Готово»: switch the favorites message between its modes.
     case favoritesMode(FavoritesMode)
     /// A delete button of the favorites message.
@@ -44,6 +47,7 @@ public enum CallbackAction: Sendable, Hashable {
         case .refresh(let view, let place): "r:\(view.code):\(place.code)"
         case .addFavorite(let view, let place): "fa:\(view.code):\(place.code)"
         case .open(let place): "o:\(place.code)"
+        case .openView(let view, let place): "ov:\(view.code):\(place.code)"
         case .favoritesMode(let mode): "fm:\(mode.rawValue)"
         case .deleteFavorite(let id): "fd:\(id)"
         case .moveFavorite(let id, let up): up ? "fu:\(id)" : "fw:\(id)"
@@ -72,11 +76,12 @@ public enum CallbackAction: Sendable, Hashable {
         case ("pk", 3):
             guard let question = number(1), let index = number(2) else { return nil }
             self = .pickPlace(question: question, index: index)
-        case ("v", 3), ("r", 3), ("fa", 3):
+        case ("v", 3), ("r", 3), ("fa", 3), ("ov", 3):
             guard let view = WeatherView(code: parts[1]), let place = PlaceReference(code: parts[2]) else { return nil }
             switch parts[0] {
             case "v": self = .view(view, place)
             case "r": self = .refresh(view, place)
+            case "ov": self = .openView(view, place)
             default: self = .addFavorite(view, place)
             }
         case ("o", 2):

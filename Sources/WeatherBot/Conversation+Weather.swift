@@ -22,15 +22,20 @@ extension Conversation {
 
     /// Shows a view of a place's weather: as a new message, or by editing the message whose
     /// button asked for it. Failures say why and offer «🔄 Повторить».
+    ///
+    /// - Returns: whether fresh data was shown (not a failure, not older data standing in).
+    @discardableResult
     func showWeather(
         _ view: WeatherView, of reference: PlaceReference, refresh: Bool = false, editing messageID: Int? = nil,
         _ context: inout Context
-    ) async {
-        guard let place = await resolve(reference, &context) else { return }
+    ) async -> Bool {
+        guard let place = await resolve(reference, &context) else { return false }
         await activity.typing(in: context.chat.id)
         let rendered: WeatherViews.Rendered
+        var fresh = false
         do {
             let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
+            fresh = !report.isStale
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
             }
@@ -49,6 +54,7 @@ extension Conversation {
         } else {
             context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
         }
+        return fresh
     }
 
     /// Whether a view offers «⭐ В избранное», shows «★ В избранном», or neither (the chat's own city).

@@ -238,9 +238,15 @@ public struct Conversation: Sendable {
             guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
             var refresh = false
             if case .refresh = action { refresh = true }
-            // A refresh often changes nothing visible; the notice says it happened.
-            context.answer(queryID, refresh ? context.texts.refreshed : nil)
-            await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
+            let answerAt = context.replies.count
+            let fresh = await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
+            // A refresh often changes nothing visible; the notice says whether it happened.
+            let notice = refresh ? (fresh ? context.texts.refreshed : context.texts.refreshFailed) : nil
+            context.replies.insert(.answer(callbackQueryID: queryID, text: notice), at: answerAt)
+        case .openView(let view, let reference):
+            guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
+            context.answer(queryID)
+            await showWeather(view, of: reference, &context)
         case .open(let reference):
             guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
             context.answer(queryID)

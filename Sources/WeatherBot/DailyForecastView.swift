@@ -29,8 +29,8 @@ public enum DailyForecastView {
             lines.append(texts.noDayForecast)
         }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[
-            InlineKeyboardButton(text: texts.hourlyButton, callbackData: CallbackAction.view(.hourly(page: 0), reference).encoded),
-            InlineKeyboardButton(text: texts.dailyButton, callbackData: CallbackAction.view(.daily, reference).encoded),
+            InlineKeyboardButton(text: texts.hourlyButton, callbackData: CallbackAction.openView(.hourly(page: 0), reference).encoded),
+            InlineKeyboardButton(text: texts.dailyButton, callbackData: CallbackAction.openView(.daily, reference).encoded),
         ]])
         return WeatherViews.Rendered(text: HTML.fitting(lines.joined(separator: "\n")), keyboard: keyboard)
     }

@@ -3,8 +3,11 @@ import Foundation
 /// When daily forecasts are due: computed from the local date and time in the place's zone, so
 /// DST changes and zones such as +5:45 come out right; never a fixed 24-hour step.
 public enum DailySchedule {
-    /// Reads «8:00», «08:00», «8.00» or «8:05»; nil for anything else, such as «25:99».
+    /// Reads «8:00», «08:00», «8.00», «8:05» or a bare hour «8»; nil for anything else, such as «25:99».
     public static func parseTime(_ text: String) -> (hour: Int, minute: Int)? {
+        if (1...2).contains(text.count), let hour = CallbackAction.number(Substring(text)), (0...23).contains(hour) {
+            return (hour, 0)
+        }
         let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "." })
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
             let hour = CallbackAction.number(parts[0]), let minute = CallbackAction.number(parts[1]),

@@ -59,7 +59,6 @@ public struct Texts: Sendable {
     var humidity: String { pick("Влажность", "Humidity") }
     var pressure: String { pick("Давление", "Pressure") }
     var pressureUnit: String { pick("мм рт. ст.", "hPa") }
-    var pressureUnitShort: String { pick("мм", "hPa") }
     var speedUnit: String { pick("м/с", "m/s") }
     var millimetres: String { pick("мм", "mm") }
     var precipitationNow: String { pick("Осадки", "Precipitation") }
@@ -76,8 +75,11 @@ public struct Texts: Sendable {
     var noHours: String { pick("Почасового прогноза сейчас нет.", "No hourly forecast is available now.") }
     var dailyTitle: String { pick("на 7 дней", "for 7 days") }
     func onlyDays(_ count: Int) -> String {
-        pick("Прогноз есть на \(count) дн.: бесплатный тариф OpenWeather даёт 5 дней.",
-             "The forecast covers \(count) days: OpenWeather's free plan gives 5.")
+        pick("Прогноз есть на \(count) \(Self.russianPlural(count, "день", "дня", "дней")): бесплатный тариф OpenWeather даёт прогноз на 5 суток вперёд.",
+             "The forecast covers \(count) days: OpenWeather's free plan looks 5 days ahead.")
+    }
+    func moreAlerts(_ count: Int) -> String {
+        pick("…и ещё \(count) \(Self.russianPlural(count, "предупреждение", "предупреждения", "предупреждений"))", "…and \(count) more")
     }
     var dayTime: String { pick("днём", "day") }
     var nightTime: String { pick("ночью", "night") }
@@ -109,7 +111,6 @@ public struct Texts: Sendable {
         pick("Не удалось получить погоду: \(reason).", "Could not get the weather: \(reason).")
     }
     var retryButton: String { pick("🔄 Повторить", "🔄 Retry") }
-    var noCityYet: String { pick("Город ещё не выбран", "No city chosen yet") }
 
     // MARK: Favorites
 
@@ -118,7 +119,18 @@ public struct Texts: Sendable {
     var favoriteAdded: String { pick("⭐ Добавлено в избранное", "⭐ Added to favorites") }
     var alreadyFavorite: String { pick("Это место уже в избранном", "This place is already in favorites") }
     func favoritesFull(_ limit: Int) -> String {
-        pick("В избранном уже \(limit) мест — это максимум. Удалите одно: /del", "Favorites already hold \(limit) places, the most allowed. Delete one: /del")
+        pick("В избранном уже \(limit) \(Self.russianPlural(limit, "место", "места", "мест")) — это максимум. Удалите одно: /del",
+             "Favorites already hold \(limit) places, the most allowed. Delete one: /del")
+    }
+
+    /// The Russian noun form for a count: 1 место, 2 места, 5 мест, 21 место, 22 места, 11 мест.
+    static func russianPlural(_ count: Int, _ one: String, _ few: String, _ many: String) -> String {
+        let tens = abs(count) % 100
+        let units = abs(count) % 10
+        if (11...14).contains(tens) { return many }
+        if units == 1 { return one }
+        if (2...4).contains(units) { return few }
+        return many
     }
     var favoritesTitle: String { pick("⭐ <b>Избранное</b>", "⭐ <b>Favorites</b>") }
     var noCurrentCity: String { pick("📍 Город не выбран — /start", "📍 No city chosen yet — /start") }
@@ -201,6 +213,7 @@ public struct Texts: Sendable {
              "I understand locations, city names, coordinates and commands. See /help")
     }
     var refreshed: String { pick("🔄 Обновлено", "🔄 Refreshed") }
+    var refreshFailed: String { pick("Обновить не удалось — показаны последние данные", "Could not refresh: showing the latest data") }
     var staleButton: String { pick("Эта кнопка уже неактуальна", "This button is no longer current") }
     var unknownButton: String { pick("Эта кнопка больше не работает", "This button no longer works") }
     func unknownCommand(_ name: String) -> String {

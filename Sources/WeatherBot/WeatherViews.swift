@@ -110,12 +110,16 @@ public enum WeatherViews {
         if let sunrise = current.sunrise, let sunset = current.sunset {
             lines.append("🌅 \(texts.sunrise): \(clockTime(sunrise, in: zone)) · 🌇 \(texts.sunset): \(clockTime(sunset, in: zone))")
         }
-        let alerts = forecast.alerts.filter { $0.end > now }.prefix(3)
+        let active = forecast.alerts.filter { $0.end > now }
+        let alerts = active.prefix(3)
         if !alerts.isEmpty { lines.append("") }
         for alert in alerts {
             let event = HTML.escape(HTML.truncate(alert.event, maximumCharacters: 80))
             let sender = alert.sender.isEmpty ? "" : " (\(HTML.escape(HTML.truncate(alert.sender, maximumCharacters: 60))))"
             lines.append("⚠️ <b>\(event)</b>: \(dayAndTime(alert.start, zone, texts)) – \(dayAndTime(alert.end, zone, texts))\(sender)")
+        }
+        if active.count > alerts.count {
+            lines.append(texts.moreAlerts(active.count - alerts.count))
         }
         return lines.joined(separator: "\n")
     }
@@ -186,8 +190,10 @@ public enum WeatherViews {
                     + "\(texts.dayTime) <b>\(temperature(day.dayTemperature))</b>, \(texts.nightTime) \(temperature(day.nightTemperature))")
             var details = [HTML.escape(day.condition.description), "☁️ \(day.clouds)%"]
             let chance = Int((day.precipitationChance * 100).rounded())
-            if day.precipitation > 0 || chance > 0 {
+            if day.precipitation >= 0.05 {
                 details.append("☔ \(decimal(day.precipitation, texts)) \(texts.millimetres) (\(chance)%)")
+            } else if chance > 0 {
+                details.append("☔ \(chance)%")
             }
             details.append("💨 \(wind(day.windSpeed, day.windDegrees, gust: nil, texts))")
             lines.append(details.joined(separator: " · "))

@@ -1,3 +1,5 @@
+import HTTPTransport
+
 /// Exponential backoff with full jitter: each failure doubles the ceiling up to `maximum`, and the
 /// wait is drawn between half the ceiling and the ceiling, so many clients do not retry in step.
 struct Backoff: Sendable {
@@ -29,8 +31,8 @@ struct Backoff: Sendable {
 }
 
 extension Duration {
-    var timeInterval: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
+    /// «0.43 s», for log lines.
+    var logDescription: String {
+        String(format: "%.2f s", timeInterval)
     }
 }

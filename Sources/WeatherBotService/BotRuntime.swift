@@ -61,7 +61,7 @@ public struct BotRuntime: Sendable {
             } catch {
                 guard error.isTransient else { throw error }
                 let delay = backoff.next()
-                logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay)"])
+                logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
                 try await Task.sleep(for: delay)
             }
         }

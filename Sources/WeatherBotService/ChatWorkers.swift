@@ -151,7 +151,7 @@ public actor ChatWorkers: Service {
             } catch {
                 // Only the database can fail here; the item stays in the inbox and is tried again.
                 let delay = backoff.next()
-                logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay)"])
+                logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
                 if await isStopping { return }
                 try? await Task.sleep(for: delay)
             }

@@ -168,7 +168,7 @@ public final class OutboxSender: Service, Sendable {
             record { try database.retryOutbox(id: id, chatID: item.chatId, notBefore: Date().addingTimeInterval(wait)) }
         } else if error.isTransient && item.attempts + 1 < maximumAttempts {
             let delay = Backoff.delay(afterFailures: item.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
-            logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay)"])
+            logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
             record { try database.retryOutbox(id: id, chatID: item.chatId, notBefore: Date().addingTimeInterval(delay.timeInterval)) }
         } else {
             logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(item.attempts + 1)"])

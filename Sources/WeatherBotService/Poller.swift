@@ -40,6 +40,7 @@ public struct Poller: Service {
     private func pollUntilCancelled() async throws {
         var backoff = Backoff()
         var conflictBackoff = Backoff(initial: .seconds(5), maximum: .seconds(60))
+        var lastNoted: ContinuousClock.Instant?
         while !Task.isCancelled {
             await workers.waitForRoom(below: maximumBacklog)
             do {
@@ -48,7 +49,7 @@ public struct Poller: Service {
                     offset: offset, limit: 100, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
                 backoff.reset()
                 conflictBackoff.reset()
-                try await commit(updates)
+                try await commit(updates, lastNoted: &lastNoted)
             } catch let error as TelegramError {
                 if Task.isCancelled { return }
                 if error.isUnauthorized {
@@ -60,13 +61,13 @@ public struct Poller: Service {
                     delay = conflictBackoff.next()
                     logger.error(
                         "getUpdates conflict: another instance of the bot is polling, or a webhook is set; backing off",
-                        metadata: ["retry.in": "\(delay)", "error": "\(error)"])
+                        metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
                 } else if error.isRateLimited, let retryAfter = error.retryAfter {
                     delay = .seconds(retryAfter)
-                    logger.warning("getUpdates rate limited", metadata: ["retry.in": "\(delay)"])
+                    logger.warning("getUpdates rate limited", metadata: ["retry.in": "\(delay.logDescription)"])
                 } else {
                     delay = backoff.next()
-                    logger.warning("getUpdates failed; backing off", metadata: ["retry.in": "\(delay)", "error": "\(error)"])
+                    logger.warning("getUpdates failed; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
                 }
                 try await Task.sleep(for: delay)
             } catch is CancellationError {
@@ -74,17 +75,22 @@ public struct Poller: Service {
             } catch {
                 // The database could not commit the batch: nothing was confirmed, so Telegram re-sends it.
                 let delay = backoff.next()
-                logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay)", "error": "\(error)"])
+                logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
                 try await Task.sleep(for: delay)
             }
         }
     }
 
-    private func commit(_ updates: [Update]) async throws {
+    private func commit(_ updates: [Update], lastNoted: inout ContinuousClock.Instant?) async throws {
         guard let last = updates.map(\.updateId).max() else {
-            try database.notePoll()
+            // An empty poll only refreshes the health mark, at most twice a minute.
+            if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
+                try database.notePoll()
+                lastNoted = .now
+            }
             return
         }
+        lastNoted = .now
         let encoder = TelegramJSON.encoder()
         let rows = try updates.map { update in
             (updateID: update.updateId, chatID: update.chatID, payload: try encoder.encode(update))

@@ -88,8 +88,9 @@ import Testing
         #expect(forecast.current.rain == 0.25)
         #expect(forecast.hourly.count == 40)
         #expect(forecast.hourly[0].precipitation == 0.5)  // {"3h": x}
-        // 40 steps from 16:00 local on day one: six local days, the first and last partial.
-        #expect(forecast.daily.count == 6)
+        // 40 steps from 16:00 local on day one: six local days, the first and the last partial;
+        // the last, two steps, does not count as a day.
+        #expect(forecast.daily.count == 5)
         let first = forecast.daily[0]
         #expect(first.maximumTemperature >= first.minimumTemperature)
         #expect(first.precipitationChance == 0.4)

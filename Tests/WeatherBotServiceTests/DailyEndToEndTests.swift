@@ -41,9 +41,10 @@ extension LoopbackTests {
             #expect(forecast.markup?.contains("По часам") ?? false)
             #expect(forecast.markup?.contains("На 7 дней") ?? false)
 
-            // Its «На 7 дней» edits the forecast message into the 7-day view.
+            // Its «На 7 дней» sends the 7-day view, leaving the forecast as it is.
             try telegram.press("На 7 дней", on: forecast.messageID, in: chatID)
-            try await telegram.waitUntil("the 7 days") { state in state.edits.last?.text.contains("на 7 дней") ?? false }
+            try await telegram.waitUntil("the 7 days") { state in state.sent.last?.text.contains("на 7 дней") ?? false }
+            #expect(telegram.screen(chatID).first { $0.messageID == forecast.messageID }?.text == forecast.text)
 
             try await bot.stop()
             await loopback.shutdown()

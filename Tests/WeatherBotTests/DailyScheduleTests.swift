@@ -12,7 +12,8 @@ import Testing
         #expect(DailySchedule.parseTime("8.00")! == (8, 0))
         #expect(DailySchedule.parseTime("23:59")! == (23, 59))
         #expect(DailySchedule.parseTime("0:05")! == (0, 5))
-        for bad in ["25:99", "24:00", "8", "8:0", "8:000", "-1:00", "8:60", "８:00", "8:00:00", "", ":", "8h", "x:y"] {
+        #expect(DailySchedule.parseTime("7")! == (7, 0))
+        for bad in ["25:99", "24:00", "24", "8:0", "8:000", "-1:00", "8:60", "８:00", "8:00:00", "", ":", "8h", "x:y"] {
             #expect(DailySchedule.parseTime(bad) == nil, "«\(bad)»")
         }
     }

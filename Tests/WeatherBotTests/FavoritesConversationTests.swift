@@ -164,7 +164,7 @@ import WeatherBotStore
         try await chat.save(["Казань", "Уфа"])
         let third = try await chat.send(.command(.search("Саранск")))
         let refused = try await chat.press("В избранное", in: third)
-        #expect(refused.replies == [.answer(callbackQueryID: "q", text: "В избранном уже 2 мест — это максимум. Удалите одно: /del", showAlert: true)])
+        #expect(refused.replies == [.answer(callbackQueryID: "q", text: "В избранном уже 2 места — это максимум. Удалите одно: /del", showAlert: true)])
         #expect(try chat.favorites() == ["Казань", "Уфа"])
     }
 

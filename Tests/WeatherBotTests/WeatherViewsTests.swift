@@ -120,6 +120,19 @@ import WeatherBotStore
         #expect(WeatherViews.daily(.moscow, short, en).contains("The forecast covers 5 days"))
     }
 
+    @Test func moreThanThreeAlertsAreCountedNotListed() {
+        var forecast = Forecast.sample
+        forecast.alerts = (0..<5).map { WeatherAlert(sender: "", event: "Ветер \($0)", start: .distantPast, end: .distantFuture, description: "") }
+        let card = WeatherViews.card(.moscow, forecast, ru, now: utc("2023-11-14T22:13:20Z"))
+        #expect(card.components(separatedBy: "⚠️").count == 4)
+        #expect(card.hasSuffix("…и ещё 2 предупреждения"))
+    }
+
+    @Test func russianPluralsFollowTheNumber() {
+        let forms = [1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111].map { Texts.russianPlural($0, "место", "места", "мест") }
+        #expect(forms == ["место", "места", "места", "мест", "мест", "мест", "мест", "место", "места", "мест", "место", "мест"])
+    }
+
     @Test func aStaleReportSaysWhenItsDataIsFrom() {
         let report = WeatherReport(forecast: .sample, fetchedAt: utc("2023-11-14T20:05:00Z"), isStale: true)
         let rendered = WeatherViews.render(.now, place: .moscow, reference: .current, report: report, texts: ru, now: utc("2023-11-14T22:13:20Z"))
