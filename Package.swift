@@ -79,7 +79,10 @@ let package = Package(
         .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "LoopbackHTTP"]),
         .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
-        .testTarget(name: "WeatherBotTests", dependencies: ["WeatherBot"]),
+        .testTarget(
+            name: "WeatherBotTests",
+            dependencies: ["WeatherBot", "LoopbackHTTP", "HTTPTransport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "WeatherBotServiceTests",
             dependencies: [
