@@ -65,10 +65,12 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // Loopback HTTP servers on SwiftNIO for the tests' fake Telegram and OpenWeather.
+        // What the tests use to watch the bot: loopback HTTP servers on SwiftNIO for the fake
+        // Telegram and OpenWeather, and captured log lines.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

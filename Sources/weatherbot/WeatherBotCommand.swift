@@ -36,18 +36,17 @@ struct ConfigOptions: ParsableArguments {
 
     /// Loads the configuration, or prints what is wrong in one line each and exits with code 2.
     func load() async throws -> BotConfiguration {
-        do {
-            return try await BotConfiguration.load(configPath: config)
-        } catch let invalid as BotConfiguration.Invalid {
-            FileHandle.standardError.write(Data((invalid.description + "\n").utf8))
-            throw ExitCode(2)
-        }
+        try await exitingOnInvalid { try await BotConfiguration.load(configPath: config) }
     }
 
     /// Only the database path: commands that read the database need no secrets.
     func databasePath() async throws -> String {
+        try await exitingOnInvalid { try await BotConfiguration.databasePath(configPath: config) }
+    }
+
+    private func exitingOnInvalid<Value>(_ read: () async throws -> Value) async throws -> Value {
         do {
-            return try await BotConfiguration.databasePath(configPath: config)
+            return try await read()
         } catch let invalid as BotConfiguration.Invalid {
             FileHandle.standardError.write(Data((invalid.description + "\n").utf8))
             throw ExitCode(2)

@@ -1,40 +1,12 @@
 import Foundation
 import Logging
 import LoopbackHTTP
-import Synchronization
 import Testing
 import WeatherBotStore
 
 extension LoopbackTests {
     /// The token and the API key never reach a log line, whatever fails.
     @Suite(.serialized) struct SecretsTests {
-        /// Keeps every log line, with its metadata, for the test to read.
-        final class CapturedLog: Sendable {
-            let lines = Locked<[String]>([])
-
-            var logger: Logger {
-                var logger = Logger(label: "weatherbot.capture") { _ in CaptureHandler(sink: { line in self.lines.withLock { $0.append(line) } }) }
-                logger.logLevel = .trace
-                return logger
-            }
-        }
-
-        struct CaptureHandler: LogHandler {
-            let sink: @Sendable (String) -> Void
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-
-            func log(event: LogEvent) {
-                let all = metadata.merging(event.metadata ?? [:]) { $1 }
-                sink("\(event.level) \(event.message) \(all.map { "\($0)=\($1)" }.joined(separator: " ")) \(event.error.map { "\($0)" } ?? "")")
-            }
-        }
-
         @Test func faultsOfEveryKindLogNoSecret() async throws {
             let log = CapturedLog()
             let loopback = try await Loopback()
@@ -48,7 +20,7 @@ extension LoopbackTests {
                 state.failures["editMessageText"] = [error(400, "Bad Request: message to edit not found")]
                 state.failures["answerCallbackQuery"] = [error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")]
             }
-            let bot = try await loopback.startBot(logger: log.logger)
+            let bot = try await loopback.startBot(logger: log.logger())
             telegram.sendText("/start", from: 1)
             telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: 1)
             telegram.sendText("/search Атлантида", from: 1)  // nothing found
@@ -67,7 +39,7 @@ extension LoopbackTests {
             try await bot.stop()
             await telegram.server.shutdown()
 
-            let lines = log.lines.withLock { $0 }
+            let lines = log.lines
             #expect(lines.count > 10)
             #expect(lines.contains { $0.contains("getUpdates") && $0.contains("502") })
             #expect(lines.contains { $0.contains("conflict") })

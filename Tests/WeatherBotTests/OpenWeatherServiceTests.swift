@@ -3,48 +3,24 @@ import HTTPTransport
 import Logging
 import LoopbackHTTP
 import OpenWeather
-import Synchronization
 import Testing
 import WeatherBotStore
 @testable import WeatherBot
 
 /// The shared OpenWeather service against a loopback OpenWeather that fails.
 @Suite struct OpenWeatherServiceTests {
-    final class Lines: Sendable {
-        let all = Mutex<[String]>([])
-        var logger: Logger {
-            var logger = Logger(label: "weatherbot.openweather.tests") { _ in Handler(lines: self) }
-            logger.logLevel = .trace
-            return logger
-        }
-    }
-
-    struct Handler: LogHandler {
-        let lines: Lines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let text = "\(event.level) \(event.message) \((event.metadata ?? [:]).map { "\($0)=\($1)" }.sorted().joined(separator: " "))"
-            lines.all.withLock { $0.append(text) }
-        }
-    }
-
     @Test func anInvalidKeyIsOneClearLogLineAndPlainWordsForTheUser() async throws {
         let server = try await LoopbackServer { _ in
             LoopbackResponse(status: 401, body: Data(#"{"cod":401,"message":"Invalid API key. Please see the FAQ."}"#.utf8))
         }
         defer { Task { await server.shutdown() } }
-        let lines = Lines()
+        let log = CapturedLog()
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: NIOHTTPTransport()), logger: lines.logger)
+            client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: NIOHTTPTransport()), logger: log.logger())
         let conversation = Conversation(geocoder: service, weather: service, store: FakeFavorites(), activity: FakeActivity())
         let step = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 1, language: .ru, intent: .command(.weather))), chat: nil)
         #expect(step.replies.first?.text?.contains("сервис погоды не принял ключ доступа бота") == true)
-        let logged = lines.all.withLock { $0 }
+        let logged = log.lines
         #expect(logged.count == 1)
         #expect(logged.first?.hasPrefix("error OpenWeather rejected the API key (401): check OPEN_WEATHER_API_KEY") == true)
         #expect(logged.allSatisfy { !$0.contains("wrong-key-123") })
@@ -58,7 +34,7 @@ import WeatherBotStore
         defer { Task { await server.shutdown() } }
         let service = OpenWeatherService(
             client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(1)),
-            logger: Lines().logger)
+            logger: CapturedLog().logger())
         let activity = FakeActivity()
         let conversation = Conversation(geocoder: service, weather: service, store: FakeFavorites(), activity: activity)
         let started = ContinuousClock.now
