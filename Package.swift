@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "weatherbot", targets: ["weatherbot"]),
+        .executable(name: "weatherbot-bench", targets: ["weatherbot-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -63,6 +64,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The benchmark: the real worker against in-process loopback fakes, figures against targets.
+        .executableTarget(
+            name: "weatherbot-bench",
+            dependencies: [
+                "OpenWeather",
+                "WeatherBotStore",
+                "LoopbackHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // What the tests use to watch the bot: loopback HTTP servers on SwiftNIO for the fake

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import LoopbackHTTP
+import OpenWeather
+import WeatherBotStore
+
+/// Measures the bot against its performance budget and prints each figure beside its target.
+@main
+struct Benchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weatherbot-bench",
+        abstract: "Measure the weather bot against its performance budget.",
+        discussion: """
+            Runs against in-process loopback fakes; nothing leaves 127.0.0.1. Build in release mode:
+              swift run -c release weatherbot-bench
+            The start-up scenario runs the weatherbot executable built beside this one.
+            """)
+
+    @Flag(help: "Smaller figures, for a smoke test that finishes in well under a minute.")
+    var quick = false
+
+    @Option(help: ArgumentHelp("The weatherbot executable to start (default: the one beside this benchmark).", valueName: "path"))
+    var executable: String?
+
+    func run() async throws {
+        var results: [Result] = []
+        results += try await CacheScenario(quick: quick).run()
+        let binary = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot").path
+        results += try await StartupScenario(quick: quick, executable: binary).run()
+        print(Result.table(results))
+        if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
+    }
+}
+
+/// One measured figure and its target.
+struct Result {
+    var scenario: String
+    var figure: String
+    var value: String
+    var target: String
+    /// nil when the figure has no target of its own.
+    var passed: Bool?
+
+    static func table(_ results: [Result]) -> String {
+        let header = ["scenario", "figure", "value", "target", ""]
+        let rows = results.map { [$0.scenario, $0.figure, $0.value, $0.target, $0.passed.map { $0 ? "PASS" : "FAIL" } ?? ""] }
+        let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// This process's or another's resident memory, from /proc.
+enum Memory {
+    static func residentMegabytes(pid: Int32? = nil) -> Double? {
+        let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return nil }
+        return kilobytes / 1024
+    }
+
+    /// User and system CPU seconds a process has used, from /proc.
+    static func cpuSeconds(pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LoopbackHTTP
+import WeatherBotStore
+
+/// The weatherbot executable started on a database of 100,000 chats: time until its first
+/// getUpdates reaches Telegram, then its resident memory and CPU while idle.
+struct StartupScenario {
+    var quick: Bool
+    var executable: String
+
+    func run() async throws -> [Result] {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            return [Result(scenario: "start-up", figure: "weatherbot executable", value: "not found at \(executable)", target: "", passed: false)]
+        }
+        let chats = quick ? 10_000 : 100_000
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        try seed(path: path, chats: chats)
+
+        let firstPoll = FirstPoll()
+        let telegram = try await LoopbackServer(recording: false) { request in
+            let method = request.path.split(separator: "/").last.map(String.init) ?? ""
+            switch method {
+            case "getMe":
+                return .json(["ok": true, "result": ["id": 1, "is_bot": true, "first_name": "Bench", "username": "bench_bot"]])
+            case "getUpdates":
+                firstPoll.mark()
+                try? await Task.sleep(for: .seconds(1))
+                return .json(["ok": true, "result": [Any]()])
+            default:
+                return .json(["ok": true, "result": true])
+            }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run"]
+        process.environment = [
+            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": "bench", "TELEGRAM_API_URL": telegram.url.absoluteString,
+            "OPEN_WEATHER_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": path, "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let started = Date()
+        try process.run()
+        var startup: TimeInterval?
+        while Date().timeIntervalSince(started) < 30 {
+            if let first = firstPoll.time { startup = first.timeIntervalSince(started); break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let idle: TimeInterval = quick ? 3 : 10
+        let cpuBefore = Memory.cpuSeconds(pid: process.processIdentifier) ?? 0
+        try await Task.sleep(for: .seconds(idle))
+        let cpuIdle = (Memory.cpuSeconds(pid: process.processIdentifier) ?? 0) - cpuBefore
+        let rss = Memory.residentMegabytes(pid: process.processIdentifier)
+        process.terminate()
+        process.waitUntilExit()
+        await telegram.shutdown()
+
+        let label = "\(chats / 1000)k chats"
+        return [
+            Result(
+                scenario: "start-up", figure: "to first getUpdates (\(label))", value: startup.map { String(format: "%.0f ms", $0 * 1000) } ?? "none in 30 s",
+                target: "≤ 1 s", passed: (startup ?? .infinity) <= 1),
+            Result(
+                scenario: "start-up", figure: "idle RSS (\(label))", value: rss.map { String(format: "%.1f MB", $0) } ?? "?",
+                target: "≤ 60 MB", passed: (rss ?? .infinity) <= 60),
+            Result(
+                scenario: "start-up", figure: "idle CPU", value: String(format: "%.1f %% of a core", cpuIdle / idle * 100), target: "", passed: nil),
+            Result(scenario: "start-up", figure: "SIGTERM exit code", value: "\(process.terminationStatus)", target: "0", passed: process.terminationStatus == 0),
+        ]
+    }
+
+    /// A database as a busy bot would have it: chats with a city each.
+    private func seed(path: String, chats: Int) throws {
+        let database = try BotDatabase.open(path: path)
+        try database.writer.write { db in
+            let place = Place(name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
+            for id in 1...chats {
+                try ChatRecord(id: Int64(id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place).insert(db)
+            }
+        }
+    }
+}
+
+/// When the first getUpdates arrived.
+final class FirstPoll: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: Date?
+
+    var time: Date? { lock.withLock { first } }
+    func mark() { lock.withLock { if first == nil { first = Date() } } }
+}
