@@ -17,6 +17,9 @@ extension Conversation {
         if list.contains(where: { $0.place.isSamePlace(as: place) }) {
             return context.answer(queryID, context.texts.alreadyFavorite)
         }
+        if context.chat.currentPlace?.isSamePlace(as: place) == true {
+            return context.answer(queryID, context.texts.ownCityIsFirst)
+        }
         guard list.count < maximumFavorites else {
             return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.favoritesFull(maximumFavorites), showAlert: true))
         }

@@ -63,6 +63,8 @@ extension Conversation {
         case .current: return .none
         case .favorite: return .saved
         case .defaultCity, .recent, .subscription:
+            // The chat's own city is always first in /fav already.
+            if context.chat.currentPlace?.isSamePlace(as: place) == true { return .none }
             let favorites = (try? await store.favorites(of: context.chat.id)) ?? []
             let pending = context.changes.reduce(favorites) { list, change in
                 FavoriteList.applying(change, to: list, chatID: context.chat.id)

@@ -117,6 +117,7 @@ public struct Texts: Sendable {
     var addFavoriteButton: String { pick("⭐ В избранное", "⭐ Add to favorites") }
     var savedFavoriteButton: String { pick("★ В избранном", "★ In favorites") }
     var favoriteAdded: String { pick("⭐ Добавлено в избранное", "⭐ Added to favorites") }
+    var ownCityIsFirst: String { pick("Это ваш город — в /fav он и так первый", "This is your city: it is always first in /fav") }
     var alreadyFavorite: String { pick("Это место уже в избранном", "This place is already in favorites") }
     func favoritesFull(_ limit: Int) -> String {
         pick("В избранном уже \(limit) \(Self.russianPlural(limit, "место", "места", "мест")) — это максимум. Удалите одно: /del",
@@ -198,8 +199,8 @@ public struct Texts: Sendable {
     // MARK: Reset
 
     var resetQuestion: String {
-        pick("Удалить всё, что бот знает об этом чате: город, избранное и настройки? Это нельзя отменить.",
-             "Delete everything the bot knows about this chat: the city, favorites and settings? This cannot be undone.")
+        pick("Удалить всё, что бот знает об этом чате: город, избранное и ежедневные прогнозы? Это нельзя отменить.",
+             "Delete everything the bot knows about this chat: the city, favorites and daily forecasts? This cannot be undone.")
     }
     var resetConfirmButton: String { pick("🗑 Да, удалить всё", "🗑 Yes, delete everything") }
     var resetCancelButton: String { pick("Отмена", "Cancel") }

@@ -85,6 +85,21 @@ import WeatherBotStore
         #expect(try chat.favorites() == ["Казань"])
     }
 
+    @Test func theChatsOwnCityIsNotOfferedAsAFavorite() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let card = try await chat.send(.command(.search("Саранск")))
+        guard case .send(_, .inline(let keyboard)?, _) = card.replies.last else {
+            Issue.record("expected a card, got \(card.replies)")
+            return
+        }
+        #expect(keyboard.inlineKeyboard.last?.map(\.text) == ["🔄 Обновить"])
+        let forced = try await chat.send(.button(.addFavorite(.now, .recent(1))), query: "q", messageID: 3)
+        #expect(forced.replies == [.answer(callbackQueryID: "q", text: "Это ваш город — в /fav он и так первый")])
+        #expect(try chat.favorites().isEmpty)
+    }
+
     @Test func severalResultsArePickedFromButtons() async throws {
         let chat = try Chat()
         // Typed without a city yet, a name chooses the city…
