@@ -56,6 +56,8 @@ struct StartupScenario {
         let rss = Memory.residentMegabytes(pid: process.processIdentifier)
         process.terminate()
         process.waitUntilExit()
+        // Let the last long poll's answer go out before the fake's event loop closes.
+        try await Task.sleep(for: .milliseconds(1200))
         await telegram.shutdown()
 
         let label = "\(chats / 1000)k chats"
