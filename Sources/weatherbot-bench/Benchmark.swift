@@ -27,6 +27,7 @@ struct Benchmark: AsyncParsableCommand {
         results += try await CacheScenario(quick: quick).run()
         let binary = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot").path
         results += try await StartupScenario(quick: quick, executable: binary).run()
+        results += try await ThroughputScenario(quick: quick, executable: binary).run()
         print(Result.table(results))
         if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
     }
@@ -58,6 +59,15 @@ enum Memory {
         let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
         guard let status = try? String(contentsOfFile: path, encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return nil }
+        return kilobytes / 1024
+    }
+
+    /// The most resident memory a process has used, from /proc.
+    static func peakMegabytes(pid: Int32) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
         else { return nil }
         return kilobytes / 1024
