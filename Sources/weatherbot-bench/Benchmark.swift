@@ -53,27 +53,23 @@ struct Result {
     }
 }
 
-/// This process's or another's resident memory, from /proc.
+/// A process's memory and CPU, from /proc.
 enum Memory {
-    static func residentMegabytes(pid: Int32? = nil) -> Double? {
-        let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
-        guard let status = try? String(contentsOfFile: path, encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
-        else { return nil }
-        return kilobytes / 1024
-    }
+    /// Resident memory now.
+    static func residentMegabytes(pid: Int32) -> Double? { statusMegabytes("VmRSS:", pid: pid) }
 
-    /// The most resident memory a process has used, from /proc.
-    static func peakMegabytes(pid: Int32) -> Double? {
+    /// The most resident memory the process has used.
+    static func peakMegabytes(pid: Int32) -> Double? { statusMegabytes("VmHWM:", pid: pid) }
+
+    private static func statusMegabytes(_ field: String, pid: Int32) -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
         else { return nil }
         return kilobytes / 1024
     }
 
-    /// User and system CPU seconds a process has used, from /proc.
+    /// User and system CPU seconds a process has used.
     static func cpuSeconds(pid: Int32) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
@@ -81,5 +77,25 @@ enum Memory {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// The weatherbot executable, started against the loopback fakes with its output discarded.
+enum Worker {
+    static func start(
+        _ executable: String, telegram: URL, weather: URL, databasePath: String, environment extra: [String: String] = [:]
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run"]
+        process.environment = [
+            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": "bench", "TELEGRAM_API_URL": telegram.absoluteString,
+            "OPEN_WEATHER_API_URL": weather.absoluteString, "DATABASE_PATH": databasePath, "TELEGRAM_POLL_TIMEOUT": "1",
+            "LOG_LEVEL": "error",
+        ].merging(extra) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 }

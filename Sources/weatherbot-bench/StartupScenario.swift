@@ -19,34 +19,14 @@ struct StartupScenario {
         let path = folder.appendingPathComponent("bot.sqlite").path
         try seed(path: path, chats: chats)
 
-        let firstPoll = FirstPoll()
-        let telegram = try await LoopbackServer(recording: false) { request in
-            let method = request.path.split(separator: "/").last.map(String.init) ?? ""
-            switch method {
-            case "getMe":
-                return .json(["ok": true, "result": ["id": 1, "is_bot": true, "first_name": "Bench", "username": "bench_bot"]])
-            case "getUpdates":
-                firstPoll.mark()
-                try? await Task.sleep(for: .seconds(1))
-                return .json(["ok": true, "result": [Any]()])
-            default:
-                return .json(["ok": true, "result": true])
-            }
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run"]
-        process.environment = [
-            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": "bench", "TELEGRAM_API_URL": telegram.url.absoluteString,
-            "OPEN_WEATHER_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": path, "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let api = FakeBotAPI(updates: [], firstID: 1)
+        let telegram = try await LoopbackServer(recording: false) { await api.answer($0) }
         let started = Date()
-        try process.run()
+        let process = try Worker.start(
+            executable, telegram: telegram.url, weather: URL(string: "http://127.0.0.1:9")!, databasePath: path)
         var startup: TimeInterval?
         while Date().timeIntervalSince(started) < 30 {
-            if let first = firstPoll.time { startup = first.timeIntervalSince(started); break }
+            if let first = api.firstPoll { startup = first.timeIntervalSince(started); break }
             try await Task.sleep(for: .milliseconds(5))
         }
         let idle: TimeInterval = quick ? 3 : 10
@@ -84,13 +64,4 @@ struct StartupScenario {
             }
         }
     }
-}
-
-/// When the first getUpdates arrived.
-final class FirstPoll: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: Date?
-
-    var time: Date? { lock.withLock { first } }
-    func mark() { lock.withLock { if first == nil { first = Date() } } }
 }

@@ -48,18 +48,10 @@ struct ThroughputScenario {
         let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
         let weatherServer = try await LoopbackServer(threads: 1, recording: false) { FakeWeatherAPI.answer($0) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run"]
-        process.environment = [
-            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": "bench", "TELEGRAM_API_URL": telegramServer.url.absoluteString,
-            "OPEN_WEATHER_API_URL": weatherServer.url.absoluteString, "DATABASE_PATH": folder.appendingPathComponent("bot.sqlite").path,
-            "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
-            "TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Worker.start(
+            executable, telegram: telegramServer.url, weather: weatherServer.url,
+            databasePath: folder.appendingPathComponent("bot.sqlite").path,
+            environment: ["TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000"])
         var finished = false
         let deadline = Date().addingTimeInterval(quick ? 120 : 900)
         var peakRSS = 0.0
@@ -91,10 +83,11 @@ struct ThroughputScenario {
 }
 
 /// A Bot API that hands out prepared updates honouring `offset`, answers every sending method at
-/// once, and counts the answers: the time of the first getUpdates with updates and of the last reply.
+/// once, and counts the answers: the times of the first getUpdates, of the first one with updates,
+/// and of the last reply.
 final class FakeBotAPI: Sendable {
     private struct State {
-        var next = 0
+        var firstPoll: Date?
         var replies = 0
         var first: Date?
         var last: Date?
@@ -111,6 +104,8 @@ final class FakeBotAPI: Sendable {
 
     var replies: Int { state.withLock { $0.replies } }
     var window: (Date?, Date?) { state.withLock { ($0.first, $0.last) } }
+    /// When the first getUpdates arrived, updates or not: the worker is up.
+    var firstPoll: Date? { state.withLock { $0.firstPoll } }
 
     func answer(_ request: LoopbackRequest) async -> LoopbackResponse {
         let method = request.path.split(separator: "/").last.map(String.init) ?? ""
@@ -120,13 +115,15 @@ final class FakeBotAPI: Sendable {
         case "getUpdates":
             let offset = request.json?["offset"] as? Int ?? firstID
             let batch: ArraySlice<Data> = state.withLock { state in
+                if state.firstPoll == nil { state.firstPoll = Date() }
                 let start = max(offset - firstID, 0)
                 let end = min(start + 100, updates.count)
                 if start < end, state.first == nil { state.first = Date() }
                 return start < end ? updates[start..<end] : []
             }
             if batch.isEmpty {
-                try? await Task.sleep(for: .milliseconds(200))
+                // Held for a second, as Telegram holds a long poll that finds nothing.
+                try? await Task.sleep(for: .seconds(1))
                 return .json(["ok": true, "result": [Any]()])
             }
             var body = Data(#"{"ok":true,"result":["#.utf8)
