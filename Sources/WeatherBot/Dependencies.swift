@@ -51,7 +51,14 @@ extension BotDatabase: ChatStore {
 
 /// Shows the user that the bot is working («typing…») while it waits on OpenWeather.
 public protocol ChatActivity: Sendable {
+    /// The step about to wait may be slow.
     func typing(in chatID: Int64) async
+    /// The chat's step is done (its replies are committed).
+    func settled(in chatID: Int64)
+}
+
+extension ChatActivity {
+    public func settled(in chatID: Int64) {}
 }
 
 /// Geocoding and weather from the one shared OpenWeather client, weather through the shared cache.

@@ -28,13 +28,13 @@ public struct BotRuntime: Sendable {
         schedulerInterval: Duration = .seconds(20),
         logger: Logger
     ) {
+        let activity = TelegramChatActivity(client: telegram, logger: logger)
         let conversation = Conversation(
-            geocoder: geocoder, weather: weather, store: database,
-            activity: TelegramChatActivity(client: telegram, logger: logger), maximumFavorites: maximumFavorites)
+            geocoder: geocoder, weather: weather, store: database, activity: activity, maximumFavorites: maximumFavorites)
         outbox = OutboxSender(
             database: database, client: telegram, logger: logger, messagesPerSecond: messagesPerSecond,
             messagesPerSecondPerChat: messagesPerSecondPerChat)
-        workers = ChatWorkers(database: database, conversation: conversation, outbox: outbox, logger: logger)
+        workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: schedulerClock,

@@ -15,11 +15,12 @@ import WeatherBotStore
 public actor ChatWorkers: Service {
     private let database: BotDatabase
     private let conversation: Conversation
+    private let activity: (any ChatActivity)?
     private let outbox: OutboxSender?
     private let logger: Logger
     private let maximumConcurrentChats: Int
 
-    private var pending: [Int64: [InboxItem]] = [:]
+    private var pending: [Int64: [Work]] = [:]
     private var pendingCount = 0
     private var ready: [Int64] = []
     private var readyHead = 0
@@ -30,9 +31,13 @@ public actor ChatWorkers: Service {
     /// This bot's username, once getMe told it: commands for other bots are ignored.
     private let botUsername = Mutex<String?>(nil)
 
-    public init(database: BotDatabase, conversation: Conversation, outbox: OutboxSender?, logger: Logger, maximumConcurrentChats: Int = 64) {
+    public init(
+        database: BotDatabase, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
+        maximumConcurrentChats: Int = 64
+    ) {
         self.database = database
         self.conversation = conversation
+        self.activity = activity
         self.outbox = outbox
         self.logger = logger
         self.maximumConcurrentChats = maximumConcurrentChats
@@ -46,10 +51,26 @@ public actor ChatWorkers: Service {
     /// Items committed to the inbox and not yet handled.
     public var backlog: Int { pendingCount }
 
+    /// An inbox item and, when the poller just decoded it, its update, so it is not decoded again.
+    struct Work: Sendable {
+        var item: InboxItem
+        var update: Update?
+    }
+
     /// Queues committed inbox items for their chats.
     public func enqueue(_ items: [InboxItem]) {
-        for item in items {
-            pending[item.chatId, default: []].append(item)
+        enqueue(items.map { Work(item: $0) })
+    }
+
+    /// Queues committed inbox items with the updates they hold.
+    func enqueue(_ items: [InboxItem], updates: [Update?]) {
+        enqueue(zip(items, updates).map { Work(item: $0, update: $1) })
+    }
+
+    private func enqueue(_ items: [Work]) {
+        for work in items {
+            let item = work.item
+            pending[item.chatId, default: []].append(work)
             pendingCount += 1
             if pending[item.chatId]!.count == 1 && !running.contains(item.chatId) {
                 ready.append(item.chatId)
@@ -101,7 +122,7 @@ public actor ChatWorkers: Service {
     }
 
     /// The chat's next item, or nil (and the chat leaves `running`) when it has none or the workers stop.
-    private func take(_ chatID: Int64) -> InboxItem? {
+    private func take(_ chatID: Int64) -> Work? {
         guard !stopping, var queue = pending[chatID], !queue.isEmpty else {
             running.remove(chatID)
             if pending[chatID]?.isEmpty ?? false { pending[chatID] = nil }
@@ -116,20 +137,21 @@ public actor ChatWorkers: Service {
     }
 
     private nonisolated func drain(_ chatID: Int64) async {
-        while let item = await take(chatID) {
-            await handle(item)
+        while let work = await take(chatID) {
+            await handle(work)
         }
     }
 
     // MARK: One item
 
-    private nonisolated func handle(_ item: InboxItem) async {
+    private nonisolated func handle(_ work: Work) async {
+        let item = work.item
         var logger = logger
         logger[metadataKey: "chat.id"] = "\(item.chatId)"
         if let updateID = item.updateId { logger[metadataKey: "update.id"] = "\(updateID)" }
         guard let seq = item.seq else { return }
 
-        guard let event = Self.event(of: item, botUsername: botUsername.withLock { $0 }) else {
+        guard let event = Self.event(of: item, update: work.update, botUsername: botUsername.withLock { $0 }) else {
             logger.notice("inbox item dropped: nothing to handle in it")
             retrying(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
             return
@@ -139,10 +161,11 @@ public actor ChatWorkers: Service {
             do {
                 let chat = try database.chat(item.chatId)
                 let step = await conversation.handle(event, chat: chat)
+                defer { activity?.settled(in: item.chatId) }
                 let encoder = JSONEncoder()
                 let replies = try step.replies.map { try encoder.encode($0) }
                 let followUps = try step.followUps.map { try encoder.encode($0) }
-                let queued = try database.commit(
+                let queued = try await database.commitStep(
                     chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
                 logger.debug("handled", metadata: ["replies": "\(replies.count)", "followUps": "\(followUps.count)"])
                 if !replies.isEmpty { outbox?.wake() }
@@ -163,7 +186,7 @@ public actor ChatWorkers: Service {
     /// Follow-ups go to the end of their chat's queue; the chat is running, so it will reach them.
     private func enqueueFollowUps(_ items: [InboxItem]) {
         for item in items {
-            pending[item.chatId, default: []].append(item)
+            pending[item.chatId, default: []].append(Work(item: item))
             pendingCount += 1
         }
     }
@@ -173,10 +196,10 @@ public actor ChatWorkers: Service {
     }
 
     /// The conversation event an inbox item holds; nil when it holds nothing to answer.
-    static func event(of item: InboxItem, botUsername: String?) -> Conversation.Event? {
+    static func event(of item: InboxItem, update decoded: Update? = nil, botUsername: String?) -> Conversation.Event? {
         switch item.kind {
         case .update:
-            guard let update = try? TelegramJSON.decoder().decode(Update.self, from: item.payload),
+            guard let update = decoded ?? (try? TelegramJSON.decoder().decode(Update.self, from: item.payload)),
                 let incoming = Router.route(update, botUsername: botUsername), incoming.chatID == item.chatId
             else { return nil }
             return .incoming(incoming)

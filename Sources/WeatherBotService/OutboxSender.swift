@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import TelegramBotAPI
 import WeatherBot
 import WeatherBotStore
@@ -18,6 +19,7 @@ public final class OutboxSender: Service, Sendable {
     private let logger: Logger
     private let pacer: DeliveryPacer
     private let wakeSignal = WakeSignal()
+    private let queue = Mutex(SenderState())
     private let maximumConcurrentChats: Int
     private let maximumAttempts: Int
     private let drainTimeout: Duration
@@ -45,71 +47,120 @@ public final class OutboxSender: Service, Sendable {
 
     /// Tells the sender that new replies were committed.
     public func wake() {
+        queue.withLock { $0.fresh = true }
         wakeSignal.signal()
     }
 
     public func run() async throws {
-        let state = SenderState()
+        let deadline = Mutex<ContinuousClock.Instant?>(nil)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 while !Task.isCancelled {
-                    if let deadline = await state.deadline {
-                        let backlog = (try? database.outboxBacklog()) ?? 0
-                        if backlog == 0 || ContinuousClock.now >= deadline { break }
+                    refill()
+                    let (started, left) = queue.withLock { state in
+                        var started: [OutboxEntry] = []
+                        while state.queue.inFlight < maximumConcurrentChats, let entry = state.queue.next(now: Date()) {
+                            started.append(entry)
+                        }
+                        return (started, state.queue.count)
                     }
-                    let busy = await state.busy
-                    let room = maximumConcurrentChats - busy.count
-                    let heads = room > 0 ? ((try? database.dueOutboxHeads(excluding: busy, limit: room)) ?? []) : []
-                    for item in heads {
-                        await state.begin(item.chatId)
+                    if let deadline = deadline.withLock({ $0 }), left == 0 || ContinuousClock.now >= deadline { break }
+                    for entry in started {
                         group.addTask {
-                            await self.deliver(item)
-                            await state.end(item.chatId)
+                            await self.deliver(entry)
                             self.wakeSignal.signal()
                         }
                     }
-                    if heads.isEmpty || room <= heads.count {
-                        await wakeSignal.wait(timeout: await nextWait())
-                    }
+                    await wakeSignal.wait(timeout: nextWait())
                 }
                 group.cancelAll()
             }
         } onGracefulShutdown: {
-            let deadline = ContinuousClock.now + self.drainTimeout
-            Task { await state.setDeadline(deadline); self.wakeSignal.signal() }
+            deadline.withLock { $0 = ContinuousClock.now + self.drainTimeout }
+            self.wake()
         }
         logger.info("outbox sender stopped", metadata: ["outbox.left": "\((try? database.outboxBacklog()) ?? -1)"])
     }
 
+    /// Reads the replies committed since the last read, when there may be some and there is room:
+    /// after a wake-up, when the window ran full, and once a second in case a wake-up was missed.
+    private func refill() {
+        let (after, room) = queue.withLock { state -> (Int64, Int) in
+            let now = ContinuousClock.now
+            guard state.fresh || state.queue.wantsMore || now - state.lastRead >= .seconds(1), state.queue.room > 0 else { return (0, 0) }
+            state.fresh = false
+            state.lastRead = now
+            return (state.queue.lastID, state.queue.room)
+        }
+        guard room > 0 else { return }
+        do {
+            let entries = try database.outboxEntries(after: after, limit: room)
+            queue.withLock { $0.queue.add(entries, truncated: entries.count == room) }
+        } catch {
+            queue.withLock { $0.fresh = true }
+            logger.error("could not read the outbox", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// How long to sleep when nothing is due: until the next retry, at most a second.
-    private func nextWait() async -> Duration {
-        guard let due = try? database.nextOutboxDue() else { return .seconds(1) }
+    private func nextWait() -> Duration {
+        guard let due = queue.withLock({ $0.queue.nextRetry }) else { return .seconds(1) }
         let seconds = due.timeIntervalSinceNow
         return .milliseconds(Int(min(max(seconds, 0.01), 1) * 1000))
     }
 
     // MARK: One reply
 
-    func deliver(_ item: OutboxItem) async {
-        guard let id = item.id else { return }
+    func deliver(_ entry: OutboxEntry) async {
         var logger = logger
-        logger[metadataKey: "chat.id"] = "\(item.chatId)"
-        guard let reply = try? JSONDecoder().decode(Reply.self, from: item.payload) else {
+        logger[metadataKey: "chat.id"] = "\(entry.chatId)"
+        let payload: Data?
+        do {
+            payload = try database.outboxPayload(id: entry.id, chatID: entry.chatId)
+        } catch {
+            logger.error("could not read a reply from the outbox; will retry", metadata: ["error": "\(error)"])
+            queue.withLock { $0.queue.retry(entry, notBefore: Date().addingTimeInterval(1)) }
+            return
+        }
+        guard let payload else {
+            // The chat was reset or blocked the bot since: the reply is no longer wanted.
+            queue.withLock { $0.queue.finish(entry) }
+            return
+        }
+        guard let reply = try? JSONDecoder().decode(Reply.self, from: payload) else {
             logger.error("undecodable reply dropped from the outbox")
-            record { try database.completeOutbox(id: id, chatID: item.chatId) }
+            await complete(entry, logger: logger)
             return
         }
         if case .answer = reply {} else {
-            let wait = await pacer.reserve(chatID: item.chatId)
+            let wait = await pacer.reserve(chatID: entry.chatId)
             if wait > .zero { try? await Task.sleep(for: wait) }
         }
         do {
-            let sent = try await send(reply, chatID: item.chatId, logger: logger)
-            record { try database.completeOutbox(id: id, chatID: item.chatId, tag: sent.tag, messageID: sent.messageID) }
+            let sent = try await send(reply, chatID: entry.chatId, logger: logger)
+            await complete(entry, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch {
-            handle(error, item: item, id: id, logger: logger)
+            handle(error, entry: entry, logger: logger)
             if error.isRateLimited { await pacer.pause(for: Double(error.retryAfter ?? 1)) }
         }
+    }
+
+    /// Removes a reply from the outbox; the chat's next reply waits until that is committed, so a
+    /// crash repeats at most the one reply per chat that was in flight.
+    private func complete(_ entry: OutboxEntry, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
+        var backoff = Backoff()
+        while true {
+            do {
+                try await database.completeDelivered(id: entry.id, chatID: entry.chatId, tag: tag, messageID: messageID)
+                break
+            } catch {
+                let delay = backoff.next()
+                logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
+                if Task.isCancelled { break }
+                try? await Task.sleep(for: delay)
+            }
+        }
+        queue.withLock { $0.queue.finish(entry) }
     }
 
     /// Performs one reply; returns the tag and id of a message it sent, to remember for edits.
@@ -158,22 +209,30 @@ public final class OutboxSender: Service, Sendable {
         }
     }
 
-    private func handle(_ error: TelegramError, item: OutboxItem, id: Int64, logger: Logger) {
+    private func handle(_ error: TelegramError, entry: OutboxEntry, logger: Logger) {
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
-            record { try database.deactivateChat(item.chatId) }
+            record { try database.deactivateChat(entry.chatId) }
+            queue.withLock { $0.queue.drop(chatID: entry.chatId) }
         } else if error.isRateLimited {
             let wait = Double(error.retryAfter ?? 1)
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])
-            record { try database.retryOutbox(id: id, chatID: item.chatId, notBefore: Date().addingTimeInterval(wait)) }
-        } else if error.isTransient && item.attempts + 1 < maximumAttempts {
-            let delay = Backoff.delay(afterFailures: item.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
+            retry(entry, after: wait)
+        } else if error.isTransient && entry.attempts + 1 < maximumAttempts {
+            let delay = Backoff.delay(afterFailures: entry.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
             logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-            record { try database.retryOutbox(id: id, chatID: item.chatId, notBefore: Date().addingTimeInterval(delay.timeInterval)) }
+            retry(entry, after: delay.timeInterval)
         } else {
-            logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(item.attempts + 1)"])
-            record { try database.completeOutbox(id: id, chatID: item.chatId) }
+            logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(entry.attempts + 1)"])
+            record { try database.completeOutbox(id: entry.id, chatID: entry.chatId) }
+            queue.withLock { $0.queue.finish(entry) }
         }
+    }
+
+    private func retry(_ entry: OutboxEntry, after seconds: TimeInterval) {
+        let notBefore = Date().addingTimeInterval(seconds)
+        record { try database.retryOutbox(id: entry.id, chatID: entry.chatId, notBefore: notBefore) }
+        queue.withLock { $0.queue.retry(entry, notBefore: notBefore) }
     }
 
     private func record(_ body: () throws -> Void) {
@@ -181,12 +240,9 @@ public final class OutboxSender: Service, Sendable {
     }
 }
 
-/// Which chats have a reply in flight, and when a graceful shutdown must end.
-private actor SenderState {
-    var busy: Set<Int64> = []
-    var deadline: ContinuousClock.Instant?
-
-    func begin(_ chatID: Int64) { busy.insert(chatID) }
-    func end(_ chatID: Int64) { busy.remove(chatID) }
-    func setDeadline(_ instant: ContinuousClock.Instant) { deadline = instant }
+/// The sender's schedule and whether replies were committed since it last read the outbox.
+private struct SenderState {
+    var queue = OutboxQueue()
+    var fresh = true
+    var lastRead = ContinuousClock.now
 }

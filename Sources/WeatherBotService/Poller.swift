@@ -41,15 +41,24 @@ public struct Poller: Service {
         var backoff = Backoff()
         var conflictBackoff = Backoff(initial: .seconds(5), maximum: .seconds(60))
         var lastNoted: ContinuousClock.Instant?
+        // Only this loop moves the stored id, so it is read once and then followed in memory.
+        var lastUpdateID: Int64?
+        var knowsLastUpdateID = false
         while !Task.isCancelled {
             await workers.waitForRoom(below: maximumBacklog)
             do {
-                let offset = try database.lastUpdateID().map { $0 + 1 }
+                if !knowsLastUpdateID {
+                    lastUpdateID = try database.lastUpdateID()
+                    knowsLastUpdateID = true
+                }
+                let offset = lastUpdateID.map { $0 + 1 }
                 let updates = try await client.getUpdates(
                     offset: offset, limit: 100, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
                 backoff.reset()
                 conflictBackoff.reset()
-                try await commit(updates, lastNoted: &lastNoted)
+                if let last = try await commit(updates, lastNoted: &lastNoted) {
+                    lastUpdateID = max(lastUpdateID ?? last, last)
+                }
             } catch let error as TelegramError {
                 if Task.isCancelled { return }
                 if error.isUnauthorized {
@@ -81,22 +90,26 @@ public struct Poller: Service {
         }
     }
 
-    private func commit(_ updates: [Update], lastNoted: inout ContinuousClock.Instant?) async throws {
+    /// Commits a batch; returns the last update id it covered, nil for an empty batch.
+    private func commit(_ updates: [Update], lastNoted: inout ContinuousClock.Instant?) async throws -> Int64? {
         guard let last = updates.map(\.updateId).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
                 try database.notePoll()
                 lastNoted = .now
             }
-            return
+            return nil
         }
         lastNoted = .now
         let encoder = TelegramJSON.encoder()
-        let rows = try updates.map { update in
+        let kept = updates.filter { $0.chatID != nil }
+        let rows = try kept.map { update in
             (updateID: update.updateId, chatID: update.chatID, payload: try encoder.encode(update))
         }
         let items = try database.receive(rows, lastUpdateID: last)
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
-        await workers.enqueue(items)
+        let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
+        await workers.enqueue(items, updates: items.map { $0.updateId.flatMap { decoded[$0] } })
+        return last
     }
 }

@@ -6,6 +6,8 @@ import GRDB
 /// Every query that touches a chat's data names that chat's id.
 public struct BotDatabase: Sendable {
     public let writer: any DatabaseWriter
+    /// The busy paths (chat steps, delivered replies) commit through here, many to a transaction.
+    let group: GroupCommit
 
     /// Opens (creating when needed) the database at `path` in WAL mode, readable by its owner only.
     public static func open(path: String) throws -> BotDatabase {
@@ -27,6 +29,7 @@ public struct BotDatabase: Sendable {
     /// Wraps a writer and brings its schema up to date.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
+        self.group = GroupCommit(writer: writer)
         try Self.migrator.migrate(writer)
     }
 
@@ -160,7 +163,10 @@ extension BotDatabase {
 
 extension BotDatabase {
     public func chat(_ id: Int64) throws -> ChatRecord? {
-        try writer.read { db in try ChatRecord.fetchOne(db, key: id) }
+        // One statement reads a consistent row: no transaction needed around it.
+        try writer.unsafeRead { db in
+            try ChatRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM chat WHERE id = ?"), arguments: [id])
+        }
     }
 
     /// Every inbox item not yet handled, oldest first.
@@ -189,22 +195,44 @@ extension BotDatabase {
         at now: Date = Date()
     ) throws -> [InboxItem] {
         try writer.write { db in
-            for change in changes {
-                try Self.apply(change, chatID: chat.id, db, now: now)
-            }
-            var chat = chat
-            chat.updatedAt = now
-            try chat.upsert(db)
-            _ = try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chat.id).deleteAll(db)
-            for payload in replies {
-                try OutboxItem(chatId: chat.id, payload: payload, notBefore: now, createdAt: now).insert(db)
-            }
-            var items: [InboxItem] = []
-            for payload in followUps {
-                items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).inserted(db))
-            }
-            return items
+            try Self.writeStep(chat: chat, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
         }
+    }
+
+    /// ``commit(chat:handled:changes:replies:followUps:at:)`` for the chat workers: the same
+    /// transaction's content, sharing a commit with the steps of other chats that finish meanwhile.
+    @discardableResult
+    public func commitStep(
+        chat: ChatRecord,
+        handled seq: Int64,
+        changes: [ChatChange] = [],
+        replies: [Data],
+        followUps: [Data],
+        at now: Date = Date()
+    ) async throws -> [InboxItem] {
+        try await group.write { db in
+            try Self.writeStep(chat: chat, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
+        }
+    }
+
+    private static func writeStep(
+        chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [Data], followUps: [Data], now: Date, _ db: Database
+    ) throws -> [InboxItem] {
+        for change in changes {
+            try apply(change, chatID: chat.id, db, now: now)
+        }
+        var chat = chat
+        chat.updatedAt = now
+        try chat.save(db)
+        try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
+        for payload in replies {
+            try OutboxItem(chatId: chat.id, payload: payload, notBefore: now, createdAt: now).insert(db)
+        }
+        var items: [InboxItem] = []
+        for payload in followUps {
+            items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).inserted(db))
+        }
+        return items
     }
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.
@@ -222,36 +250,39 @@ extension BotDatabase {
 // MARK: - The outbox
 
 extension BotDatabase {
-    /// The first waiting reply of each chat whose time has come, oldest first, leaving out `busyChats`.
-    /// A chat's later replies wait behind its first, so each chat's replies go out in order.
-    public func dueOutboxHeads(now: Date = Date(), excluding busyChats: Set<Int64>, limit: Int) throws -> [OutboxItem] {
-        try writer.read { db in
-            let heads = try OutboxItem.fetchAll(
-                db,
-                sql: """
-                    SELECT outbox.* FROM outbox
-                    JOIN (SELECT MIN(id) AS id FROM outbox GROUP BY chatId) AS head ON head.id = outbox.id
-                    WHERE outbox.notBefore <= ?
-                    ORDER BY outbox.id
-                    LIMIT ?
-                    """,
-                arguments: [now, limit + busyChats.count])
-            return Array(heads.lazy.filter { !busyChats.contains($0.chatId) }.prefix(limit))
+    /// Waiting replies with ids above `id`, oldest first, without their payloads: what the sender
+    /// keeps in memory to schedule. Ids only grow, so asking again after the last id seen finds
+    /// exactly the replies committed since.
+    public func outboxEntries(after id: Int64, limit: Int) throws -> [OutboxEntry] {
+        try writer.unsafeRead { db in
+            try OutboxEntry.fetchAll(
+                db.cachedStatement(sql: "SELECT id, chatId, attempts, notBefore FROM outbox WHERE id > ? ORDER BY id LIMIT ?"),
+                arguments: [id, limit])
         }
     }
 
-    /// When the next waiting reply becomes due, if any is waiting.
-    public func nextOutboxDue() throws -> Date? {
-        try writer.read { db in try Date.fetchOne(db, sql: "SELECT MIN(notBefore) FROM outbox") }
+    /// The payload of a waiting reply; nil when it left the outbox (its chat was reset or blocked the bot).
+    public func outboxPayload(id: Int64, chatID: Int64) throws -> Data? {
+        try writer.unsafeRead { db in
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT payload FROM outbox WHERE id = ? AND chatId = ?"), arguments: [id, chatID])
+        }
     }
 
     /// Removes a delivered reply; when it was sent under a tag, remembers the message id for later edits.
     public func completeOutbox(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) throws {
-        try writer.write { db in
-            _ = try OutboxItem.filter(OutboxItem.Columns.id == id && OutboxItem.Columns.chatId == chatID).deleteAll(db)
-            if let tag, let messageID {
-                try MessageTag(chatId: chatID, tag: tag, messageId: messageID, createdAt: now).upsert(db)
-            }
+        try writer.write { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
+    }
+
+    /// ``completeOutbox(id:chatID:tag:messageID:at:)`` for the sender, sharing a commit with the
+    /// replies delivered meanwhile.
+    public func completeDelivered(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) async throws {
+        try await group.write { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
+    }
+
+    private static func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ? AND chatId = ?").execute(arguments: [id, chatID])
+        if let tag, let messageID {
+            try MessageTag(chatId: chatID, tag: tag, messageId: messageID, createdAt: now).upsert(db)
         }
     }
 
@@ -276,8 +307,8 @@ extension BotDatabase {
 
     /// The id of the message sent under `tag` in this chat.
     public func messageID(chatID: Int64, tag: String) throws -> Int? {
-        try writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT messageId FROM messageTag WHERE chatId = ? AND tag = ?", arguments: [chatID, tag])
+        try writer.unsafeRead { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM messageTag WHERE chatId = ? AND tag = ?"), arguments: [chatID, tag])
         }
     }
 

@@ -139,6 +139,21 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
     }
 }
 
+/// A waiting reply as the sender schedules it: which chat, how often tried, not before when.
+public struct OutboxEntry: Sendable, Hashable, FetchableRecord, Decodable {
+    public var id: Int64
+    public var chatId: Int64
+    public var attempts: Int
+    public var notBefore: Date
+
+    public init(id: Int64, chatId: Int64, attempts: Int = 0, notBefore: Date = Date()) {
+        self.id = id
+        self.chatId = chatId
+        self.attempts = attempts
+        self.notBefore = notBefore
+    }
+}
+
 /// The id Telegram gave a message the bot sent under a tag, so a later reply can edit it.
 struct MessageTag: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "messageTag"

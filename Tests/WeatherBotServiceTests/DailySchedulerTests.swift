@@ -84,8 +84,8 @@ import WeatherBotStore
         #expect(weather.calls.withLock { $0 } == 10)
         #expect(try database.outboxBacklog() == 1000)
         #expect(await scheduler.tick() == 0)  // nothing twice
-        let message = try #require(try database.dueOutboxHeads(excluding: [], limit: 1).first)
-        let reply = try JSONDecoder().decode(Reply.self, from: message.payload)
+        let message = try #require(try database.outboxEntries(after: 0, limit: 1).first)
+        let reply = try JSONDecoder().decode(Reply.self, from: try #require(try database.outboxPayload(id: message.id, chatID: message.chatId)))
         #expect(reply.text?.contains("Прогноз на сегодня") == true)
         #expect(reply.text?.contains("сб 21 ноября") == true, "\(reply.text ?? "")")
     }

@@ -88,6 +88,7 @@ extension LoopbackTests {
                 replies: [], followUps: [])
             setup.fail("sendMessage", with: [Self.error(403, "Forbidden: bot was blocked by the user")])
             try setup.commit([.send(text: "1"), .send(text: "2"), .send(text: "3")], chat: chatID)
+            try await setup.drain()
             try setup.commit([.send(text: "другому")], chat: 7)
             try await setup.drain()
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому"])

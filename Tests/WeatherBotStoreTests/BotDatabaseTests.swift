@@ -60,11 +60,12 @@ import Testing
         #expect(try reopened.pendingInbox().map(\.payload) == [payload("f")])
         #expect(followUps.map(\.kind) == [.followUp])
         #expect(try reopened.outboxBacklog() == 2)
-        let heads = try reopened.dueOutboxHeads(excluding: [], limit: 10)
-        #expect(heads.map(\.payload) == [payload("r1")])
+        let entries = try reopened.outboxEntries(after: 0, limit: 10)
+        #expect(entries.map(\.chatId) == [7, 7])
+        #expect(try entries.map { try reopened.outboxPayload(id: $0.id, chatID: 7) } == [payload("r1"), payload("r2")])
     }
 
-    @Test func theOutboxHandsOutOneReplyPerChatInOrder() throws {
+    @Test func theOutboxIsReadInIdOrderFromWhereTheLastReadStopped() throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
         let items = try database.receive(
@@ -72,20 +73,39 @@ import Testing
         try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("1a"), payload("1b")], followUps: [])
         try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [payload("2a")], followUps: [])
 
-        var heads = try database.dueOutboxHeads(excluding: [], limit: 10)
-        #expect(heads.map(\.payload) == [payload("1a"), payload("2a")])
-        #expect(try database.dueOutboxHeads(excluding: [1], limit: 10).map(\.payload) == [payload("2a")])
+        let first = try database.outboxEntries(after: 0, limit: 2)
+        #expect(first.map(\.chatId) == [1, 1])
+        let rest = try database.outboxEntries(after: first[1].id, limit: 10)
+        #expect(rest.map(\.chatId) == [2])
+        #expect(try database.outboxPayload(id: rest[0].id, chatID: 2) == payload("2a"))
 
-        try database.completeOutbox(id: heads[0].id!, chatID: 1, tag: "locate-1", messageID: 555)
+        try database.completeOutbox(id: first[0].id, chatID: 1, tag: "locate-1", messageID: 555)
         #expect(try database.messageID(chatID: 1, tag: "locate-1") == 555)
         #expect(try database.messageID(chatID: 2, tag: "locate-1") == nil)
-        heads = try database.dueOutboxHeads(excluding: [], limit: 10)
-        #expect(heads.map(\.payload) == [payload("1b"), payload("2a")])
+        #expect(try database.outboxPayload(id: first[0].id, chatID: 1) == nil)
 
-        // A retry later keeps the chat's order: its later replies wait behind it.
-        try database.retryOutbox(id: heads[0].id!, chatID: 1, notBefore: Date().addingTimeInterval(60))
-        #expect(try database.dueOutboxHeads(excluding: [], limit: 10).map(\.payload) == [payload("2a")])
-        #expect(try database.nextOutboxDue() != nil)
+        try database.retryOutbox(id: first[1].id, chatID: 1, notBefore: Date().addingTimeInterval(60))
+        let retried = try #require(try database.outboxEntries(after: 0, limit: 10).first)
+        #expect(retried.attempts == 1)
+        #expect(retried.notBefore > Date())
+    }
+
+    @Test func deliveredRepliesCompletedTogetherAllLeaveTheOutbox() async throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        for chat in Int64(1)...50 {
+            let item = try #require(try database.receive([(updateID: chat, chatID: chat, payload: payload(""))], lastUpdateID: chat).first)
+            try database.commit(chat: ChatRecord(id: chat, language: "ru", state: Data()), handled: item.seq!, replies: [payload("r")], followUps: [])
+        }
+        let entries = try database.outboxEntries(after: 0, limit: 100)
+        try await withThrowingTaskGroup { group in
+            for entry in entries {
+                group.addTask { try await database.completeDelivered(id: entry.id, chatID: entry.chatId, tag: "t", messageID: Int(entry.chatId) * 10) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try database.outboxBacklog() == 0)
+        #expect(try database.messageID(chatID: 17, tag: "t") == 170)
     }
 
     @Test func aBlockedChatLosesItsRepliesAndIsMarkedInactive() throws {
@@ -104,13 +124,15 @@ import Testing
         let items = try database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
         try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("mine")], followUps: [])
-        let other = try #require(try database.dueOutboxHeads(excluding: [], limit: 10).first)
+        let other = try #require(try database.outboxEntries(after: 0, limit: 10).first)
         // Chat 2 naming chat 1's reply or inbox item changes nothing.
-        try database.completeOutbox(id: other.id!, chatID: 2)
-        try database.retryOutbox(id: other.id!, chatID: 2, notBefore: .distantFuture)
+        try database.completeOutbox(id: other.id, chatID: 2)
+        try database.retryOutbox(id: other.id, chatID: 2, notBefore: .distantFuture)
+        #expect(try database.outboxPayload(id: other.id, chatID: 2) == nil)
         try database.discardInboxItem(seq: items[1].seq! - 1, chatID: 2)
         #expect(try database.outboxBacklog() == 1)
-        #expect(try database.dueOutboxHeads(excluding: [], limit: 10).first?.payload == payload("mine"))
+        #expect(try database.outboxEntries(after: 0, limit: 10).first?.attempts == 0)
+        #expect(try database.outboxPayload(id: other.id, chatID: 1) == payload("mine"))
         #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTransport
+import Logging
+import Testing
+import TelegramBotAPI
+@testable import WeatherBotService
+
+extension LoopbackTests {
+    /// «typing…» is shown only while a step is slow.
+    @Suite struct TelegramChatActivityTests {
+        func activity(_ telegram: FakeTelegram) -> TelegramChatActivity {
+            let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: NIOHTTPTransport())
+            return TelegramChatActivity(client: client, logger: Logger(label: "weatherbot.tests.activity"), delay: .milliseconds(200))
+        }
+
+        @Test func aStepThatSettlesQuicklyShowsNoTyping() async throws {
+            let telegram = try await FakeTelegram()
+            let activity = activity(telegram)
+            await activity.typing(in: 5)
+            activity.settled(in: 5)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(telegram.state.withLock { $0.chatActions }.isEmpty)
+            await telegram.server.shutdown()
+        }
+
+        @Test func aSlowStepShowsTypingOnceInItsOwnChat() async throws {
+            let telegram = try await FakeTelegram()
+            let activity = activity(telegram)
+            await activity.typing(in: 5)
+            await activity.typing(in: 5)  // the same step asking again
+            await activity.typing(in: 6)
+            activity.settled(in: 6)
+            try await waitUntil("typing in chat 5") { telegram.state.withLock { $0.chatActions } == [5] }
+            activity.settled(in: 5)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(telegram.state.withLock { $0.chatActions } == [5])
+            await telegram.server.shutdown()
+        }
+    }
+}
