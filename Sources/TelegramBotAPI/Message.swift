@@ -95,3 +95,12 @@ public struct CallbackQuery: Codable, Sendable, Hashable {
         self.data = data
     }
 }
+
+/// The part of a sent message the bot keeps: its id, for later edits.
+public struct SentMessage: Decodable, Sendable, Hashable {
+    public var messageId: Int
+
+    public init(messageId: Int) {
+        self.messageId = messageId
+    }
+}

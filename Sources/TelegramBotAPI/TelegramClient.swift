@@ -49,7 +49,8 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         return updates.map(\.update)
     }
 
-    public func sendMessage(chatID: Int64, text: String, replyMarkup: ReplyMarkup? = nil) async throws(TelegramError) -> Message {
+    /// Sends a message; of Telegram's answer only the new message's id is read.
+    public func sendMessage(chatID: Int64, text: String, replyMarkup: ReplyMarkup? = nil) async throws(TelegramError) -> SentMessage {
         struct Parameters: Encodable {
             var chatId: Int64
             var text: String

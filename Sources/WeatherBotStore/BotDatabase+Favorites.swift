@@ -4,11 +4,13 @@ import GRDB
 extension BotDatabase {
     /// The chat's favorites in its order.
     public func favorites(chatID: Int64) throws -> [Favorite] {
-        try writer.read { db in try Self.favorites(chatID, db) }
+        // One statement reads a consistent list: no transaction needed around it.
+        try writer.unsafeRead { db in try Self.favorites(chatID, db) }
     }
 
     static func favorites(_ chatID: Int64, _ db: Database) throws -> [Favorite] {
-        try Favorite.filter(Favorite.Columns.chatId == chatID).order(Favorite.Columns.position, Favorite.Columns.id).fetchAll(db)
+        try Favorite.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM favorite WHERE chatId = ? ORDER BY position, id"), arguments: [chatID])
     }
 
     /// Applies one change inside the caller's transaction. Every statement names the chat, so an id

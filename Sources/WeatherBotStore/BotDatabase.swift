@@ -223,10 +223,11 @@ extension BotDatabase {
         }
         var chat = chat
         chat.updatedAt = now
-        try chat.save(db)
+        try chat.store(db)
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
+        let queue = try db.cachedStatement(sql: "INSERT INTO outbox (chatId, payload, attempts, notBefore, createdAt) VALUES (?, ?, 0, ?, ?)")
         for payload in replies {
-            try OutboxItem(chatId: chat.id, payload: payload, notBefore: now, createdAt: now).insert(db)
+            try queue.execute(arguments: [chat.id, payload, now, now])
         }
         var items: [InboxItem] = []
         for payload in followUps {

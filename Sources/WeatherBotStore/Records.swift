@@ -44,6 +44,25 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
     }
 }
 
+extension ChatRecord {
+    /// Inserts or updates the chat's row with one prepared statement: the busiest write of all,
+    /// made without the generic record machinery. Columns holding values are JSON, as GRDB writes them.
+    func store(_ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
+                recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
+                isActive = excluded.isActive, updatedAt = excluded.updatedAt
+            """)
+        let encoder = Self.databaseJSONEncoder(for: "")
+        let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let recent = String(decoding: try encoder.encode(recentPlaces), as: UTF8.self)
+        try statement.execute(arguments: [id, language, state, place, recent, placeSeq, questionSeq, isActive, createdAt, updatedAt])
+    }
+}
+
 /// A place shown to a chat that is neither its city nor a favorite, such as a search result.
 public struct RecentPlace: Codable, Sendable, Hashable {
     public var id: Int

@@ -65,6 +65,33 @@ import Testing
         #expect(try entries.map { try reopened.outboxPayload(id: $0.id, chatID: 7) } == [payload("r1"), payload("r2")])
     }
 
+    @Test func aChatRowIsWrittenAndRewrittenWithEveryField() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let items = try database.receive(
+            [(updateID: 1, chatID: 4, payload: payload("")), (updateID: 2, chatID: 4, payload: payload(""))], lastUpdateID: 2)
+        let created = Date(timeIntervalSince1970: 1_700_000_000)
+        var chat = ChatRecord(id: 4, language: "en", state: payload("s1"), createdAt: created)
+        let paris = Place(name: "Paris", region: "Ile-de-France", country: "FR", latitude: 48.85, longitude: 2.35)
+        _ = chat.remember(paris)
+        try database.commit(chat: chat, handled: items[0].seq!, replies: [], followUps: [])
+        #expect(try database.chat(4)?.recentPlaces == [RecentPlace(id: 1, place: paris)])
+        #expect(try database.chat(4)?.currentPlace == nil)
+
+        chat.currentPlace = paris
+        chat.state = payload("s2")
+        chat.isActive = false
+        chat.createdAt = Date()
+        try database.commit(chat: chat, handled: items[1].seq!, replies: [], followUps: [])
+        let stored = try #require(try database.chat(4))
+        #expect(stored.currentPlace == paris)
+        #expect(stored.state == payload("s2"))
+        #expect(stored.isActive == false)
+        #expect(stored.placeSeq == 1)
+        #expect(stored.language == "en")
+        #expect(stored.createdAt == created)  // kept from the first write
+    }
+
     @Test func theOutboxIsReadInIdOrderFromWhereTheLastReadStopped() throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
