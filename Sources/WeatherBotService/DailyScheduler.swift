@@ -32,11 +32,13 @@ public struct DailyScheduler: Service {
     let interval: Duration
     let gracePeriod: TimeInterval
     let maximumConcurrentFetches: Int
+    /// How many due subscriptions are read and committed at a time.
+    let batchSize: Int
 
     public init(
         database: BotDatabase, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
         clock: any SchedulerClock = SystemSchedulerClock(), interval: Duration = .seconds(20),
-        gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8
+        gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
     ) {
         self.database = database
         self.weather = weather
@@ -46,6 +48,7 @@ public struct DailyScheduler: Service {
         self.interval = interval
         self.gracePeriod = TimeInterval(gracePeriod.components.seconds)
         self.maximumConcurrentFetches = maximumConcurrentFetches
+        self.batchSize = batchSize
     }
 
     public func run() async throws {
@@ -71,20 +74,37 @@ public struct DailyScheduler: Service {
         }
     }
 
-    /// One pass over what is due now. Returns how many forecasts were queued.
+    /// One pass over what is due now, in batches of `batchSize`. Returns how many forecasts were queued.
     @discardableResult
     public func tick() async -> Int {
         let now = clock.now()
-        let due: [DueSubscription]
-        do {
-            due = try database.dueSubscriptions(at: now)
-        } catch {
-            logger.error("could not read due forecasts", metadata: ["error": "\(error)"])
-            return 0
+        var total = 0
+        while !Task.isCancelled {
+            let due: [DueSubscription]
+            do {
+                due = try database.dueSubscriptions(at: now, limit: batchSize)
+            } catch {
+                logger.error("could not read due forecasts", metadata: ["error": "\(error)"])
+                break
+            }
+            guard !due.isEmpty else { break }
+            let cells = Dictionary(grouping: due, by: Cell.init).map(\.value)
+            let queued = await deliver(cells, now: now)
+            if queued > 0 {
+                logger.info("daily forecasts queued", metadata: ["forecasts": "\(queued)", "cells": "\(cells.count)"])
+                outbox?.wake()
+            }
+            total += queued
+            // A full batch may have more behind it; one that made no progress (OpenWeather is
+            // down) is left for the next pass.
+            if due.count < batchSize || queued == 0 { break }
         }
-        guard !due.isEmpty else { return 0 }
-        let cells = Dictionary(grouping: due, by: Cell.init).map(\.value)
-        let queued = await withTaskGroup(of: Int.self) { group in
+        return total
+    }
+
+    /// Delivers the cells of one batch, a few weather fetches at a time.
+    private func deliver(_ cells: [[DueSubscription]], now: Date) async -> Int {
+        await withTaskGroup(of: Int.self) { group in
             var next = 0
             var running = 0
             var total = 0
@@ -102,11 +122,6 @@ public struct DailyScheduler: Service {
             }
             return total
         }
-        if queued > 0 {
-            logger.info("daily forecasts queued", metadata: ["forecasts": "\(queued)", "cells": "\(cells.count)"])
-            outbox?.wake()
-        }
-        return queued
     }
 
     /// Fetches one cell's weather and commits its deliveries; returns how many were queued.

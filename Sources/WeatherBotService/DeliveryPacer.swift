@@ -4,6 +4,9 @@ import Foundation
 /// one a second per chat, with short bursts allowed. Each limit is a generic cell rate algorithm;
 /// a send is scheduled at the earliest moment both allow.
 actor DeliveryPacer {
+    /// How far under the overall limit messages are paced.
+    static let margin = 0.02
+
     struct Cell {
         /// Seconds between sends at the steady rate.
         let interval: Double

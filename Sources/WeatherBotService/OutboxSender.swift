@@ -37,8 +37,10 @@ public final class OutboxSender: Service, Sendable {
         self.database = database
         self.client = client
         self.logger = logger
+        // Overall, messages are spaced evenly a little under the limit: no second-long window
+        // ever holds more than `messagesPerSecond`, even when a late send bunches up with the next.
         self.pacer = DeliveryPacer(
-            globalRate: messagesPerSecond, globalBurst: max(1, Int(messagesPerSecond)),
+            globalRate: messagesPerSecond * (1 - DeliveryPacer.margin), globalBurst: 1,
             chatRate: messagesPerSecondPerChat, chatBurst: 3)
         self.maximumConcurrentChats = maximumConcurrentChats
         self.maximumAttempts = maximumAttempts

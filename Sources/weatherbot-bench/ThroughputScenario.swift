@@ -1,169 +1,143 @@
 import Foundation
 import LoopbackHTTP
-import Synchronization
 
 /// Updates from many chats through the weatherbot executable, end to end: from the fake Telegram
 /// handing them out in getUpdates to the replies' HTTP 200, with Telegram's rate limits lifted.
-/// The mix: /weather and /help, /fav, a search by name, and shared locations (a message and its edit).
+/// Throughput takes every update at once; latency releases them at 500 a second.
 struct ThroughputScenario {
     var quick: Bool
     var executable: String
 
-    /// One update of the mix and the Bot API calls that answer it.
-    static let mix: [(text: String?, location: Bool, replies: Int)] = [
-        ("/weather", false, 1), ("/weather", false, 1), ("/weather", false, 1), ("/weather", false, 1),
-        ("/help", false, 1), ("/help", false, 1), ("/fav", false, 1), ("/fav", false, 1),
-        ("Казань", false, 1), (nil, true, 2),
+    /// One chat's updates in order, and the Bot API calls that answer each: a shared location («🔎
+    /// Определяем город…», then the question), /help, «✅ Да» (the answer to the button, the
+    /// question edited, the weather card), then /weather, /fav and a search by name. The answer
+    /// comes two rounds after the location, so the question has long been asked.
+    enum Step {
+        case location, confirm, text(String)
+
+        var replies: Int {
+            switch self {
+            case .location: 2
+            case .confirm: 3
+            case .text: 1
+            }
+        }
+    }
+
+    static let mix: [Step] = [
+        .location, .text("/help"), .confirm, .text("/weather"), .text("/fav"), .text("Казань"), .text("/weather"),
+        .text("/fav"), .text("/help"), .text("/weather"),
     ]
 
-    func run() async throws -> [Result] {
-        let chats = quick ? 1_000 : 10_000
-        let perChat = 10
-        let updates = chats * perChat
-        let expectedReplies = chats * Self.mix.map(\.replies).reduce(0, +)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-
-        // Update k of chat c has id c·10 + k: each chat's updates in order, chats interleaved.
-        var queued: [Data] = []
-        queued.reserveCapacity(updates)
-        for round in 0..<perChat {
+    /// `chats` chats' updates, chats interleaved: update k of chat c has id firstID + k·chats + c − 1.
+    static func updates(chats: Int, firstID: Int) throws -> [PreparedUpdate] {
+        var queued: [PreparedUpdate] = []
+        queued.reserveCapacity(chats * mix.count)
+        for (round, step) in mix.enumerated() {
             for chat in 1...chats {
-                let id = 1_000_000 + round * chats + chat
-                let entry = Self.mix[round]
-                var message: [String: Any] = [
-                    "message_id": id, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"],
-                    "from": ["id": chat, "is_bot": false, "first_name": "B", "language_code": "ru"],
-                ]
-                if entry.location {
+                let id = firstID + round * chats + chat - 1
+                let user: [String: Any] = ["id": chat, "is_bot": false, "first_name": "B", "language_code": "ru"]
+                var message: [String: Any] = ["message_id": id, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"], "from": user]
+                let update: [String: Any]
+                switch step {
+                case .location:
                     message["location"] = ["latitude": 55.75 + Double(chat % 50) * 0.1, "longitude": 37.62]
-                } else {
-                    message["text"] = entry.text
+                    update = ["update_id": id, "message": message]
+                case .confirm:
+                    // A fresh chat's first question is number 1.
+                    message["text"] = "Это ваш город?"
+                    update = ["update_id": id, "callback_query": ["id": "\(chat):\(id)", "from": user, "chat_instance": "b", "data": "cy:1", "message": message]]
+                case .text(let text):
+                    message["text"] = text
+                    update = ["update_id": id, "message": message]
                 }
-                queued.append(try JSONSerialization.data(withJSONObject: ["update_id": id, "message": message]))
+                queued.append(PreparedUpdate(data: try JSONSerialization.data(withJSONObject: update), chat: Int64(chat), replies: step.replies))
             }
         }
-        let telegram = FakeBotAPI(updates: queued, firstID: 1_000_001)
-        let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
-        let weatherServer = try await LoopbackServer(threads: 1, recording: false) { FakeWeatherAPI.answer($0) }
+        return queued
+    }
 
-        let process = try Worker.start(
-            executable, telegram: telegramServer.url, weather: weatherServer.url,
-            databasePath: folder.appendingPathComponent("bot.sqlite").path,
-            environment: ["TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000"])
-        var finished = false
-        let deadline = Date().addingTimeInterval(quick ? 120 : 900)
-        var peakRSS = 0.0
-        while Date() < deadline {
-            if telegram.replies >= expectedReplies { finished = true; break }
-            peakRSS = max(peakRSS, Memory.peakMegabytes(pid: process.processIdentifier) ?? 0)
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        peakRSS = max(peakRSS, Memory.peakMegabytes(pid: process.processIdentifier) ?? 0)
-        let cpu = Memory.cpuSeconds(pid: process.processIdentifier) ?? 0
-        let (first, last) = telegram.window
-        process.terminate()
-        process.waitUntilExit()
-        try await Task.sleep(for: .milliseconds(1200))
-        await telegramServer.shutdown()
-        await weatherServer.shutdown()
+    func run() async throws -> [Result] {
+        try await throughput() + latency()
+    }
 
-        let seconds = max((last ?? Date()).timeIntervalSince(first ?? Date()), 0.001)
-        let rate = Double(updates) / seconds
-        let cpuPerUpdate = cpu * 1000 / Double(updates)
-        let label = "\(updates / 1000)k updates, \(chats / 1000)k chats"
+    /// Every update available at once, Telegram's limits lifted.
+    private func throughput() async throws -> [Result] {
+        let chats = quick ? 1_000 : 10_000
+        let updates = try Self.updates(chats: chats, firstID: 1_000_001)
+        let run = try await Run(executable: executable, updates: updates, firstID: 1_000_001, releaseInterval: nil, deadline: quick ? 120 : 900)
+        let seconds = max((run.last ?? Date()).timeIntervalSince(run.first ?? Date()), 0.001)
+        let rate = Double(updates.count) / seconds
+        let cpuPerUpdate = run.cpu * 1000 / Double(updates.count)
+        let label = "\(updates.count / 1000)k updates, \(chats / 1000)k chats"
         return [
-            Result(scenario: "throughput", figure: "replies received", value: "\(telegram.replies) of \(expectedReplies)", target: "all", passed: finished),
-            Result(scenario: "throughput", figure: "updates/s (\(label))", value: String(format: "%.0f", rate), target: "≥ 2000", passed: finished && rate >= 2000),
+            Result(scenario: "throughput", figure: "replies received", value: "\(run.replies) of \(run.expected)", target: "all", passed: run.finished),
+            Result(scenario: "throughput", figure: "updates/s (\(label))", value: String(format: "%.0f", rate), target: "≥ 2000", passed: run.finished && rate >= 2000),
             Result(scenario: "throughput", figure: "CPU per update (worker)", value: String(format: "%.2f ms", cpuPerUpdate), target: "≤ 0.5 ms", passed: cpuPerUpdate <= 0.5),
-            Result(scenario: "throughput", figure: "peak RSS (worker)", value: String(format: "%.1f MB", peakRSS), target: "", passed: nil),
+            Result(scenario: "throughput", figure: "peak RSS (worker)", value: String(format: "%.1f MB", run.peakRSS), target: "", passed: nil),
         ]
     }
-}
 
-/// A Bot API that hands out prepared updates honouring `offset`, answers every sending method at
-/// once, and counts the answers: the times of the first getUpdates, of the first one with updates,
-/// and of the last reply.
-final class FakeBotAPI: Sendable {
-    private struct State {
-        var firstPoll: Date?
+    /// Updates released at 500 a second: each one's time from release to its last answer's 200.
+    private func latency() async throws -> [Result] {
+        let chats = quick ? 200 : 1_000
+        let updates = try Self.updates(chats: chats, firstID: 2_000_001)
+        let run = try await Run(executable: executable, updates: updates, firstID: 2_000_001, releaseInterval: 1.0 / 500, deadline: quick ? 60 : 300)
+        let sorted = run.latencies.sorted()
+        func percentile(_ p: Double) -> Double? {
+            sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] * 1000
+        }
+        let p50 = percentile(0.5), p99 = percentile(0.99)
+        let label = "\(updates.count / 1000)k updates at 500/s"
+        return [
+            Result(scenario: "latency", figure: "replies received", value: "\(run.replies) of \(run.expected)", target: "all", passed: run.finished),
+            Result(scenario: "latency", figure: "p50 (\(label))", value: p50.map { String(format: "%.1f ms", $0) } ?? "?", target: "", passed: nil),
+            Result(
+                scenario: "latency", figure: "p99 (\(label))", value: p99.map { String(format: "%.1f ms", $0) } ?? "?", target: "≤ 50 ms",
+                passed: run.finished && (p99 ?? .infinity) <= 50),
+        ]
+    }
+
+    /// The weatherbot executable on a fresh database, answering `updates` until all are answered.
+    struct Run {
+        var finished = false
         var replies = 0
+        var expected = 0
         var first: Date?
         var last: Date?
-    }
+        var cpu = 0.0
+        var peakRSS = 0.0
+        var latencies: [Double] = []
 
-    private let updates: [Data]
-    private let firstID: Int
-    private let state = Mutex(State())
-
-    init(updates: [Data], firstID: Int) {
-        self.updates = updates
-        self.firstID = firstID
-    }
-
-    var replies: Int { state.withLock { $0.replies } }
-    var window: (Date?, Date?) { state.withLock { ($0.first, $0.last) } }
-    /// When the first getUpdates arrived, updates or not: the worker is up.
-    var firstPoll: Date? { state.withLock { $0.firstPoll } }
-
-    func answer(_ request: LoopbackRequest) async -> LoopbackResponse {
-        let method = request.path.split(separator: "/").last.map(String.init) ?? ""
-        switch method {
-        case "getMe":
-            return .json(["ok": true, "result": ["id": 1, "is_bot": true, "first_name": "Bench", "username": "bench_bot"]])
-        case "getUpdates":
-            let offset = request.json?["offset"] as? Int ?? firstID
-            let batch: ArraySlice<Data> = state.withLock { state in
-                if state.firstPoll == nil { state.firstPoll = Date() }
-                let start = max(offset - firstID, 0)
-                let end = min(start + 100, updates.count)
-                if start < end, state.first == nil { state.first = Date() }
-                return start < end ? updates[start..<end] : []
+        init(executable: String, updates: [PreparedUpdate], firstID: Int, releaseInterval: Double?, deadline: TimeInterval) async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            expected = updates.map(\.replies).reduce(0, +)
+            let telegram = FakeBotAPI(updates: updates, firstID: firstID, releaseInterval: releaseInterval)
+            let weather = FakeWeatherAPI()
+            let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
+            let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
+            let process = try Worker.start(
+                executable, telegram: telegramServer.url, weather: weatherServer.url,
+                databasePath: folder.appendingPathComponent("bot.sqlite").path,
+                environment: ["TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000"])
+            let end = Date().addingTimeInterval(deadline)
+            while Date() < end {
+                if telegram.replies >= expected { finished = true; break }
+                peakRSS = max(peakRSS, Memory.peakMegabytes(pid: process.processIdentifier) ?? 0)
+                try await Task.sleep(for: .milliseconds(50))
             }
-            if batch.isEmpty {
-                // Held for a second, as Telegram holds a long poll that finds nothing.
-                try? await Task.sleep(for: .seconds(1))
-                return .json(["ok": true, "result": [Any]()])
-            }
-            var body = Data(#"{"ok":true,"result":["#.utf8)
-            for (index, update) in batch.enumerated() {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(update)
-            }
-            body.append(contentsOf: Data("]}".utf8))
-            return LoopbackResponse(body: body)
-        case "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery":
-            let messageID = state.withLock { state in
-                state.replies += 1
-                state.last = Date()
-                return state.replies
-            }
-            if method == "sendMessage" {
-                let chat = (request.json?["chat_id"] as? Int) ?? 0
-                return .json(["ok": true, "result": ["message_id": messageID, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"]]])
-            }
-            return .json(["ok": true, "result": true])
-        default:
-            return .json(["ok": true, "result": true])
-        }
-    }
-}
-
-/// OpenWeather answering every call at once with small, well-formed data.
-enum FakeWeatherAPI {
-    static let geocoded = Data(#"[{"name":"Kazan","local_names":{"ru":"Казань"},"lat":55.79,"lon":49.12,"country":"RU","state":"Tatarstan"}]"#.utf8)
-    static let oneCall = Data(#"""
-        {"lat":55.75,"lon":37.62,"timezone":"Europe/Moscow","timezone_offset":10800,
-         "current":{"dt":1795000000,"sunrise":1794970000,"sunset":1795000000,"temp":-2.5,"feels_like":-6,"pressure":1015,"humidity":80,
-                    "clouds":75,"wind_speed":4,"wind_deg":200,"weather":[{"id":803,"main":"Clouds","description":"облачно","icon":"04d"}]},
-         "hourly":[],"daily":[]}
-        """#.utf8)
-
-    static func answer(_ request: LoopbackRequest) -> LoopbackResponse {
-        switch request.path {
-        case "/geo/1.0/direct", "/geo/1.0/reverse": LoopbackResponse(body: geocoded)
-        default: LoopbackResponse(body: oneCall)
+            peakRSS = max(peakRSS, Memory.peakMegabytes(pid: process.processIdentifier) ?? 0)
+            cpu = Memory.cpuSeconds(pid: process.processIdentifier) ?? 0
+            (first, last) = telegram.window
+            replies = telegram.replies
+            latencies = telegram.latencies
+            process.terminate()
+            process.waitUntilExit()
+            try await Task.sleep(for: .milliseconds(1200))
+            await telegramServer.shutdown()
+            await weatherServer.shutdown()
         }
     }
 }

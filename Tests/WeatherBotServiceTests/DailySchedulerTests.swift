@@ -90,6 +90,21 @@ import WeatherBotStore
         #expect(reply.text?.contains("сб 21 ноября") == true, "\(reply.text ?? "")")
     }
 
+    @Test func morePlacesDueThanOneBatchAreAllQueuedInOnePass() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T04:00:00Z")
+        for index in 0..<250 {
+            let place = Place(name: "Cell \(index % 5)", latitude: 50 + Double(index % 5), longitude: 30, timeZone: "Europe/Moscow")
+            try subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        }
+        let clock = TestClock(utc("2026-11-21T05:00:10Z"))
+        let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock, batchSize: 100)
+        #expect(await scheduler.tick() == 250)
+        #expect(try forecastsPerChat(database).count == 250)
+        #expect(await scheduler.tick() == 0)
+    }
+
     @Test func throughTwoDaysWithARestartAndDowntimeEachDateGetsOneForecast() async throws {
         let folder = try TemporaryFolder()
         var database = try BotDatabase.open(path: folder.databasePath)

@@ -1,0 +1,225 @@
+import Foundation
+import LoopbackHTTP
+import Synchronization
+
+/// One prepared update: its JSON, its chat, and how many Bot API calls answer it.
+struct PreparedUpdate: Sendable {
+    var data: Data
+    var chat: Int64
+    var replies: Int
+}
+
+/// Telegram's limits as the fake enforces them: in any `window` seconds at most `perWindow`
+/// messages overall and one per chat every `window / perChatPerWindow` seconds.
+struct SendingLimits: Sendable {
+    var perWindow: Int
+    var perChatPerWindow: Double
+    var window: Double = 1
+}
+
+/// A Bot API for the benchmark. It hands out prepared updates honouring `offset`, all at once or
+/// released one every `releaseInterval` seconds from the first getUpdates; it answers every
+/// sending method, optionally under `limits` (429 with retry_after beyond them), and measures:
+/// each update's latency from its release (or hand-out) to the HTTP 200 of the last call that
+/// answers it, counted per chat in order.
+final class FakeBotAPI: Sendable {
+    private struct State {
+        var firstPoll: Date?
+        var replies = 0
+        var rateLimited = 0
+        var first: Date?
+        var last: Date?
+        /// When each update was released or handed out.
+        var handedOut: [Date?]
+        /// Per chat: Bot API calls received, and the updates not yet fully answered.
+        var received: [Int64: Int] = [:]
+        var waiting: [Int64: [(index: Int, cumulative: Int)]] = [:]
+        var latencies: [Double] = []
+        /// Accepted messages in the current window, oldest first, and each chat's last.
+        var recent: [Date] = []
+        var recentHead = 0
+        var lastPerChat: [Int64: Date] = [:]
+    }
+
+    private let updates: [PreparedUpdate]
+    private let firstID: Int
+    private let releaseInterval: Double?
+    private let limits: SendingLimits?
+    private let state: Mutex<State>
+
+    init(updates: [PreparedUpdate], firstID: Int, releaseInterval: Double? = nil, limits: SendingLimits? = nil) {
+        self.updates = updates
+        self.firstID = firstID
+        self.releaseInterval = releaseInterval
+        self.limits = limits
+        var state = State(handedOut: Array(repeating: nil, count: updates.count))
+        var totals: [Int64: Int] = [:]
+        for (index, update) in updates.enumerated() {
+            totals[update.chat, default: 0] += update.replies
+            state.waiting[update.chat, default: []].append((index, totals[update.chat]!))
+        }
+        self.state = Mutex(state)
+    }
+
+    var replies: Int { state.withLock { $0.replies } }
+    var rateLimited: Int { state.withLock { $0.rateLimited } }
+    /// From the first update handed out to the last answer's 200.
+    var window: (Date?, Date?) { state.withLock { ($0.first, $0.last) } }
+    /// When the first getUpdates arrived, updates or not: the worker is up.
+    var firstPoll: Date? { state.withLock { $0.firstPoll } }
+    /// Seconds from each fully answered update's release to its last answer, in no order.
+    var latencies: [Double] { state.withLock { $0.latencies } }
+
+    func answer(_ request: LoopbackRequest) async -> LoopbackResponse {
+        let method = request.path.split(separator: "/").last.map(String.init) ?? ""
+        switch method {
+        case "getMe":
+            return .json(["ok": true, "result": ["id": 1, "is_bot": true, "first_name": "Bench", "username": "bench_bot"]])
+        case "getUpdates":
+            return await getUpdates(offset: request.json?["offset"] as? Int ?? firstID)
+        case "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery":
+            let body = request.json ?? [:]
+            // Callback query ids are "<chat>:<n>", so an answer counts for its chat.
+            let chat = (body["chat_id"] as? Int).map(Int64.init)
+                ?? (body["callback_query_id"] as? String)?.split(separator: ":").first.flatMap { Int64($0) } ?? 0
+            let limited = method != "answerCallbackQuery" && limits != nil
+            let messageID: Int? = state.withLock { state in
+                let now = Date()
+                if limited, !Self.admit(chat: chat, at: now, limits: limits!, &state) {
+                    state.rateLimited += 1
+                    return nil
+                }
+                state.replies += 1
+                state.last = now
+                state.received[chat, default: 0] += 1
+                Self.complete(chat: chat, at: now, &state)
+                return state.replies
+            }
+            guard let messageID else {
+                return .json(
+                    ["ok": false, "error_code": 429, "description": "Too Many Requests: retry after 1", "parameters": ["retry_after": 1]],
+                    status: 429)
+            }
+            if method == "sendMessage" {
+                return .json(["ok": true, "result": ["message_id": messageID, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"]]])
+            }
+            return .json(["ok": true, "result": true])
+        default:
+            return .json(["ok": true, "result": true])
+        }
+    }
+
+    private func getUpdates(offset: Int) async -> LoopbackResponse {
+        let start = max(offset - firstID, 0)
+        for attempt in 0..<2 {
+            let (batch, wait): (ArraySlice<PreparedUpdate>, Double) = state.withLock { state in
+                let now = Date()
+                if state.firstPoll == nil { state.firstPoll = now }
+                let released: Int
+                if let interval = releaseInterval, let origin = state.firstPoll {
+                    released = min(updates.count, Int(now.timeIntervalSince(origin) / interval) + 1)
+                } else {
+                    released = updates.count
+                }
+                let end = min(start + 100, released)
+                guard start < end else {
+                    // Held until the next update is released, at most a second, as a long poll is.
+                    let next = releaseInterval.flatMap { interval in
+                        start < updates.count ? state.firstPoll!.addingTimeInterval(Double(start) * interval).timeIntervalSince(now) : nil
+                    }
+                    return ([], min(max(next ?? 1, 0.0005), 1))
+                }
+                if state.first == nil { state.first = now }
+                for index in start..<end where state.handedOut[index] == nil {
+                    state.handedOut[index] = releaseInterval.map { state.firstPoll!.addingTimeInterval(Double(index) * $0) } ?? now
+                }
+                return (updates[start..<end], 0)
+            }
+            if !batch.isEmpty {
+                var body = Data(#"{"ok":true,"result":["#.utf8)
+                for (index, update) in batch.enumerated() {
+                    if index > 0 { body.append(UInt8(ascii: ",")) }
+                    body.append(update.data)
+                }
+                body.append(contentsOf: Data("]}".utf8))
+                return LoopbackResponse(body: body)
+            }
+            try? await Task.sleep(for: .seconds(wait))
+            if attempt == 0 && wait >= 1 { break }
+        }
+        return .json(["ok": true, "result": [Any]()])
+    }
+
+    /// Whether a message to `chat` fits Telegram's limits now; if so it is counted.
+    private static func admit(chat: Int64, at now: Date, limits: SendingLimits, _ state: inout State) -> Bool {
+        while state.recentHead < state.recent.count, now.timeIntervalSince(state.recent[state.recentHead]) >= limits.window {
+            state.recentHead += 1
+        }
+        if state.recentHead > 4096 {
+            state.recent.removeFirst(state.recentHead)
+            state.recentHead = 0
+        }
+        if state.recent.count - state.recentHead >= limits.perWindow { return false }
+        if let last = state.lastPerChat[chat], now.timeIntervalSince(last) < limits.window / limits.perChatPerWindow { return false }
+        state.recent.append(now)
+        state.lastPerChat[chat] = now
+        return true
+    }
+
+    /// Records the latency of every update of `chat` whose answers have now all arrived.
+    private static func complete(chat: Int64, at now: Date, _ state: inout State) {
+        guard var waiting = state.waiting[chat] else { return }
+        let received = state.received[chat] ?? 0
+        var done = 0
+        while done < waiting.count, waiting[done].cumulative <= received {
+            if let released = state.handedOut[waiting[done].index] {
+                state.latencies.append(now.timeIntervalSince(released))
+            }
+            done += 1
+        }
+        if done > 0 {
+            waiting.removeFirst(done)
+            state.waiting[chat] = waiting
+        }
+    }
+}
+
+/// OpenWeather answering every call at once, counting the calls. Its forecast starts at the
+/// current hour, so daily forecasts find today in it.
+final class FakeWeatherAPI: Sendable {
+    static let geocoded = Data(#"[{"name":"Kazan","local_names":{"ru":"Казань"},"lat":55.79,"lon":49.12,"country":"RU","state":"Tatarstan"}]"#.utf8)
+
+    private let oneCall: Data
+    private let counter = Mutex(0)
+
+    init() {
+        let hour = Int(Date().timeIntervalSince1970) / 3600 * 3600
+        let day = hour / 86_400 * 86_400
+        let weather = #"[{"id":803,"main":"Clouds","description":"облачно","icon":"04d"}]"#
+        let hours = (0..<48).map { index in
+            #"{"dt":\#(hour + index * 3600),"temp":\#(-3 + index % 6),"feels_like":-6,"pressure":1015,"humidity":80,"clouds":75,"#
+                + #""wind_speed":4,"wind_deg":200,"pop":0.2,"weather":\#(weather)}"#
+        }
+        let days = (0..<8).map { index in
+            #"{"dt":\#(day + index * 86_400 + 36_000),"sunrise":\#(day + index * 86_400 + 25_000),"sunset":\#(day + index * 86_400 + 55_000),"#
+                + #""temp":{"day":-1,"min":-6,"max":0,"night":-5,"eve":-2,"morn":-4},"feels_like":{"day":-4,"night":-8,"eve":-5,"morn":-7},"#
+                + #""pressure":1015,"humidity":80,"wind_speed":4,"wind_deg":200,"clouds":75,"pop":0.4,"rain":1.2,"weather":\#(weather)}"#
+        }
+        oneCall = Data((#"{"lat":55.75,"lon":37.62,"timezone":"Europe/Moscow","timezone_offset":10800,"current":{"dt":\#(hour),"#
+            + #""sunrise":\#(day + 25_000),"sunset":\#(day + 55_000),"temp":-2.5,"feels_like":-6,"pressure":1015,"humidity":80,"#
+            + #""clouds":75,"wind_speed":4,"wind_deg":200,"weather":\#(weather)},"hourly":[\#(hours.joined(separator: ","))],"#
+            + #""daily":[\#(days.joined(separator: ","))]}"#).utf8)
+    }
+
+    /// Forecast calls so far (geocoding not counted).
+    var forecastCalls: Int { counter.withLock { $0 } }
+
+    func answer(_ request: LoopbackRequest) -> LoopbackResponse {
+        switch request.path {
+        case "/geo/1.0/direct", "/geo/1.0/reverse": return LoopbackResponse(body: Self.geocoded)
+        default:
+            counter.withLock { $0 += 1 }
+            return LoopbackResponse(body: oneCall)
+        }
+    }
+}
