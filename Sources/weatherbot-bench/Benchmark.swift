@@ -22,12 +22,21 @@ struct Benchmark: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The weatherbot executable to start (default: the one beside this benchmark).", valueName: "path"))
     var executable: String?
 
+    enum Scenario: String, CaseIterable, ExpressibleByArgument {
+        case cache, startup, throughput, broadcast
+    }
+
+    @Option(name: .customLong("only"), help: "Run only these scenarios (cache, startup, throughput with latency, broadcast).")
+    var scenarios: [Scenario] = []
+
     func run() async throws {
         var results: [Result] = []
-        results += try await CacheScenario(quick: quick).run()
+        let chosen = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
         let binary = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot").path
-        results += try await StartupScenario(quick: quick, executable: binary).run()
-        results += try await ThroughputScenario(quick: quick, executable: binary).run()
+        if chosen.contains(.cache) { results += try await CacheScenario(quick: quick).run() }
+        if chosen.contains(.startup) { results += try await StartupScenario(quick: quick, executable: binary).run() }
+        if chosen.contains(.throughput) { results += try await ThroughputScenario(quick: quick, executable: binary).run() }
+        if chosen.contains(.broadcast) { results += try await BroadcastScenario(quick: quick, executable: binary).run() }
         print(Result.table(results))
         if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
     }

@@ -1,0 +1,113 @@
+import Foundation
+import LoopbackHTTP
+import WeatherBotStore
+
+/// Daily forecasts for every subscriber due in the same minute, through the weatherbot
+/// executable, with the fake Telegram enforcing Telegram's limits: how long until the last one
+/// is accepted, against the bound N / rate; 429s; weather calls; CPU.
+///
+/// (a) is Telegram's free limit, 30 messages a second and one a second per chat. At that rate
+/// 100,000 messages take 55 minutes, so the run uses a clock `scale` times faster: the worker is
+/// configured with, and the fake enforces, `scale` times the rates (any one-second window holds at
+/// most 30·scale messages), and the times are reported in Telegram's seconds (multiplied back).
+/// (b) is the paid broadcast limit, 1,000 messages a second, on the real clock.
+struct BroadcastScenario {
+    var quick: Bool
+    var executable: String
+
+    struct Case {
+        var label: String
+        var rate: Double
+        var scale: Double
+    }
+
+    func run() async throws -> [Result] {
+        let cases = [
+            Case(label: "(a) 30/s, 1/s per chat", rate: 30, scale: 20),
+            Case(label: "(b) 1000/s", rate: 1000, scale: 1),
+        ]
+        var results: [Result] = []
+        for limits in cases {
+            results += try await run(limits)
+        }
+        return results
+    }
+
+    private func run(_ limits: Case) async throws -> [Result] {
+        let subscribers = quick ? 5_000 : 100_000
+        let cells = quick ? 25 : 500
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        try seed(path: path, subscribers: subscribers, cells: cells)
+
+        let rate = limits.rate * limits.scale
+        let telegram = FakeBotAPI(
+            updates: [], firstID: 1, limits: SendingLimits(perWindow: Int(rate), perChatPerWindow: limits.scale))
+        let weather = FakeWeatherAPI()
+        let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
+        let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
+        // Every forecast is due from the moment the worker starts.
+        let started = Date()
+        let process = try Worker.start(
+            executable, telegram: telegramServer.url, weather: weatherServer.url, databasePath: path,
+            environment: [
+                "TELEGRAM_MESSAGES_PER_SECOND": String(rate), "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": String(limits.scale),
+            ])
+        let bound = Double(subscribers) / rate
+        let end = started.addingTimeInterval(bound * 1.5 + 30)
+        var finished = false
+        while Date() < end {
+            if telegram.replies >= subscribers { finished = true; break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let cpu = Memory.cpuSeconds(pid: process.processIdentifier) ?? 0
+        let last = telegram.window.1
+        process.terminate()
+        process.waitUntilExit()
+        try await Task.sleep(for: .milliseconds(1200))
+        await telegramServer.shutdown()
+        await weatherServer.shutdown()
+
+        let took = (last ?? Date()).timeIntervalSince(started)
+        let scaled = { (seconds: Double) in String(format: "%.1f s", seconds * limits.scale) }
+        let label = "\(limits.label), \(subscribers / 1000)k in \(cells) cells"
+        return [
+            Result(
+                scenario: "broadcast", figure: "\(label): delivered", value: "\(telegram.replies) of \(subscribers)", target: "all",
+                passed: finished),
+            Result(
+                scenario: "broadcast", figure: "  time, bound N / rate \(scaled(bound))", value: scaled(took),
+                target: "≤ " + scaled(bound * 1.05), passed: finished && took <= bound * 1.05),
+            Result(scenario: "broadcast", figure: "  429s received", value: "\(telegram.rateLimited)", target: "0", passed: telegram.rateLimited == 0),
+            Result(
+                scenario: "broadcast", figure: "  weather calls", value: "\(weather.forecastCalls)", target: "= \(cells)",
+                passed: weather.forecastCalls == cells),
+            Result(
+                scenario: "broadcast", figure: "  CPU (worker)", value: String(format: "%.1f s, %.2f ms per message", cpu, cpu * 1000 / Double(subscribers)),
+                target: "", passed: nil),
+        ]
+    }
+
+    /// Chats with one daily forecast each, due now, in `cells` places far enough apart to need a
+    /// weather call each.
+    private func seed(path: String, subscribers: Int, cells: Int) throws {
+        let database = try BotDatabase.open(path: path)
+        let now = Date()
+        let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
+        try database.writer.write { db in
+            for id in 1...subscribers {
+                let cell = id % cells
+                let place = Place(
+                    name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
+                    longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
+                try ChatRecord(id: Int64(id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place).insert(db)
+                try Subscription(
+                    chatId: Int64(id), place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                    nextSendAt: now.addingTimeInterval(-1)
+                ).insert(db)
+            }
+        }
+    }
+}
