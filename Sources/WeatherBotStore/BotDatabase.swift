@@ -8,6 +8,8 @@ public struct BotDatabase: Sendable {
     public let writer: any DatabaseWriter
     /// The busy paths (chat steps, delivered replies) commit through here, many to a transaction.
     let group: GroupCommit
+    /// The records of the chats last read or written.
+    let chats: ChatCache
 
     /// Opens (creating when needed) the database at `path` in WAL mode, readable by its owner only.
     public static func open(path: String) throws -> BotDatabase {
@@ -27,9 +29,12 @@ public struct BotDatabase: Sendable {
     }
 
     /// Wraps a writer and brings its schema up to date.
-    public init(_ writer: any DatabaseWriter) throws {
+    ///
+    /// - Parameter cachedChats: how many chat records are kept in memory between updates.
+    public init(_ writer: any DatabaseWriter, cachedChats: Int = 10_000) throws {
         self.writer = writer
         self.group = GroupCommit(writer: writer)
+        self.chats = ChatCache(capacity: cachedChats)
         try Self.migrator.migrate(writer)
     }
 
@@ -163,10 +168,13 @@ extension BotDatabase {
 
 extension BotDatabase {
     public func chat(_ id: Int64) throws -> ChatRecord? {
+        if let cached = chats.record(id) { return cached }
         // One statement reads a consistent row: no transaction needed around it.
-        try writer.unsafeRead { db in
+        let record = try writer.unsafeRead { db in
             try ChatRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM chat WHERE id = ?"), arguments: [id])
         }
+        if let record { chats.keep(record) }
+        return record
     }
 
     /// Every inbox item not yet handled, oldest first.
@@ -194,9 +202,13 @@ extension BotDatabase {
         followUps: [Data],
         at now: Date = Date()
     ) throws -> [InboxItem] {
-        try writer.write { db in
-            try Self.writeStep(chat: chat, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
+        var stored = chat
+        stored.updatedAt = now
+        let items = try writer.write { [stored] db in
+            try Self.writeStep(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
         }
+        chats.keep(stored)
+        return items
     }
 
     /// ``commit(chat:handled:changes:replies:followUps:at:)`` for the chat workers: the same
@@ -210,9 +222,13 @@ extension BotDatabase {
         followUps: [Data],
         at now: Date = Date()
     ) async throws -> [InboxItem] {
-        try await group.write { db in
-            try Self.writeStep(chat: chat, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
+        var stored = chat
+        stored.updatedAt = now
+        let items = try await group.write { [stored] db in
+            try Self.writeStep(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
         }
+        chats.keep(stored)
+        return items
     }
 
     private static func writeStep(
@@ -221,8 +237,6 @@ extension BotDatabase {
         for change in changes {
             try apply(change, chatID: chat.id, db, now: now)
         }
-        var chat = chat
-        chat.updatedAt = now
         try chat.store(db)
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
         let queue = try db.cachedStatement(sql: "INSERT INTO outbox (chatId, payload, attempts, notBefore, createdAt) VALUES (?, ?, 0, ?, ?)")
@@ -304,6 +318,7 @@ extension BotDatabase {
             try db.execute(sql: "UPDATE chat SET isActive = 0 WHERE id = ?", arguments: [chatID])
             try db.execute(sql: "UPDATE subscription SET isActive = 0 WHERE chatId = ?", arguments: [chatID])
         }
+        chats.forget(chatID)
     }
 
     /// The id of the message sent under `tag` in this chat.

@@ -54,7 +54,7 @@ extension ChatRecord {
             ON CONFLICT(id) DO UPDATE SET
                 language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
                 recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
-                isActive = excluded.isActive, updatedAt = excluded.updatedAt
+                isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt
             """)
         let encoder = Self.databaseJSONEncoder(for: "")
         let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }

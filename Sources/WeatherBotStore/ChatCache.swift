@@ -1,0 +1,48 @@
+import Synchronization
+
+/// The records of the chats most recently read or written, so a chat's next update does not read
+/// its row again. Every write of a chat row goes through ``BotDatabase``, which keeps this in step
+/// with what it committed: a step's record after its transaction, removal when a chat is
+/// deactivated. The oldest entries make room first.
+final class ChatCache: Sendable {
+    private struct State {
+        var records: [Int64: ChatRecord] = [:]
+        /// Ids in the order they were first cached; may hold ids removed since.
+        var order: [Int64] = []
+        var head = 0
+    }
+
+    private let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func record(_ id: Int64) -> ChatRecord? {
+        state.withLock { $0.records[id] }
+    }
+
+    func keep(_ record: ChatRecord) {
+        guard capacity > 0 else { return }
+        state.withLock { state in
+            if state.records.updateValue(record, forKey: record.id) == nil {
+                state.order.append(record.id)
+            }
+            while state.records.count > capacity, state.head < state.order.count {
+                state.records[state.order[state.head]] = nil
+                state.head += 1
+            }
+            if state.head > 1024 && state.head * 2 > state.order.count {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+        }
+    }
+
+    func forget(_ id: Int64) {
+        _ = state.withLock { $0.records.removeValue(forKey: id) }
+    }
+
+    var count: Int { state.withLock { $0.records.count } }
+}
