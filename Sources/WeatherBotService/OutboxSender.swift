@@ -37,10 +37,12 @@ public final class OutboxSender: Service, Sendable {
         self.database = database
         self.client = client
         self.logger = logger
-        // Overall, messages are spaced evenly a little under the limit: no second-long window
-        // ever holds more than `messagesPerSecond`, even when a late send bunches up with the next.
+        // Overall, messages go a little under the limit, in bursts of at most half the margin (one
+        // at Telegram's 30 a second): no second-long window ever holds more than
+        // `messagesPerSecond`, even when a late send bunches up with the next.
         self.pacer = DeliveryPacer(
-            globalRate: messagesPerSecond * (1 - DeliveryPacer.margin), globalBurst: 1,
+            globalRate: messagesPerSecond * (1 - DeliveryPacer.margin),
+            globalBurst: max(1, Int(messagesPerSecond * DeliveryPacer.margin / 2)),
             chatRate: messagesPerSecondPerChat, chatBurst: 3)
         self.maximumConcurrentChats = maximumConcurrentChats
         self.maximumAttempts = maximumAttempts
