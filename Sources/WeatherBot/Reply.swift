@@ -27,6 +27,12 @@ public enum Reply: Codable, Sendable, Hashable {
         case .editKeyboard: nil
         }
     }
+
+    /// Whether it sends or changes a message, and so counts against Telegram's message limits;
+    /// answers to button presses do not.
+    public var isMessage: Bool {
+        if case .answer = self { false } else { true }
+    }
 }
 
 /// Work the conversation schedules for itself after committing a step, such as determining the

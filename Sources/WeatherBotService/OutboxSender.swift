@@ -37,13 +37,7 @@ public final class OutboxSender: Service, Sendable {
         self.database = database
         self.client = client
         self.logger = logger
-        // Overall, messages go a little under the limit, in bursts of at most half the margin (one
-        // at Telegram's 30 a second): no second-long window ever holds more than
-        // `messagesPerSecond`, even when a late send bunches up with the next.
-        self.pacer = DeliveryPacer(
-            globalRate: messagesPerSecond * (1 - DeliveryPacer.margin),
-            globalBurst: max(1, Int(messagesPerSecond * DeliveryPacer.margin / 2)),
-            chatRate: messagesPerSecondPerChat, chatBurst: 3)
+        self.pacer = DeliveryPacer(messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat)
         self.maximumConcurrentChats = maximumConcurrentChats
         self.maximumAttempts = maximumAttempts
         self.drainTimeout = drainTimeout
@@ -136,16 +130,17 @@ public final class OutboxSender: Service, Sendable {
             await complete(entry, logger: logger)
             return
         }
-        if case .answer = reply {} else {
-            let wait = await pacer.reserve(chatID: entry.chatId)
-            if wait > .zero { try? await Task.sleep(for: wait) }
-        }
+        if reply.isMessage { await pacer.waitForTurn(chatID: entry.chatId) }
         do {
-            let sent = try await send(reply, chatID: entry.chatId, logger: logger)
+            let sent: (tag: String?, messageID: Int?)
+            do {
+                defer { if reply.isMessage { pacer.answered() } }
+                sent = try await send(reply, chatID: entry.chatId, logger: logger)
+            }
             await complete(entry, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch {
             handle(error, entry: entry, logger: logger)
-            if error.isRateLimited { await pacer.pause(for: Double(error.retryAfter ?? 1)) }
+            if error.isRateLimited { pacer.pause(for: Double(error.retryAfter ?? 1)) }
         }
     }
 
