@@ -7,8 +7,22 @@ import WeatherBotStore
 /// and night; conditions; precipitation; wind; a one-line summary; «По часам» and «На 7 дней».
 public enum DailyForecastView {
     public static func render(place: Place, subscriptionID: Int64, forecast: Forecast, day: String, texts: Texts) -> WeatherViews.Rendered {
-        let zone = forecast.timeZone.timeZone
+        WeatherViews.Rendered(text: text(place: place, forecast: forecast, day: day, texts: texts), keyboard: keyboard(subscriptionID: subscriptionID, texts: texts))
+    }
+
+    /// The buttons, which open the subscription's place: the only part that differs between
+    /// subscribers of the same place, day and language.
+    public static func keyboard(subscriptionID: Int64, texts: Texts) -> InlineKeyboardMarkup {
         let reference = PlaceReference.subscription(subscriptionID)
+        return InlineKeyboardMarkup(inlineKeyboard: [[
+            InlineKeyboardButton(text: texts.hourlyButton, callbackData: CallbackAction.openView(.hourly(page: 0), reference).encoded),
+            InlineKeyboardButton(text: texts.dailyButton, callbackData: CallbackAction.openView(.daily, reference).encoded),
+        ]])
+    }
+
+    /// The message's text for `day` (`yyyy-MM-dd`, local to the place).
+    public static func text(place: Place, forecast: Forecast, day: String, texts: Texts) -> String {
+        let zone = forecast.timeZone.timeZone
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
         var lines = [
             "🗓 <b>\(texts.forecastForToday)</b>, \(WeatherViews.dayLabel(DailySchedule.noon(of: day, in: zone) ?? forecast.current.time, zone, texts, weekdayFirst: false))",
@@ -28,11 +42,7 @@ public enum DailyForecastView {
         } else {
             lines.append(texts.noDayForecast)
         }
-        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[
-            InlineKeyboardButton(text: texts.hourlyButton, callbackData: CallbackAction.openView(.hourly(page: 0), reference).encoded),
-            InlineKeyboardButton(text: texts.dailyButton, callbackData: CallbackAction.openView(.daily, reference).encoded),
-        ]])
-        return WeatherViews.Rendered(text: HTML.fitting(lines.joined(separator: "\n")), keyboard: keyboard)
+        return HTML.fitting(lines.joined(separator: "\n"))
     }
 
     /// One line a person would say about the day.

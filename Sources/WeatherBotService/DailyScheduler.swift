@@ -92,7 +92,6 @@ public struct DailyScheduler: Service {
             let queued = await deliver(cells, now: now)
             if queued > 0 {
                 logger.info("daily forecasts queued", metadata: ["forecasts": "\(queued)", "cells": "\(cells.count)"])
-                outbox?.wake()
             }
             total += queued
             // A full batch may have more behind it; one that made no progress (OpenWeather is
@@ -126,9 +125,10 @@ public struct DailyScheduler: Service {
 
     /// Fetches one cell's weather and commits its deliveries; returns how many were queued.
     private func deliver(_ cell: [DueSubscription], now: Date) async -> Int {
+        var schedules = Schedules()
         let late = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) > gracePeriod }
         let onTime = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) <= gracePeriod }
-        var deliveries = late.compactMap { delivery(for: $0.subscription, payload: nil, now: now) }
+        var deliveries = late.compactMap { delivery(for: $0.subscription, payload: nil, now: now, &schedules) }
         if !late.isEmpty {
             logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
         }
@@ -137,15 +137,24 @@ public struct DailyScheduler: Service {
             do {
                 let report = try await weather.weather(at: first.subscription.place, language: language, refresh: false)
                 let encoder = JSONEncoder()
-                for due in onTime {
+                // Subscribers of one cell mostly share the place, the day and the language: the
+                // text is written once for them, and only the buttons name each subscription.
+                var texts: [TextKey: String] = [:]
+                for (index, due) in onTime.enumerated() {
+                    // A large cell is prepared in slices, so replies being sent meanwhile are not
+                    // held up behind it.
+                    if index > 0 && index % 64 == 0 { await Task.yield() }
                     let subscription = due.subscription
                     guard let id = subscription.id else { continue }
                     let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone ?? report.forecast.timeZone.timeZone
-                    let day = DailySchedule.day(of: subscription.nextSendAt, in: zone)
-                    let texts = Texts.for(Language(rawValue: due.language) ?? .ru)
-                    let rendered = DailyForecastView.render(place: subscription.place, subscriptionID: id, forecast: report.forecast, day: day, texts: texts)
-                    let payload = try? encoder.encode(Reply.send(text: rendered.text, markup: .inline(rendered.keyboard)))
-                    if let delivery = delivery(for: subscription, payload: payload, now: now) { deliveries.append(delivery) }
+                    let day = schedules.day(of: subscription.nextSendAt, in: zone)
+                    let words = Texts.for(Language(rawValue: due.language) ?? .ru)
+                    let key = TextKey(place: subscription.place, day: day, language: due.language)
+                    let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
+                    texts[key] = text
+                    let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
+                    let payload = try? encoder.encode(Reply.send(text: text, markup: .inline(keyboard)))
+                    if let delivery = delivery(for: subscription, payload: payload, now: now, &schedules) { deliveries.append(delivery) }
                 }
             } catch {
                 // Left due: the next pass tries again, until the grace period runs out.
@@ -154,18 +163,57 @@ public struct DailyScheduler: Service {
         }
         do {
             // The outbox runs on the wall clock, whatever clock the schedule runs on.
-            return try database.commit(deliveries)
+            let queued = try await database.commitDeliveries(deliveries)
+            // Sending starts with the first cell, while the rest of the batch is being prepared.
+            if queued > 0 { outbox?.wake() }
+            return queued
         } catch {
             logger.error("could not commit daily forecasts", metadata: ["error": "\(error)"])
             return 0
         }
     }
 
+    /// What a forecast's text depends on besides the weather of its cell.
+    private struct TextKey: Hashable {
+        var place: Place
+        var day: String
+        var language: String
+    }
+
+    /// Local dates and next sending times, worked out once for subscriptions that share them.
+    private struct Schedules {
+        private struct Key: Hashable {
+            var instant: Date
+            var zone: TimeZone
+            var hour = 0
+            var minute = 0
+        }
+
+        private var days: [Key: String] = [:]
+        private var next: [Key: Date] = [:]
+
+        mutating func day(of instant: Date, in zone: TimeZone) -> String {
+            let key = Key(instant: instant, zone: zone)
+            if let day = days[key] { return day }
+            let day = DailySchedule.day(of: instant, in: zone)
+            days[key] = day
+            return day
+        }
+
+        mutating func nextSend(after instant: Date, hour: Int, minute: Int, in zone: TimeZone) -> Date {
+            let key = Key(instant: instant, zone: zone, hour: hour, minute: minute)
+            if let date = next[key] { return date }
+            let date = DailySchedule.nextSend(after: instant, hour: hour, minute: minute, in: zone).date
+            next[key] = date
+            return date
+        }
+    }
+
     /// Marks a subscription done for the local date it was due on, and schedules the next one.
-    private func delivery(for subscription: Subscription, payload: Data?, now: Date) -> DailyDelivery? {
+    private func delivery(for subscription: Subscription, payload: Data?, now: Date, _ schedules: inout Schedules) -> DailyDelivery? {
         guard let id = subscription.id, let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone else { return nil }
-        let day = DailySchedule.day(of: subscription.nextSendAt, in: zone)
-        let next = DailySchedule.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
-        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, payload: payload, nextSendAt: next.date)
+        let day = schedules.day(of: subscription.nextSendAt, in: zone)
+        let next = schedules.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
+        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, payload: payload, nextSendAt: next)
     }
 }

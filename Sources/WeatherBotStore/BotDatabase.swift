@@ -239,15 +239,20 @@ extension BotDatabase {
         }
         try chat.store(db)
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
-        let queue = try db.cachedStatement(sql: "INSERT INTO outbox (chatId, payload, attempts, notBefore, createdAt) VALUES (?, ?, 0, ?, ?)")
         for payload in replies {
-            try queue.execute(arguments: [chat.id, payload, now, now])
+            try queue(payload, chatID: chat.id, now: now, db)
         }
         var items: [InboxItem] = []
         for payload in followUps {
             items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).inserted(db))
         }
         return items
+    }
+
+    /// Puts one reply at the end of the outbox, to be sent from `now`.
+    static func queue(_ payload: Data, chatID: Int64, now: Date, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO outbox (chatId, payload, attempts, notBefore, createdAt) VALUES (?, ?, 0, ?, ?)")
+            .execute(arguments: [chatID, payload, now, now])
     }
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.

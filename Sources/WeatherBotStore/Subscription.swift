@@ -114,23 +114,31 @@ extension BotDatabase {
     /// - Returns: how many forecasts were queued.
     @discardableResult
     public func commit(_ deliveries: [DailyDelivery], at now: Date = Date()) throws -> Int {
-        try writer.write { db in
-            var queued = 0
-            for delivery in deliveries {
-                try db.execute(
-                    sql: """
-                        UPDATE subscription SET lastSentDay = ?, nextSendAt = ?
-                        WHERE id = ? AND chatId = ? AND (lastSentDay IS NULL OR lastSentDay <> ?)
-                        """,
-                    arguments: [delivery.day, delivery.nextSendAt, delivery.subscriptionID, delivery.chatID, delivery.day])
-                guard db.changesCount == 1 else { continue }
-                if let payload = delivery.payload {
-                    try OutboxItem(chatId: delivery.chatID, payload: payload, notBefore: now, createdAt: now).insert(db)
-                    queued += 1
-                }
+        try writer.write { db in try Self.write(deliveries, now: now, db) }
+    }
+
+    /// ``commit(_:at:)`` for the scheduler, sharing commits with the chats' steps and the sender,
+    /// so that no thread waits for the database's writer meanwhile.
+    public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date = Date()) async throws -> Int {
+        try await group.write { db in try Self.write(deliveries, now: now, db) }
+    }
+
+    private static func write(_ deliveries: [DailyDelivery], now: Date, _ db: Database) throws -> Int {
+        let mark = try db.cachedStatement(
+            sql: """
+                UPDATE subscription SET lastSentDay = ?, nextSendAt = ?
+                WHERE id = ? AND chatId = ? AND (lastSentDay IS NULL OR lastSentDay <> ?)
+                """)
+        var queued = 0
+        for delivery in deliveries {
+            try mark.execute(arguments: [delivery.day, delivery.nextSendAt, delivery.subscriptionID, delivery.chatID, delivery.day])
+            guard db.changesCount == 1 else { continue }
+            if let payload = delivery.payload {
+                try queue(payload, chatID: delivery.chatID, now: now, db)
+                queued += 1
             }
-            return queued
         }
+        return queued
     }
 
     public func subscriptionCount() throws -> Int {

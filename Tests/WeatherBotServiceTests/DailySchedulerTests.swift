@@ -90,6 +90,47 @@ import WeatherBotStore
         #expect(reply.text?.contains("сб 21 ноября") == true, "\(reply.text ?? "")")
     }
 
+    @Test func subscribersSharingACellGetTheirOwnNameLanguageAndButtons() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T04:00:00Z")
+        let moscow = Place(name: "Moscow", localNames: ["ru": "Москва"], latitude: 55.7558, longitude: 37.6173, timeZone: "Europe/Moscow")
+        // A few hundred metres away: the same weather call, another name.
+        let nearby = Place(name: "Zaryadye", localNames: ["ru": "Зарядье"], latitude: 55.7562, longitude: 37.6190, timeZone: "Europe/Moscow")
+        let chats: [(id: Int64, place: Place, language: String, expected: [String])] = [
+            (1, moscow, "ru", ["Прогноз на сегодня", "Москва"]),
+            (2, moscow, "en", ["Today's forecast", "Moscow"]),
+            (3, nearby, "ru", ["Прогноз на сегодня", "Зарядье"]),
+            (4, moscow, "ru", ["Прогноз на сегодня", "Москва"]),
+        ]
+        for chat in chats {
+            try subscribe(database, chat: chat.id, place: chat.place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: chat.language)
+        }
+        let weather = CountingWeather()
+        let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: TestClock(utc("2026-11-21T05:00:10Z")))
+        #expect(await scheduler.tick() == 4)
+        #expect(weather.calls.withLock { $0 } <= 2)  // one per cell and language
+        for chat in chats {
+            let entry = try #require(try database.outboxEntries(after: 0, limit: 10).first { $0.chatId == chat.id })
+            let reply = try JSONDecoder().decode(Reply.self, from: try #require(try database.outboxPayload(id: entry.id, chatID: chat.id)))
+            for text in chat.expected { #expect(reply.text?.contains(text) == true, "\(chat.id): \(reply.text ?? "")") }
+            guard case .send(_, .inline(let keyboard)?, _) = reply else {
+                Issue.record("chat \(chat.id): no buttons")
+                continue
+            }
+            let subscription = try #require(try database.subscriptions(chatID: chat.id).first?.id)
+            let actions = keyboard.inlineKeyboard.flatMap { $0 }.compactMap { $0.callbackData.flatMap(CallbackAction.init(encoded:)) }
+            #expect(actions.count == 2)
+            for action in actions {
+                guard case .openView(_, .subscription(let id)) = action else {
+                    Issue.record("chat \(chat.id): \(action)")
+                    continue
+                }
+                #expect(id == subscription)
+            }
+        }
+    }
+
     @Test func morePlacesDueThanOneBatchAreAllQueuedInOnePass() async throws {
         let folder = try TemporaryFolder()
         let database = try BotDatabase.open(path: folder.databasePath)
