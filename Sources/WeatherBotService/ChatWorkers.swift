@@ -165,11 +165,18 @@ public actor ChatWorkers: Service {
                 let encoder = JSONEncoder()
                 let replies = try step.replies.map { try encoder.encode($0) }
                 let followUps = try step.followUps.map { try encoder.encode($0) }
-                let queued = try await database.commitStep(
+                let written = try await database.commitStep(
                     chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
                 logger.debug("handled", metadata: ["replies": "\(replies.count)", "followUps": "\(followUps.count)"])
-                if !replies.isEmpty { outbox?.wake() }
-                if !queued.isEmpty { await enqueueFollowUps(queued) }
+                if let outbox {
+                    // A reset emptied the chat's outbox: what was handed over for it is gone too.
+                    if step.changes.contains(.forgetChat) { outbox.forgetReplies(chatID: item.chatId) }
+                    if !replies.isEmpty {
+                        outbox.committed(step.replies, ids: written.replyIDs, chatID: item.chatId)
+                        outbox.wake()
+                    }
+                }
+                if !written.followUps.isEmpty { await enqueueFollowUps(written.followUps) }
                 return
             } catch {
                 // Only the database can fail here; the item stays in the inbox and is tried again.

@@ -43,6 +43,30 @@ public final class OutboxSender: Service, Sendable {
         self.drainTimeout = drainTimeout
     }
 
+    /// Hands over replies just committed to the outbox under `ids`, so that sending them needs no
+    /// reading back and decoding. Replies not handed over (or not kept, beyond `keptReplies`) are
+    /// read from the outbox when their turn comes.
+    public func committed(_ replies: [Reply], ids: [Int64], chatID: Int64) {
+        queue.withLock { state in
+            // A reply already read from the outbox may have been sent meanwhile: it is not kept,
+            // or it would never be let go.
+            for (id, reply) in zip(ids, replies) where id > state.queue.lastID && state.replies.count < Self.keptReplies {
+                state.replies[id] = KeptReply(chatID: chatID, reply: reply)
+            }
+        }
+    }
+
+    /// Forgets the replies handed over for a chat: its outbox was emptied (reset).
+    public func forgetReplies(chatID: Int64) {
+        queue.withLock { $0.forgetReplies(chatID: chatID) }
+    }
+
+    /// How many committed replies are kept in memory at most.
+    static let keptReplies = 10_000
+
+    /// How many replies handed over are held now.
+    var keptReplyCount: Int { queue.withLock { $0.replies.count } }
+
     /// Tells the sender that new replies were committed.
     public func wake() {
         queue.withLock { $0.fresh = true }
@@ -112,23 +136,29 @@ public final class OutboxSender: Service, Sendable {
     func deliver(_ entry: OutboxEntry) async {
         var logger = logger
         logger[metadataKey: "chat.id"] = "\(entry.chatId)"
-        let payload: Data?
-        do {
-            payload = try database.outboxPayload(id: entry.id, chatID: entry.chatId)
-        } catch {
-            logger.error("could not read a reply from the outbox; will retry", metadata: ["error": "\(error)"])
-            queue.withLock { $0.queue.retry(entry, notBefore: Date().addingTimeInterval(1)) }
-            return
-        }
-        guard let payload else {
-            // The chat was reset or blocked the bot since: the reply is no longer wanted.
-            queue.withLock { $0.queue.finish(entry) }
-            return
-        }
-        guard let reply = try? JSONDecoder().decode(Reply.self, from: payload) else {
-            logger.error("undecodable reply dropped from the outbox")
-            await complete(entry, logger: logger)
-            return
+        let reply: Reply
+        if let kept = queue.withLock({ $0.replies[entry.id] }), kept.chatID == entry.chatId {
+            reply = kept.reply
+        } else {
+            let payload: Data?
+            do {
+                payload = try database.outboxPayload(id: entry.id, chatID: entry.chatId)
+            } catch {
+                logger.error("could not read a reply from the outbox; will retry", metadata: ["error": "\(error)"])
+                queue.withLock { $0.queue.retry(entry, notBefore: Date().addingTimeInterval(1)) }
+                return
+            }
+            guard let payload else {
+                // The chat was reset or blocked the bot since: the reply is no longer wanted.
+                queue.withLock { $0.finish(entry) }
+                return
+            }
+            guard let decoded = try? JSONDecoder().decode(Reply.self, from: payload) else {
+                logger.error("undecodable reply dropped from the outbox")
+                await complete(entry, logger: logger)
+                return
+            }
+            reply = decoded
         }
         if reply.isMessage { await pacer.waitForTurn(chatID: entry.chatId) }
         do {
@@ -159,7 +189,7 @@ public final class OutboxSender: Service, Sendable {
                 try? await Task.sleep(for: delay)
             }
         }
-        queue.withLock { $0.queue.finish(entry) }
+        queue.withLock { $0.finish(entry) }
     }
 
     /// Performs one reply; returns the tag and id of a message it sent, to remember for edits.
@@ -212,7 +242,10 @@ public final class OutboxSender: Service, Sendable {
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
             record { try database.deactivateChat(entry.chatId) }
-            queue.withLock { $0.queue.drop(chatID: entry.chatId) }
+            queue.withLock { state in
+                state.queue.drop(chatID: entry.chatId)
+                state.forgetReplies(chatID: entry.chatId)
+            }
         } else if error.isRateLimited {
             let wait = Double(error.retryAfter ?? 1)
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])
@@ -224,7 +257,7 @@ public final class OutboxSender: Service, Sendable {
         } else {
             logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(entry.attempts + 1)"])
             record { try database.completeOutbox(id: entry.id, chatID: entry.chatId) }
-            queue.withLock { $0.queue.finish(entry) }
+            queue.withLock { $0.finish(entry) }
         }
     }
 
@@ -239,9 +272,27 @@ public final class OutboxSender: Service, Sendable {
     }
 }
 
-/// The sender's schedule and whether replies were committed since it last read the outbox.
+/// A committed reply handed over in memory.
+private struct KeptReply {
+    var chatID: Int64
+    var reply: Reply
+}
+
+/// The sender's schedule, whether replies were committed since it last read the outbox, and the
+/// replies handed over in memory by id.
 private struct SenderState {
     var queue = OutboxQueue()
     var fresh = true
     var lastRead = ContinuousClock.now
+    var replies: [Int64: KeptReply] = [:]
+
+    /// The reply left the outbox (delivered or given up).
+    mutating func finish(_ entry: OutboxEntry) {
+        queue.finish(entry)
+        replies[entry.id] = nil
+    }
+
+    mutating func forgetReplies(chatID: Int64) {
+        replies = replies.filter { $0.value.chatID != chatID }
+    }
 }

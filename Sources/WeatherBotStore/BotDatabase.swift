@@ -204,11 +204,17 @@ extension BotDatabase {
     ) throws -> [InboxItem] {
         var stored = chat
         stored.updatedAt = now
-        let items = try writer.write { [stored] db in
+        let written = try writer.write { [stored] db in
             try Self.writeStep(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
         }
         chats.keep(stored)
-        return items
+        return written.followUps
+    }
+
+    /// What committing a step wrote: the ids its replies got in the outbox, in order, and its follow-ups.
+    public struct CommittedStep: Sendable {
+        public var replyIDs: [Int64]
+        public var followUps: [InboxItem]
     }
 
     /// ``commit(chat:handled:changes:replies:followUps:at:)`` for the chat workers: the same
@@ -221,38 +227,41 @@ extension BotDatabase {
         replies: [Data],
         followUps: [Data],
         at now: Date = Date()
-    ) async throws -> [InboxItem] {
+    ) async throws -> CommittedStep {
         var stored = chat
         stored.updatedAt = now
-        let items = try await group.write { [stored] db in
+        let written = try await group.write { [stored] db in
             try Self.writeStep(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
         }
         chats.keep(stored)
-        return items
+        return written
     }
 
     private static func writeStep(
         chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [Data], followUps: [Data], now: Date, _ db: Database
-    ) throws -> [InboxItem] {
+    ) throws -> CommittedStep {
         for change in changes {
             try apply(change, chatID: chat.id, db, now: now)
         }
         try chat.store(db)
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
+        var ids: [Int64] = []
         for payload in replies {
-            try queue(payload, chatID: chat.id, now: now, db)
+            ids.append(try queue(payload, chatID: chat.id, now: now, db))
         }
         var items: [InboxItem] = []
         for payload in followUps {
             items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).inserted(db))
         }
-        return items
+        return CommittedStep(replyIDs: ids, followUps: items)
     }
 
-    /// Puts one reply at the end of the outbox, to be sent from `now`.
-    static func queue(_ payload: Data, chatID: Int64, now: Date, _ db: Database) throws {
+    /// Puts one reply at the end of the outbox, to be sent from `now`; returns its id.
+    @discardableResult
+    static func queue(_ payload: Data, chatID: Int64, now: Date, _ db: Database) throws -> Int64 {
         try db.cachedStatement(sql: "INSERT INTO outbox (chatId, payload, attempts, notBefore, createdAt) VALUES (?, ?, 0, ?, ?)")
             .execute(arguments: [chatID, payload, now, now])
+        return db.lastInsertedRowID
     }
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.

@@ -38,6 +38,24 @@ extension LoopbackTests {
                     replies: try replies.map { try encoder.encode($0) }, followUps: [])
             }
 
+            /// Commits `replies` as the chat workers do, handing them over to the sender in memory.
+            @discardableResult
+            func commitHandingOver(_ replies: [Reply], chat: Int64, changes: [ChatChange] = []) async throws -> [Int64] {
+                let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
+                let encoder = JSONEncoder()
+                let written = try await database.commitStep(
+                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
+                    changes: changes, replies: try replies.map { try encoder.encode($0) }, followUps: [])
+                if changes.contains(.forgetChat) { sender.forgetReplies(chatID: chat) }
+                sender.committed(replies, ids: written.replyIDs, chatID: chat)
+                return written.replyIDs
+            }
+
+            /// Makes the stored copy of every waiting reply unreadable.
+            func spoilStoredReplies() throws {
+                try database.writer.write { try $0.execute(sql: "UPDATE outbox SET payload = x'00'") }
+            }
+
             /// Delivers until the outbox is empty (or `timeout`).
             func drain(timeout: Duration = .seconds(15)) async throws {
                 let sender = sender
@@ -94,6 +112,34 @@ extension LoopbackTests {
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому"])
             #expect(try setup.database.chat(chatID)?.isActive == false)
             #expect(try setup.database.dueSubscriptions(at: Date()).isEmpty)
+            await setup.telegram.server.shutdown()
+        }
+
+        @Test func repliesHandedOverAreSentWithoutReadingThemBackAndThenLetGo() async throws {
+            let setup = try await Setup()
+            try await setup.commitHandingOver([.send(text: "раз"), .send(text: "два")], chat: chatID)
+            // Sent from memory: the stored copies are not read (they would be dropped as undecodable).
+            try setup.spoilStoredReplies()
+            try await setup.drain()
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["раз", "два"])
+            #expect(setup.sender.keptReplyCount == 0)
+            // Handed over only after the sender read and sent it: not kept, so never held for good.
+            let ids = try await setup.commitHandingOver([], chat: chatID)
+            #expect(ids.isEmpty)
+            setup.sender.committed([.send(text: "уже отправлено")], ids: [1], chatID: chatID)
+            #expect(setup.sender.keptReplyCount == 0)
+            await setup.telegram.server.shutdown()
+        }
+
+        @Test func aResetForgetsTheRepliesHandedOverForItsChat() async throws {
+            let setup = try await Setup()
+            try await setup.commitHandingOver([.send(text: "до сброса")], chat: chatID)
+            try await setup.commitHandingOver([.send(text: "другому чату")], chat: 7)
+            setup.sender.forgetReplies(chatID: chatID)
+            // The chat's reply now comes from the outbox, which no longer holds a readable one.
+            try setup.spoilStoredReplies()
+            try await setup.drain()
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому чату"])
             await setup.telegram.server.shutdown()
         }
 
