@@ -18,12 +18,20 @@ public enum ChatState: Codable, Sendable, Hashable {
 
     /// Decodes a stored state; anything unreadable (a state from a future version, damage) is `idle`.
     public init(stored data: Data) {
+        // Most chats rest in `idle` between messages: no decoder for that.
+        if data == Self.storedIdle {
+            self = .idle
+            return
+        }
         self = (try? JSONDecoder().decode(ChatState.self, from: data)) ?? .idle
     }
 
     public var stored: Data {
-        (try? JSONEncoder().encode(self)) ?? Data()
+        if self == .idle { return Self.storedIdle }
+        return (try? JSONEncoder().encode(self)) ?? Data()
     }
+
+    private static let storedIdle = (try? JSONEncoder().encode(ChatState.idle)) ?? Data()
 }
 
 /// What a search by name is for.

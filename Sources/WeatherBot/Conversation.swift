@@ -64,7 +64,8 @@ public struct Conversation: Sendable {
     public func handle(_ event: Event, chat existing: ChatRecord?) async -> Step {
         let now = clock()
         let chat = existing ?? ChatRecord(id: event.chatID, language: Language.ru.rawValue, state: ChatState.idle.stored, createdAt: now, updatedAt: now)
-        var context = Context(chat: chat, state: ChatState(stored: chat.state))
+        let state = ChatState(stored: chat.state)
+        var context = Context(chat: chat, state: state)
         switch event {
         case .incoming(let incoming):
             context.language = incoming.language
@@ -84,7 +85,7 @@ public struct Conversation: Sendable {
         case .followUp(let followUp, _):
             await handle(followUp, &context)
         }
-        context.chat.state = context.state.stored
+        if context.state != state { context.chat.state = context.state.stored }
         return Step(chat: context.chat, changes: context.changes, replies: context.replies, followUps: context.followUps)
     }
 

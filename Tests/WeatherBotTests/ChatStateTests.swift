@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+@Suite struct ChatStateTests {
+    @Test func everyStateSurvivesStoringAndReading() {
+        let place = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
+        let states: [ChatState] = [
+            .idle, .locating, .confirmingCity(place), .awaitingCityName(.browse), .choosingPlace([place, place], .setCity), .confirmingReset,
+        ]
+        for state in states {
+            #expect(ChatState(stored: state.stored) == state)
+        }
+        // The resting state reads the same whichever way it was written.
+        #expect(ChatState(stored: Data(#"{"idle":{}}"#.utf8)) == .idle)
+        #expect(ChatState(stored: Data(#"{"idle" : { }}"#.utf8)) == .idle)
+    }
+
+    @Test func anUnreadableStateIsIdle() {
+        #expect(ChatState(stored: Data("{\"teleporting\":{}}".utf8)) == .idle)
+        #expect(ChatState(stored: Data()) == .idle)
+    }
+}
