@@ -37,13 +37,18 @@ public final class NIOHTTPTransport: HTTPTransport {
     ///   - maximumIdlePerHost: connections kept open to one host between requests.
     ///   - maximumBodySize: answers larger than this fail instead of filling memory.
     public init(maximumIdlePerHost: Int = 32, maximumBodySize: Int = 4 << 20, connectTimeout: Duration = .seconds(10)) {
-        group = MultiThreadedEventLoopGroup.singleton
+        group = Self.eventLoop
         self.maximumBodySize = maximumBodySize
         self.maximumIdlePerHost = maximumIdlePerHost
         self.connectTimeout = .nanoseconds(Int64(connectTimeout.timeInterval * 1e9))
         // Servers close idle connections after a minute or so; ours are dropped a little earlier.
         idleTimeout = .seconds(50)
     }
+
+    /// One I/O thread for every connection, shared and never shut down. A request is a few
+    /// microseconds of its work; a second thread only added hand-overs between threads, on a
+    /// machine whose cores the chats and the database need.
+    static let eventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     deinit {
         for connection in idle.withLock({ $0.values.flatMap { $0 } }) {
