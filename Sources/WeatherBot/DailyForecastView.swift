@@ -6,10 +6,6 @@ import WeatherBotStore
 /// The daily forecast message: «Прогноз на сегодня», the date and the place; morning, day, evening
 /// and night; conditions; precipitation; wind; a one-line summary; «По часам» and «На 7 дней».
 public enum DailyForecastView {
-    public static func render(place: Place, subscriptionID: Int64, forecast: Forecast, day: String, texts: Texts) -> WeatherViews.Rendered {
-        WeatherViews.Rendered(text: text(place: place, forecast: forecast, day: day, texts: texts), keyboard: keyboard(subscriptionID: subscriptionID, texts: texts))
-    }
-
     /// The buttons, which open the subscription's place: the only part that differs between
     /// subscribers of the same place, day and language.
     public static func keyboard(subscriptionID: Int64, texts: Texts) -> InlineKeyboardMarkup {
