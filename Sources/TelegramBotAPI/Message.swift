@@ -8,6 +8,10 @@ public struct Message: Codable, Sendable, Hashable {
     public var text: String?
     public var location: Location?
 
+    enum CodingKeys: String, CodingKey {
+        case messageId = "message_id", from, date, chat, text, location
+    }
+
     public init(messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil) {
         self.messageId = messageId
         self.from = from
@@ -24,6 +28,10 @@ public struct User: Codable, Sendable, Hashable {
     public var firstName: String
     public var username: String?
     public var languageCode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, isBot = "is_bot", firstName = "first_name", username, languageCode = "language_code"
+    }
 
     public init(id: Int64, isBot: Bool = false, firstName: String, username: String? = nil, languageCode: String? = nil) {
         self.id = id
@@ -99,6 +107,10 @@ public struct CallbackQuery: Codable, Sendable, Hashable {
 /// The part of a sent message the bot keeps: its id, for later edits.
 public struct SentMessage: Decodable, Sendable, Hashable {
     public var messageId: Int
+
+    enum CodingKeys: String, CodingKey {
+        case messageId = "message_id"
+    }
 
     public init(messageId: Int) {
         self.messageId = messageId

@@ -3,6 +3,10 @@ public struct ResponseParameters: Codable, Sendable, Hashable {
     public var migrateToChatId: Int64?
     public var retryAfter: Int?
 
+    enum CodingKeys: String, CodingKey {
+        case migrateToChatId = "migrate_to_chat_id", retryAfter = "retry_after"
+    }
+
     public init(migrateToChatId: Int64? = nil, retryAfter: Int? = nil) {
         self.migrateToChatId = migrateToChatId
         self.retryAfter = retryAfter
@@ -16,4 +20,8 @@ struct APIResponse<Result: Decodable>: Decodable {
     var errorCode: Int?
     var description: String?
     var parameters: ResponseParameters?
+
+    enum CodingKeys: String, CodingKey {
+        case ok, result, errorCode = "error_code", description, parameters
+    }
 }

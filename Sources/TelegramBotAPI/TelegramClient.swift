@@ -12,6 +12,8 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     private let token: String
     private let apiURL: URL
     private let transport: any HTTPTransport
+    /// Each method's URL, made once: building a URL is not free, and every reply needs one.
+    private let methodURLs: [String: URL]
     /// The timeout of an ordinary call; long polls add their own poll timeout to it.
     public var requestTimeout: Duration
 
@@ -20,123 +22,132 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         self.apiURL = apiURL
         self.transport = transport
         self.requestTimeout = requestTimeout
+        let base = apiURL.appendingPathComponent("bot\(token)")
+        methodURLs = Dictionary(uniqueKeysWithValues: Self.methods.map { ($0, base.appendingPathComponent($0)) })
     }
+
+    /// The methods this client calls.
+    private static let methods = [
+        "getMe", "deleteWebhook", "getUpdates", "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery",
+        "setMyCommands", "sendChatAction",
+    ]
 
     public var description: String { "TelegramClient(\(apiURL.host ?? "?"), token: <redacted>)" }
 
     // MARK: Methods
 
     public func getMe() async throws(TelegramError) -> User {
-        try await call("getMe", NoParameters())
+        try await call("getMe") { _ in }
     }
 
     @discardableResult
     public func deleteWebhook(dropPendingUpdates: Bool = false) async throws(TelegramError) -> Bool {
-        struct Parameters: Encodable { var dropPendingUpdates: Bool }
-        return try await call("deleteWebhook", Parameters(dropPendingUpdates: dropPendingUpdates))
+        try await call("deleteWebhook") { $0.field("drop_pending_updates", dropPendingUpdates) }
     }
 
     /// Long-polls for updates. The request may take `timeout` seconds plus the ordinary request timeout.
     public func getUpdates(offset: Int64?, limit: Int = 100, timeout: Int, allowedUpdates: [String]) async throws(TelegramError) -> [Update] {
-        struct Parameters: Encodable {
-            var offset: Int64?
-            var limit: Int
-            var timeout: Int
-            var allowedUpdates: [String]
+        let updates: [LossyUpdate] = try await call("getUpdates", timeout: requestTimeout + .seconds(timeout)) { json in
+            if let offset { json.field("offset", offset) }
+            json.field("limit", limit)
+            json.field("timeout", timeout)
+            json.key("allowed_updates")
+            json.array(allowedUpdates) { json, kind in json.string(kind) }
         }
-        let parameters = Parameters(offset: offset, limit: limit, timeout: timeout, allowedUpdates: allowedUpdates)
-        let updates: [LossyUpdate] = try await call("getUpdates", parameters, timeout: requestTimeout + .seconds(timeout))
         return updates.map(\.update)
     }
 
     /// Sends a message; of Telegram's answer only the new message's id is read.
     public func sendMessage(chatID: Int64, text: String, replyMarkup: ReplyMarkup? = nil) async throws(TelegramError) -> SentMessage {
-        struct Parameters: Encodable {
-            var chatId: Int64
-            var text: String
-            var parseMode = "HTML"
-            var linkPreviewOptions = LinkPreviewOptions()
-            var replyMarkup: ReplyMarkup?
+        try await call("sendMessage") { json in
+            json.field("chat_id", chatID)
+            Self.writeText(text, to: &json)
+            if let replyMarkup {
+                json.key("reply_markup")
+                replyMarkup.write(to: &json)
+            }
         }
-        return try await call("sendMessage", Parameters(chatId: chatID, text: text, replyMarkup: replyMarkup))
     }
 
     public func editMessageText(chatID: Int64, messageID: Int, text: String, replyMarkup: InlineKeyboardMarkup? = nil) async throws(TelegramError) {
-        struct Parameters: Encodable {
-            var chatId: Int64
-            var messageId: Int
-            var text: String
-            var parseMode = "HTML"
-            var linkPreviewOptions = LinkPreviewOptions()
-            var replyMarkup: InlineKeyboardMarkup?
+        let _: IgnoredResult = try await call("editMessageText") { json in
+            json.field("chat_id", chatID)
+            json.field("message_id", messageID)
+            Self.writeText(text, to: &json)
+            if let replyMarkup {
+                json.key("reply_markup")
+                replyMarkup.write(to: &json)
+            }
         }
-        let _: IgnoredResult = try await call(
-            "editMessageText", Parameters(chatId: chatID, messageId: messageID, text: text, replyMarkup: replyMarkup))
     }
 
     public func editMessageReplyMarkup(chatID: Int64, messageID: Int, replyMarkup: InlineKeyboardMarkup?) async throws(TelegramError) {
-        struct Parameters: Encodable {
-            var chatId: Int64
-            var messageId: Int
-            var replyMarkup: InlineKeyboardMarkup?
+        let _: IgnoredResult = try await call("editMessageReplyMarkup") { json in
+            json.field("chat_id", chatID)
+            json.field("message_id", messageID)
+            if let replyMarkup {
+                json.key("reply_markup")
+                replyMarkup.write(to: &json)
+            }
         }
-        let _: IgnoredResult = try await call(
-            "editMessageReplyMarkup", Parameters(chatId: chatID, messageId: messageID, replyMarkup: replyMarkup))
     }
 
     public func answerCallbackQuery(id: String, text: String? = nil, showAlert: Bool = false) async throws(TelegramError) {
-        struct Parameters: Encodable {
-            var callbackQueryId: String
-            var text: String?
-            var showAlert: Bool?
+        let _: Bool = try await call("answerCallbackQuery") { json in
+            json.field("callback_query_id", id)
+            if let text { json.field("text", text) }
+            if showAlert { json.field("show_alert", true) }
         }
-        let _: Bool = try await call(
-            "answerCallbackQuery", Parameters(callbackQueryId: id, text: text, showAlert: showAlert ? true : nil))
     }
 
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.
     public func setMyCommands(_ commands: [BotCommand], languageCode: String? = nil) async throws(TelegramError) {
-        struct Parameters: Encodable {
-            var commands: [BotCommand]
-            var languageCode: String?
+        let _: Bool = try await call("setMyCommands") { json in
+            json.key("commands")
+            json.array(commands) { json, command in
+                json.object { json in
+                    json.field("command", command.command)
+                    json.field("description", command.description)
+                }
+            }
+            if let languageCode { json.field("language_code", languageCode) }
         }
-        let _: Bool = try await call("setMyCommands", Parameters(commands: commands, languageCode: languageCode))
     }
 
     public func sendChatAction(chatID: Int64, action: ChatAction) async throws(TelegramError) {
-        struct Parameters: Encodable {
-            var chatId: Int64
-            var action: String
+        let _: Bool = try await call("sendChatAction") { json in
+            json.field("chat_id", chatID)
+            json.field("action", action.rawValue)
         }
-        let _: Bool = try await call("sendChatAction", Parameters(chatId: chatID, action: action.rawValue))
     }
 
     // MARK: Transport
 
-    private struct NoParameters: Encodable {}
-
-    private struct LinkPreviewOptions: Encodable {
-        var isDisabled = true
+    /// A message's text in HTML parse mode, without link previews.
+    private static func writeText(_ text: String, to json: inout JSONWriter) {
+        json.field("text", text)
+        json.field("parse_mode", "HTML")
+        json.field("link_preview_options", object: { $0.field("is_disabled", true) })
     }
 
-    /// Calls `method` with a JSON body and decodes the envelope's `result`.
-    func call<Parameters: Encodable, Result: Decodable>(
+    /// The URL of a method: the token is a path component of every one.
+    private func url(of method: String) -> URL {
+        methodURLs[method] ?? apiURL.appendingPathComponent("bot\(token)").appendingPathComponent(method)
+    }
+
+    /// Calls `method` with the JSON object `parameters` writes and decodes the envelope's `result`.
+    func call<Result: Decodable>(
         _ method: String,
-        _ parameters: Parameters,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        parameters: (inout JSONWriter) -> Void
     ) async throws(TelegramError) -> Result {
-        let body: Data
-        do {
-            body = try TelegramJSON.encoder().encode(parameters)
-        } catch {
-            throw TelegramError(code: .undecodable, method: method, description: "could not encode the request")
-        }
-        let url = apiURL.appendingPathComponent("bot\(token)").appendingPathComponent(method)
+        var json = JSONWriter()
+        json.object(parameters)
         let request = HTTPRequest(
             method: .post,
-            url: url,
+            url: url(of: method),
             headers: ["Content-Type": "application/json"],
-            body: body,
+            body: json.data,
             timeout: timeout ?? requestTimeout
         )
         let response: HTTPResponse

@@ -1,17 +1,16 @@
 import Foundation
 
-/// The Bot API's JSON conventions: snake_case keys on the wire, camelCase in Swift.
+/// The Bot API's JSON: snake_case keys on the wire, camelCase in Swift. The types Telegram sends
+/// name their snake_case keys themselves, so no key is converted (a conversion that cost an
+/// allocation for every key of every answer); requests are written by ``JSONWriter``.
 public enum TelegramJSON {
+    /// Encodes Telegram's own types (an update kept in the inbox) in the shape Telegram sends them.
     public static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return encoder
+        JSONEncoder()
     }
 
     public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return decoder
+        JSONDecoder()
     }
 }
 
@@ -27,6 +26,10 @@ struct LossyUpdate: Decodable {
 
     private struct IDOnly: Decodable {
         var updateId: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case updateId = "update_id"
+        }
     }
 
     init(from decoder: any Decoder) throws {

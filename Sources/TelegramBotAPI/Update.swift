@@ -5,6 +5,10 @@ public struct Update: Codable, Sendable, Hashable {
     public var editedMessage: Message?
     public var callbackQuery: CallbackQuery?
 
+    enum CodingKeys: String, CodingKey {
+        case updateId = "update_id", message, editedMessage = "edited_message", callbackQuery = "callback_query"
+    }
+
     public init(updateId: Int64, message: Message? = nil, editedMessage: Message? = nil, callbackQuery: CallbackQuery? = nil) {
         self.updateId = updateId
         self.message = message
