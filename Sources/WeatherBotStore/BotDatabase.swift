@@ -230,20 +230,25 @@ extension BotDatabase {
     ) async throws -> CommittedStep {
         var stored = chat
         stored.updatedAt = now
+        // The cached record is the chat's last committed one: a chat's steps commit one at a time.
+        let placesUnchanged = chats.record(chat.id).map { $0.currentPlace == chat.currentPlace && $0.recentPlaces == chat.recentPlaces } ?? false
         let written = try await group.write { [stored] db in
-            try Self.writeStep(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
+            try Self.writeStep(
+                chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, placesUnchanged: placesUnchanged, now: now,
+                db)
         }
         chats.keep(stored)
         return written
     }
 
     private static func writeStep(
-        chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [Data], followUps: [Data], now: Date, _ db: Database
+        chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [Data], followUps: [Data], placesUnchanged: Bool = false,
+        now: Date, _ db: Database
     ) throws -> CommittedStep {
         for change in changes {
             try apply(change, chatID: chat.id, db, now: now)
         }
-        try chat.store(db)
+        try chat.store(db, placesUnchanged: placesUnchanged)
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
         var ids: [Int64] = []
         for payload in replies {

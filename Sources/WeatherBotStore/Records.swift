@@ -47,7 +47,19 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
 extension ChatRecord {
     /// Inserts or updates the chat's row with one prepared statement: the busiest write of all,
     /// made without the generic record machinery. Columns holding values are JSON, as GRDB writes them.
-    func store(_ db: Database) throws {
+    ///
+    /// - Parameter placesUnchanged: the row holds this record's current and recent places already,
+    ///   so they need not be encoded and written again (most steps change neither). Should the row
+    ///   be missing after all, the whole record is written.
+    func store(_ db: Database, placesUnchanged: Bool = false) throws {
+        if placesUnchanged {
+            try db.cachedStatement(sql: """
+                UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?
+                WHERE id = ?
+                """)
+                .execute(arguments: [language, state, placeSeq, questionSeq, isActive, createdAt, updatedAt, id])
+            if db.changesCount > 0 { return }
+        }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

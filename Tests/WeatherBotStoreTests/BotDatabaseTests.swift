@@ -96,6 +96,35 @@ import Testing
         #expect(fromFile == stored)
     }
 
+    @Test func aStepThatKeepsThePlacesStillWritesTheRestAndARemovedRowComesBack() async throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let items = try database.receive((1...3).map { (updateID: Int64($0), chatID: Int64?(4), payload: payload("")) }, lastUpdateID: 3)
+        let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
+        var chat = ChatRecord(id: 4, language: "ru", state: payload("s1"), currentPlace: kazan)
+        _ = chat.remember(kazan)
+        try await database.commitStep(chat: chat, handled: items[0].seq!, replies: [], followUps: [])
+
+        // Same places: the other columns still change.
+        chat.state = payload("s2")
+        chat.questionSeq = 5
+        chat.language = "en"
+        try await database.commitStep(chat: chat, handled: items[1].seq!, replies: [], followUps: [])
+        var stored = try #require(try temporary.reopen().chat(4))
+        #expect(stored.state == payload("s2"))
+        #expect(stored.questionSeq == 5)
+        #expect(stored.language == "en")
+        #expect(stored.currentPlace == kazan)
+        #expect(stored.recentPlaces == [RecentPlace(id: 1, place: kazan)])
+
+        // The step's own change removed the row (a reset): the record is written whole again.
+        try await database.commitStep(chat: chat, handled: items[2].seq!, changes: [.forgetChat], replies: [], followUps: [])
+        stored = try #require(try temporary.reopen().chat(4))
+        #expect(stored.currentPlace == kazan)
+        #expect(stored.recentPlaces == [RecentPlace(id: 1, place: kazan)])
+        #expect(stored.state == payload("s2"))
+    }
+
     @Test func theOutboxIsReadInIdOrderFromWhereTheLastReadStopped() throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
