@@ -154,11 +154,9 @@ public final class NIOHTTPTransport: HTTPTransport {
         var body: ByteBuffer?
 
         init(_ request: HTTPRequest, key: Key) {
-            var target = request.url.path.isEmpty ? "/" : request.url.path
-            if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
-                target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-                if let query = components.percentEncodedQuery { target += "?" + query }
-            }
+            let path = request.url.path(percentEncoded: true)
+            var target = path.isEmpty ? "/" : path
+            if let query = request.url.query(percentEncoded: true) { target += "?" + query }
             var headers = HTTPHeaders()
             let defaultPort = key.secure ? 443 : 80
             headers.add(name: "Host", value: key.port == defaultPort ? key.host : "\(key.host):\(key.port)")
