@@ -146,9 +146,8 @@ public actor ChatWorkers: Service {
 
     private nonisolated func handle(_ work: Work) async {
         let item = work.item
-        var logger = logger
-        logger[metadataKey: "chat.id"] = "\(item.chatId)"
-        if let updateID = item.updateId { logger[metadataKey: "update.id"] = "\(updateID)" }
+        // Made only when something is logged: most steps log nothing at the usual levels.
+        lazy var logger = Self.logger(self.logger, for: item)
         guard let seq = item.seq else { return }
 
         guard let event = Self.event(of: item, update: work.update, botUsername: botUsername.withLock { $0 }) else {
@@ -167,7 +166,9 @@ public actor ChatWorkers: Service {
                 let followUps = try step.followUps.map { try encoder.encode($0) }
                 let written = try await database.commitStep(
                     chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
-                logger.debug("handled", metadata: ["replies": "\(replies.count)", "followUps": "\(followUps.count)"])
+                self.logger.debug(
+                    "handled",
+                    metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })
                 if let outbox {
                     // A reset emptied the chat's outbox: what was handed over for it is gone too.
                     if step.changes.contains(.forgetChat) { outbox.forgetReplies(chatID: item.chatId) }
@@ -189,6 +190,20 @@ public actor ChatWorkers: Service {
     }
 
     private var isStopping: Bool { stopping }
+
+    /// The item's chat and update ids, as log metadata.
+    private static func metadata(of item: InboxItem) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["chat.id": "\(item.chatId)"]
+        if let updateID = item.updateId { metadata["update.id"] = "\(updateID)" }
+        return metadata
+    }
+
+    /// The workers' logger with the item's ids as metadata.
+    private static func logger(_ base: Logger, for item: InboxItem) -> Logger {
+        var logger = base
+        for (key, value) in metadata(of: item) { logger[metadataKey: key] = value }
+        return logger
+    }
 
     /// Follow-ups go to the end of their chat's queue; the chat is running, so it will reach them.
     private func enqueueFollowUps(_ items: [InboxItem]) {
