@@ -64,7 +64,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             Self.writeText(text, to: &json)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.write(to: &json)
+                replyMarkup.write(to: &json, keys: .botAPI)
             }
         }
     }
@@ -76,7 +76,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             Self.writeText(text, to: &json)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.write(to: &json)
+                replyMarkup.write(to: &json, keys: .botAPI)
             }
         }
     }
@@ -87,7 +87,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             json.field("message_id", messageID)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.write(to: &json)
+                replyMarkup.write(to: &json, keys: .botAPI)
             }
         }
     }

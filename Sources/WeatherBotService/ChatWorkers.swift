@@ -161,8 +161,8 @@ public actor ChatWorkers: Service {
                 let chat = try database.chat(item.chatId)
                 let step = await conversation.handle(event, chat: chat)
                 defer { activity?.settled(in: item.chatId) }
+                let replies = step.replies.map(\.stored)
                 let encoder = JSONEncoder()
-                let replies = try step.replies.map { try encoder.encode($0) }
                 let followUps = try step.followUps.map { try encoder.encode($0) }
                 let written = try await database.commitStep(
                     chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)

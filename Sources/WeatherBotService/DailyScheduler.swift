@@ -136,7 +136,6 @@ public struct DailyScheduler: Service {
             let language = Language(rawValue: first.language) ?? .ru
             do {
                 let report = try await weather.weather(at: first.subscription.place, language: language, refresh: false)
-                let encoder = JSONEncoder()
                 // Subscribers of one cell mostly share the place, the day and the language: the
                 // text is written once for them, and only the buttons name each subscription.
                 var texts: [TextKey: String] = [:]
@@ -153,7 +152,7 @@ public struct DailyScheduler: Service {
                     let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
                     texts[key] = text
                     let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
-                    let payload = try? encoder.encode(Reply.send(text: text, markup: .inline(keyboard)))
+                    let payload = Reply.send(text: text, markup: .inline(keyboard)).stored
                     if let delivery = delivery(for: subscription, payload: payload, now: now, &schedules) { deliveries.append(delivery) }
                 }
             } catch {

@@ -45,12 +45,12 @@ import Testing
         var json = JSONWriter()
         json.object { json in
             json.key("inline")
-            ReplyMarkup.inline(inline).write(to: &json)
+            ReplyMarkup.inline(inline).write(to: &json, keys: .botAPI)
             json.key("keyboard")
             ReplyMarkup.keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true)]], oneTimeKeyboard: true,
-                                                     inputFieldPlaceholder: "Город")).write(to: &json)
+                                                     inputFieldPlaceholder: "Город")).write(to: &json, keys: .botAPI)
             json.key("remove")
-            ReplyMarkup.removeKeyboard(ReplyKeyboardRemove()).write(to: &json)
+            ReplyMarkup.removeKeyboard(ReplyKeyboardRemove()).write(to: &json, keys: .botAPI)
         }
         let body = try parsed(json)
         let rows = try #require((body["inline"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]])
@@ -63,5 +63,20 @@ import Testing
         #expect(keyboard["one_time_keyboard"] as? Bool == true)
         #expect(keyboard["input_field_placeholder"] as? String == "Город")
         #expect((body["remove"] as? [String: Any])?["remove_keyboard"] as? Bool == true)
+    }
+
+    @Test func keyboardsWrittenForTheOutboxDecodeAsTheyWere() throws {
+        let markups: [ReplyMarkup] = [
+            .inline(InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "✅ \"Да\"", callbackData: "cy:1"), InlineKeyboardButton(text: "Нет", callbackData: "cn:1")], []])),
+            .inline(InlineKeyboardMarkup(inlineKeyboard: [])),
+            .keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true), KeyboardButton(text: "x")]])),
+            .keyboard(ReplyKeyboardMarkup(keyboard: [], resizeKeyboard: nil, oneTimeKeyboard: false, inputFieldPlaceholder: "Город\n")),
+            .removeKeyboard(ReplyKeyboardRemove()),
+        ]
+        for markup in markups {
+            var json = JSONWriter()
+            markup.write(to: &json, keys: .stored)
+            #expect(try JSONDecoder().decode(ReplyMarkup.self, from: json.data) == markup)
+        }
     }
 }
