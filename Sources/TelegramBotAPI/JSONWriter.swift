@@ -57,6 +57,12 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A finite number, in the shortest form that reads back as the same `Double`.
+    public mutating func number(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+    }
+
     public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
@@ -72,6 +78,11 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ name: StaticString, _ value: some BinaryInteger) {
         key(name)
         integer(value)
+    }
+
+    public mutating func field(_ name: StaticString, _ value: Double) {
+        key(name)
+        number(value)
     }
 
     public mutating func field(_ name: StaticString, _ value: Bool) {

@@ -60,12 +60,17 @@ public struct Chat: Codable, Sendable, Hashable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
+            try container.encode(name)
+        }
+
+        /// The Bot API's name of the kind.
+        public var name: String {
             switch self {
-            case .private: try container.encode("private")
-            case .group: try container.encode("group")
-            case .supergroup: try container.encode("supergroup")
-            case .channel: try container.encode("channel")
-            case .other(let raw): try container.encode(raw)
+            case .private: "private"
+            case .group: "group"
+            case .supergroup: "supergroup"
+            case .channel: "channel"
+            case .other(let raw): raw
             }
         }
     }

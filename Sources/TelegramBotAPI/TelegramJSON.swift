@@ -2,13 +2,9 @@ import Foundation
 
 /// The Bot API's JSON: snake_case keys on the wire, camelCase in Swift. The types Telegram sends
 /// name their snake_case keys themselves, so no key is converted (a conversion that cost an
-/// allocation for every key of every answer); requests are written by ``JSONWriter``.
+/// allocation for every key of every answer); requests and stored updates are written by
+/// ``JSONWriter``.
 public enum TelegramJSON {
-    /// Encodes Telegram's own types (an update kept in the inbox) in the shape Telegram sends them.
-    public static func encoder() -> JSONEncoder {
-        JSONEncoder()
-    }
-
     public static func decoder() -> JSONDecoder {
         JSONDecoder()
     }

@@ -101,11 +101,8 @@ public struct Poller: Service {
             return nil
         }
         lastNoted = .now
-        let encoder = TelegramJSON.encoder()
         let kept = updates.filter { $0.chatID != nil }
-        let rows = try kept.map { update in
-            (updateID: update.updateId, chatID: update.chatID, payload: try encoder.encode(update))
-        }
+        let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.json) }
         let items = try database.receive(rows, lastUpdateID: last)
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
