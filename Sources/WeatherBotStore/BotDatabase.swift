@@ -142,7 +142,7 @@ extension BotDatabase {
             var items: [InboxItem] = []
             for update in updates where update.updateID > previous {
                 guard let chatID = update.chatID else { continue }
-                items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).inserted(db))
+                items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db))
             }
             try Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), db)
             try Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), db)
@@ -256,7 +256,7 @@ extension BotDatabase {
         }
         var items: [InboxItem] = []
         for payload in followUps {
-            items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).inserted(db))
+            items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).written(to: db))
         }
         return CommittedStep(replyIDs: ids, followUps: items)
     }

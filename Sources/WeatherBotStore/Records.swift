@@ -128,6 +128,16 @@ public struct InboxItem: Codable, Sendable, Hashable, FetchableRecord, Persistab
         self.payload = payload
     }
 
+    /// Inserts the item with one prepared statement (every update passes here) and returns it
+    /// with its `seq`.
+    func written(to db: Database) throws -> InboxItem {
+        try db.cachedStatement(sql: "INSERT INTO inbox (chatId, updateId, kind, payload) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [chatId, updateId, kind.rawValue, payload])
+        var item = self
+        item.seq = db.lastInsertedRowID
+        return item
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         seq = inserted.rowID
     }
