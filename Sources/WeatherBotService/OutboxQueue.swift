@@ -44,6 +44,11 @@ struct OutboxQueue {
         }
     }
 
+    /// Whether the reply was read from the table and has not left the window since.
+    func holds(_ id: Int64, chatID: Int64) -> Bool {
+        chats[chatID]?.contains { $0.id == id } ?? false
+    }
+
     /// The next reply to deliver whose time has come, marking its chat busy.
     mutating func next(now: Date) -> OutboxEntry? {
         if !later.isEmpty { wakeLater(now: now) }

@@ -48,10 +48,13 @@ public final class OutboxSender: Service, Sendable {
     /// read from the outbox when their turn comes.
     public func committed(_ replies: [Reply], ids: [Int64], chatID: Int64) {
         queue.withLock { state in
-            // A reply already read from the outbox may have been sent meanwhile: it is not kept,
-            // or it would never be let go.
-            for (id, reply) in zip(ids, replies) where id > state.queue.lastID && state.replies.count < Self.keptReplies {
-                state.replies[id] = KeptReply(chatID: chatID, reply: reply)
+            // The sender often reads a reply from the outbox before it is handed over (another
+            // chat's commit woke it). That reply is kept while it still waits in the window; one
+            // sent meanwhile is not, or it would never be let go.
+            for (id, reply) in zip(ids, replies) where state.replies.count < Self.keptReplies {
+                if id > state.queue.lastID || state.queue.holds(id, chatID: chatID) {
+                    state.replies[id] = KeptReply(chatID: chatID, reply: reply)
+                }
             }
         }
     }

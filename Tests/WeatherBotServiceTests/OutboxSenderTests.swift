@@ -131,6 +131,26 @@ extension LoopbackTests {
             await setup.telegram.server.shutdown()
         }
 
+        @Test func repliesTheSenderReadBeforeTheyWereHandedOverAreStillSentFromMemory() async throws {
+            let setup = try await Setup()
+            setup.fail("sendMessage", with: [Self.error(429, "Too Many Requests: retry after 1", retryAfter: 1)])
+            let replies: [Reply] = [.send(text: "раз"), .send(text: "два")]
+            try setup.commit(replies, chat: chatID)
+            let ids = try setup.database.outboxEntries(after: 0, limit: 10).map(\.id)
+            let sender = setup.sender
+            let running = Task { try await sender.run() }
+            defer { running.cancel() }
+            // The sender has read both and waits out the 429 on the first when they are handed over.
+            try await setup.telegram.waitUntil("the first attempt") { $0.failures["sendMessage"]?.isEmpty ?? true }
+            sender.committed(replies, ids: ids, chatID: chatID)
+            #expect(sender.keptReplyCount == 2)
+            try setup.spoilStoredReplies()
+            try await waitUntil(timeout: .seconds(15), "an empty outbox") { try setup.database.outboxBacklog() == 0 }
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["раз", "два"])
+            #expect(sender.keptReplyCount == 0)
+            await setup.telegram.server.shutdown()
+        }
+
         @Test func aResetForgetsTheRepliesHandedOverForItsChat() async throws {
             let setup = try await Setup()
             try await setup.commitHandingOver([.send(text: "до сброса")], chat: chatID)
