@@ -134,3 +134,17 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 }
+
+/// A value that writes itself as one JSON value.
+public protocol JSONWritable {
+    func write(to json: inout JSONWriter)
+}
+
+extension JSONWritable {
+    /// The value's JSON.
+    public var jsonData: Data {
+        var json = JSONWriter()
+        write(to: &json)
+        return json.data
+    }
+}

@@ -4,15 +4,9 @@ import Foundation
 // the form the inbox stores until the update is handled, read back by `TelegramJSON.decoder()`.
 // Every update is stored, so it is written field by field rather than through a generic encoder.
 
-extension Update {
+extension Update: JSONWritable {
     /// The update as Telegram's JSON, reduced to what the bot reads.
-    public var json: Data {
-        var json = JSONWriter()
-        write(to: &json)
-        return json.data
-    }
-
-    func write(to json: inout JSONWriter) {
+    public func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("update_id", updateId)
             if let message {

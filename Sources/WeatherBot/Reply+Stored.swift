@@ -5,15 +5,11 @@ import TelegramBotAPI
 // its `Codable` conformance reads back. Every reply of every step is stored, so this skips the
 // generic encoder's containers and boxing on the busiest path.
 
-extension Reply {
+extension Reply: JSONWritable {
     /// The reply as the outbox stores it; `JSONDecoder` reads it back as this same reply.
-    public var stored: Data {
-        var json = JSONWriter()
-        write(to: &json)
-        return json.data
-    }
+    public var stored: Data { jsonData }
 
-    func write(to json: inout JSONWriter) {
+    public func write(to json: inout JSONWriter) {
         json.object { json in
             switch self {
             case .send(let text, let markup, let tag):

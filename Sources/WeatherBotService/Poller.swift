@@ -102,7 +102,7 @@ public struct Poller: Service {
         }
         lastNoted = .now
         let kept = updates.filter { $0.chatID != nil }
-        let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.json) }
+        let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
         let items = try database.receive(rows, lastUpdateID: last)
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })

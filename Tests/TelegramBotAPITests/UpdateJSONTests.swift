@@ -20,7 +20,7 @@ import Testing
             updates.append(Update(updateId: Int64(id), message: Message(messageId: id, date: 3, chat: Chat(id: 9, type: .group), location: location)))
         }
         for update in updates {
-            #expect(try TelegramJSON.decoder().decode(Update.self, from: update.json) == update, "\(String(decoding: update.json, as: UTF8.self))")
+            #expect(try TelegramJSON.decoder().decode(Update.self, from: update.jsonData) == update, "\(String(decoding: update.jsonData, as: UTF8.self))")
         }
     }
 }
