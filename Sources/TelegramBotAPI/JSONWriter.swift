@@ -1,11 +1,12 @@
 import Foundation
 
-/// Writes a Bot API request body field by field, with the API's snake_case keys as written.
+/// Writes JSON field by field, with every key as given: Bot API request bodies, and the updates
+/// and replies the inbox and the outbox store.
 ///
-/// Every Bot API call the bot makes has a body of a few fixed fields, and sending replies is the
-/// busiest path there is: writing those fields straight into bytes costs a small part of what a
-/// generic `JSONEncoder` pass does (its containers, boxing and key conversion for every key).
-/// Commas are placed by the writer; strings are escaped as RFC 8259 requires.
+/// Each of those is a few fixed fields on the busiest paths there are: writing them straight into
+/// bytes costs a small part of what a generic `JSONEncoder` pass does (its containers, boxing and,
+/// for the Bot API, key conversion for every key). Commas are placed by the writer; strings are
+/// escaped as RFC 8259 requires.
 public struct JSONWriter: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Whether the next value or key is the first in its object or array (no comma before it).
