@@ -77,9 +77,12 @@ struct BroadcastScenario {
             Result(
                 scenario: "broadcast", figure: "\(label): delivered", value: "\(telegram.replies) of \(subscribers)", target: "all",
                 passed: finished),
+            // A quick run lasts a few seconds, of which the worker's start-up and the first cell's
+            // weather call are a few per cent on their own: its time is shown, and judged only in
+            // the full run.
             Result(
                 scenario: "broadcast", figure: "  time, bound N / rate \(scaled(bound))", value: scaled(took),
-                target: "≤ " + scaled(bound * 1.05), passed: finished && took <= bound * 1.05),
+                target: quick ? "full run" : "≤ " + scaled(bound * 1.05), passed: quick ? nil : finished && took <= bound * 1.05),
             Result(scenario: "broadcast", figure: "  429s received", value: "\(telegram.rateLimited)", target: "0", passed: telegram.rateLimited == 0),
             Result(
                 scenario: "broadcast", figure: "  weather calls", value: "\(weather.forecastCalls)", target: "= \(cells)",
