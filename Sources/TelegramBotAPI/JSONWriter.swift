@@ -8,7 +8,7 @@ import Foundation
 /// for the Bot API, key conversion for every key). Commas are placed by the writer; strings are
 /// escaped as RFC 8259 requires.
 public struct JSONWriter: Sendable {
-    private(set) var bytes: [UInt8] = []
+    private var bytes: [UInt8] = []
     /// Whether the next value or key is the first in its object or array (no comma before it).
     private var first = true
 

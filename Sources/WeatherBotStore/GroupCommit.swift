@@ -8,8 +8,8 @@ import Synchronization
 /// goes at once.
 ///
 /// Commits run on a queue of their own, not on the thread of the write that started them: that
-/// thread belongs to the pool the chats run on, and while it was held by SQLite, the one other
-/// core had few writes to add to the batch (about three a commit at full load; seven now).
+/// thread belongs to the pool the chats run on, and while SQLite held it, the pool's other
+/// thread alone produced the writes for the next batch, so batches stayed small.
 ///
 /// Each write sees the effects of those before it in the same transaction. When a shared
 /// transaction fails, its writes are tried again one transaction each, so a write that fails does
