@@ -22,6 +22,7 @@ public struct BotRuntime: Sendable {
         pollTimeout: Int = 30,
         messagesPerSecond: Double = 30,
         messagesPerSecondPerChat: Double = 1,
+        bulkShare: Double = 0.2,
         maximumFavorites: Int = 20,
         dailyGracePeriod: Duration = .seconds(2 * 3600),
         schedulerClock: any SchedulerClock = SystemSchedulerClock(),
@@ -33,7 +34,7 @@ public struct BotRuntime: Sendable {
             geocoder: geocoder, weather: weather, store: database, activity: activity, maximumFavorites: maximumFavorites)
         outbox = OutboxSender(
             database: database, client: telegram, logger: logger, messagesPerSecond: messagesPerSecond,
-            messagesPerSecondPerChat: messagesPerSecondPerChat)
+            messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)
         workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
         scheduler = DailyScheduler(

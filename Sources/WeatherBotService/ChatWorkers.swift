@@ -169,14 +169,9 @@ public actor ChatWorkers: Service {
                 self.logger.debug(
                     "handled",
                     metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })
-                if let outbox {
-                    // A reset emptied the chat's outbox: what was handed over for it is gone too.
-                    if step.changes.contains(.forgetChat) { outbox.forgetReplies(chatID: item.chatId) }
-                    if !replies.isEmpty {
-                        outbox.committed(step.replies, ids: written.replyIDs, chatID: item.chatId)
-                        outbox.wake()
-                    }
-                }
+                outbox?.committed(
+                    zip(written.replyIDs, step.replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, reply: $1) },
+                    emptying: step.changes.contains(.forgetChat) ? item.chatId : nil)
                 if !written.followUps.isEmpty { await enqueueFollowUps(written.followUps) }
                 return
             } catch {

@@ -129,6 +129,8 @@ public struct DailyScheduler: Service {
         let late = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) > gracePeriod }
         let onTime = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) <= gracePeriod }
         var deliveries = late.compactMap { delivery(for: $0.subscription, payload: nil, now: now, &schedules) }
+        // The forecast of each delivery, handed to the sender once committed.
+        var forecasts = [Reply?](repeating: nil, count: deliveries.count)
         if !late.isEmpty {
             logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
         }
@@ -152,8 +154,11 @@ public struct DailyScheduler: Service {
                     let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
                     texts[key] = text
                     let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
-                    let payload = Reply.send(text: text, markup: .inline(keyboard)).stored
-                    if let delivery = delivery(for: subscription, payload: payload, now: now, &schedules) { deliveries.append(delivery) }
+                    let forecast = Reply.send(text: text, markup: .inline(keyboard))
+                    if let delivery = delivery(for: subscription, payload: forecast.stored, now: now, &schedules) {
+                        deliveries.append(delivery)
+                        forecasts.append(forecast)
+                    }
                 }
             } catch {
                 // Left due: the next pass tries again, until the grace period runs out.
@@ -162,10 +167,14 @@ public struct DailyScheduler: Service {
         }
         do {
             // The outbox runs on the wall clock, whatever clock the schedule runs on.
-            let queued = try await database.commitDeliveries(deliveries)
+            let ids = try await database.commitDeliveries(deliveries)
             // Sending starts with the first cell, while the rest of the batch is being prepared.
-            if queued > 0 { outbox?.wake() }
-            return queued
+            let queued = zip(ids, zip(deliveries, forecasts)).compactMap { id, pair -> QueuedReply? in
+                guard let id, let forecast = pair.1 else { return nil }
+                return QueuedReply(id: id, chatID: pair.0.chatID, lane: .bulk, reply: forecast)
+            }
+            outbox?.committed(queued)
+            return queued.count
         } catch {
             logger.error("could not commit daily forecasts", metadata: ["error": "\(error)"])
             return 0

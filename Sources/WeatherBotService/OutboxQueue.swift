@@ -1,121 +1,401 @@
-import Foundation
+import DequeModule
+import HeapModule
+import WeatherBot
 import WeatherBotStore
 
-/// The sender's schedule of waiting replies: a window over the outbox table in id order, so the
-/// database is only asked for what is new. Each chat's replies go out one at a time, in order;
-/// chats take turns in the order their replies became ready.
-struct OutboxQueue {
-    /// The most replies held; the rest wait in the table and are read as these leave.
-    let capacity: Int
-    /// The highest id read from the table.
-    private(set) var lastID: Int64 = 0
-    /// Whether the last read stopped at `capacity`, so the table may hold more than was read.
-    private var truncated = false
-    private(set) var count = 0
+/// A reply committed to the outbox, as the sender holds it until Telegram has accepted it.
+public struct QueuedReply: Sendable, Equatable {
+    public var id: Int64
+    public var chatID: Int64
+    public var lane: OutboxLane
+    public var reply: Reply
+    var attempts = 0
+    /// Not to be sent before this time (seconds since 1970): a retry after a failure.
+    var notBefore = 0.0
 
-    private var chats: [Int64: [OutboxEntry]] = [:]
-    /// Chats with a reply being delivered: their next waits.
-    private var busy: Set<Int64> = []
-    /// Chats whose first reply can go as soon as there is room, in the order they became ready.
-    private var ready: [Int64] = []
-    private var readyHead = 0
-    private var isReady: Set<Int64> = []
-    /// Chats whose first reply waits for its time (a retry after a failure).
-    private var later: Set<Int64> = []
-
-    init(capacity: Int = 10_000) {
-        self.capacity = capacity
+    public init(id: Int64, chatID: Int64, lane: OutboxLane, reply: Reply) {
+        self.id = id
+        self.chatID = chatID
+        self.lane = lane
+        self.reply = reply
     }
 
-    var inFlight: Int { busy.count }
-    /// How many more replies fit in the window.
-    var room: Int { capacity - count }
-    /// Whether the table may hold replies the window has no room for yet.
-    var wantsMore: Bool { truncated && count < capacity / 2 }
+    /// A callback answer: it never waits behind messages and is not paced.
+    var isAnswer: Bool { !reply.isMessage }
+}
 
-    /// Takes replies read from the table (ids above `lastID`, in order).
-    mutating func add(_ entries: [OutboxEntry], truncated: Bool) {
-        self.truncated = truncated
-        for entry in entries where entry.id > lastID {
-            lastID = entry.id
-            chats[entry.chatId, default: []].append(entry)
-            count += 1
-            if !busy.contains(entry.chatId) && !later.contains(entry.chatId) { markReady(entry.chatId) }
+/// The sender's schedule: the replies waiting in memory, in two lanes, and what may go next.
+/// It does no I/O and reads no clock: the sender tells it the time, the replies each commit handed
+/// over, and the rows it read from the table.
+///
+/// - **Lanes.** *Interactive* replies answer a chat's own update or button; *bulk* ones the bot
+///   sends unasked (daily forecasts). Whenever a slot of the overall rate comes, an interactive
+///   message goes first; bulk takes the rest. While bulk has work it is owed one slot every
+///   `bulkInterval` (its share of the rate), so chatting never stops a broadcast outright.
+/// - **Chats.** A chat has at most one message in flight, across both lanes; within a lane its
+///   messages keep their order. The per-chat rate holds across both lanes. When a chat has an
+///   answer and a forecast waiting, the answer goes first unless bulk is owed its slot, and the
+///   forecast follows at the chat's pace; a message already in flight is never overtaken.
+/// - **Callback answers** wait for nothing: no rate, no chat's turn (Telegram shows a spinner until
+///   the button is answered and refuses answers after about 15 seconds).
+/// - **The table.** Memory holds at most `capacity` replies per lane. A lane is *complete* when
+///   memory holds every row the table has for it; then commits hand their rows over. A hand-over
+///   that finds its lane full is refused (its rows wait in the table) and the lane must be read
+///   from the lowest refused id once it has room again; at start both lanes are read. While a lane
+///   is incomplete, hand-overs are refused too, so its rows always come in id order.
+struct OutboxQueue {
+    let capacity: Int
+    private var pacing: Pacing
+    private var lanes: [Lane] = OutboxLane.allCases.map { _ in Lane() }
+    /// Callback answers waiting to go, and the ids of those held (waiting or in flight).
+    private var answers = Deque<QueuedReply>()
+    private var answerIDs: Set<Int64> = []
+    /// Each chat with a message in flight, and that message's id; the chat's next waits.
+    private var inFlight: [Int64: Int64] = [:]
+    /// Replies in flight whose rows a commit deleted meanwhile (a reset): not to be tried again.
+    private var void: Set<Int64> = []
+    private var chatCells: [Int64: RateCell] = [:]
+    private var recent: RecentSends
+    /// From when bulk is owed a slot ahead of interactive messages.
+    private var bulkOwedAt: Double
+    /// Chats waiting for a time (a retry, their own pace) before their next message may go.
+    private var later = Heap<Wake>()
+    private var broadcast: Broadcast?
+    private var events: [Event] = []
+
+    init(pacing: Pacing, capacity: Int = 10_000) {
+        self.pacing = pacing
+        self.capacity = capacity
+        recent = RecentSends(limit: pacing.recentLimit)
+        bulkOwedAt = pacing.bulkInterval.isFinite ? 0 : .infinity
+    }
+
+    /// One lane in memory.
+    private struct Lane {
+        /// Each chat's messages in id order; the first is the one in flight, if any.
+        var chats: [Int64: Deque<QueuedReply>] = [:]
+        /// Chats whose first message may be due, in turn order.
+        var ready = Deque<Int64>()
+        var isReady: Set<Int64> = []
+        /// Replies held, answers included.
+        var count = 0
+        /// Whether memory holds every row of the lane; false at start.
+        var complete = false
+        /// When incomplete: every row below this id is held or gone.
+        var readFrom = Int64.min
+        var read: Read?
+    }
+
+    /// What happened to a lane while its rows were being read, so the rows read are taken right.
+    private struct Read {
+        var from: Int64
+        var limit: Int
+        /// Sent and removed meanwhile: a row read may be one of them.
+        var finished: Set<Int64> = []
+        /// Chats whose rows were deleted meanwhile: their rows read may be gone already.
+        var emptiedChats: Set<Int64> = []
+        /// The lowest id of a hand-over refused meanwhile.
+        var refused: Int64?
+    }
+
+    private struct Wake: Comparable {
+        var time: Double
+        var lane: OutboxLane
+        var chatID: Int64
+
+        static func < (a: Wake, b: Wake) -> Bool { a.time < b.time }
+    }
+
+    /// A run of bulk messages, from the first sent to the lane's being empty again.
+    private struct Broadcast {
+        var started: Double
+        var sent = 0
+        var dropped = 0
+    }
+
+    /// What the sender logs.
+    enum Event: Equatable {
+        /// `waiting` bulk messages are held; `more` when the table holds others besides.
+        case broadcastStarted(waiting: Int, more: Bool)
+        case broadcastFinished(sent: Int, dropped: Int, seconds: Double)
+    }
+
+    /// What to do next about messages.
+    enum Next: Equatable {
+        /// Send this reply now.
+        case send(QueuedReply)
+        /// Nothing may go before this time.
+        case wait(until: Double)
+        /// Nothing waits.
+        case idle
+    }
+
+    // MARK: Counts
+
+    func count(_ lane: OutboxLane) -> Int { lanes[lane.rawValue].count }
+    var count: Int { lanes.map(\.count).reduce(0, +) }
+    var messagesInFlight: Int { inFlight.count }
+    var answersInFlight: Int { answerIDs.count - answers.count }
+    func isComplete(_ lane: OutboxLane) -> Bool { lanes[lane.rawValue].complete }
+
+    /// Whether the reply is held.
+    func holds(_ reply: QueuedReply) -> Bool {
+        if reply.isAnswer { return answerIDs.contains(reply.id) }
+        return lanes[reply.lane.rawValue].chats[reply.chatID]?.contains { $0.id == reply.id } ?? false
+    }
+
+    // MARK: Hand-over and reads
+
+    /// Takes the replies one commit wrote. `emptying`: that commit first deleted every reply
+    /// waiting for this chat (a reset), so those are forgotten; one in flight finishes, but is
+    /// not tried again.
+    mutating func accept(_ replies: [QueuedReply], emptying chatID: Int64? = nil) {
+        if let chatID { forget(chatID, keepingInFlight: true) }
+        for reply in replies {
+            let index = reply.lane.rawValue
+            guard lanes[index].complete, lanes[index].count < capacity else {
+                refuse(reply.id, in: index)
+                continue
+            }
+            insert(reply)
         }
     }
 
-    /// Whether the reply was read from the table and has not left the window since.
-    func holds(_ id: Int64, chatID: Int64) -> Bool {
-        chats[chatID]?.contains { $0.id == id } ?? false
+    /// Starting (again): every lane is read from the table before it takes hand-overs.
+    mutating func readAll() {
+        for index in lanes.indices where lanes[index].read == nil {
+            lanes[index].complete = false
+            lanes[index].readFrom = .min
+        }
     }
 
-    /// The next reply to deliver whose time has come, marking its chat busy.
-    mutating func next(now: Date) -> OutboxEntry? {
-        if !later.isEmpty { wakeLater(now: now) }
-        while readyHead < ready.count {
-            let chatID = ready[readyHead]
-            readyHead += 1
-            if readyHead > 1024 && readyHead * 2 > ready.count {
-                ready.removeFirst(readyHead)
-                readyHead = 0
+    /// What to read from the table for `lane`, if it is incomplete and has room: rows with ids from
+    /// `from`, at most `limit`. Until ``finishRead(_:rows:fetched:last:)`` or ``readFailed(_:)``,
+    /// no other read of the lane starts.
+    mutating func startRead(_ lane: OutboxLane) -> (from: Int64, limit: Int)? {
+        let index = lane.rawValue
+        guard !lanes[index].complete, lanes[index].read == nil, lanes[index].count <= capacity / 2 else { return nil }
+        let from = lanes[index].readFrom
+        // Rows already held come back too; ask for enough to fill the room besides them.
+        let held = heldIDs(index).lazy.filter { $0 >= from }.count
+        let limit = capacity - lanes[index].count + held
+        lanes[index].read = Read(from: from, limit: limit)
+        return (from, limit)
+    }
+
+    /// Takes the rows a read found: `rows` decoded, of `fetched` rows read in all, the last with id `last`.
+    mutating func finishRead(_ lane: OutboxLane, rows: [QueuedReply], fetched: Int, last: Int64?) {
+        let index = lane.rawValue
+        guard let read = lanes[index].read else { return }
+        lanes[index].read = nil
+        var readFrom: Int64? = fetched == read.limit ? (last ?? read.from) + 1 : nil
+        for row in rows where !holds(row) && !read.finished.contains(row.id) {
+            if read.emptiedChats.contains(row.chatID) {
+                // Perhaps deleted after the read looked: read it again.
+                readFrom = min(readFrom ?? row.id, row.id)
+            } else {
+                insert(row)
             }
-            isReady.remove(chatID)
-            guard !busy.contains(chatID), let head = chats[chatID]?.first else { continue }
-            if head.notBefore > now {
-                later.insert(chatID)
+        }
+        if let refused = read.refused { readFrom = min(readFrom ?? refused, refused) }
+        lanes[index].complete = readFrom == nil
+        lanes[index].readFrom = readFrom ?? .min
+    }
+
+    /// The read failed; the lane stays incomplete and is read again.
+    mutating func readFailed(_ lane: OutboxLane) {
+        let index = lane.rawValue
+        guard let read = lanes[index].read else { return }
+        lanes[index].read = nil
+        if let refused = read.refused { lanes[index].readFrom = min(lanes[index].readFrom, refused) }
+    }
+
+    private mutating func refuse(_ id: Int64, in index: Int) {
+        if lanes[index].read != nil {
+            lanes[index].read!.refused = min(lanes[index].read!.refused ?? id, id)
+        } else if lanes[index].complete {
+            lanes[index].complete = false
+            lanes[index].readFrom = id
+        } else {
+            lanes[index].readFrom = min(lanes[index].readFrom, id)
+        }
+    }
+
+    private func heldIDs(_ index: Int) -> [Int64] {
+        var ids = lanes[index].chats.values.flatMap { $0.map(\.id) }
+        if index == OutboxLane.interactive.rawValue { ids += answerIDs }
+        return ids
+    }
+
+    private mutating func insert(_ reply: QueuedReply) {
+        let index = reply.lane.rawValue
+        lanes[index].count += 1
+        if reply.isAnswer {
+            answerIDs.insert(reply.id)
+            answers.append(reply)
+            return
+        }
+        var queue = lanes[index].chats[reply.chatID] ?? []
+        // A chat's rows arrive in id order but for a read that overlaps hand-overs.
+        if let last = queue.last, last.id > reply.id {
+            let position = queue.firstIndex { $0.id > reply.id } ?? queue.endIndex
+            queue.insert(reply, at: max(position, inFlight[reply.chatID] == queue.first?.id ? 1 : 0))
+        } else {
+            queue.append(reply)
+        }
+        lanes[index].chats[reply.chatID] = queue
+        markReady(reply.chatID, in: index)
+    }
+
+    // MARK: What goes next
+
+    /// The next callback answer due at `now`, if one waits; it is held until ``finish(_:delivered:at:)``.
+    mutating func nextAnswer(at now: Double) -> QueuedReply? {
+        guard let position = answers.firstIndex(where: { $0.notBefore <= now }) else { return nil }
+        return answers.remove(at: position)
+    }
+
+    /// When the earliest answer waiting for a retry is due.
+    var nextAnswerRetry: Double? { answers.lazy.map(\.notBefore).min() }
+
+    /// Decides about messages at `now`: the one to send (its chat becomes busy and the rates count
+    /// it), or how long nothing may go.
+    mutating func nextMessage(at now: Double) -> Next {
+        while let wake = later.min, wake.time <= now {
+            later.removeMin()
+            markReady(wake.chatID, in: wake.lane.rawValue)
+        }
+        let interactive = OutboxLane.interactive.rawValue, bulk = OutboxLane.bulk.rawValue
+        guard !lanes[interactive].ready.isEmpty || !lanes[bulk].ready.isEmpty else {
+            return later.min.map { .wait(until: $0.time) } ?? .idle
+        }
+        let slot = pacing.global.earliest(notBefore: now)
+        if slot > now { return .wait(until: slot) }
+        if let wait = recent.wait(at: now) { return .wait(until: wait) }
+        let order = now >= bulkOwedAt && !lanes[bulk].ready.isEmpty ? [bulk, interactive] : [interactive, bulk]
+        for index in order {
+            guard let reply = takeReady(index, at: now) else { continue }
+            pacing.global.consume(at: now, forgivingLateness: true)
+            var cell = chatCells[reply.chatID] ?? pacing.chatCell()
+            cell.consume(at: now)
+            chatCells[reply.chatID] = cell
+            if chatCells.count > 10_000 { chatCells = chatCells.filter { $0.value.arrival > now } }
+            if index == bulk { bulkOwedAt = now + pacing.bulkInterval }
+            recent.start()
+            inFlight[reply.chatID] = reply.id
+            if index == bulk && broadcast == nil {
+                broadcast = Broadcast(started: now)
+                events.append(.broadcastStarted(waiting: lanes[bulk].count, more: !lanes[bulk].complete))
+            }
+            return .send(reply)
+        }
+        return later.min.map { .wait(until: $0.time) } ?? .idle
+    }
+
+    /// The first ready chat of the lane whose message may go at `now`; chats that must wait are
+    /// set aside until their time.
+    private mutating func takeReady(_ index: Int, at now: Double) -> QueuedReply? {
+        while let chatID = lanes[index].ready.popFirst() {
+            lanes[index].isReady.remove(chatID)
+            guard inFlight[chatID] == nil, let head = lanes[index].chats[chatID]?.first else { continue }
+            let due = max(head.notBefore, chatCells[chatID]?.earliest(notBefore: now) ?? now)
+            if due > now {
+                later.insert(Wake(time: due, lane: OutboxLane(rawValue: index)!, chatID: chatID))
                 continue
             }
-            busy.insert(chatID)
             return head
         }
         return nil
     }
 
-    /// The chat's reply left the outbox (delivered or given up); its next one may go.
-    mutating func finish(_ entry: OutboxEntry) {
-        remove(entry)
-        busy.remove(entry.chatId)
-        if chats[entry.chatId] != nil { markReady(entry.chatId) }
+    private mutating func markReady(_ chatID: Int64, in index: Int) {
+        guard lanes[index].chats[chatID] != nil, lanes[index].isReady.insert(chatID).inserted else { return }
+        lanes[index].ready.append(chatID)
     }
 
-    /// The chat's reply stays, to be tried again no earlier than `notBefore`.
-    mutating func retry(_ entry: OutboxEntry, notBefore: Date) {
-        if var queue = chats[entry.chatId], queue.first?.id == entry.id {
-            queue[0].attempts += 1
-            queue[0].notBefore = notBefore
-            chats[entry.chatId] = queue
+    // MARK: Outcomes
+
+    /// A message's request is over (answered or failed) at `now`: the overall count needs it.
+    mutating func answered(at now: Double) {
+        recent.answered(at: now)
+    }
+
+    /// The reply left the outbox at `now`: delivered, or given up (`delivered` false).
+    mutating func finish(_ reply: QueuedReply, delivered: Bool = true, at now: Double) {
+        let index = reply.lane.rawValue
+        void.remove(reply.id)
+        if reply.isAnswer {
+            guard answerIDs.remove(reply.id) != nil else { return }
+        } else {
+            if inFlight[reply.chatID] == reply.id { inFlight[reply.chatID] = nil }
+            guard var queue = lanes[index].chats[reply.chatID], let position = queue.firstIndex(where: { $0.id == reply.id }) else { return }
+            queue.remove(at: position)
+            lanes[index].chats[reply.chatID] = queue.isEmpty ? nil : queue
+            for lane in lanes.indices { markReady(reply.chatID, in: lane) }
         }
-        busy.remove(entry.chatId)
-        later.insert(entry.chatId)
-    }
-
-    /// Forgets every reply of a chat whose outbox was emptied (the bot may no longer write there).
-    mutating func drop(chatID: Int64) {
-        count -= chats.removeValue(forKey: chatID)?.count ?? 0
-        busy.remove(chatID)
-        later.remove(chatID)
-    }
-
-    /// When the earliest waiting retry becomes due, if one waits.
-    var nextRetry: Date? {
-        later.compactMap { chats[$0]?.first?.notBefore }.min()
-    }
-
-    private mutating func wakeLater(now: Date) {
-        for chatID in later where (chats[chatID]?.first?.notBefore ?? .distantPast) <= now {
-            later.remove(chatID)
-            if chats[chatID] != nil { markReady(chatID) }
+        lanes[index].count -= 1
+        lanes[index].read?.finished.insert(reply.id)
+        if reply.lane == .bulk {
+            if delivered { broadcast?.sent += 1 } else { broadcast?.dropped += 1 }
+            endBroadcastIfDone(at: now)
         }
     }
 
-    private mutating func markReady(_ chatID: Int64) {
-        if isReady.insert(chatID).inserted { ready.append(chatID) }
+    /// The reply stays, to be tried again no earlier than `notBefore`; a reply whose row a reset
+    /// deleted meanwhile is let go instead.
+    mutating func retry(_ reply: QueuedReply, notBefore: Double, at now: Double) {
+        if void.contains(reply.id) { return finish(reply, delivered: false, at: now) }
+        var again = reply
+        again.attempts += 1
+        again.notBefore = notBefore
+        if reply.isAnswer {
+            answers.append(again)
+            return
+        }
+        let index = reply.lane.rawValue
+        if var queue = lanes[index].chats[reply.chatID], queue.first?.id == reply.id {
+            queue[0] = again
+            lanes[index].chats[reply.chatID] = queue
+        }
+        if inFlight[reply.chatID] == reply.id { inFlight[reply.chatID] = nil }
+        for lane in lanes.indices { markReady(reply.chatID, in: lane) }
     }
 
-    private mutating func remove(_ entry: OutboxEntry) {
-        guard var queue = chats[entry.chatId], let index = queue.firstIndex(where: { $0.id == entry.id }) else { return }
-        queue.remove(at: index)
-        count -= 1
-        chats[entry.chatId] = queue.isEmpty ? nil : queue
+    /// Telegram said to wait: no message goes before `seconds` from `now`.
+    mutating func pause(for seconds: Double, at now: Double) {
+        pacing.global.arrival = max(pacing.global.arrival, now + seconds + pacing.global.tolerance)
+    }
+
+    /// Forgets every message of a chat the bot may no longer write to (its rows were deleted).
+    mutating func drop(chatID: Int64, at now: Double) {
+        forget(chatID, keepingInFlight: false)
+        inFlight[chatID] = nil
+        endBroadcastIfDone(at: now)
+    }
+
+    private mutating func forget(_ chatID: Int64, keepingInFlight: Bool) {
+        let flying = keepingInFlight ? inFlight[chatID] : nil
+        for index in lanes.indices {
+            lanes[index].read?.emptiedChats.insert(chatID)
+            guard let queue = lanes[index].chats[chatID] else { continue }
+            let kept = queue.filter { $0.id == flying }
+            lanes[index].count -= queue.count - kept.count
+            if index == OutboxLane.bulk.rawValue { broadcast?.dropped += queue.count - kept.count }
+            lanes[index].chats[chatID] = kept.isEmpty ? nil : Deque(kept)
+        }
+        if let flying { void.insert(flying) }
+    }
+
+    private mutating func endBroadcastIfDone(at now: Double) {
+        let bulk = OutboxLane.bulk.rawValue
+        guard let run = broadcast, lanes[bulk].count == 0, lanes[bulk].complete else { return }
+        events.append(.broadcastFinished(sent: run.sent, dropped: run.dropped, seconds: now - run.started))
+        broadcast = nil
+    }
+
+    /// What happened since the last call, for the log.
+    mutating func takeEvents() -> [Event] {
+        defer { events.removeAll() }
+        return events
     }
 }

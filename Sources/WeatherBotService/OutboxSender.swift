@@ -6,7 +6,13 @@ import TelegramBotAPI
 import WeatherBot
 import WeatherBotStore
 
-/// Sends committed replies: each chat's in order, chats concurrently, within Telegram's limits.
+/// Sends committed replies within Telegram's limits, in two lanes: answers to chats first, bulk
+/// messages (daily forecasts) with the rest of the rate and a guaranteed share of it; callback
+/// answers at once. ``OutboxQueue`` decides what goes when; this is its I/O.
+///
+/// The outbox table is the durable record and memory the working queue: each commit hands the
+/// replies it wrote over (``committed(_:emptying:)``); the table is read at start, and for a lane
+/// whose window in memory overflowed once it has room again.
 ///
 /// A reply leaves the outbox only once Telegram accepted it, so a crash between the two sends it
 /// again (at least once). 429 is honoured with `retry_after`; 5xx and network errors are retried
@@ -17,173 +23,178 @@ public final class OutboxSender: Service, Sendable {
     private let database: BotDatabase
     private let client: TelegramClient
     private let logger: Logger
-    private let pacer: DeliveryPacer
     private let wakeSignal = WakeSignal()
-    private let queue = Mutex(SenderState())
-    private let maximumConcurrentChats: Int
+    private let queue: Mutex<OutboxQueue>
+    private let maximumMessagesInFlight: Int
+    private let maximumAnswersInFlight: Int
     private let maximumAttempts: Int
     private let drainTimeout: Duration
 
+    /// - Parameters:
+    ///   - bulkShare: the share of `messagesPerSecond` bulk messages keep while chats take the rest.
+    ///   - maximumMessagesInFlight, maximumAnswersInFlight: requests under way at once; a crash
+    ///     repeats at most these (one message per chat).
+    ///   - window: the most replies of each lane held in memory; the rest wait in the table.
     public init(
         database: BotDatabase,
         client: TelegramClient,
         logger: Logger,
         messagesPerSecond: Double = 30,
         messagesPerSecondPerChat: Double = 1,
-        maximumConcurrentChats: Int = 32,
+        bulkShare: Double = 0.2,
+        maximumMessagesInFlight: Int = 32,
+        maximumAnswersInFlight: Int = 16,
         maximumAttempts: Int = 10,
-        drainTimeout: Duration = .seconds(10)
+        drainTimeout: Duration = .seconds(10),
+        window: Int = 10_000
     ) {
         self.database = database
         self.client = client
         self.logger = logger
-        self.pacer = DeliveryPacer(messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat)
-        self.maximumConcurrentChats = maximumConcurrentChats
+        self.queue = Mutex(
+            OutboxQueue(
+                pacing: Pacing(messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare),
+                capacity: window))
+        self.maximumMessagesInFlight = maximumMessagesInFlight
+        self.maximumAnswersInFlight = maximumAnswersInFlight
         self.maximumAttempts = maximumAttempts
         self.drainTimeout = drainTimeout
     }
 
-    /// Hands over replies just committed to the outbox under `ids`, so that sending them needs no
-    /// reading back and decoding. Replies not handed over (or not kept, beyond `keptReplies`) are
-    /// read from the outbox when their turn comes.
-    public func committed(_ replies: [Reply], ids: [Int64], chatID: Int64) {
-        queue.withLock { state in
-            // The sender often reads a reply from the outbox before it is handed over (another
-            // chat's commit woke it). That reply is kept while it still waits in the window; one
-            // sent meanwhile is not, or it would never be let go.
-            for (id, reply) in zip(ids, replies) where state.replies.count < Self.keptReplies {
-                if id > state.queue.lastID || state.queue.holds(id, chatID: chatID) {
-                    state.replies[id] = KeptReply(chatID: chatID, reply: reply)
-                }
-            }
-        }
-    }
-
-    /// Forgets the replies handed over for a chat: its outbox was emptied (reset).
-    public func forgetReplies(chatID: Int64) {
-        queue.withLock { $0.forgetReplies(chatID: chatID) }
-    }
-
-    /// How many committed replies are kept in memory at most.
-    static let keptReplies = 10_000
-
-    /// How many replies handed over are held now.
-    var keptReplyCount: Int { queue.withLock { $0.replies.count } }
-
-    /// Tells the sender that new replies were committed.
-    public func wake() {
-        queue.withLock { $0.fresh = true }
+    /// Hands over the replies one commit wrote to the outbox, so they are sent without reading them
+    /// back. `emptying`: that commit first deleted the chat's waiting replies (a reset).
+    public func committed(_ replies: [QueuedReply], emptying chatID: Int64? = nil) {
+        guard !replies.isEmpty || chatID != nil else { return }
+        queue.withLock { $0.accept(replies, emptying: chatID) }
         wakeSignal.signal()
     }
 
+    /// Replies held in memory, per lane.
+    func held(_ lane: OutboxLane) -> Int { queue.withLock { $0.count(lane) } }
+
+    /// Whether memory holds every waiting reply (the table was read, no lane overflowed).
+    var hasReadTheTable: Bool { queue.withLock { queue in OutboxLane.allCases.allSatisfy { queue.isComplete($0) } } }
+
+    private static func now() -> Double { Date().timeIntervalSince1970 }
+
     public func run() async throws {
         let deadline = Mutex<ContinuousClock.Instant?>(nil)
+        queue.withLock { $0.readAll() }
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 while !Task.isCancelled {
-                    refill()
-                    let (started, left) = queue.withLock { state in
-                        var started: [OutboxEntry] = []
-                        while state.queue.inFlight < maximumConcurrentChats, let entry = state.queue.next(now: Date()) {
-                            started.append(entry)
+                    let (reads, started, wait, events, left) = queue.withLock { queue in
+                        let reads = OutboxLane.allCases.compactMap { lane in queue.startRead(lane).map { (lane, $0.from, $0.limit) } }
+                        let now = Self.now()
+                        var started: [QueuedReply] = []
+                        while queue.answersInFlight < maximumAnswersInFlight, let answer = queue.nextAnswer(at: now) {
+                            started.append(answer)
                         }
-                        return (started, state.queue.count)
+                        var wait = queue.nextAnswerRetry ?? now + 1
+                        decide: while queue.messagesInFlight < maximumMessagesInFlight {
+                            switch queue.nextMessage(at: now) {
+                            case .send(let reply): started.append(reply)
+                            case .wait(let until):
+                                wait = min(wait, until)
+                                break decide
+                            case .idle: break decide
+                            }
+                        }
+                        return (reads, started, wait - now, queue.takeEvents(), queue.count)
                     }
+                    for event in events { log(event) }
                     if let deadline = deadline.withLock({ $0 }), left == 0 || ContinuousClock.now >= deadline { break }
-                    for entry in started {
+                    for (lane, from, limit) in reads {
                         group.addTask {
-                            await self.deliver(entry)
+                            await self.read(lane, from: from, limit: limit)
                             self.wakeSignal.signal()
                         }
                     }
-                    await wakeSignal.wait(timeout: nextWait())
+                    for reply in started {
+                        group.addTask {
+                            await self.deliver(reply)
+                            self.wakeSignal.signal()
+                        }
+                    }
+                    await wakeSignal.wait(timeout: .microseconds(Int64(min(max(wait, 0.0005), 1) * 1_000_000)))
                 }
                 group.cancelAll()
             }
         } onGracefulShutdown: {
             deadline.withLock { $0 = ContinuousClock.now + self.drainTimeout }
-            self.wake()
+            self.wakeSignal.signal()
         }
         logger.info("outbox sender stopped", metadata: ["outbox.left": "\((try? database.outboxBacklog()) ?? -1)"])
     }
 
-    /// Reads the replies committed since the last read, when there may be some and there is room:
-    /// after a wake-up, when the window ran full, and once a second in case a wake-up was missed.
-    private func refill() {
-        let (after, room) = queue.withLock { state -> (Int64, Int) in
-            let now = ContinuousClock.now
-            guard state.fresh || state.queue.wantsMore || now - state.lastRead >= .seconds(1), state.queue.room > 0 else { return (0, 0) }
-            state.fresh = false
-            state.lastRead = now
-            return (state.queue.lastID, state.queue.room)
-        }
-        guard room > 0 else { return }
+    /// Reads a lane's rows from the table into memory. A row that cannot be decoded is removed
+    /// and logged; a failed read is tried again a second later.
+    private func read(_ lane: OutboxLane, from: Int64, limit: Int) async {
+        let items: [OutboxItem]
         do {
-            let entries = try database.outboxEntries(after: after, limit: room)
-            queue.withLock { $0.queue.add(entries, truncated: entries.count == room) }
+            items = try database.outboxItems(lane: lane, from: from, limit: limit)
         } catch {
-            queue.withLock { $0.fresh = true }
-            logger.error("could not read the outbox", metadata: ["error": "\(error)"])
+            logger.error("could not read the outbox; will retry", metadata: ["outbox.lane": "\(lane)", "error": "\(error)"])
+            try? await Task.sleep(for: .seconds(1))
+            queue.withLock { $0.readFailed(lane) }
+            return
         }
+        let decoder = JSONDecoder()
+        var rows: [QueuedReply] = []
+        rows.reserveCapacity(items.count)
+        for item in items {
+            guard let id = item.id else { continue }
+            guard let reply = try? decoder.decode(Reply.self, from: item.payload) else {
+                logger.error("undecodable reply dropped from the outbox", metadata: ["chat.id": "\(item.chatId)"])
+                record { try database.completeOutbox(id: id, chatID: item.chatId) }
+                continue
+            }
+            var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, reply: reply)
+            row.attempts = item.attempts
+            row.notBefore = item.notBefore.timeIntervalSince1970
+            rows.append(row)
+        }
+        queue.withLock { $0.finishRead(lane, rows: rows, fetched: items.count, last: items.last?.id) }
     }
 
-    /// How long to sleep when nothing is due: until the next retry, at most a second.
-    private func nextWait() -> Duration {
-        guard let due = queue.withLock({ $0.queue.nextRetry }) else { return .seconds(1) }
-        let seconds = due.timeIntervalSinceNow
-        return .milliseconds(Int(min(max(seconds, 0.01), 1) * 1000))
+    private func log(_ event: OutboxQueue.Event) {
+        switch event {
+        case .broadcastStarted(let waiting, let more):
+            let total = more ? ((try? database.outboxBacklog(lane: .bulk)) ?? waiting) : waiting
+            logger.info("broadcast started", metadata: ["broadcast.waiting": "\(total)"])
+        case .broadcastFinished(let sent, let dropped, let seconds):
+            logger.info(
+                "broadcast finished",
+                metadata: [
+                    "broadcast.sent": "\(sent)", "broadcast.dropped": "\(dropped)", "broadcast.seconds": "\(String(format: "%.1f", seconds))",
+                ])
+        }
     }
 
     // MARK: One reply
 
-    func deliver(_ entry: OutboxEntry) async {
+    func deliver(_ queued: QueuedReply) async {
         var logger = logger
-        logger[metadataKey: "chat.id"] = "\(entry.chatId)"
-        let reply: Reply
-        if let kept = queue.withLock({ $0.replies[entry.id] }), kept.chatID == entry.chatId {
-            reply = kept.reply
-        } else {
-            let payload: Data?
-            do {
-                payload = try database.outboxPayload(id: entry.id, chatID: entry.chatId)
-            } catch {
-                logger.error("could not read a reply from the outbox; will retry", metadata: ["error": "\(error)"])
-                queue.withLock { $0.queue.retry(entry, notBefore: Date().addingTimeInterval(1)) }
-                return
-            }
-            guard let payload else {
-                // The chat was reset or blocked the bot since: the reply is no longer wanted.
-                queue.withLock { $0.finish(entry) }
-                return
-            }
-            guard let decoded = try? JSONDecoder().decode(Reply.self, from: payload) else {
-                logger.error("undecodable reply dropped from the outbox")
-                await complete(entry, logger: logger)
-                return
-            }
-            reply = decoded
-        }
-        if reply.isMessage { await pacer.waitForTurn(chatID: entry.chatId) }
+        logger[metadataKey: "chat.id"] = "\(queued.chatID)"
         do {
             let sent: (tag: String?, messageID: Int?)
             do {
-                defer { if reply.isMessage { pacer.answered() } }
-                sent = try await send(reply, chatID: entry.chatId, logger: logger)
+                defer { if !queued.isAnswer { queue.withLock { $0.answered(at: Self.now()) } } }
+                sent = try await send(queued.reply, chatID: queued.chatID, logger: logger)
             }
-            await complete(entry, tag: sent.tag, messageID: sent.messageID, logger: logger)
+            await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch {
-            handle(error, entry: entry, logger: logger)
-            if error.isRateLimited { pacer.pause(for: Double(error.retryAfter ?? 1)) }
+            handle(error, queued: queued, logger: logger)
         }
     }
 
-    /// Removes a reply from the outbox; the chat's next reply waits until that is committed, so a
-    /// crash repeats at most the one reply per chat that was in flight.
-    private func complete(_ entry: OutboxEntry, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
+    /// Removes a reply from the outbox; the chat's next message waits until that is committed, so
+    /// a crash repeats at most the one message per chat that was in flight.
+    private func complete(_ queued: QueuedReply, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
         var backoff = Backoff()
         while true {
             do {
-                try await database.completeDelivered(id: entry.id, chatID: entry.chatId, tag: tag, messageID: messageID)
+                try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID)
                 break
             } catch {
                 let delay = backoff.next()
@@ -192,7 +203,7 @@ public final class OutboxSender: Service, Sendable {
                 try? await Task.sleep(for: delay)
             }
         }
-        queue.withLock { $0.finish(entry) }
+        queue.withLock { $0.finish(queued, at: Self.now()) }
     }
 
     /// Performs one reply; returns the tag and id of a message it sent, to remember for edits.
@@ -241,61 +252,34 @@ public final class OutboxSender: Service, Sendable {
         }
     }
 
-    private func handle(_ error: TelegramError, entry: OutboxEntry, logger: Logger) {
+    private func handle(_ error: TelegramError, queued: QueuedReply, logger: Logger) {
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
-            record { try database.deactivateChat(entry.chatId) }
-            queue.withLock { state in
-                state.queue.drop(chatID: entry.chatId)
-                state.forgetReplies(chatID: entry.chatId)
-            }
+            record { try database.deactivateChat(queued.chatID) }
+            queue.withLock { $0.drop(chatID: queued.chatID, at: Self.now()) }
         } else if error.isRateLimited {
             let wait = Double(error.retryAfter ?? 1)
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])
-            retry(entry, after: wait)
-        } else if error.isTransient && entry.attempts + 1 < maximumAttempts {
-            let delay = Backoff.delay(afterFailures: entry.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
+            queue.withLock { $0.pause(for: wait, at: Self.now()) }
+            retry(queued, after: wait)
+        } else if error.isTransient && queued.attempts + 1 < maximumAttempts {
+            let delay = Backoff.delay(afterFailures: queued.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
             logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-            retry(entry, after: delay.timeInterval)
+            retry(queued, after: delay.timeInterval)
         } else {
-            logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(entry.attempts + 1)"])
-            record { try database.completeOutbox(id: entry.id, chatID: entry.chatId) }
-            queue.withLock { $0.finish(entry) }
+            logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(queued.attempts + 1)"])
+            record { try database.completeOutbox(id: queued.id, chatID: queued.chatID) }
+            queue.withLock { $0.finish(queued, delivered: false, at: Self.now()) }
         }
     }
 
-    private func retry(_ entry: OutboxEntry, after seconds: TimeInterval) {
+    private func retry(_ queued: QueuedReply, after seconds: TimeInterval) {
         let notBefore = Date().addingTimeInterval(seconds)
-        record { try database.retryOutbox(id: entry.id, chatID: entry.chatId, notBefore: notBefore) }
-        queue.withLock { $0.queue.retry(entry, notBefore: notBefore) }
+        record { try database.retryOutbox(id: queued.id, chatID: queued.chatID, notBefore: notBefore) }
+        queue.withLock { $0.retry(queued, notBefore: notBefore.timeIntervalSince1970, at: Self.now()) }
     }
 
     private func record(_ body: () throws -> Void) {
         do { try body() } catch { logger.error("database error in the outbox", metadata: ["error": "\(error)"]) }
-    }
-}
-
-/// A committed reply handed over in memory.
-private struct KeptReply {
-    var chatID: Int64
-    var reply: Reply
-}
-
-/// The sender's schedule, whether replies were committed since it last read the outbox, and the
-/// replies handed over in memory by id.
-private struct SenderState {
-    var queue = OutboxQueue()
-    var fresh = true
-    var lastRead = ContinuousClock.now
-    var replies: [Int64: KeptReply] = [:]
-
-    /// The reply left the outbox (delivered or given up).
-    mutating func finish(_ entry: OutboxEntry) {
-        queue.finish(entry)
-        replies[entry.id] = nil
-    }
-
-    mutating func forgetReplies(chatID: Int64) {
-        replies = replies.filter { $0.value.chatID != chatID }
     }
 }

@@ -109,6 +109,13 @@ public struct BotDatabase: Sendable {
             }
             try db.create(index: "subscription_due", on: "subscription", columns: ["isActive", "nextSendAt"])
         }
+        migrator.registerMigration("v4: outbox lanes") { db in
+            // Replies queued before lanes existed answered chats: they stay interactive.
+            try db.alter(table: "outbox") { t in
+                t.add(column: "lane", .integer).notNull().defaults(to: OutboxLane.interactive.rawValue)
+            }
+            try db.create(index: "outbox_lane", on: "outbox", columns: ["lane", "id"])
+        }
         return migrator
     }
 }
@@ -252,7 +259,7 @@ extension BotDatabase {
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
         var ids: [Int64] = []
         for payload in replies {
-            ids.append(try queue(payload, chatID: chat.id, now: now, db))
+            ids.append(try queue(payload, chatID: chat.id, lane: .interactive, now: now, db))
         }
         var items: [InboxItem] = []
         for payload in followUps {
@@ -261,11 +268,11 @@ extension BotDatabase {
         return CommittedStep(replyIDs: ids, followUps: items)
     }
 
-    /// Puts one reply at the end of the outbox, to be sent from `now`; returns its id.
+    /// Puts one reply at the end of its lane of the outbox, to be sent from `now`; returns its id.
     @discardableResult
-    static func queue(_ payload: Data, chatID: Int64, now: Date, _ db: Database) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO outbox (chatId, payload, attempts, notBefore, createdAt) VALUES (?, ?, 0, ?, ?)")
-            .execute(arguments: [chatID, payload, now, now])
+    static func queue(_ payload: Data, chatID: Int64, lane: OutboxLane, now: Date, _ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (?, ?, ?, 0, ?, ?)")
+            .execute(arguments: [chatID, lane.rawValue, payload, now, now])
         return db.lastInsertedRowID
     }
 
@@ -284,21 +291,14 @@ extension BotDatabase {
 // MARK: - The outbox
 
 extension BotDatabase {
-    /// Waiting replies with ids above `id`, oldest first, without their payloads: what the sender
-    /// keeps in memory to schedule. Ids only grow, so asking again after the last id seen finds
-    /// exactly the replies committed since.
-    public func outboxEntries(after id: Int64, limit: Int) throws -> [OutboxEntry] {
+    /// The waiting replies of one lane with ids from `id` on, oldest first, at most `limit`: what
+    /// the sender reads at start and after its window of that lane overflowed. Each lane has its
+    /// own index, so a long backlog in one never delays reading the other.
+    public func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) throws -> [OutboxItem] {
         try writer.unsafeRead { db in
-            try OutboxEntry.fetchAll(
-                db.cachedStatement(sql: "SELECT id, chatId, attempts, notBefore FROM outbox WHERE id > ? ORDER BY id LIMIT ?"),
-                arguments: [id, limit])
-        }
-    }
-
-    /// The payload of a waiting reply; nil when it left the outbox (its chat was reset or blocked the bot).
-    public func outboxPayload(id: Int64, chatID: Int64) throws -> Data? {
-        try writer.unsafeRead { db in
-            try Data.fetchOne(db.cachedStatement(sql: "SELECT payload FROM outbox WHERE id = ? AND chatId = ?"), arguments: [id, chatID])
+            try OutboxItem.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM outbox WHERE lane = ? AND id >= ? ORDER BY id LIMIT ?"),
+                arguments: [lane.rawValue, id, limit])
         }
     }
 
@@ -349,5 +349,10 @@ extension BotDatabase {
 
     public func outboxBacklog() throws -> Int {
         try writer.read { db in try OutboxItem.fetchCount(db) }
+    }
+
+    /// How many replies wait in one lane.
+    public func outboxBacklog(lane: OutboxLane) throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE lane = ?", arguments: [lane.rawValue]) ?? 0 }
     }
 }

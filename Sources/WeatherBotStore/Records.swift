@@ -148,12 +148,28 @@ public struct InboxItem: Codable, Sendable, Hashable, FetchableRecord, Persistab
     }
 }
 
-/// A reply waiting to be sent, in order, per chat.
+/// Which of the sender's queues a reply waits in.
+public enum OutboxLane: Int, Codable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Answers to a chat's own update or button press: sent first.
+    case interactive = 0
+    /// What the bot sends unasked, such as daily forecasts: sent with the rest of the rate.
+    case bulk = 1
+
+    public var description: String {
+        switch self {
+        case .interactive: "interactive"
+        case .bulk: "bulk"
+        }
+    }
+}
+
+/// A reply waiting to be sent, in order, per chat and lane.
 public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "outbox"
 
     public var id: Int64?
     public var chatId: Int64
+    public var lane: OutboxLane
     /// The reply, encoded by the conversation layer.
     public var payload: Data
     public var attempts: Int
@@ -161,9 +177,13 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var notBefore: Date
     public var createdAt: Date
 
-    public init(id: Int64? = nil, chatId: Int64, payload: Data, attempts: Int = 0, notBefore: Date = Date(), createdAt: Date = Date()) {
+    public init(
+        id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, payload: Data, attempts: Int = 0, notBefore: Date = Date(),
+        createdAt: Date = Date()
+    ) {
         self.id = id
         self.chatId = chatId
+        self.lane = lane
         self.payload = payload
         self.attempts = attempts
         self.notBefore = notBefore
@@ -177,21 +197,6 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
     public enum Columns {
         public static let id = Column(CodingKeys.id)
         public static let chatId = Column(CodingKeys.chatId)
-    }
-}
-
-/// A waiting reply as the sender schedules it: which chat, how often tried, not before when.
-public struct OutboxEntry: Sendable, Hashable, FetchableRecord, Decodable {
-    public var id: Int64
-    public var chatId: Int64
-    public var attempts: Int
-    public var notBefore: Date
-
-    public init(id: Int64, chatId: Int64, attempts: Int = 0, notBefore: Date = Date()) {
-        self.id = id
-        self.chatId = chatId
-        self.attempts = attempts
-        self.notBefore = notBefore
     }
 }
 

@@ -108,37 +108,32 @@ extension BotDatabase {
     }
 
     /// Commits a batch of deliveries in one transaction: each subscription is marked sent for its
-    /// local date and rescheduled, and its forecast goes to the outbox, unless that date was already
-    /// sent (a batch committed twice sends nothing twice).
+    /// local date and rescheduled, and its forecast goes to the outbox's bulk lane, unless that date
+    /// was already sent (a batch committed twice sends nothing twice).
     ///
-    /// - Returns: how many forecasts were queued.
+    /// - Returns: for each delivery, the outbox id of its forecast, or nil when none was queued.
     @discardableResult
-    public func commit(_ deliveries: [DailyDelivery], at now: Date = Date()) throws -> Int {
+    public func commit(_ deliveries: [DailyDelivery], at now: Date = Date()) throws -> [Int64?] {
         try writer.write { db in try Self.write(deliveries, now: now, db) }
     }
 
     /// ``commit(_:at:)`` for the scheduler, sharing commits with the chats' steps and the sender,
     /// so that no thread waits for the database's writer meanwhile.
-    public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date = Date()) async throws -> Int {
+    public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date = Date()) async throws -> [Int64?] {
         try await group.write { db in try Self.write(deliveries, now: now, db) }
     }
 
-    private static func write(_ deliveries: [DailyDelivery], now: Date, _ db: Database) throws -> Int {
+    private static func write(_ deliveries: [DailyDelivery], now: Date, _ db: Database) throws -> [Int64?] {
         let mark = try db.cachedStatement(
             sql: """
                 UPDATE subscription SET lastSentDay = ?, nextSendAt = ?
                 WHERE id = ? AND chatId = ? AND (lastSentDay IS NULL OR lastSentDay <> ?)
                 """)
-        var queued = 0
-        for delivery in deliveries {
+        return try deliveries.map { delivery in
             try mark.execute(arguments: [delivery.day, delivery.nextSendAt, delivery.subscriptionID, delivery.chatID, delivery.day])
-            guard db.changesCount == 1 else { continue }
-            if let payload = delivery.payload {
-                try queue(payload, chatID: delivery.chatID, now: now, db)
-                queued += 1
-            }
+            guard db.changesCount == 1, let payload = delivery.payload else { return nil }
+            return try queue(payload, chatID: delivery.chatID, lane: .bulk, now: now, db)
         }
-        return queued
     }
 
     public func subscriptionCount() throws -> Int {

@@ -45,7 +45,8 @@ struct BotApplication {
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
-            messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, maximumFavorites: configuration.maximumFavorites,
+            messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, bulkShare: configuration.bulkShare,
+            maximumFavorites: configuration.maximumFavorites,
             dailyGracePeriod: .seconds(configuration.dailyGracePeriod), logger: logger)
         do {
             try await runtime.prepare()

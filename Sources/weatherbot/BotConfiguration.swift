@@ -15,6 +15,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     /// Telegram's limits the outbox keeps to: messages a second overall and per chat.
     var messagesPerSecond: Double
     var messagesPerSecondPerChat: Double
+    /// The share of the overall rate bulk messages (daily forecasts) keep while chats are answered.
+    var bulkShare: Double
     var openWeatherAPIKey: String
     var openWeatherAPIURL: URL
     var openWeatherFallbackMemory: Int
@@ -42,6 +44,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("telegram.pollTimeout", "TELEGRAM_POLL_TIMEOUT", "30"),
         ("telegram.messagesPerSecond", "TELEGRAM_MESSAGES_PER_SECOND", "30"),
         ("telegram.messagesPerSecondPerChat", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT", "1"),
+        ("telegram.bulkShare", "TELEGRAM_BULK_SHARE", "0.2"),
         ("openWeather.apiKey", "OPEN_WEATHER_API_KEY", ""),
         ("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org"),
         ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
@@ -111,6 +114,10 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if !(messagesPerSecond > 0 && messagesPerSecond <= 10_000) || !(messagesPerSecondPerChat > 0 && messagesPerSecondPerChat <= 1_000) {
             problems.append("error: TELEGRAM_MESSAGES_PER_SECOND (up to 10000) and TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT (up to 1000) must be positive.")
         }
+        let bulkShare = reader.double(forKey: "telegram.bulkShare", default: 0.2)
+        if !(0...1).contains(bulkShare) {
+            problems.append("error: TELEGRAM_BULK_SHARE must be between 0 and 1 (the share of the rate daily forecasts keep), not \(bulkShare).")
+        }
         let fallbackMemory = reader.int(forKey: "openWeather.fallbackMemory", default: 3600)
         if fallbackMemory < 0 {
             problems.append("error: OPEN_WEATHER_FALLBACK_MEMORY must not be negative.")
@@ -139,7 +146,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         guard problems.isEmpty, let level else { throw Invalid(problems: problems) }
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
-            messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat,
+            messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
             databasePath: databasePath, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level, warnings: warnings)
     }
@@ -161,6 +168,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("telegram.pollTimeout", "\(pollTimeout)"),
             ("telegram.messagesPerSecond", "\(messagesPerSecond)"),
             ("telegram.messagesPerSecondPerChat", "\(messagesPerSecondPerChat)"),
+            ("telegram.bulkShare", "\(bulkShare)"),
             ("openWeather.apiKey", "<redacted>"),
             ("openWeather.apiURL", openWeatherAPIURL.absoluteString),
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),

@@ -15,6 +15,7 @@ struct WeatherBotCommand: AsyncParsableCommand {
               TELEGRAM_POLL_TIMEOUT         default 30 (seconds a long poll is held open)
               TELEGRAM_MESSAGES_PER_SECOND  default 30 (overall; 1000 with paid broadcasts)
               TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT  default 1
+              TELEGRAM_BULK_SHARE           default 0.2 (share of the rate daily forecasts keep while chats are answered)
               OPEN_WEATHER_API_URL          default https://api.openweathermap.org
               OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
               OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
@@ -99,7 +100,11 @@ extension WeatherBotCommand {
             let formatter = ISO8601DateFormatter()
             print("last successful poll: \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")
             print("inbox backlog: \(status.inboxBacklog)")
-            print("outbox backlog: \(status.outboxBacklog)")
+            for lane in OutboxLane.allCases {
+                let waiting = status.lane(lane)
+                let oldest = waiting.oldest.map { ", oldest waiting \(Int(max(Date().timeIntervalSince($0), 0))) s" } ?? ""
+                print("outbox \(lane): \(waiting.backlog)\(oldest)")
+            }
             print("chats: \(status.chats)")
             print("subscriptions: \(status.subscriptions) (\(status.activeSubscriptions) active)")
             guard let age, age <= Double(maxPollAge) else {

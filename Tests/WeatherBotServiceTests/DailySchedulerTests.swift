@@ -84,8 +84,8 @@ import WeatherBotStore
         #expect(weather.calls.withLock { $0 } == 10)
         #expect(try database.outboxBacklog() == 1000)
         #expect(await scheduler.tick() == 0)  // nothing twice
-        let message = try #require(try database.outboxEntries(after: 0, limit: 1).first)
-        let reply = try JSONDecoder().decode(Reply.self, from: try #require(try database.outboxPayload(id: message.id, chatID: message.chatId)))
+        let message = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 1).first)
+        let reply = try JSONDecoder().decode(Reply.self, from: message.payload)
         #expect(reply.text?.contains("Прогноз на сегодня") == true)
         #expect(reply.text?.contains("сб 21 ноября") == true, "\(reply.text ?? "")")
     }
@@ -111,8 +111,8 @@ import WeatherBotStore
         #expect(await scheduler.tick() == 4)
         #expect(weather.calls.withLock { $0 } <= 2)  // one per cell and language
         for chat in chats {
-            let entry = try #require(try database.outboxEntries(after: 0, limit: 10).first { $0.chatId == chat.id })
-            let reply = try JSONDecoder().decode(Reply.self, from: try #require(try database.outboxPayload(id: entry.id, chatID: chat.id)))
+            let entry = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 10).first { $0.chatId == chat.id })
+            let reply = try JSONDecoder().decode(Reply.self, from: entry.payload)
             for text in chat.expected { #expect(reply.text?.contains(text) == true, "\(chat.id): \(reply.text ?? "")") }
             guard case .send(_, .inline(let keyboard)?, _) = reply else {
                 Issue.record("chat \(chat.id): no buttons")

@@ -1,70 +1,337 @@
-import Foundation
 import Testing
+import WeatherBot
 import WeatherBotStore
 @testable import WeatherBotService
 
+/// The sender's schedule without I/O: lanes, shares, chats, answers and the window over the table.
 @Suite struct OutboxQueueTests {
-    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    static let start = 1_000.0
 
-    func entry(_ id: Int64, chat: Int64) -> OutboxEntry {
-        OutboxEntry(id: id, chatId: chat, notBefore: now)
+    /// A queue with both lanes read (empty) from the table.
+    static func queue(
+        rate: Double = 10, burst: Int = 1, chatRate: Double = 1_000, chatBurst: Int = 1_000, bulkShare: Double = 0.2, capacity: Int = 10_000
+    ) -> OutboxQueue {
+        var queue = OutboxQueue(
+            pacing: Pacing(
+                global: RateCell(ratePerSecond: rate, burst: burst), recentLimit: 1_000_000, chatRate: chatRate, chatBurst: chatBurst,
+                bulkInterval: bulkShare > 0 ? 1 / (rate * bulkShare) : .infinity),
+            capacity: capacity)
+        for lane in OutboxLane.allCases {
+            _ = queue.startRead(lane)
+            queue.finishRead(lane, rows: [], fetched: 0, last: nil)
+        }
+        return queue
     }
 
-    /// Takes every reply that may go now.
-    func drain(_ queue: inout OutboxQueue) -> [OutboxEntry] {
-        var taken: [OutboxEntry] = []
-        while let next = queue.next(now: now) { taken.append(next) }
-        return taken
+    static func message(_ id: Int64, chat: Int64, _ lane: OutboxLane = .interactive) -> QueuedReply {
+        QueuedReply(id: id, chatID: chat, lane: lane, reply: .send(text: "\(lane) \(id)"))
     }
 
-    @Test func eachChatHasOneReplyInFlightAndTheNextFollowsInOrder() {
-        var queue = OutboxQueue()
-        queue.add([entry(1, chat: 1), entry(2, chat: 1), entry(3, chat: 2), entry(4, chat: 1)], truncated: false)
-        let first = drain(&queue)
-        #expect(first.map(\.id) == [1, 3])
-        #expect(queue.inFlight == 2)
-        queue.finish(first[0])
-        #expect(drain(&queue).map(\.id) == [2])
-        queue.finish(entry(2, chat: 1))
-        queue.finish(first[1])
-        #expect(drain(&queue).map(\.id) == [4])
-        queue.finish(entry(4, chat: 1))
-        #expect(queue.count == 0)
-        #expect(queue.inFlight == 0)
+    static func answer(_ id: Int64, chat: Int64) -> QueuedReply {
+        QueuedReply(id: id, chatID: chat, lane: .interactive, reply: .answer(callbackQueryID: "q\(id)"))
+    }
+
+    /// Runs the schedule from `start` to `until`, each message answered and finished as it goes;
+    /// returns what went, with when.
+    static func run(_ queue: inout OutboxQueue, until end: Double, from time: Double = start) -> [(reply: QueuedReply, at: Double)] {
+        var time = time
+        var sent: [(reply: QueuedReply, at: Double)] = []
+        while time < end {
+            switch queue.nextMessage(at: time) {
+            case .send(let reply):
+                sent.append((reply, time))
+                queue.answered(at: time)
+                queue.finish(reply, at: time)
+            case .wait(let until): time = until
+            case .idle: return sent
+            }
+        }
+        return sent
+    }
+
+    // MARK: Lanes and shares
+
+    @Test func aChatsAnswerGoesAheadOfAWaitingBroadcast() {
+        var queue = Self.queue()
+        queue.accept((1...100).map { Self.message($0, chat: $0, .bulk) })
+        // Bulk is owed its first slot; the reply committed meanwhile takes the next one.
+        guard case .send(let first) = queue.nextMessage(at: Self.start) else { Issue.record("nothing sent"); return }
+        queue.finish(first, at: Self.start)
+        queue.accept([Self.message(500, chat: 7)])
+        let sent = Self.run(&queue, until: Self.start + 0.35)
+        #expect(sent.first?.reply.id == 500)
+        #expect(sent.first.map { abs($0.at - Self.start - 0.1) < 1e-9 } == true)
+    }
+
+    @Test func bulkKeepsItsShareWhileChatsUseEverySlot() {
+        var queue = Self.queue(rate: 10, bulkShare: 0.2)
+        queue.accept((1...1_000).map { Self.message($0, chat: $0, .bulk) })
+        queue.accept((1...1_000).map { Self.message(10_000 + $0, chat: 10_000 + $0) })
+        let sent = Self.run(&queue, until: Self.start + 10)
+        let bulk = sent.filter { $0.reply.lane == .bulk }.count
+        #expect((100...101).contains(sent.count))
+        // A fifth of 10 a second for 10 seconds, give or take the slot bulk is owed at once.
+        #expect((20...21).contains(bulk), "bulk sent \(bulk)")
+    }
+
+    @Test func bulkTakesWhatChatsLeave() {
+        var queue = Self.queue(rate: 10, bulkShare: 0.2)
+        queue.accept((1...1_000).map { Self.message($0, chat: $0, .bulk) })
+        // Two chat messages in ten seconds: bulk gets the other 98 slots.
+        queue.accept([Self.message(5_001, chat: 5_001)])
+        var sent = Self.run(&queue, until: Self.start + 5)
+        queue.accept([Self.message(5_002, chat: 5_002)])
+        sent += Self.run(&queue, until: Self.start + 10, from: Self.start + 5)
+        #expect((100...101).contains(sent.count))
+        #expect(sent.filter { $0.reply.lane == .bulk }.count == sent.count - 2)
+    }
+
+    @Test func withoutAShareBulkWaitsForChatsToFinish() {
+        var queue = Self.queue(rate: 10, bulkShare: 0)
+        queue.accept((1...10).map { Self.message($0, chat: $0, .bulk) })
+        queue.accept((1...30).map { Self.message(100 + $0, chat: 100 + $0) })
+        let sent = Self.run(&queue, until: Self.start + 10)
+        #expect(sent.prefix(30).allSatisfy { $0.reply.lane == .interactive })
+        #expect(sent.count == 40)
+    }
+
+    @Test func callbackAnswersGoAtOnceWhateverTheMessagesWait() {
+        var queue = Self.queue(rate: 10, chatRate: 1, chatBurst: 1)
+        queue.accept((1...500).map { Self.message($0, chat: $0, .bulk) })
+        queue.accept([Self.message(600, chat: 7), Self.message(601, chat: 7)])
+        queue.pause(for: 30, at: Self.start)
+        #expect(queue.nextMessage(at: Self.start) == .wait(until: Self.start + 30))
+        // The chat's answer is behind two of its messages and a paused rate, and goes all the same.
+        queue.accept([Self.answer(602, chat: 7)])
+        #expect(queue.nextAnswer(at: Self.start)?.id == 602)
+        #expect(queue.answersInFlight == 1)
+        #expect(queue.nextAnswer(at: Self.start) == nil)
+        queue.finish(Self.answer(602, chat: 7), at: Self.start)
+        #expect(queue.answersInFlight == 0)
+        #expect(queue.count(.interactive) == 2)
+    }
+
+    // MARK: Chats
+
+    @Test func aChatHasOneMessageInFlightAcrossLanesAndKeepsItsOrderInEach() {
+        var queue = Self.queue(rate: 1_000, bulkShare: 0)
+        queue.accept([Self.message(1, chat: 1, .bulk), Self.message(2, chat: 1, .bulk)])
+        queue.accept([Self.message(3, chat: 1), Self.message(4, chat: 2), Self.message(5, chat: 1)])
+        var order: [Int64] = []
+        var time = Self.start
+        var flying: [QueuedReply] = []
+        while order.count < 5 {
+            switch queue.nextMessage(at: time) {
+            case .send(let reply):
+                #expect(!flying.contains { $0.chatID == reply.chatID }, "two messages of chat \(reply.chatID) at once")
+                flying.append(reply)
+                order.append(reply.id)
+            case .wait(let until): time = until
+            case .idle:
+                // Everything due is in flight: the oldest answers.
+                let done = flying.removeFirst()
+                queue.finish(done, at: time)
+            }
+        }
+        // Chat 1's answers before its forecasts, each lane in order; chat 2 does not wait for chat 1.
+        #expect(order.filter { [1, 2, 3, 5].contains($0) } == [3, 5, 1, 2])
+        #expect(order.firstIndex(of: 4)! < order.firstIndex(of: 5)!)
+    }
+
+    @Test func theChatsRateHoldsAcrossLanes() {
+        var queue = Self.queue(rate: 1_000, burst: 1_000, chatRate: 1, chatBurst: 3, bulkShare: 0)
+        queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 1)])
+        queue.accept([Self.message(3, chat: 1, .bulk), Self.message(4, chat: 1, .bulk)])
+        let sent = Self.run(&queue, until: Self.start + 10)
+        #expect(sent.map(\.reply.id) == [1, 2, 3, 4])
+        // A burst of three, then one a second.
+        #expect(sent.map { $0.at - Self.start } == [0, 0, 0, 1])
     }
 
     @Test func aRetryWaitsForItsTimeAndHoldsBackItsChatOnly() {
-        var queue = OutboxQueue()
-        queue.add([entry(1, chat: 1), entry(2, chat: 1), entry(3, chat: 2)], truncated: false)
-        let first = drain(&queue)
-        queue.retry(first[0], notBefore: now.addingTimeInterval(5))
-        queue.finish(first[1])
-        #expect(drain(&queue).isEmpty)
-        #expect(queue.nextRetry == now.addingTimeInterval(5))
-        let retried = queue.next(now: now.addingTimeInterval(5))
-        #expect(retried?.id == 1)
-        #expect(retried?.attempts == 1)
+        var queue = Self.queue(rate: 1_000)
+        queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 1), Self.message(3, chat: 2)])
+        guard case .send(let first) = queue.nextMessage(at: Self.start) else { Issue.record("nothing sent"); return }
+        queue.retry(first, notBefore: Self.start + 5, at: Self.start)
+        let sent = Self.run(&queue, until: Self.start + 10)
+        #expect(sent.map(\.reply.id) == [3, 1, 2])
+        #expect(sent[1].at == Self.start + 5)
+        #expect(sent[1].reply.attempts == 1)
     }
 
-    @Test func readsContinueAfterTheLastIdAndStopAtCapacity() {
-        var queue = OutboxQueue(capacity: 4)
-        queue.add((1...4).map { entry($0, chat: $0) }, truncated: true)
-        #expect(queue.room == 0)
-        #expect(queue.lastID == 4)
-        // Ids already read are not taken twice.
-        queue.add([entry(3, chat: 3)], truncated: true)
-        #expect(queue.count == 4)
-        for taken in drain(&queue) { queue.finish(taken) }
-        #expect(queue.wantsMore)
-        #expect(queue.room == 4)
+    @Test func aResetForgetsTheChatsWaitingRepliesAndTheOneInFlightIsNotTriedAgain() {
+        var queue = Self.queue(rate: 1_000, bulkShare: 0)
+        queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 1), Self.message(3, chat: 2), Self.message(4, chat: 1, .bulk)])
+        guard case .send(let flying) = queue.nextMessage(at: Self.start), flying.id == 1 else { Issue.record("not chat 1's first"); return }
+        queue.accept([Self.message(9, chat: 1)], emptying: 1)
+        #expect(queue.count(.interactive) == 3)  // 1 in flight, 3 of chat 2, 9
+        #expect(queue.count(.bulk) == 0)
+        queue.retry(flying, notBefore: Self.start, at: Self.start)
+        let sent = Self.run(&queue, until: Self.start + 1)
+        #expect(sent.map(\.reply.id).sorted() == [3, 9])
+        #expect(queue.count == 0)
     }
 
     @Test func aBlockedChatIsForgottenWholly() {
-        var queue = OutboxQueue()
-        queue.add([entry(1, chat: 1), entry(2, chat: 1), entry(3, chat: 2)], truncated: false)
-        _ = drain(&queue)
-        queue.drop(chatID: 1)
-        #expect(queue.count == 1)
-        #expect(queue.inFlight == 1)
+        var queue = Self.queue(rate: 1_000)
+        queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 1), Self.message(3, chat: 2), Self.message(4, chat: 1, .bulk)])
+        guard case .send(let flying) = queue.nextMessage(at: Self.start) else { Issue.record("nothing sent"); return }
+        #expect(flying.chatID == 1)
+        queue.drop(chatID: 1, at: Self.start)
+        #expect(queue.messagesInFlight == 0)
+        #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id) == [3])
+        #expect(queue.count == 0)
+    }
+
+    // MARK: The window over the table
+
+    @Test func atStartNothingIsTakenUntilTheTableWasRead() {
+        var queue = OutboxQueue(pacing: Pacing(messagesPerSecond: 30, messagesPerSecondPerChat: 1, bulkShare: 0.2), capacity: 100)
+        queue.accept([Self.message(5, chat: 1)])
+        #expect(queue.count == 0)
+        let read = queue.startRead(.interactive)
+        #expect(read?.from == .min && read?.limit == 100)
+        #expect(queue.startRead(.interactive) == nil)  // one read of a lane at a time
+        // The row handed over before the read was looked at comes from the table.
+        queue.finishRead(.interactive, rows: [Self.message(2, chat: 1), Self.message(5, chat: 1)], fetched: 2, last: 5)
+        #expect(queue.isComplete(.interactive))
+        #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id) == [2, 5])
+    }
+
+    @Test func aFullLaneRefusesHandOversAndReadsThemInOrderOnceItHasRoom() {
+        var queue = Self.queue(rate: 1_000, capacity: 4)
+        queue.accept((1...6).map { Self.message($0, chat: 100 + $0, .bulk) })
+        #expect(queue.count(.bulk) == 4)
+        #expect(!queue.isComplete(.bulk))
+        #expect(queue.startRead(.bulk) == nil)  // no room yet
+        let sent = Self.run(&queue, until: Self.start + 1)
+        #expect(sent.map(\.reply.id) == [1, 2, 3, 4])
+        // A later hand-over waits behind the rows still in the table.
+        queue.accept([Self.message(7, chat: 107, .bulk)])
+        #expect(queue.count(.bulk) == 0)
+        let read = queue.startRead(.bulk)
+        #expect(read?.from == 5 && read?.limit == 4)
+        queue.finishRead(.bulk, rows: (5...7).map { Self.message($0, chat: 100 + $0, .bulk) }, fetched: 3, last: 7)
+        #expect(queue.isComplete(.bulk))
+        #expect(Self.run(&queue, until: Self.start + 2, from: Self.start + 1).map(\.reply.id) == [5, 6, 7])
+    }
+
+    @Test func aFullReadLeavesTheLaneToBeReadOnFromItsLastRow() {
+        var queue = Self.queue(rate: 1_000, capacity: 2)
+        queue.accept((1...3).map { Self.message($0, chat: $0, .bulk) })
+        _ = Self.run(&queue, until: Self.start + 1)
+        #expect(queue.startRead(.bulk)?.from == 3)
+        queue.finishRead(.bulk, rows: [Self.message(3, chat: 3, .bulk), Self.message(4, chat: 4, .bulk)], fetched: 2, last: 4)
+        #expect(!queue.isComplete(.bulk))
+        _ = Self.run(&queue, until: Self.start + 2, from: Self.start + 1)
+        #expect(queue.startRead(.bulk)?.from == 5)
+    }
+
+    @Test func rowsReadAfterTheySentOrTheirChatWasResetAreNotTakenAgain() {
+        var queue = Self.queue(rate: 1_000, burst: 1_000, capacity: 3)
+        // Chat 7's commit (id 7) is handed over before chat 5's (id 5), which finds the lane full.
+        queue.accept([Self.message(1, chat: 1, .bulk), Self.message(2, chat: 2, .bulk), Self.message(7, chat: 7, .bulk)])
+        queue.accept([Self.message(5, chat: 5, .bulk)])
+        var flying: [QueuedReply] = []
+        while case .send(let reply) = queue.nextMessage(at: Self.start) { flying.append(reply) }
+        #expect(flying.map(\.id) == [1, 2, 7])
+        queue.finish(flying[0], at: Self.start)
+        queue.finish(flying[1], at: Self.start)
+        let read = queue.startRead(.bulk)
+        #expect(read?.from == 5 && read?.limit == 3)
+        // While the read is under way, 7 is delivered and chat 8 is reset: the rows the read saw
+        // of both may be gone.
+        queue.finish(flying[2], at: Self.start)
+        queue.accept([], emptying: 8)
+        queue.finishRead(.bulk, rows: [Self.message(5, chat: 5, .bulk), Self.message(7, chat: 7, .bulk), Self.message(8, chat: 8, .bulk)], fetched: 3, last: 8)
+        #expect(!queue.isComplete(.bulk))
+        let sent = Self.run(&queue, until: Self.start + 1)
+        #expect(sent.map(\.reply.id) == [5])
+        // Chat 8's row is looked for again.
+        #expect(queue.startRead(.bulk)?.from == 8)
+    }
+
+    @Test func aNewReplyIsInHandAtOnceWhateverTheBulkBacklog() {
+        var queue = Self.queue(rate: 30, capacity: 100)
+        queue.accept((1...100_000).map { Self.message($0, chat: $0, .bulk) })
+        #expect(queue.count(.bulk) == 100)
+        queue.accept([Self.message(100_001, chat: 200_000)])
+        let sent = Self.run(&queue, until: Self.start + 0.1)
+        #expect(sent.contains { $0.reply.id == 100_001 })
+    }
+
+    // MARK: Broadcasts
+
+    @Test func aBroadcastIsReportedWhenItStartsAndWhenItsLaneIsEmpty() {
+        var queue = Self.queue(rate: 10)
+        queue.accept([Self.message(1, chat: 1)])
+        _ = Self.run(&queue, until: Self.start + 1)
+        #expect(queue.takeEvents().isEmpty)
+        queue.accept((2...21).map { Self.message($0, chat: $0, .bulk) })
+        let sent = Self.run(&queue, until: Self.start + 10, from: Self.start + 1)
+        #expect(sent.count == 20)
+        let events = queue.takeEvents()
+        #expect(events.first == .broadcastStarted(waiting: 20, more: false))
+        guard case .broadcastFinished(let delivered, let dropped, let seconds) = events.last else {
+            Issue.record("no end: \(events)")
+            return
+        }
+        #expect(delivered == 20 && dropped == 0)
+        #expect(abs(seconds - 1.9) < 0.01)
+    }
+
+    // MARK: Pacing
+
+    @Test func theOverallRateRunsAfterItsBurst() {
+        var queue = Self.queue(rate: 10, burst: 3)
+        queue.accept((1...6).map { Self.message($0, chat: $0) })
+        let times = Self.run(&queue, until: Self.start + 10).map { $0.at - Self.start }
+        #expect(times.count == 6)
+        #expect(zip(times, [0, 0, 0, 0.1, 0.2, 0.3]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(times)")
+    }
+
+    @Test func atTelegramsRateTheScheduleKeepsUnderTheLimit() {
+        var queue = OutboxQueue(pacing: Pacing(messagesPerSecond: 30, messagesPerSecondPerChat: 1, bulkShare: 0.2))
+        for lane in OutboxLane.allCases {
+            _ = queue.startRead(lane)
+            queue.finishRead(lane, rows: [], fetched: 0, last: nil)
+        }
+        queue.accept((1...300).map { Self.message($0, chat: $0, $0 % 2 == 0 ? .bulk : .interactive) })
+        let sent = Self.run(&queue, until: Self.start + 60)
+        let last = sent.last!.at - Self.start
+        // 300 messages at 2 % under 30 a second take a little over ten seconds.
+        #expect(sent.count == 300)
+        #expect(last > 299 / 30.0 && last < 300 / 29.0)
+    }
+
+    @Test func noMoreThanTheLimitAreCountedWithinASecondOfTheirAnswers() {
+        var recent = RecentSends(limit: 3)
+        for _ in 0..<3 {
+            #expect(recent.wait(at: 0) == nil)
+            recent.start()
+        }
+        for answer in [0.1, 0.2, 0.3] { recent.answered(at: answer) }
+        // Answered at 0.1, 0.2 and 0.3: the fourth may go a second after the first answer.
+        #expect(recent.wait(at: 0.3) == 1.1)
+        #expect(recent.wait(at: 1.1) == nil)
+    }
+
+    @Test func aMessageStillInFlightKeepsCountingHoweverLongItTakes() {
+        var recent = RecentSends(limit: 2)
+        recent.start()
+        recent.start()
+        // Neither answered after five seconds: Telegram may count them any moment now.
+        #expect(recent.wait(at: 5) != nil)
+        recent.answered(at: 5)
+        #expect(recent.wait(at: 5.5) != nil)
+        #expect(recent.wait(at: 6) == nil)
+    }
+
+    @Test func aPauseHoldsBackEverySlotUntilItEnds() {
+        var queue = Self.queue(rate: 30, burst: 30)
+        queue.accept([Self.message(1, chat: 1)])
+        queue.pause(for: 2, at: Self.start)
+        guard case .wait(let until) = queue.nextMessage(at: Self.start) else { Issue.record("not held back"); return }
+        #expect(abs(until - Self.start - 2) < 1e-9)
     }
 }

@@ -20,14 +20,14 @@ extension LoopbackTests {
             let telegram: FakeTelegram
             let sender: OutboxSender
 
-            init() async throws {
+            init(messagesPerSecond: Double = 30, window: Int = 10_000) async throws {
                 folder = try TemporaryFolder()
                 database = try BotDatabase.open(path: folder.databasePath)
                 telegram = try await FakeTelegram()
                 var logger = Logger(label: "weatherbot.tests.outbox")
                 logger.logLevel = .critical
                 let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(15))
-                sender = OutboxSender(database: database, client: client, logger: logger)
+                sender = OutboxSender(database: database, client: client, logger: logger, messagesPerSecond: messagesPerSecond, window: window)
             }
 
             func commit(_ replies: [Reply], chat: Int64) throws {
@@ -46,8 +46,9 @@ extension LoopbackTests {
                 let written = try await database.commitStep(
                     chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
                     changes: changes, replies: try replies.map { try encoder.encode($0) }, followUps: [])
-                if changes.contains(.forgetChat) { sender.forgetReplies(chatID: chat) }
-                sender.committed(replies, ids: written.replyIDs, chatID: chat)
+                sender.committed(
+                    zip(written.replyIDs, replies).map { QueuedReply(id: $0, chatID: chat, lane: .interactive, reply: $1) },
+                    emptying: changes.contains(.forgetChat) ? chat : nil)
                 return written.replyIDs
             }
 
@@ -58,10 +59,31 @@ extension LoopbackTests {
 
             /// Delivers until the outbox is empty (or `timeout`).
             func drain(timeout: Duration = .seconds(15)) async throws {
-                let sender = sender
-                let running = Task { try await sender.run() }
+                let running = start()
                 defer { running.cancel() }
                 try await waitUntil(timeout: timeout, "an empty outbox") { try database.outboxBacklog() == 0 }
+            }
+
+            /// Runs the sender until the task is cancelled.
+            func start() -> Task<Void, any Error> {
+                let sender = sender
+                return Task { try await sender.run() }
+            }
+
+            /// Queues `count` daily forecasts for chats from 100,000 on, as the scheduler does.
+            func commitForecasts(_ count: Int) throws {
+                try database.writer.write { db in
+                    for chat in Int64(100_000)..<Int64(100_000 + count) {
+                        try ChatRecord(id: chat, language: "ru", state: Data()).insert(db)
+                        try Subscription(
+                            chatId: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast
+                        ).insert(db)
+                    }
+                }
+                let payload = try JSONEncoder().encode(Reply.send(text: "🗓 Прогноз на сегодня"))
+                try database.commit(try database.dueSubscriptions(at: Date(), limit: count).map {
+                    DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", payload: payload, nextSendAt: .distantFuture)
+                })
             }
 
             func fail(_ method: String, with responses: [LoopbackResponse]) {
@@ -115,51 +137,51 @@ extension LoopbackTests {
             await setup.telegram.server.shutdown()
         }
 
-        @Test func repliesHandedOverAreSentWithoutReadingThemBackAndThenLetGo() async throws {
+        @Test func repliesHandedOverAreSentWithoutReadingThemBack() async throws {
             let setup = try await Setup()
+            let running = setup.start()
+            defer { running.cancel() }
+            try await waitUntil("the table read") { setup.sender.hasReadTheTable }
             try await setup.commitHandingOver([.send(text: "раз"), .send(text: "два")], chat: chatID)
             // Sent from memory: the stored copies are not read (they would be dropped as undecodable).
             try setup.spoilStoredReplies()
-            try await setup.drain()
+            try await waitUntil("an empty outbox") { try setup.database.outboxBacklog() == 0 }
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["раз", "два"])
-            #expect(setup.sender.keptReplyCount == 0)
-            // Handed over only after the sender read and sent it: not kept, so never held for good.
-            let ids = try await setup.commitHandingOver([], chat: chatID)
-            #expect(ids.isEmpty)
-            setup.sender.committed([.send(text: "уже отправлено")], ids: [1], chatID: chatID)
-            #expect(setup.sender.keptReplyCount == 0)
+            #expect(setup.sender.held(.interactive) == 0)
             await setup.telegram.server.shutdown()
         }
 
-        @Test func repliesTheSenderReadBeforeTheyWereHandedOverAreStillSentFromMemory() async throws {
+        @Test func aResetDropsTheChatsWaitingRepliesAndKeepsOthers() async throws {
             let setup = try await Setup()
-            setup.fail("sendMessage", with: [Self.error(429, "Too Many Requests: retry after 1", retryAfter: 1)])
-            let replies: [Reply] = [.send(text: "раз"), .send(text: "два")]
-            try setup.commit(replies, chat: chatID)
-            let ids = try setup.database.outboxEntries(after: 0, limit: 10).map(\.id)
-            let sender = setup.sender
-            let running = Task { try await sender.run() }
+            setup.fail("sendMessage", with: [Self.error(429, "Too Many Requests: retry after 2", retryAfter: 2)])
+            let running = setup.start()
             defer { running.cancel() }
-            // The sender has read both and waits out the 429 on the first when they are handed over.
+            try await waitUntil("the table read") { setup.sender.hasReadTheTable }
+            try await setup.commitHandingOver([.send(text: "до сброса 1"), .send(text: "до сброса 2")], chat: chatID)
+            try await setup.commitHandingOver([.send(text: "другому чату")], chat: 7)
+            // The first waits out the 429 when the chat is reset.
             try await setup.telegram.waitUntil("the first attempt") { $0.failures["sendMessage"]?.isEmpty ?? true }
-            sender.committed(replies, ids: ids, chatID: chatID)
-            #expect(sender.keptReplyCount == 2)
-            try setup.spoilStoredReplies()
-            try await waitUntil(timeout: .seconds(15), "an empty outbox") { try setup.database.outboxBacklog() == 0 }
-            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["раз", "два"])
-            #expect(sender.keptReplyCount == 0)
+            try await setup.commitHandingOver([.send(text: "всё удалено")], chat: chatID, changes: [.forgetChat])
+            try await waitUntil("an empty outbox") { try setup.database.outboxBacklog() == 0 }
+            try await Task.sleep(for: .milliseconds(200))
+            let texts = setup.telegram.state.withLock { $0.sent.map(\.text) }
+            #expect(texts.sorted() == ["всё удалено", "другому чату"])
             await setup.telegram.server.shutdown()
         }
 
-        @Test func aResetForgetsTheRepliesHandedOverForItsChat() async throws {
-            let setup = try await Setup()
-            try await setup.commitHandingOver([.send(text: "до сброса")], chat: chatID)
-            try await setup.commitHandingOver([.send(text: "другому чату")], chat: 7)
-            setup.sender.forgetReplies(chatID: chatID)
-            // The chat's reply now comes from the outbox, which no longer holds a readable one.
-            try setup.spoilStoredReplies()
-            try await setup.drain()
-            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому чату"])
+        @Test func aLargeBulkBacklogInTheTableHidesNoNewReplyAfterARestart() async throws {
+            // A window of 100 over 3,000 forecasts left from before a restart, and a reply
+            // committed after them: it goes out among the first, not behind the broadcast.
+            let setup = try await Setup(messagesPerSecond: 100, window: 100)
+            try setup.commitForecasts(3_000)
+            try setup.commit([.send(text: "ответ на /help")], chat: chatID)
+            let running = setup.start()
+            defer { running.cancel() }
+            try await setup.telegram.waitUntil("the answer") { $0.sent.contains { $0.text == "ответ на /help" } }
+            let position = setup.telegram.state.withLock { $0.sent.firstIndex { $0.text == "ответ на /help" } }
+            #expect((position ?? .max) < 5, "sent after \(position ?? -1) forecasts")
+            // And the broadcast goes on.
+            try await setup.telegram.waitUntil("300 forecasts") { $0.sent.count > 300 }
             await setup.telegram.server.shutdown()
         }
 

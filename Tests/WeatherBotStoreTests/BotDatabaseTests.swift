@@ -60,9 +60,9 @@ import Testing
         #expect(try reopened.pendingInbox().map(\.payload) == [payload("f")])
         #expect(followUps.map(\.kind) == [.followUp])
         #expect(try reopened.outboxBacklog() == 2)
-        let entries = try reopened.outboxEntries(after: 0, limit: 10)
+        let entries = try reopened.outboxItems(lane: .interactive, from: .min, limit: 10)
         #expect(entries.map(\.chatId) == [7, 7])
-        #expect(try entries.map { try reopened.outboxPayload(id: $0.id, chatID: 7) } == [payload("r1"), payload("r2")])
+        #expect(entries.map(\.payload) == [payload("r1"), payload("r2")])
     }
 
     @Test func aChatRowIsWrittenAndRewrittenWithEveryField() throws {
@@ -125,27 +125,44 @@ import Testing
         #expect(stored.state == payload("s2"))
     }
 
-    @Test func theOutboxIsReadInIdOrderFromWhereTheLastReadStopped() throws {
+    @Test func eachLaneIsReadInIdOrderFromAnIdWhateverTheOtherHolds() throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
         let items = try database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
         try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("1a"), payload("1b")], followUps: [])
+        // A broadcast committed between the two chats' steps.
+        try database.writer.write { db in
+            for chat in Int64(100)..<300 {
+                try ChatRecord(id: chat, language: "ru", state: Data()).insert(db)
+                try Subscription(chatId: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast).insert(db)
+            }
+        }
+        let due = try database.dueSubscriptions(at: Date())
+        let ids = try database.commit(due.map {
+            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", payload: payload("f"), nextSendAt: .distantFuture)
+        })
+        #expect(ids.compactMap { $0 }.count == 200)
         try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [payload("2a")], followUps: [])
 
-        let first = try database.outboxEntries(after: 0, limit: 2)
+        let first = try database.outboxItems(lane: .interactive, from: .min, limit: 2)
         #expect(first.map(\.chatId) == [1, 1])
-        let rest = try database.outboxEntries(after: first[1].id, limit: 10)
+        let rest = try database.outboxItems(lane: .interactive, from: first[1].id! + 1, limit: 10)
         #expect(rest.map(\.chatId) == [2])
-        #expect(try database.outboxPayload(id: rest[0].id, chatID: 2) == payload("2a"))
+        #expect(rest.map(\.payload) == [payload("2a")])
+        let bulk = try database.outboxItems(lane: .bulk, from: .min, limit: 1_000)
+        #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.payload == payload("f") })
+        #expect(bulk.map(\.id) == ids)
+        #expect(try database.outboxBacklog(lane: .bulk) == 200)
+        #expect(try database.outboxBacklog(lane: .interactive) == 3)
 
-        try database.completeOutbox(id: first[0].id, chatID: 1, tag: "locate-1", messageID: 555)
+        try database.completeOutbox(id: first[0].id!, chatID: 1, tag: "locate-1", messageID: 555)
         #expect(try database.messageID(chatID: 1, tag: "locate-1") == 555)
         #expect(try database.messageID(chatID: 2, tag: "locate-1") == nil)
-        #expect(try database.outboxPayload(id: first[0].id, chatID: 1) == nil)
+        #expect(try database.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.id) == [first[1].id, rest[0].id])
 
-        try database.retryOutbox(id: first[1].id, chatID: 1, notBefore: Date().addingTimeInterval(60))
-        let retried = try #require(try database.outboxEntries(after: 0, limit: 10).first)
+        try database.retryOutbox(id: first[1].id!, chatID: 1, notBefore: Date().addingTimeInterval(60))
+        let retried = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(retried.attempts == 1)
         #expect(retried.notBefore > Date())
     }
@@ -157,10 +174,10 @@ import Testing
             let item = try #require(try database.receive([(updateID: chat, chatID: chat, payload: payload(""))], lastUpdateID: chat).first)
             try database.commit(chat: ChatRecord(id: chat, language: "ru", state: Data()), handled: item.seq!, replies: [payload("r")], followUps: [])
         }
-        let entries = try database.outboxEntries(after: 0, limit: 100)
+        let entries = try database.outboxItems(lane: .interactive, from: .min, limit: 100)
         try await withThrowingTaskGroup { group in
             for entry in entries {
-                group.addTask { try await database.completeDelivered(id: entry.id, chatID: entry.chatId, tag: "t", messageID: Int(entry.chatId) * 10) }
+                group.addTask { try await database.completeDelivered(id: entry.id!, chatID: entry.chatId, tag: "t", messageID: Int(entry.chatId) * 10) }
             }
             try await group.waitForAll()
         }
@@ -184,15 +201,15 @@ import Testing
         let items = try database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
         try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("mine")], followUps: [])
-        let other = try #require(try database.outboxEntries(after: 0, limit: 10).first)
+        let other = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first?.id)
         // Chat 2 naming chat 1's reply or inbox item changes nothing.
-        try database.completeOutbox(id: other.id, chatID: 2)
-        try database.retryOutbox(id: other.id, chatID: 2, notBefore: .distantFuture)
-        #expect(try database.outboxPayload(id: other.id, chatID: 2) == nil)
+        try database.completeOutbox(id: other, chatID: 2)
+        try database.retryOutbox(id: other, chatID: 2, notBefore: .distantFuture)
         try database.discardInboxItem(seq: items[1].seq! - 1, chatID: 2)
         #expect(try database.outboxBacklog() == 1)
-        #expect(try database.outboxEntries(after: 0, limit: 10).first?.attempts == 0)
-        #expect(try database.outboxPayload(id: other.id, chatID: 1) == payload("mine"))
+        let mine = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
+        #expect(mine.attempts == 0)
+        #expect(mine.payload == payload("mine"))
         #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
     }
 }
@@ -208,6 +225,9 @@ import Testing
         status = try BotStatus.read(path: temporary.path)
         #expect(status.lastSuccessfulPoll == polledAt)
         #expect(status.outboxBacklog == 1)
+        #expect(status.lane(.interactive).backlog == 1)
+        #expect(status.lane(.interactive).oldest.map { abs($0.timeIntervalSinceNow) < 60 } == true)
+        #expect(status.lane(.bulk) == BotStatus.Lane())
         #expect(status.inboxBacklog == 1)
         #expect(status.chats == 1)
         #expect(status.subscriptions == 0)
