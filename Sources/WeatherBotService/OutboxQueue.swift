@@ -89,7 +89,6 @@ struct OutboxQueue {
     /// What happened to a lane while its rows were being read, so the rows read are taken right.
     private struct Read {
         var from: Int64
-        var limit: Int
         /// Sent and removed meanwhile: a row read may be one of them.
         var finished: Set<Int64> = []
         /// Chats whose rows were deleted meanwhile: their rows read may be gone already.
@@ -170,28 +169,25 @@ struct OutboxQueue {
     }
 
     /// What to read from the table for `lane`, if it is incomplete and has room: rows with ids from
-    /// `from`, at most `limit`. Until ``finishRead(_:rows:fetched:last:)`` or ``readFailed(_:)``,
-    /// no other read of the lane starts.
+    /// `from`, at most `limit` (held ones among them). Until ``finishRead(_:rows:fetched:last:)``
+    /// or ``readFailed(_:)``, no other read of the lane starts.
     mutating func startRead(_ lane: OutboxLane) -> (from: Int64, limit: Int)? {
         let index = lane.rawValue
         guard !lanes[index].complete, lanes[index].read == nil, lanes[index].count <= capacity / 2 else { return nil }
-        let from = lanes[index].readFrom
-        // Rows already held come back too; ask for enough to fill the room besides them.
-        let held = heldIDs(index).lazy.filter { $0 >= from }.count
-        let limit = capacity - lanes[index].count + held
-        lanes[index].read = Read(from: from, limit: limit)
-        return (from, limit)
+        lanes[index].read = Read(from: lanes[index].readFrom)
+        return (lanes[index].readFrom, capacity)
     }
 
-    /// Takes the rows a read found: `rows` decoded, of `fetched` rows read in all, the last with id `last`.
+    /// Takes the rows a read found, until the lane is full: `rows` decoded, of `fetched` rows read
+    /// in all, the last with id `last`.
     mutating func finishRead(_ lane: OutboxLane, rows: [QueuedReply], fetched: Int, last: Int64?) {
         let index = lane.rawValue
         guard let read = lanes[index].read else { return }
         lanes[index].read = nil
-        var readFrom: Int64? = fetched == read.limit ? (last ?? read.from) + 1 : nil
+        var readFrom: Int64? = fetched == capacity ? (last ?? read.from) + 1 : nil
         for row in rows where !holds(row) && !read.finished.contains(row.id) {
-            if read.emptiedChats.contains(row.chatID) {
-                // Perhaps deleted after the read looked: read it again.
+            // A row of a chat emptied meanwhile may be gone already: it is read again.
+            if read.emptiedChats.contains(row.chatID) || lanes[index].count >= capacity {
                 readFrom = min(readFrom ?? row.id, row.id)
             } else {
                 insert(row)
@@ -219,12 +215,6 @@ struct OutboxQueue {
         } else {
             lanes[index].readFrom = min(lanes[index].readFrom, id)
         }
-    }
-
-    private func heldIDs(_ index: Int) -> [Int64] {
-        var ids = lanes[index].chats.values.flatMap { $0.map(\.id) }
-        if index == OutboxLane.interactive.rawValue { ids += answerIDs }
-        return ids
     }
 
     private mutating func insert(_ reply: QueuedReply) {

@@ -223,6 +223,7 @@ import WeatherBotStore
         #expect(queue.startRead(.bulk)?.from == 3)
         queue.finishRead(.bulk, rows: [Self.message(3, chat: 3, .bulk), Self.message(4, chat: 4, .bulk)], fetched: 2, last: 4)
         #expect(!queue.isComplete(.bulk))
+        #expect(queue.count(.bulk) == 2)
         _ = Self.run(&queue, until: Self.start + 2, from: Self.start + 1)
         #expect(queue.startRead(.bulk)?.from == 5)
     }
