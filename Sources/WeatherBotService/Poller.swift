@@ -51,13 +51,22 @@ public struct Poller: Service {
                     lastUpdateID = try database.lastUpdateID()
                     knowsLastUpdateID = true
                 }
-                let offset = lastUpdateID.map { $0 + 1 }
+                // An id at the very top of the range is confirmed by asking from itself on.
+                let offset = lastUpdateID.map { $0 == .max ? $0 : $0 + 1 }
                 let updates = try await client.getUpdates(
                     offset: offset, limit: 100, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
                 backoff.reset()
                 conflictBackoff.reset()
-                if let last = try await commit(updates, lastNoted: &lastNoted) {
-                    lastUpdateID = max(lastUpdateID ?? last, last)
+                // Telegram chooses the next id at random after a week without updates: a batch wholly
+                // below the stored id starts new ids, which are taken, not dropped as seen.
+                let rebasing = lastUpdateID.map { stored in !updates.isEmpty && updates.allSatisfy { $0.updateId < stored } } ?? false
+                if rebasing {
+                    logger.notice(
+                        "Telegram started update ids anew (it does after a quiet week); following the new ids",
+                        metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateId).max() ?? 0)"])
+                }
+                if let last = try await commit(updates, rebasing: rebasing, lastNoted: &lastNoted) {
+                    lastUpdateID = rebasing ? last : max(lastUpdateID ?? last, last)
                 }
             } catch let error as TelegramError {
                 if Task.isCancelled { return }
@@ -91,7 +100,7 @@ public struct Poller: Service {
     }
 
     /// Commits a batch; returns the last update id it covered, nil for an empty batch.
-    private func commit(_ updates: [Update], lastNoted: inout ContinuousClock.Instant?) async throws -> Int64? {
+    private func commit(_ updates: [Update], rebasing: Bool, lastNoted: inout ContinuousClock.Instant?) async throws -> Int64? {
         guard let last = updates.map(\.updateId).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
@@ -103,7 +112,7 @@ public struct Poller: Service {
         lastNoted = .now
         let kept = updates.filter { $0.chatID != nil }
         let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
-        let items = try database.receive(rows, lastUpdateID: last)
+        let items = try database.receive(rows, lastUpdateID: last, rebasing: rebasing)
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
         await workers.enqueue(items, updates: items.map { $0.updateId.flatMap { decoded[$0] } })

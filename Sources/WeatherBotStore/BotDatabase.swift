@@ -140,12 +140,17 @@ extension BotDatabase {
 
     /// Commits a batch from getUpdates in one transaction: the updates that belong to a chat go to
     /// the inbox, and the last update id moves to `lastUpdateID` (covering those that were dropped).
-    /// Updates at or below the stored id are skipped, so a batch delivered twice is taken once.
+    /// Updates at or below the stored id are skipped, so a batch delivered twice is taken once;
+    /// but when `rebasing` (Telegram chose new, lower ids after a quiet week) every update is taken
+    /// and the stored id moves down to `lastUpdateID`.
     ///
     /// - Returns: the inbox items written, in order.
-    public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, at now: Date = Date()) throws -> [InboxItem] {
+    public func receive(
+        _ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool = false, at now: Date = Date()
+    ) throws -> [InboxItem] {
         try writer.write { db in
-            let previous = try Self.fact(Self.lastUpdateIDKey, db).flatMap(Int64.init) ?? Int64.min
+            let stored = try Self.fact(Self.lastUpdateIDKey, db).flatMap(Int64.init) ?? Int64.min
+            let previous = rebasing ? Int64.min : stored
             var items: [InboxItem] = []
             for update in updates where update.updateID > previous {
                 guard let chatID = update.chatID else { continue }

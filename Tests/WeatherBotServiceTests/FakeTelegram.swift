@@ -36,6 +36,9 @@ final class FakeTelegram: Sendable {
         var failures: [String: [LoopbackResponse]] = [:]
         /// How many coming getUpdates calls hang (longer than the client waits) before answering.
         var stalledPolls = 0
+        /// Update ids started anew, lower than before (as after a quiet week): an offset above every
+        /// waiting update confirms none of them.
+        var rebased = false
     }
 
     let state: Locked<State>
@@ -65,6 +68,14 @@ final class FakeTelegram: Sendable {
 
     private static func user(_ chatID: Int64, _ language: String) -> [String: Any] {
         ["id": chatID, "is_bot": false, "first_name": "Tester", "language_code": language]
+    }
+
+    /// The next update ids start anew at `id`, as Telegram does after a week without updates.
+    func rebaseUpdateIDs(to id: Int) {
+        state.withLock { state in
+            state.nextUpdateID = id
+            state.rebased = true
+        }
     }
 
     func sendText(_ text: String, from chatID: Int64, language: String = "ru") {
@@ -224,7 +235,9 @@ final class FakeTelegram: Sendable {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
             let batch = state.withLock { state -> [Data] in
-                if let offset { state.queued.removeAll { $0.id < offset } }
+                if let offset, !state.rebased || state.queued.map(\.id).max().map({ offset <= $0 + 1 }) ?? true {
+                    state.queued.removeAll { $0.id < offset }
+                }
                 let batch = state.queued.prefix(100)
                 state.delivered += batch.map(\.id)
                 return batch.map(\.json)

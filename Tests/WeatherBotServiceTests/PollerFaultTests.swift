@@ -33,5 +33,30 @@ extension LoopbackTests {
             #expect(try bot.database.lastUpdateID() == 1029)
             await loopback.shutdown()
         }
+
+        @Test func updateIdsThatStartAnewLowerAfterAQuietWeekAreHandled() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
+            telegram.sendText("/help", from: 1)
+            try await telegram.waitUntil("the first answer") { $0.sent.count == 1 }
+            #expect(try bot.database.lastUpdateID() == 1000)
+
+            // A week later Telegram numbers updates from a new, lower id.
+            telegram.rebaseUpdateIDs(to: 17)
+            telegram.sendText("/help", from: 2)
+            telegram.sendText("/help", from: 3)
+            try await telegram.waitUntil(timeout: .seconds(10), "the answers after the new ids") { $0.sent.count == 3 }
+            telegram.sendText("/help", from: 4)
+            try await telegram.waitUntil(timeout: .seconds(10), "the next answer") { $0.sent.count == 4 }
+            try await Task.sleep(for: .milliseconds(500))
+            let state = telegram.state.withLock { $0 }
+            #expect(state.sent.map(\.chatID).sorted() == [1, 2, 3, 4])  // each once
+            #expect(try bot.database.lastUpdateID() == 19)
+            // No tight loop: the new ids are confirmed, not handed out again and again.
+            #expect(state.delivered.filter { $0 < 1000 } == [17, 18, 19])
+            try await bot.stop()
+            await loopback.shutdown()
+        }
     }
 }
