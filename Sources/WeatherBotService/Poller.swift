@@ -87,14 +87,15 @@ public struct Poller: Service {
                     delay = backoff.next()
                     logger.warning("getUpdates failed; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
                 }
-                try await Task.sleep(for: delay)
+                // A shutdown during the wait ends polling as gracefully as one during a poll.
+                try? await Task.sleep(for: delay)
             } catch is CancellationError {
                 return
             } catch {
                 // The database could not commit the batch: nothing was confirmed, so Telegram re-sends it.
                 let delay = backoff.next()
                 logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
-                try await Task.sleep(for: delay)
+                try? await Task.sleep(for: delay)
             }
         }
     }

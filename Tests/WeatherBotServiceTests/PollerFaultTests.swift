@@ -34,6 +34,22 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        @Test func aShutdownWhilePollingBacksOffAfterAConflictIsGraceful() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let conflict = LoopbackResponse.json(
+                ["ok": false, "error_code": 409, "description": "Conflict: terminated by other getUpdates request"], status: 409)
+            telegram.state.withLock { $0.failures["getUpdates"] = Array(repeating: conflict, count: 5) }
+            let bot = try await loopback.startBot()
+            try await telegram.waitUntil("the first conflict") { ($0.failures["getUpdates"]?.count ?? 0) < 5 }
+            try await Task.sleep(for: .milliseconds(200))
+            // Backing off for seconds now: the stop ends the wait, and the group ends without an error.
+            let stopping = ContinuousClock.now
+            try await bot.stop()
+            #expect(ContinuousClock.now - stopping < .seconds(3))
+            await loopback.shutdown()
+        }
+
         @Test func updateIdsThatStartAnewLowerAfterAQuietWeekAreHandled() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
