@@ -127,7 +127,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         do {
             response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: requestTimeout))
         } catch let error as TransportError {
-            throw OpenWeatherError(code: .network, endpoint: path, message: error.description)
+            throw OpenWeatherError(code: .network, endpoint: path, message: error.description.redacting(apiKey))
         } catch {
             throw OpenWeatherError(code: .network, endpoint: path, message: String(describing: type(of: error)))
         }
@@ -136,7 +136,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
                 let deadline = ContinuousClock.now + rateLimitPause
                 rateLimitedUntil.withLock { $0 = deadline }
             }
-            throw Self.error(status: response.status, body: response.body, endpoint: path)
+            throw Self.error(status: response.status, body: response.body, endpoint: path, hiding: apiKey)
         }
         do {
             return try Self.decoder().decode(Body.self, from: response.body)
@@ -145,8 +145,10 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         }
     }
 
-    static func error(status: Int, body: Data, endpoint: String) -> OpenWeatherError {
-        let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.message ?? "HTTP \(status)"
+    /// The error an answer other than 200 means; its message is the server's, without `secret`,
+    /// since a server may quote the request's URL, key and all.
+    static func error(status: Int, body: Data, endpoint: String, hiding secret: String = "") -> OpenWeatherError {
+        let message = ((try? JSONDecoder().decode(ErrorBody.self, from: body))?.message ?? "HTTP \(status)").redacting(secret)
         let code: OpenWeatherError.Code
         switch status {
         case 401 where message.localizedLowercase.contains("subscription"):

@@ -154,7 +154,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
-            throw TelegramError(code: .transport, method: method, description: error.description)
+            throw TelegramError(code: .transport, method: method, description: redacted(error.description))
         } catch {
             throw TelegramError(code: .transport, method: method, description: String(describing: type(of: error)))
         }
@@ -179,8 +179,9 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         )
     }
 
-    /// The API's words, with the token taken out should they ever echo it.
+    /// Words that came from elsewhere, with the token taken out should they ever echo it,
+    /// percent-encoded or not.
     private func redacted(_ text: String) -> String {
-        token.isEmpty ? text : text.replacingOccurrences(of: token, with: "<redacted>")
+        text.redacting(token)
     }
 }

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import HTTPTransport
 import Logging
 import SystemPackage
 
@@ -161,16 +162,22 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         return "warning: the config file \(path) holds secrets and can be read by other users; run chmod 600 \(path)."
     }
 
+    /// A URL as printed: a password in it is redacted.
+    static func shown(_ url: URL) -> String {
+        guard let password = url.password(percentEncoded: true), !password.isEmpty else { return url.absoluteString }
+        return url.absoluteString.redacting(password.removingPercentEncoding ?? password)
+    }
+
     var description: String {
         let rows: [(String, String)] = [
             ("telegram.botToken", "<redacted>"),
-            ("telegram.apiURL", telegramAPIURL.absoluteString),
+            ("telegram.apiURL", Self.shown(telegramAPIURL)),
             ("telegram.pollTimeout", "\(pollTimeout)"),
             ("telegram.messagesPerSecond", "\(messagesPerSecond)"),
             ("telegram.messagesPerSecondPerChat", "\(messagesPerSecondPerChat)"),
             ("telegram.bulkShare", "\(bulkShare)"),
             ("openWeather.apiKey", "<redacted>"),
-            ("openWeather.apiURL", openWeatherAPIURL.absoluteString),
+            ("openWeather.apiURL", Self.shown(openWeatherAPIURL)),
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),
             ("openWeather.cacheTTL", "\(weatherCacheTTL)"),
             ("database.path", databasePath),

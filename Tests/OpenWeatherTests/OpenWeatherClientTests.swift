@@ -132,6 +132,20 @@ import Testing
         #expect(error?.description.contains(Self.key) == false)
     }
 
+    @Test func aServerMessageQuotingTheKeyInAnySpellingIsRedacted() async throws {
+        let quoted = "/data/3.0/onecall?appid=\(Self.key) and appid=test%2Dkey%2dnot%2Dreal " + String(repeating: "x", count: 180) + Self.key
+        let body = try JSONSerialization.data(withJSONObject: ["cod": 500, "message": quoted])
+        let server = try await LoopbackServer { _ in LoopbackResponse(status: 500, body: body) }
+        defer { Task { await server.shutdown() } }
+        let error = await #expect(throws: OpenWeatherError.self) {
+            try await client(server).forecast(latitude: 1, longitude: 2, language: "ru")
+        }
+        let text = error.map { "\($0) \($0.message)" } ?? ""
+        // Not even in part where the message is cut short.
+        #expect(!text.contains("key") && !text.contains("%2D"), "\(text)")
+        #expect(text.contains("appid=<redacted>"))
+    }
+
     @Test func afterA429NoCallIsMadeUntilThePauseEnds() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
         defer { Task { await server.shutdown() } }

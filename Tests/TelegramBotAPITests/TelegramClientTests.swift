@@ -111,6 +111,20 @@ import Testing
         #expect(body["allowed_updates"] as? [String] == ["message"])
     }
 
+    @Test func serverTextQuotingTheTokenInAnySpellingIsRedacted() async throws {
+        let encoded = Self.token.replacingOccurrences(of: ":", with: "%3a")
+        let api = try await FakeAPI { _, _ in
+            .json(
+                ["ok": false, "error_code": 500, "description": "Internal error at /bot\(Self.token)/sendMessage, /bot\(encoded)/sendMessage"],
+                status: 500)
+        }
+        defer { Task { await api.server.shutdown() } }
+        let error = await #expect(throws: TelegramError.self) { try await api.client.sendMessage(chatID: 1, text: "x") }
+        let text = error.map { "\($0) \($0.reason)" } ?? ""
+        #expect(!text.contains("TEST-token"), "\(text)")
+        #expect(text.contains("Internal error at /bot<redacted>/sendMessage"))
+    }
+
     @Test func noAnswerIsATransportErrorWithoutTheToken() async throws {
         let server = try await LoopbackServer { _ in .json([:]) }
         let url = server.url

@@ -25,6 +25,16 @@ import Testing
         #expect(configuration.description.contains("<redacted>"))
     }
 
+    @Test func aPasswordInAURLIsNotPrinted() async throws {
+        let configuration = try await BotConfiguration.load(configPath: nil, environment: [
+            "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key,
+            "TELEGRAM_API_URL": "https://bot:s3cr%40t-pass@telegram.example.org:8443",
+        ])
+        #expect(!configuration.description.contains("s3cr"), "\(configuration.description)")
+        #expect(configuration.description.contains("https://bot:<redacted>@telegram.example.org:8443"))
+        #expect(configuration.telegramAPIURL.password(percentEncoded: false) == "s3cr@t-pass")
+    }
+
     @Test func missingSecretsAreOneLineEachSayingHowToSetThem() async throws {
         do {
             _ = try await BotConfiguration.load(configPath: nil, environment: [:])
