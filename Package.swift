@@ -78,6 +78,7 @@ let package = Package(
             name: "weatherbot-bench",
             dependencies: [
                 "OpenWeather",
+                "WeatherBot",
                 "WeatherBotStore",
                 "LoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -24,9 +24,12 @@ struct Benchmark: AsyncParsableCommand {
 
     enum Scenario: String, CaseIterable, ExpressibleByArgument {
         case cache, startup, throughput, broadcast
+        case broadcastChat = "broadcast-chat"
     }
 
-    @Option(name: .customLong("only"), help: "Run only these scenarios (cache, startup, throughput with latency, broadcast).")
+    @Option(
+        name: .customLong("only"),
+        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat).")
     var scenarios: [Scenario] = []
 
     func run() async throws {
@@ -37,6 +40,7 @@ struct Benchmark: AsyncParsableCommand {
         if chosen.contains(.startup) { results += try await StartupScenario(quick: quick, executable: binary).run() }
         if chosen.contains(.throughput) { results += try await ThroughputScenario(quick: quick, executable: binary).run() }
         if chosen.contains(.broadcast) { results += try await BroadcastScenario(quick: quick, executable: binary).run() }
+        if chosen.contains(.broadcastChat) { results += try await BroadcastChatScenario(quick: quick, executable: binary).run() }
         print(Result.table(results))
         if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
     }
@@ -106,5 +110,17 @@ enum Worker {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Asks the worker to stop (SIGTERM) and waits for it to exit: it may keep sending for its
+    /// drain timeout first. After `timeout` seconds it is killed.
+    static func stop(_ process: Process, timeout: Double = 20) async {
+        process.terminate()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }

@@ -40,7 +40,7 @@ struct BroadcastScenario {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("bot.sqlite").path
-        try seed(path: path, subscribers: subscribers, cells: cells)
+        try Seed.dailyForecastsDue(chats: 1...Int64(subscribers), cells: cells, in: BotDatabase.open(path: path))
 
         let rate = limits.rate * limits.scale
         let telegram = FakeBotAPI(
@@ -91,26 +91,5 @@ struct BroadcastScenario {
                 scenario: "broadcast", figure: "  CPU (worker)", value: String(format: "%.1f s, %.2f ms per message", cpu, cpu * 1000 / Double(subscribers)),
                 target: "", passed: nil),
         ]
-    }
-
-    /// Chats with one daily forecast each, due now, in `cells` places far enough apart to need a
-    /// weather call each.
-    private func seed(path: String, subscribers: Int, cells: Int) throws {
-        let database = try BotDatabase.open(path: path)
-        let now = Date()
-        let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
-        try database.writer.write { db in
-            for id in 1...subscribers {
-                let cell = id % cells
-                let place = Place(
-                    name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
-                    longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
-                try ChatRecord(id: Int64(id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place).insert(db)
-                try Subscription(
-                    chatId: Int64(id), place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
-                    nextSendAt: now.addingTimeInterval(-1)
-                ).insert(db)
-            }
-        }
     }
 }

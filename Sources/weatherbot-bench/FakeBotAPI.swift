@@ -2,11 +2,13 @@ import Foundation
 import LoopbackHTTP
 import Synchronization
 
-/// One prepared update: its JSON, its chat, and how many Bot API calls answer it.
+/// One prepared update: its JSON, its chat, and how many Bot API calls answer it; for a button
+/// press, the callback query's id, whose answer is timed on its own.
 struct PreparedUpdate: Sendable {
     var data: Data
     var chat: Int64
     var replies: Int
+    var callbackQueryID: String? = nil
 }
 
 /// Telegram's limits as the fake enforces them: in any `window` seconds at most `perWindow`
@@ -18,13 +20,25 @@ struct SendingLimits: Sendable {
 }
 
 /// A Bot API for the benchmark. It hands out prepared updates honouring `offset`, all at once or
-/// released one every `releaseInterval` seconds from the first getUpdates; it answers every
-/// sending method, optionally under `limits` (429 with retry_after beyond them), and measures:
-/// each update's latency from its release (or hand-out) to the HTTP 200 of the last call that
-/// answers it, counted per chat in order.
+/// released one every `releaseInterval` seconds from `releaseStart`; it answers every sending
+/// method, optionally under `limits` (429 with retry_after beyond them), and measures: each
+/// update's latency from its release (or hand-out) to the HTTP 200 of the last call that answers
+/// it, counted per chat in order; when each button press's answer arrived; when each message was
+/// accepted, to a chat with prepared updates or to another.
 final class FakeBotAPI: Sendable {
+    /// When released updates start to come out.
+    enum ReleaseStart: Sendable {
+        /// At the first getUpdates: the worker is up.
+        case firstPoll
+        /// When the first message (not an answer to a button) is accepted, to any chat: the
+        /// worker is already sending something else.
+        case firstMessage
+    }
+
     private struct State {
         var firstPoll: Date?
+        /// When the first update was released.
+        var releaseOrigin: Date?
         var replies = 0
         var rateLimited = 0
         var first: Date?
@@ -35,6 +49,12 @@ final class FakeBotAPI: Sendable {
         var received: [Int64: Int] = [:]
         var waiting: [Int64: [(index: Int, cumulative: Int)]] = [:]
         var latencies: [Double] = []
+        /// When each update's last answer and each button press's answer arrived.
+        var answeredAt: [Date?]
+        var callbackAnsweredAt: [Date?]
+        /// When each message was accepted, to chats with prepared updates and to the others.
+        var toUpdatingChats: [Date] = []
+        var toOtherChats: [Date] = []
         /// Accepted messages in the current window, oldest first, and each chat's last.
         var recent: [Date] = []
         var recentHead = 0
@@ -44,20 +64,34 @@ final class FakeBotAPI: Sendable {
     private let updates: [PreparedUpdate]
     private let firstID: Int
     private let releaseInterval: Double?
+    private let releaseStart: ReleaseStart
     private let limits: SendingLimits?
+    /// The update each callback query id belongs to.
+    private let callbackQueries: [String: Int]
+    /// The chats the prepared updates come from.
+    private let updatingChats: Set<Int64>
     private let state: Mutex<State>
 
-    init(updates: [PreparedUpdate], firstID: Int, releaseInterval: Double? = nil, limits: SendingLimits? = nil) {
+    init(
+        updates: [PreparedUpdate], firstID: Int, releaseInterval: Double? = nil, releaseStart: ReleaseStart = .firstPoll,
+        limits: SendingLimits? = nil
+    ) {
         self.updates = updates
         self.firstID = firstID
         self.releaseInterval = releaseInterval
+        self.releaseStart = releaseStart
         self.limits = limits
-        var state = State(handedOut: Array(repeating: nil, count: updates.count))
+        let unanswered = [Date?](repeating: nil, count: updates.count)
+        var state = State(handedOut: unanswered, answeredAt: unanswered, callbackAnsweredAt: unanswered)
         var totals: [Int64: Int] = [:]
+        var callbackQueries: [String: Int] = [:]
         for (index, update) in updates.enumerated() {
             totals[update.chat, default: 0] += update.replies
             state.waiting[update.chat, default: []].append((index, totals[update.chat]!))
+            if let id = update.callbackQueryID { callbackQueries[id] = index }
         }
+        self.callbackQueries = callbackQueries
+        updatingChats = Set(updates.map(\.chat))
         self.state = Mutex(state)
     }
 
@@ -69,6 +103,22 @@ final class FakeBotAPI: Sendable {
     var firstPoll: Date? { state.withLock { $0.firstPoll } }
     /// Seconds from each fully answered update's release to its last answer, in no order.
     var latencies: [Double] { state.withLock { $0.latencies } }
+    /// When the first update was released (with `releaseInterval`, update i comes out i intervals later).
+    var releaseOrigin: Date? { state.withLock { $0.releaseOrigin } }
+    /// When each update's last answer arrived, by index; nil while it waits for some.
+    var answeredAt: [Date?] { state.withLock { $0.answeredAt } }
+    /// When each button press's answerCallbackQuery arrived, by update index; nil for other
+    /// updates and for presses not answered yet.
+    var callbackAnsweredAt: [Date?] { state.withLock { $0.callbackAnsweredAt } }
+
+    /// Messages (callback answers aside) accepted in `start..<end`: to chats with prepared
+    /// updates, and to the others.
+    func messagesAccepted(from start: Date, to end: Date) -> (updatingChats: Int, otherChats: Int) {
+        state.withLock { state in
+            func count(_ times: [Date]) -> Int { times.lazy.filter { $0 >= start && $0 < end }.count }
+            return (count(state.toUpdatingChats), count(state.toOtherChats))
+        }
+    }
 
     func answer(_ request: LoopbackRequest) async -> LoopbackResponse {
         let method = request.path.split(separator: "/").last.map(String.init) ?? ""
@@ -92,6 +142,14 @@ final class FakeBotAPI: Sendable {
                 state.replies += 1
                 state.last = now
                 state.received[chat, default: 0] += 1
+                if method == "answerCallbackQuery" {
+                    if let query = body["callback_query_id"] as? String, let index = callbackQueries[query] {
+                        state.callbackAnsweredAt[index] = now
+                    }
+                } else {
+                    if updatingChats.contains(chat) { state.toUpdatingChats.append(now) } else { state.toOtherChats.append(now) }
+                    if releaseStart == .firstMessage && state.releaseOrigin == nil { state.releaseOrigin = now }
+                }
                 Self.complete(chat: chat, at: now, &state)
                 return state.replies
             }
@@ -115,23 +173,27 @@ final class FakeBotAPI: Sendable {
             let (batch, wait): (ArraySlice<PreparedUpdate>, Double) = state.withLock { state in
                 let now = Date()
                 if state.firstPoll == nil { state.firstPoll = now }
+                if releaseStart == .firstPoll && state.releaseOrigin == nil { state.releaseOrigin = now }
                 let released: Int
-                if let interval = releaseInterval, let origin = state.firstPoll {
-                    released = min(updates.count, Int(now.timeIntervalSince(origin) / interval) + 1)
+                if let interval = releaseInterval {
+                    released = state.releaseOrigin.map { min(updates.count, Int(now.timeIntervalSince($0) / interval) + 1) } ?? 0
                 } else {
                     released = updates.count
                 }
                 let end = min(start + 100, released)
                 guard start < end else {
-                    // Held until the next update is released, at most a second, as a long poll is.
-                    let next = releaseInterval.flatMap { interval in
-                        start < updates.count ? state.firstPoll!.addingTimeInterval(Double(start) * interval).timeIntervalSince(now) : nil
+                    // Held until the next update is released, at most a second, as a long poll is;
+                    // while the release has not started, looked at again every 50 ms.
+                    let next = releaseInterval.flatMap { interval -> Double? in
+                        guard start < updates.count else { return nil }
+                        guard let origin = state.releaseOrigin else { return 0.05 }
+                        return origin.addingTimeInterval(Double(start) * interval).timeIntervalSince(now)
                     }
                     return ([], min(max(next ?? 1, 0.0005), 1))
                 }
                 if state.first == nil { state.first = now }
                 for index in start..<end where state.handedOut[index] == nil {
-                    state.handedOut[index] = releaseInterval.map { state.firstPoll!.addingTimeInterval(Double(index) * $0) } ?? now
+                    state.handedOut[index] = releaseInterval.map { state.releaseOrigin!.addingTimeInterval(Double(index) * $0) } ?? now
                 }
                 return (updates[start..<end], 0)
             }
@@ -172,7 +234,9 @@ final class FakeBotAPI: Sendable {
         let received = state.received[chat] ?? 0
         var done = 0
         while done < waiting.count, waiting[done].cumulative <= received {
-            if let released = state.handedOut[waiting[done].index] {
+            let index = waiting[done].index
+            state.answeredAt[index] = now
+            if let released = state.handedOut[index] {
                 state.latencies.append(now.timeIntervalSince(released))
             }
             done += 1

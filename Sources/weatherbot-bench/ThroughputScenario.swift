@@ -12,7 +12,7 @@ struct ThroughputScenario {
     /// Определяем город…», then the question), /help, «✅ Да» (the answer to the button, the
     /// question edited, the weather card), then /weather, /fav and a search by name. The answer
     /// comes two rounds after the location, so the question has long been asked.
-    enum Step {
+    enum Step: Equatable {
         case location, confirm, text(String)
 
         var replies: Int {
@@ -35,26 +35,32 @@ struct ThroughputScenario {
         queued.reserveCapacity(chats * mix.count)
         for (round, step) in mix.enumerated() {
             for chat in 1...chats {
-                let id = firstID + round * chats + chat - 1
-                let user: [String: Any] = ["id": chat, "is_bot": false, "first_name": "B", "language_code": "ru"]
-                var message: [String: Any] = ["message_id": id, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"], "from": user]
-                let update: [String: Any]
-                switch step {
-                case .location:
-                    message["location"] = ["latitude": 55.75 + Double(chat % 50) * 0.1, "longitude": 37.62]
-                    update = ["update_id": id, "message": message]
-                case .confirm:
-                    // A fresh chat's first question is number 1.
-                    message["text"] = "Это ваш город?"
-                    update = ["update_id": id, "callback_query": ["id": "\(chat):\(id)", "from": user, "chat_instance": "b", "data": "cy:1", "message": message]]
-                case .text(let text):
-                    message["text"] = text
-                    update = ["update_id": id, "message": message]
-                }
-                queued.append(PreparedUpdate(data: try JSONSerialization.data(withJSONObject: update), chat: Int64(chat), replies: step.replies))
+                queued.append(try update(step, chat: Int64(chat), id: firstID + round * chats + chat - 1))
             }
         }
         return queued
+    }
+
+    /// Update `id` from `chat`, of the kind `step`. A button press's query id is "<chat>:<id>";
+    /// «✅ Да» presses question number 1, a fresh chat's first.
+    static func update(_ step: Step, chat: Int64, id: Int) throws -> PreparedUpdate {
+        let user: [String: Any] = ["id": Int(chat), "is_bot": false, "first_name": "B", "language_code": "ru"]
+        var message: [String: Any] = ["message_id": id, "date": 1_795_000_000, "chat": ["id": Int(chat), "type": "private"], "from": user]
+        let update: [String: Any]
+        var queryID: String?
+        switch step {
+        case .location:
+            message["location"] = ["latitude": 55.75 + Double(chat % 50) * 0.1, "longitude": 37.62]
+            update = ["update_id": id, "message": message]
+        case .confirm:
+            message["text"] = "Это ваш город?"
+            queryID = "\(chat):\(id)"
+            update = ["update_id": id, "callback_query": ["id": queryID!, "from": user, "chat_instance": "b", "data": "cy:1", "message": message]]
+        case .text(let text):
+            message["text"] = text
+            update = ["update_id": id, "message": message]
+        }
+        return PreparedUpdate(data: try JSONSerialization.data(withJSONObject: update), chat: chat, replies: step.replies, callbackQueryID: queryID)
     }
 
     func run() async throws -> [Result] {

@@ -1,0 +1,42 @@
+import Foundation
+import WeatherBot
+import WeatherBotStore
+
+/// Chats written straight into a worker's database through WeatherBotStore, as the bot itself
+/// would have left them, before the worker starts.
+enum Seed {
+    /// Chats `ids` with one daily forecast each, due now, in `cells` places far enough apart to
+    /// need a weather call each (chat `id` is in cell `id % cells`).
+    static func dailyForecastsDue(chats ids: ClosedRange<Int64>, cells: Int, in database: BotDatabase) throws {
+        let now = Date()
+        let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
+        try database.writer.write { db in
+            for id in ids {
+                let cell = Int(id % Int64(cells))
+                let place = Place(
+                    name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
+                    longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
+                try ChatRecord(id: id, language: "ru", state: ChatState.idle.stored, currentPlace: place).insert(db)
+                try Subscription(
+                    chatId: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                    nextSendAt: now.addingTimeInterval(-1)
+                ).insert(db)
+            }
+        }
+    }
+
+    /// Chats `ids` whose city is Moscow and who were just asked «Это ваш город?» about Kazan
+    /// (after sharing a location there): question number 1 is open, so «✅ Да» on it (`cy:1`) is
+    /// a real confirmation.
+    static func askedAboutTheirCity(chats ids: ClosedRange<Int64>, in database: BotDatabase) throws {
+        let moscow = Place(
+            name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
+        let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.79, longitude: 49.12)
+        let asked = ChatState.confirmingCity(kazan).stored
+        try database.writer.write { db in
+            for id in ids {
+                try ChatRecord(id: id, language: "ru", state: asked, currentPlace: moscow, questionSeq: 1).insert(db)
+            }
+        }
+    }
+}
