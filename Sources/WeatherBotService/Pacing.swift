@@ -18,12 +18,15 @@ struct Pacing: Sendable {
     var bulkInterval: Double
 
     /// Scheduled `margin` under `messagesPerSecond`, in bursts of at most half the margin (one at
-    /// Telegram's 30 a second); at most `messagesPerSecond · (1 − margin / 2)` counted in a second.
+    /// Telegram's 30 a second); at most `messagesPerSecond · (1 − margin / 2)`, rounded, counted in
+    /// a second. Rounded, not cut: at 30 a second a cut to 29 would bind before the schedule does,
+    /// since the count holds each message until a second after its answer; it over-counts what
+    /// Telegram sees, so 30 counted is never more than 30 as Telegram counts them.
     init(messagesPerSecond: Double, messagesPerSecondPerChat: Double, bulkShare: Double) {
         let rate = messagesPerSecond * (1 - Self.margin)
         self.init(
             global: RateCell(ratePerSecond: rate, burst: max(1, Int(messagesPerSecond * Self.margin / 2))),
-            recentLimit: max(1, Int(messagesPerSecond * (1 - Self.margin / 2))),
+            recentLimit: max(1, Int((messagesPerSecond * (1 - Self.margin / 2)).rounded())),
             chatRate: messagesPerSecondPerChat, chatBurst: 3,
             bulkInterval: bulkShare > 0 ? 1 / (rate * min(bulkShare, 1)) : .infinity)
     }

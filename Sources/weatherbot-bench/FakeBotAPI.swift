@@ -12,10 +12,12 @@ struct PreparedUpdate: Sendable {
 }
 
 /// Telegram's limits as the fake enforces them: in any `window` seconds at most `perWindow`
-/// messages overall and one per chat every `window / perChatPerWindow` seconds.
+/// messages overall, and per chat one every `window / perChatPerWindow` seconds on average, of
+/// which `perChatBurst` may come at once (1: strictly spaced).
 struct SendingLimits: Sendable {
     var perWindow: Int
     var perChatPerWindow: Double
+    var perChatBurst = 1
     var window: Double = 1
 }
 
@@ -55,10 +57,10 @@ final class FakeBotAPI: Sendable {
         /// When each message was accepted, to chats with prepared updates and to the others.
         var toUpdatingChats: [Date] = []
         var toOtherChats: [Date] = []
-        /// Accepted messages in the current window, oldest first, and each chat's last.
+        /// Accepted messages in the current window, oldest first, and each chat's next slot.
         var recent: [Date] = []
         var recentHead = 0
-        var lastPerChat: [Int64: Date] = [:]
+        var nextPerChat: [Int64: Double] = [:]
     }
 
     private let updates: [PreparedUpdate]
@@ -222,9 +224,13 @@ final class FakeBotAPI: Sendable {
             state.recentHead = 0
         }
         if state.recent.count - state.recentHead >= limits.perWindow { return false }
-        if let last = state.lastPerChat[chat], now.timeIntervalSince(last) < limits.window / limits.perChatPerWindow { return false }
+        // Per chat, a cell rate: the theoretical time of the chat's next message at the steady rate.
+        let interval = limits.window / limits.perChatPerWindow
+        let time = now.timeIntervalSinceReferenceDate
+        let next = state.nextPerChat[chat] ?? time
+        if time < next - Double(limits.perChatBurst - 1) * interval { return false }
         state.recent.append(now)
-        state.lastPerChat[chat] = now
+        state.nextPerChat[chat] = max(next, time) + interval
         return true
     }
 
