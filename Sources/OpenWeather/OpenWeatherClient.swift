@@ -138,11 +138,20 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             }
             throw Self.error(status: response.status, body: response.body, endpoint: path, hiding: apiKey)
         }
+        let body: Body
         do {
-            return try Self.decoder().decode(Body.self, from: response.body)
+            body = try Self.decoder().decode(Body.self, from: response.body)
         } catch {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer did not decode")
         }
+        if let checked = body as? any PlausibleBody {
+            var check = PlausibilityCheck()
+            checked.check(&check)
+            if let problem = check.problem {
+                throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer holds an impossible \(problem)")
+            }
+        }
+        return body
     }
 
     /// The error an answer other than 200 means; its message is the server's, without `secret`,

@@ -132,6 +132,57 @@ import Testing
         #expect(error?.description.contains(Self.key) == false)
     }
 
+    /// One Call's Kazan answer with one number replaced.
+    static func oneCall(setting path: [String], to value: Any) throws -> Data {
+        var body = try #require(try JSONSerialization.jsonObject(with: Fixture.data("onecall-kazan-ru")) as? [String: Any])
+        func set(_ object: Any, _ path: ArraySlice<String>) -> Any {
+            guard let key = path.first else { return value }
+            if var list = object as? [Any], let index = Int(key) {
+                list[index] = set(list[index], path.dropFirst())
+                return list
+            }
+            var dictionary = object as? [String: Any] ?? [:]
+            dictionary[key] = set(dictionary[key] as Any, path.dropFirst())
+            return dictionary
+        }
+        body = set(body, path[...]) as? [String: Any] ?? body
+        return try JSONSerialization.data(withJSONObject: body)
+    }
+
+    static let impossible: [([String], Double)] = [
+        (["current", "temp"], 1e300),
+        (["current", "feels_like"], -1e300),
+        (["timezone_offset"], 1e300),
+        (["hourly", "0", "wind_speed"], 1e308),
+        (["hourly", "2", "pop"], 7),
+        (["daily", "1", "temp", "night"], 5e200),
+        (["current", "dt"], -1e300),
+    ]
+
+    @Test(arguments: impossible)
+    func anImpossibleNumberIsAClearErrorForThatPlace(path: [String], value: Double) async throws {
+        let body = try Self.oneCall(setting: path, to: value)
+        let server = try await LoopbackServer { _ in LoopbackResponse(body: body) }
+        defer { Task { await server.shutdown() } }
+        let error = await #expect(throws: OpenWeatherError.self) {
+            try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        }
+        #expect(error?.code == .undecodable)
+        #expect(error?.message.contains("impossible") == true && error?.message.contains(path.last!) == true, "\(error?.message ?? "")")
+        // The same answer with a real number is read.
+        let fine = try Self.oneCall(setting: path, to: path.last == "pop" ? 0.5 : 3)
+        let fineServer = try await LoopbackServer { _ in LoopbackResponse(body: fine) }
+        defer { Task { await fineServer.shutdown() } }
+        _ = try await client(fineServer).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+    }
+
+    @Test func aPlaceAtAnImpossiblePointIsAnError() async throws {
+        let server = try await LoopbackServer { _ in .json([["name": "Nowhere", "lat": 1000.0, "lon": 10.0, "country": "XX"]]) }
+        defer { Task { await server.shutdown() } }
+        let error = await #expect(throws: OpenWeatherError.self) { try await client(server).geocode("Nowhere") }
+        #expect(error?.code == .undecodable)
+    }
+
     @Test func aServerMessageQuotingTheKeyInAnySpellingIsRedacted() async throws {
         let quoted = "/data/3.0/onecall?appid=\(Self.key) and appid=test%2Dkey%2dnot%2Dreal " + String(repeating: "x", count: 180) + Self.key
         let body = try JSONSerialization.data(withJSONObject: ["cod": 500, "message": quoted])
