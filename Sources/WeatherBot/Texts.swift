@@ -217,6 +217,10 @@ public struct Texts: Sendable {
     var refreshFailed: String { pick("Обновить не удалось — показаны последние данные", "Could not refresh: showing the latest data") }
     var staleButton: String { pick("Эта кнопка уже неактуальна", "This button is no longer current") }
     var unknownButton: String { pick("Эта кнопка больше не работает", "This button no longer works") }
+    public var couldNotHandle: String {
+        pick("😔 Не получилось обработать ваше последнее сообщение. Попробуйте ещё раз или загляните в /help",
+             "😔 Sorry, I could not handle your last message. Please try again, or see /help")
+    }
     func unknownCommand(_ name: String) -> String {
         pick("Не знаю команды /\(name). Список команд — /help", "I don't know the command /\(name). See /help")
     }

@@ -86,7 +86,12 @@ public actor ChatWorkers: Service {
         }
     }
 
+    /// Handling an item is given up after this many attempts, counted across restarts: it is set
+    /// aside, so that no single item can stop its chat or, crashing the process, the bot.
+    static let maximumAttempts = 5
+
     public func run() async throws {
+        try database.beginRun()
         enqueue(try database.pendingInbox())
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -102,6 +107,7 @@ public actor ChatWorkers: Service {
             Task { await self.stop() }
         }
         logger.info("chat workers stopped", metadata: ["inbox.left": "\(pendingCount)"])
+        retrying(logger) { try database.endRun() }
     }
 
     private func stop() {
@@ -155,7 +161,12 @@ public actor ChatWorkers: Service {
             retrying(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
             return
         }
+        if item.attempts >= Self.maximumAttempts {
+            await setAside(item, event, attempts: item.attempts, error: "the worker stopped while handling it, \(item.attempts) times", logger: logger)
+            return
+        }
         var backoff = Backoff()
+        var failures = 0
         while true {
             do {
                 let chat = try database.chat(item.chatId)
@@ -175,7 +186,13 @@ public actor ChatWorkers: Service {
                 if !written.followUps.isEmpty { await enqueueFollowUps(written.followUps) }
                 return
             } catch {
-                // Only the database can fail here; the item stays in the inbox and is tried again.
+                // Only the database can fail here; the item stays in the inbox and is tried again,
+                // up to its last attempt.
+                failures += 1
+                if item.attempts + failures >= Self.maximumAttempts {
+                    await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)
+                    return
+                }
                 let delay = backoff.next()
                 logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
                 if await isStopping { return }
@@ -185,6 +202,23 @@ public actor ChatWorkers: Service {
     }
 
     private var isStopping: Bool { stopping }
+
+    /// Gives up on an item: it goes to the table of items set aside, with its error, and its chat
+    /// is told that its message could not be handled.
+    private nonisolated func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async {
+        logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
+        let stored = (try? database.chat(item.chatId))?.flatMap { Language(rawValue: $0.language) }
+        let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
+        let apology = Reply.send(text: Texts.for(language).couldNotHandle)
+        do {
+            if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology.stored) {
+                outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, reply: apology)])
+            }
+        } catch {
+            // Left in the inbox: the next start counts it again.
+            logger.error("could not set an inbox item aside", metadata: ["error": "\(error)"])
+        }
+    }
 
     /// The item's chat and update ids, as log metadata.
     private static func metadata(of item: InboxItem) -> Logger.Metadata {

@@ -116,6 +116,21 @@ public struct BotDatabase: Sendable {
             }
             try db.create(index: "outbox_lane", on: "outbox", columns: ["lane", "id"])
         }
+        migrator.registerMigration("v5: inbox attempts, items set aside") { db in
+            try db.alter(table: "inbox") { t in
+                t.add(column: "attempts", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(table: "inboxFailure") { t in
+                t.primaryKey("seq", .integer)
+                t.column("chatId", .integer).notNull()
+                t.column("updateId", .integer)
+                t.column("kind", .text).notNull()
+                t.column("payload", .blob).notNull()
+                t.column("attempts", .integer).notNull()
+                t.column("error", .text).notNull()
+                t.column("failedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -17,6 +17,8 @@ public struct BotStatus: Sendable, Hashable {
 
     public var lastSuccessfulPoll: Date?
     public var inboxBacklog: Int
+    /// Inbox items given up after failing again and again, kept in `inboxFailure`.
+    public var inboxSetAside: Int
     public var lanes: [OutboxLane: Lane]
     public var subscriptions: Int
     public var activeSubscriptions: Int
@@ -38,6 +40,7 @@ public struct BotStatus: Sendable, Hashable {
             return BotStatus(
                 lastSuccessfulPoll: poll.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
                 inboxBacklog: try count("SELECT COUNT(*) FROM inbox"),
+                inboxSetAside: try db.tableExists("inboxFailure") ? count("SELECT COUNT(*) FROM inboxFailure") : 0,
                 lanes: try lanes(db),
                 subscriptions: try count("SELECT COUNT(*) FROM subscription"),
                 activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),

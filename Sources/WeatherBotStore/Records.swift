@@ -119,13 +119,16 @@ public struct InboxItem: Codable, Sendable, Hashable, FetchableRecord, Persistab
     public var updateId: Int64?
     public var kind: Kind
     public var payload: Data
+    /// How many times handling it was begun and did not commit, across restarts.
+    public var attempts: Int
 
-    public init(seq: Int64? = nil, chatId: Int64, updateId: Int64?, kind: Kind, payload: Data) {
+    public init(seq: Int64? = nil, chatId: Int64, updateId: Int64?, kind: Kind, payload: Data, attempts: Int = 0) {
         self.seq = seq
         self.chatId = chatId
         self.updateId = updateId
         self.kind = kind
         self.payload = payload
+        self.attempts = attempts
     }
 
     /// Inserts the item with one prepared statement (every update passes here) and returns it

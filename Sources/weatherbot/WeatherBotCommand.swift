@@ -100,6 +100,9 @@ extension WeatherBotCommand {
             let formatter = ISO8601DateFormatter()
             print("last successful poll: \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")
             print("inbox backlog: \(status.inboxBacklog)")
+            if status.inboxSetAside > 0 {
+                print("inbox items set aside: \(status.inboxSetAside) (they failed again and again; see the table inboxFailure)")
+            }
             for lane in OutboxLane.allCases {
                 let waiting = status.lane(lane)
                 let oldest = waiting.oldest.map { ", oldest waiting \(Int(max(Date().timeIntervalSince($0), 0))) s" } ?? ""

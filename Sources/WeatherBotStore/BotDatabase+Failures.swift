@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+// MARK: - Items that keep failing
+
+extension BotDatabase {
+    private static let stoppedCleanlyKey = "stoppedCleanly"
+
+    /// The chat workers start. When the last run did not stop cleanly, the first waiting item of
+    /// each chat may be the one whose handling stopped it (a crash), so it counts an attempt.
+    public func beginRun() throws {
+        try writer.write { db in
+            if try WorkerFact.fetchOne(db, key: Self.stoppedCleanlyKey)?.value == "0" {
+                try db.execute(sql: "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chatId)")
+            }
+            try WorkerFact(key: Self.stoppedCleanlyKey, value: "0").upsert(db)
+        }
+    }
+
+    /// The chat workers stopped cleanly: no item was cut off.
+    public func endRun() throws {
+        try writer.write { db in try WorkerFact(key: Self.stoppedCleanlyKey, value: "1").upsert(db) }
+    }
+
+    /// Moves an item that cannot be handled aside, into `inboxFailure` with its error, where the
+    /// operator can read it, and queues `apology` to its chat; one transaction.
+    ///
+    /// - Returns: the outbox id of the apology, nil when the item was already gone.
+    public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: Data, at now: Date = Date()) async throws -> Int64? {
+        guard let seq = item.seq else { return nil }
+        return try await group.write { db in
+            try db.execute(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?", arguments: [seq, item.chatId])
+            guard db.changesCount == 1 else { return nil }
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO inboxFailure (seq, chatId, updateId, kind, payload, attempts, error, failedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [seq, item.chatId, item.updateId, item.kind.rawValue, item.payload, attempts, String(error.prefix(2_000)), now])
+            return try Self.queue(apology, chatID: item.chatId, lane: .interactive, now: now, db)
+        }
+    }
+
+    /// How many items were set aside.
+    public func setAsideCount() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxFailure") ?? 0 }
+    }
+}
