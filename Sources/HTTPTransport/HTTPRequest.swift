@@ -13,19 +13,24 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
     /// How long the whole exchange may take before it fails with ``TransportError/Code/timedOut``.
     public var timeout: Duration
+    /// The largest answer body taken; a larger one fails with ``TransportError/Code/tooLarge``.
+    /// Nil: the transport's own limit.
+    public var maximumBodySize: Int?
 
     public init(
         method: Method = .get,
         url: URL,
         headers: [String: String] = [:],
         body: Data? = nil,
-        timeout: Duration = .seconds(15)
+        timeout: Duration = .seconds(15),
+        maximumBodySize: Int? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
     }
 }
 

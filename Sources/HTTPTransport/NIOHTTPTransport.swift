@@ -152,8 +152,10 @@ public final class NIOHTTPTransport: HTTPTransport {
     private struct Outgoing: Sendable {
         var head: HTTPRequestHead
         var body: ByteBuffer?
+        var maximumBodySize: Int?
 
         init(_ request: HTTPRequest, key: Key) {
+            maximumBodySize = request.maximumBodySize
             let path = request.url.path(percentEncoded: true)
             var target = path.isEmpty ? "/" : path
             if let query = request.url.query(percentEncoded: true) { target += "?" + query }
@@ -174,7 +176,7 @@ public final class NIOHTTPTransport: HTTPTransport {
         let collector = connection.collector
         let promise = channel.eventLoop.makePromise(of: Answer.self)
         channel.eventLoop.execute {
-            collector.begin(promise, channel: channel, deadline: deadline)
+            collector.begin(promise, channel: channel, deadline: deadline, maximumBodySize: outgoing.maximumBodySize)
             guard channel.isActive else {
                 collector.fail(ExchangeError.closedBeforeAnswer)
                 return
@@ -219,25 +221,29 @@ enum ExchangeError: Error {
     /// The connection closed in the middle of the answer.
     case closedDuringAnswer
     case timedOut
-    case bodyTooLarge
+    /// The answer passed the request's limit; its first bytes.
+    case bodyTooLarge(start: Data)
 }
 
 /// Collects one answer at a time from its connection. Used only on the connection's event loop.
 private final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPClientResponsePart
 
-    private let maximumBodySize: Int
+    private let defaultMaximumBodySize: Int
+    private var maximumBodySize: Int
     private var promise: EventLoopPromise<Answer>?
     private var timeout: Scheduled<Void>?
     private var head: HTTPResponseHead?
     private var body: ByteBuffer?
 
     init(maximumBodySize: Int) {
+        self.defaultMaximumBodySize = maximumBodySize
         self.maximumBodySize = maximumBodySize
     }
 
-    func begin(_ promise: EventLoopPromise<Answer>, channel: any Channel, deadline: NIODeadline) {
+    func begin(_ promise: EventLoopPromise<Answer>, channel: any Channel, deadline: NIODeadline, maximumBodySize: Int?) {
         self.promise = promise
+        self.maximumBodySize = maximumBodySize ?? defaultMaximumBodySize
         head = nil
         body = nil
         timeout = channel.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
@@ -271,8 +277,8 @@ private final class ResponseCollector: ChannelInboundHandler, @unchecked Sendabl
             } else {
                 body!.writeBuffer(&part)
             }
-            if (body?.readableBytes ?? 0) > maximumBodySize {
-                fail(ExchangeError.bodyTooLarge)
+            if let body, body.readableBytes > maximumBodySize {
+                fail(ExchangeError.bodyTooLarge(start: Data(body.readableBytesView.prefix(256))))
                 context.close(promise: nil)
             }
         case .end:
@@ -311,8 +317,9 @@ extension TransportError {
             code = .cancelled
         case ExchangeError.timedOut, ChannelError.connectTimeout:
             code = .timedOut
-        case ExchangeError.bodyTooLarge:
-            code = .other
+        case ExchangeError.bodyTooLarge(let start):
+            self.init(code: .tooLarge, host: host, reason: "the answer is larger than allowed", bodyStart: start)
+            return
         default:
             // Refused, reset, closed, unreachable, TLS failures.
             code = .connectionFailed

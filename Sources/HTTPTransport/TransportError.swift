@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failure below HTTP: no response arrived.
 ///
 /// Its description names the host at most, never the path or query, which may hold secrets.
@@ -9,6 +11,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case connectionFailed
         /// The task was cancelled.
         case cancelled
+        /// The answer was larger than the request allowed.
+        case tooLarge
         /// Anything else the HTTP stack reported.
         case other
     }
@@ -18,11 +22,14 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     public var host: String
     /// A short reason from the HTTP stack, stripped of URLs.
     public var reason: String
+    /// For ``Code/tooLarge``: the answer's first bytes, to find out what it was about; never printed.
+    public var bodyStart: Data?
 
-    public init(code: Code, host: String, reason: String) {
+    public init(code: Code, host: String, reason: String, bodyStart: Data? = nil) {
         self.code = code
         self.host = host
         self.reason = reason
+        self.bodyStart = bodyStart
     }
 
     public var description: String {

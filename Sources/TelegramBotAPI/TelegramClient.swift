@@ -46,8 +46,17 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     }
 
     /// Long-polls for updates. The request may take `timeout` seconds plus the ordinary request timeout.
+    /// The largest getUpdates answer taken: 100 updates of the largest kind, a 4,096-character
+    /// message replying to another with every character written as a 6-byte escape (as Telegram
+    /// writes non-ASCII text) and their entities, are about 12 MiB.
+    public static let updatesBodyLimit = 16 << 20
+
+    /// Updates from `offset` on. An answer too large or unreadable as a whole throws an error that
+    /// names its first update id, when it can be found, so that the caller can ask for fewer.
     public func getUpdates(offset: Int64?, limit: Int = 100, timeout: Int, allowedUpdates: [String]) async throws(TelegramError) -> [Update] {
-        let updates: [LossyUpdate] = try await call("getUpdates", timeout: requestTimeout + .seconds(timeout)) { json in
+        let updates: [LossyUpdate] = try await call(
+            "getUpdates", timeout: requestTimeout + .seconds(timeout), maximumBodySize: Self.updatesBodyLimit
+        ) { json in
             if let offset { json.field("offset", offset) }
             json.field("limit", limit)
             json.field("timeout", timeout)
@@ -139,6 +148,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     func call<Result: Decodable>(
         _ method: String,
         timeout: Duration? = nil,
+        maximumBodySize: Int? = nil,
         parameters: (inout JSONWriter) -> Void
     ) async throws(TelegramError) -> Result {
         var json = JSONWriter()
@@ -148,11 +158,16 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             url: url(of: method),
             headers: ["Content-Type": "application/json"],
             body: json.data,
-            timeout: timeout ?? requestTimeout
+            timeout: timeout ?? requestTimeout,
+            maximumBodySize: maximumBodySize
         )
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
+        } catch let error as TransportError where error.code == .tooLarge {
+            throw TelegramError(
+                code: .tooLarge, method: method, description: redacted(error.description),
+                firstUpdateID: error.bodyStart.flatMap(Self.firstUpdateID))
         } catch let error as TransportError {
             throw TelegramError(code: .transport, method: method, description: redacted(error.description))
         } catch {
@@ -165,7 +180,8 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             if response.status != 200 {
                 throw TelegramError(code: .api(response.status), method: method, description: "HTTP \(response.status)")
             }
-            throw TelegramError(code: .undecodable, method: method, description: "the answer did not decode")
+            throw TelegramError(
+                code: .undecodable, method: method, description: "the answer did not decode", firstUpdateID: Self.firstUpdateID(in: response.body))
         }
         if envelope.ok, let result = envelope.result {
             return result
@@ -177,6 +193,23 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             retryAfter: envelope.parameters?.retryAfter,
             migrateToChatID: envelope.parameters?.migrateToChatId
         )
+    }
+
+    /// The number after the first `"update_id":` in a JSON text, complete or cut short.
+    static func firstUpdateID(in data: Data) -> Int64? {
+        let bytes = [UInt8](data)
+        let key = Array(#""update_id""#.utf8)
+        guard bytes.count > key.count,
+            let start = (0...(bytes.count - key.count)).first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) })
+        else { return nil }
+        var index = start + key.count
+        while index < bytes.count, [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "\n"), UInt8(ascii: "\t")].contains(bytes[index]) {
+            index += 1
+        }
+        let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+        // A number cut off by the end of the bytes may be missing digits: not trusted.
+        guard index + digits.count < bytes.count else { return nil }
+        return Int64(String(decoding: digits, as: UTF8.self))
     }
 
     /// Words that came from elsewhere, with the token taken out should they ever echo it,

@@ -10,6 +10,8 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
         case transport
         /// An answer came that could not be decoded.
         case undecodable
+        /// The answer was larger than the call allows.
+        case tooLarge
     }
 
     public var code: Code
@@ -17,13 +19,19 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description_: String
     public var retryAfter: Int?
     public var migrateToChatID: Int64?
+    /// For an answer to getUpdates that could not be read (``Code/undecodable``,
+    /// ``Code/tooLarge``): the first update id it names, if any.
+    public var firstUpdateID: Int64?
 
-    public init(code: Code, method: String, description: String, retryAfter: Int? = nil, migrateToChatID: Int64? = nil) {
+    public init(
+        code: Code, method: String, description: String, retryAfter: Int? = nil, migrateToChatID: Int64? = nil, firstUpdateID: Int64? = nil
+    ) {
         self.code = code
         self.method = method
         self.description_ = description
         self.retryAfter = retryAfter
         self.migrateToChatID = migrateToChatID
+        self.firstUpdateID = firstUpdateID
     }
 
     /// The API's `error_code`, when it gave one.
@@ -41,6 +49,7 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
         case .api(let code): text = "Telegram \(method) failed with \(code): \(description_)"
         case .transport: text = "Telegram \(method) got no answer: \(description_)"
         case .undecodable: text = "Telegram \(method) answered something undecodable: \(description_)"
+        case .tooLarge: text = "Telegram \(method) answered with more than allowed: \(description_)"
         }
         if let retryAfter { text += " (retry after \(retryAfter) s)" }
         if let migrateToChatID { text += " (chat migrated to \(migrateToChatID))" }
@@ -62,9 +71,11 @@ extension TelegramError {
         switch code {
         case .transport: return true
         case .api(let code): return code == 429 || code >= 500
-        case .undecodable: return false
+        case .undecodable, .tooLarge: return false
         }
     }
+    /// An answer that came but could not be read whole: too large, or not what the API sends.
+    public var isUnreadableAnswer: Bool { code == .undecodable || code == .tooLarge }
     /// Editing with the same text and buttons: harmless.
     public var isMessageNotModified: Bool {
         errorCode == 400 && description_.localizedLowercase.contains("message is not modified")

@@ -11,6 +11,8 @@ import WeatherBotStore
 public struct Poller: Service {
     /// The update kinds the bot asks for.
     public static let allowedUpdates = ["message", "edited_message", "callback_query"]
+    /// Updates asked for at once: Telegram's largest batch.
+    static let batchLimit = 100
 
     let client: TelegramClient
     let database: BotDatabase
@@ -44,6 +46,8 @@ public struct Poller: Service {
         // Only this loop moves the stored id, so it is read once and then followed in memory.
         var lastUpdateID: Int64?
         var knowsLastUpdateID = false
+        // Halved while answers are too large or unreadable; doubled back after each good one.
+        var limit = Self.batchLimit
         while !Task.isCancelled {
             await workers.waitForRoom(below: maximumBacklog)
             do {
@@ -53,8 +57,8 @@ public struct Poller: Service {
                 }
                 // An id at the very top of the range is confirmed by asking from itself on.
                 let offset = lastUpdateID.map { $0 == .max ? $0 : $0 + 1 }
-                let updates = try await client.getUpdates(
-                    offset: offset, limit: 100, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
+                let updates = try await client.getUpdates(offset: offset, limit: limit, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
+                limit = min(limit * 2, Self.batchLimit)
                 backoff.reset()
                 conflictBackoff.reset()
                 // Telegram chooses the next id at random after a week without updates: a batch wholly
@@ -70,6 +74,18 @@ public struct Poller: Service {
                 }
             } catch let error as TelegramError {
                 if Task.isCancelled { return }
+                if error.isUnreadableAnswer {
+                    if limit > 1 {
+                        limit /= 2
+                        logger.warning("getUpdates answer could not be read whole; asking for fewer", metadata: ["limit": "\(limit)", "error": "\(error)"])
+                        continue
+                    }
+                    // One update alone cannot be read: it is skipped, so that it stops no one else.
+                    if let unreadable = error.firstUpdateID, unreadable > (lastUpdateID ?? .min), skip(unreadable) {
+                        lastUpdateID = unreadable
+                        continue
+                    }
+                }
                 if error.isUnauthorized {
                     logger.critical("Telegram rejected the bot token; stopping")
                     throw error
@@ -97,6 +113,19 @@ public struct Poller: Service {
                 logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
                 try? await Task.sleep(for: delay)
             }
+        }
+    }
+
+    /// Confirms an update that cannot be read by moving the stored id past it; false when that
+    /// could not be stored.
+    private func skip(_ updateID: Int64) -> Bool {
+        logger.error("an update could not be read; skipped", metadata: ["update.id": "\(updateID)"])
+        do {
+            _ = try database.receive([], lastUpdateID: updateID)
+            return true
+        } catch {
+            logger.error("could not record a skipped update", metadata: ["error": "\(error)"])
+            return false
         }
     }
 

@@ -71,12 +71,16 @@ import Testing
         await server.shutdown()
     }
 
-    @Test func anOversizedAnswerFailsInsteadOfFillingMemory() async throws {
+    @Test func anOversizedAnswerFailsInsteadOfFillingMemoryAndARequestMaySetItsOwnLimit() async throws {
         let server = try await LoopbackServer { _ in LoopbackResponse(body: Data(repeating: 65, count: 100_000)) }
-        let error = await #expect(throws: TransportError.self) {
-            try await NIOHTTPTransport(maximumBodySize: 10_000).send(HTTPRequest(url: server.url))
-        }
-        #expect(error?.code == .other)
+        let transport = NIOHTTPTransport(maximumBodySize: 10_000)
+        let error = await #expect(throws: TransportError.self) { try await transport.send(HTTPRequest(url: server.url)) }
+        #expect(error?.code == .tooLarge)
+        // Its first bytes are kept to tell what it was, never printed.
+        #expect(error?.bodyStart?.prefix(3) == Data("AAA".utf8))
+        #expect(error.map { !"\($0)".contains("AAA") } == true)
+        let larger = try await transport.send(HTTPRequest(url: server.url, maximumBodySize: 200_000))
+        #expect(larger.body.count == 100_000)
         await server.shutdown()
     }
 

@@ -111,6 +111,15 @@ import Testing
         #expect(body["allowed_updates"] as? [String] == ["message"])
     }
 
+    @Test func theFirstUpdateIdOfAnUnreadableAnswerIsFound() {
+        #expect(TelegramClient.firstUpdateID(in: Data(#"{"ok":true,"result":[{"update_id":123456,"message":{"#.utf8)) == 123456)
+        #expect(TelegramClient.firstUpdateID(in: Data(#"{"ok":true,"result":[{"update_id" : 77}]}"#.utf8)) == 77)
+        // Cut off inside the number: it may be missing digits.
+        #expect(TelegramClient.firstUpdateID(in: Data(#"{"ok":true,"result":[{"update_id":12345"#.utf8)) == nil)
+        #expect(TelegramClient.firstUpdateID(in: Data(#"{"ok":true,"result":[]}"#.utf8)) == nil)
+        #expect(TelegramClient.firstUpdateID(in: Data()) == nil)
+    }
+
     @Test func serverTextQuotingTheTokenInAnySpellingIsRedacted() async throws {
         let encoded = Self.token.replacingOccurrences(of: ":", with: "%3a")
         let api = try await FakeAPI { _, _ in

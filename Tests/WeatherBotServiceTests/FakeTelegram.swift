@@ -61,9 +61,38 @@ final class FakeTelegram: Sendable {
             var update = update
             update["update_id"] = state.nextUpdateID
             let json = (try? JSONSerialization.data(withJSONObject: update)) ?? Data()
-            state.queued.append((state.nextUpdateID, json))
+            state.queued.append((state.nextUpdateID, Self.escapingNonASCII(json)))
             state.nextUpdateID += 1
         }
+    }
+
+    /// Queues an update's JSON text as it is, valid or not, under the next update id.
+    func enqueueRaw(_ json: (Int) -> String) {
+        state.withLock { state in
+            state.queued.append((state.nextUpdateID, Data(json(state.nextUpdateID).utf8)))
+            state.nextUpdateID += 1
+        }
+    }
+
+    /// JSON with every non-ASCII character written as `\uXXXX`, as Telegram writes it.
+    static func escapingNonASCII(_ json: Data) -> Data {
+        var text = ""
+        for unit in String(decoding: json, as: UTF8.self).utf16 {
+            if unit < 0x80 { text.unicodeScalars.append(Unicode.Scalar(UInt8(unit))) } else { text += String(format: "\\u%04x", unit) }
+        }
+        return Data(text.utf8)
+    }
+
+    /// A long message that replies to another long one: Telegram includes the replied-to message.
+    func sendLongReply(_ text: String, replyingTo original: String, from chatID: Int64, language: String = "ru") {
+        let chat: [String: Any] = ["id": chatID, "type": "private"]
+        enqueue(["message": [
+            "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language), "chat": chat,
+            "text": text,
+            "reply_to_message": [
+                "message_id": 1, "date": 1_699_999_000, "from": Self.user(chatID, language), "chat": chat, "text": original,
+            ],
+        ]])
     }
 
     private static func user(_ chatID: Int64, _ language: String) -> [String: Any] {
@@ -231,6 +260,7 @@ final class FakeTelegram: Sendable {
 
     private static func getUpdates(_ body: [String: Any], _ state: Locked<State>) async -> LoopbackResponse {
         let offset = body["offset"] as? Int
+        let limit = min(max(body["limit"] as? Int ?? 100, 1), 100)
         let timeout = min(body["timeout"] as? Int ?? 0, 2)
         let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
@@ -238,7 +268,7 @@ final class FakeTelegram: Sendable {
                 if let offset, !state.rebased || state.queued.map(\.id).max().map({ offset <= $0 + 1 }) ?? true {
                     state.queued.removeAll { $0.id < offset }
                 }
-                let batch = state.queued.prefix(100)
+                let batch = state.queued.prefix(limit)
                 state.delivered += batch.map(\.id)
                 return batch.map(\.json)
             }

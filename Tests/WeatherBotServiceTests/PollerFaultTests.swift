@@ -50,6 +50,36 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        @Test func aBatchOfTheLargestUpdatesIsTakenWhole() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            // 100 messages of 4,096 Cyrillic characters replying to as long a message: about
+            // 5 MB as Telegram writes them, every character a 6-byte escape.
+            let words = String(repeating: "Погода в Казани завтра ", count: 200)
+            let text = String(("/help " + words).prefix(4096))
+            for chat in 1...100 { telegram.sendLongReply(text, replyingTo: String(words.prefix(4096)), from: Int64(chat)) }
+            let size = telegram.state.withLock { $0.queued.map(\.json.count).reduce(0, +) }
+            #expect(size > 4 << 20)
+            let bot = try await loopback.startBot()
+            try await telegram.waitUntil(timeout: .seconds(60), "every chat answered") { Set($0.sent.map(\.chatID)).count == 100 }
+            try await bot.stop()
+            #expect(try bot.database.lastUpdateID() == 1099)
+            await loopback.shutdown()
+        }
+
+        @Test func anUpdateThatCannotBeReadIsSkippedAndTheOthersHandled() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            telegram.sendText("/help", from: 1)
+            telegram.enqueueRaw { id in #"{"update_id":\#(id),"message":{"message_id":3,"chat":{"id":2,"type":"pri"# }
+            telegram.sendText("/help", from: 3)
+            let bot = try await loopback.startBot()
+            try await telegram.waitUntil(timeout: .seconds(30), "both others answered") { Set($0.sent.map(\.chatID)) == [1, 3] }
+            #expect(try bot.database.lastUpdateID() == 1002)
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
         @Test func updateIdsThatStartAnewLowerAfterAQuietWeekAreHandled() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
