@@ -30,8 +30,8 @@ public struct QueuedReply: Sendable, Equatable {
 ///
 /// - **Lanes.** *Interactive* replies answer a chat's own update or button; *bulk* ones the bot
 ///   sends unasked (daily forecasts). Whenever a slot of the overall rate comes, an interactive
-///   message goes first; bulk takes the rest. While bulk has work it is owed one slot every
-///   `bulkInterval` (its share of the rate), so chatting never stops a broadcast outright.
+///   message goes first; bulk takes the rest. While bulk has work it is owed its share of the
+///   slots, so chatting never stops a broadcast outright.
 /// - **Chats.** A chat has at most one message in flight, across both lanes; within a lane its
 ///   messages keep their order. The per-chat rate holds across both lanes. When a chat has an
 ///   answer and a forecast waiting, the answer goes first unless bulk is owed its slot, and the
@@ -56,8 +56,6 @@ struct OutboxQueue {
     private var void: Set<Int64> = []
     private var chatCells: [Int64: RateCell] = [:]
     private var recent: RecentSends
-    /// From when bulk is owed a slot ahead of interactive messages.
-    private var bulkOwedAt: Double
     /// Chats waiting for a time (a retry, their own pace) before their next message may go.
     private var later = Heap<Wake>()
     private var broadcast: Broadcast?
@@ -67,7 +65,6 @@ struct OutboxQueue {
         self.pacing = pacing
         self.capacity = capacity
         recent = RecentSends(limit: pacing.recentLimit)
-        bulkOwedAt = pacing.bulkInterval.isFinite ? 0 : .infinity
     }
 
     /// One lane in memory.
@@ -262,7 +259,8 @@ struct OutboxQueue {
         let slot = pacing.global.earliest(notBefore: now)
         if slot > now { return .wait(until: slot) }
         if let wait = recent.wait(at: now) { return .wait(until: wait) }
-        let order = now >= bulkOwedAt && !lanes[bulk].ready.isEmpty ? [bulk, interactive] : [interactive, bulk]
+        let bulkOwed = pacing.bulkShare.map { $0.earliest(notBefore: now) <= now } ?? false
+        let order = bulkOwed && !lanes[bulk].ready.isEmpty ? [bulk, interactive] : [interactive, bulk]
         for index in order {
             guard let reply = takeReady(index, at: now) else { continue }
             pacing.global.consume(at: now, forgivingLateness: true)
@@ -270,7 +268,8 @@ struct OutboxQueue {
             cell.consume(at: now)
             chatCells[reply.chatID] = cell
             if chatCells.count > 10_000 { chatCells = chatCells.filter { $0.value.arrival > now } }
-            if index == bulk { bulkOwedAt = now + pacing.bulkInterval }
+            // The share keeps its schedule when its slots come late, as the overall rate does.
+            if index == bulk { pacing.bulkShare?.consume(at: now, forgivingLateness: true) }
             recent.start()
             inFlight[reply.chatID] = reply.id
             if index == bulk && broadcast == nil {

@@ -161,7 +161,8 @@ public final class OutboxSender: Service, Sendable {
         switch event {
         case .broadcastStarted(let waiting, let more):
             let total = more ? ((try? database.outboxBacklog(lane: .bulk)) ?? waiting) : waiting
-            logger.info("broadcast started", metadata: ["broadcast.waiting": "\(total)"])
+            // The scheduler may still be queueing the rest: sending starts with its first cell.
+            logger.info("broadcast started", metadata: ["broadcast.queued": "\(total)"])
         case .broadcastFinished(let sent, let dropped, let seconds):
             logger.info(
                 "broadcast finished",

@@ -14,8 +14,8 @@ struct Pacing: Sendable {
     var recentLimit: Int
     var chatRate: Double
     var chatBurst: Int
-    /// Seconds between bulk messages that bulk is owed while it has work; infinity for no share.
-    var bulkInterval: Double
+    /// Bulk's share of the overall rate, owed to it while it has work; nil for no share.
+    var bulkShare: RateCell?
 
     /// Scheduled `margin` under `messagesPerSecond`, in bursts of at most half the margin (one at
     /// Telegram's 30 a second); at most `messagesPerSecond · (1 − margin / 2)`, rounded, counted in
@@ -28,15 +28,15 @@ struct Pacing: Sendable {
             global: RateCell(ratePerSecond: rate, burst: max(1, Int(messagesPerSecond * Self.margin / 2))),
             recentLimit: max(1, Int((messagesPerSecond * (1 - Self.margin / 2)).rounded())),
             chatRate: messagesPerSecondPerChat, chatBurst: 3,
-            bulkInterval: bulkShare > 0 ? 1 / (rate * min(bulkShare, 1)) : .infinity)
+            bulkShare: bulkShare > 0 ? RateCell(ratePerSecond: rate * min(bulkShare, 1), burst: 1) : nil)
     }
 
-    init(global: RateCell, recentLimit: Int, chatRate: Double, chatBurst: Int, bulkInterval: Double) {
+    init(global: RateCell, recentLimit: Int, chatRate: Double, chatBurst: Int, bulkShare: RateCell?) {
         self.global = global
         self.recentLimit = recentLimit
         self.chatRate = chatRate
         self.chatBurst = chatBurst
-        self.bulkInterval = bulkInterval
+        self.bulkShare = bulkShare
     }
 
     func chatCell() -> RateCell { RateCell(ratePerSecond: chatRate, burst: chatBurst) }
