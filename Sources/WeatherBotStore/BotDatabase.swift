@@ -21,10 +21,12 @@ public struct BotDatabase: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // FULL: a commit is on disk when it returns, also across power loss, as the update's
+        // confirmation to Telegram (the next offset) assumes; NORMAL in WAL mode may lose the last
+        // commits then. The group commit shares each sync among many steps. Set on the writer once
+        // the pool is open: opening it in WAL mode sets NORMAL after any `prepareDatabase`.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return try BotDatabase(pool)
     }
 

@@ -25,6 +25,16 @@ import Testing
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
+    @Test func theWriterSyncsEachCommitInFullInWALMode() async throws {
+        let temporary = try TemporaryDatabase()
+        let (synchronous, journal) = try await temporary.database.writer.write { db in
+            (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+        }
+        // 2 is FULL: a commit survives power loss once it returned, as confirming updates assumes.
+        #expect(synchronous == 2)
+        #expect(journal == "wal")
+    }
+
     @Test func receivingCommitsTheInboxAndTheOffsetTogetherAndSkipsRedelivery() throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
