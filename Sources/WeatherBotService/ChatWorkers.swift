@@ -26,6 +26,8 @@ public actor ChatWorkers: Service {
     private var readyHead = 0
     private var running: Set<Int64> = []
     private var stopping = false
+    /// Why the workers stopped, when the database file is damaged.
+    private var damage: (any Error)?
     private let wake = WakeSignal()
     private let capacity = WakeSignal()
     /// This bot's username, once getMe told it: commands for other bots are ignored.
@@ -107,7 +109,15 @@ public actor ChatWorkers: Service {
             Task { await self.stop() }
         }
         logger.info("chat workers stopped", metadata: ["inbox.left": "\(pendingCount)"])
+        if let damage { throw damage }
         retrying(logger) { try database.endRun() }
+    }
+
+    /// The database file is damaged: the workers stop, and their service fails with the error.
+    private func stop(damaged error: any Error) {
+        logger.critical("the database is damaged; stopping", metadata: ["error": "\(error)"])
+        damage = error
+        stop()
     }
 
     private func stop() {
@@ -187,7 +197,11 @@ public actor ChatWorkers: Service {
                 return
             } catch {
                 // Only the database can fail here; the item stays in the inbox and is tried again,
-                // up to its last attempt.
+                // up to its last attempt. A damaged file stops the bot instead.
+                if BotDatabase.isDamage(error) {
+                    await stop(damaged: error)
+                    return
+                }
                 failures += 1
                 if item.attempts + failures >= Self.maximumAttempts {
                     await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)

@@ -108,6 +108,8 @@ public struct Poller: Service {
             } catch is CancellationError {
                 return
             } catch {
+                // A damaged file stops the bot: polling on would confirm updates no step can store.
+                if BotDatabase.isDamage(error) { throw error }
                 // The database could not commit the batch: nothing was confirmed, so Telegram re-sends it.
                 let delay = backoff.next()
                 logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])

@@ -46,3 +46,44 @@ extension BotDatabase {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxFailure") ?? 0 }
     }
 }
+
+// MARK: - A damaged file
+
+/// The database file is damaged: nothing read from it or written to it can be trusted, so the
+/// worker stops instead of confirming updates to Telegram while every step fails.
+public struct DatabaseDamaged: Error, Sendable, CustomStringConvertible {
+    /// What SQLite said.
+    public var detail: String
+
+    public init(detail: String) {
+        self.detail = detail
+    }
+
+    public var description: String {
+        "the database is damaged (\(detail)); restore it from a backup, or move it away to start with an empty one"
+    }
+}
+
+extension BotDatabase {
+    /// Whether an error means the file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB), as opposed to a
+    /// passing failure such as a busy database or a full disk.
+    public static func isDamage(_ error: any Error) -> Bool {
+        if error is DatabaseDamaged { return true }
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode.primaryResultCode == .SQLITE_CORRUPT || error.resultCode.primaryResultCode == .SQLITE_NOTADB
+    }
+
+    /// SQLite's quick check of the whole file: nil when it is sound, else its first complaint.
+    public func quickCheck() throws -> String? {
+        try writer.read { db in Self.quickCheck(db) }
+    }
+
+    static func quickCheck(_ db: Database) -> String? {
+        do {
+            let result = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "no answer"
+            return result == "ok" ? nil : result
+        } catch {
+            return "\(error)"
+        }
+    }
+}

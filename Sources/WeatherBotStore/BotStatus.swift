@@ -23,6 +23,8 @@ public struct BotStatus: Sendable, Hashable {
     public var subscriptions: Int
     public var activeSubscriptions: Int
     public var chats: Int
+    /// SQLite's quick check: nil when the file is sound, else its first complaint.
+    public var damage: String?
 
     public var outboxBacklog: Int { lanes.values.map(\.backlog).reduce(0, +) }
 
@@ -44,7 +46,8 @@ public struct BotStatus: Sendable, Hashable {
                 lanes: try lanes(db),
                 subscriptions: try count("SELECT COUNT(*) FROM subscription"),
                 activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),
-                chats: try count("SELECT COUNT(*) FROM chat"))
+                chats: try count("SELECT COUNT(*) FROM chat"),
+                damage: BotDatabase.quickCheck(db))
         }
     }
 

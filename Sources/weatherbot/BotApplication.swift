@@ -18,6 +18,13 @@ struct BotApplication {
 
     let configuration: BotConfiguration
 
+    /// An error as one line for the operator; damage says what to do about it.
+    static func describe(_ error: any Error) -> String {
+        if let damage = error as? DatabaseDamaged { return damage.description }
+        if BotDatabase.isDamage(error) { return DatabaseDamaged(detail: "\(error)").description }
+        return "\(error)"
+    }
+
     func run() async throws {
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
@@ -31,8 +38,9 @@ struct BotApplication {
         let database: BotDatabase
         do {
             database = try BotDatabase.open(path: configuration.databasePath)
+            if let damage = try database.quickCheck() { throw DatabaseDamaged(detail: damage) }
         } catch {
-            throw StartFailure(message: "cannot open the database at \(configuration.databasePath): \(error)")
+            throw StartFailure(message: "cannot use the database at \(configuration.databasePath): \(Self.describe(error))")
         }
         let transport = NIOHTTPTransport()
         let telegram = TelegramClient(token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: transport)
@@ -61,6 +69,9 @@ struct BotApplication {
             try await group.run()
         } catch let error as TelegramError where error.isUnauthorized {
             throw StartFailure(message: "Telegram rejected the bot token (\(error.reason)). Check TELEGRAM_BOT_TOKEN.")
+        } catch where BotDatabase.isDamage(error) {
+            logger.critical("stopping: \(Self.describe(error))")
+            throw StartFailure(message: "the database at \(configuration.databasePath): \(Self.describe(error))")
         }
         logger.info("weatherbot stopped")
     }

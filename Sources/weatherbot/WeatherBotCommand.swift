@@ -96,6 +96,10 @@ extension WeatherBotCommand {
                 FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(path): \(error)\n".utf8))
                 throw ExitCode(1)
             }
+            if let damage = status.damage {
+                print("unhealthy: \(DatabaseDamaged(detail: damage))")
+                throw ExitCode(1)
+            }
             let age = status.lastSuccessfulPoll.map { Date().timeIntervalSince($0) }
             let formatter = ISO8601DateFormatter()
             print("last successful poll: \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")

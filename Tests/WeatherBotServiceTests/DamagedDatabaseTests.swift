@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import Testing
+import WeatherBotStore
+
+extension LoopbackTests {
+    /// A damaged database file stops the worker at once with one clear line, and `status` says so.
+    @Suite(.serialized) struct DamagedDatabaseTests {
+        static var executable: URL { CrashRecoveryTests.executable }
+
+        /// A database with enough rows to span many pages, closed again.
+        func database(in folder: TemporaryFolder) throws -> String {
+            let path = folder.databasePath
+            let database = try BotDatabase.open(path: path)
+            try database.writer.write { db in
+                for id in Int64(1)...3_000 {
+                    try ChatRecord(id: id, language: "ru", state: Data(#"{"idle":{}}"#.utf8)).insert(db)
+                }
+            }
+            try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            return path
+        }
+
+        /// Overwrites `count` bytes of the file from `offset` with garbage.
+        func damage(_ path: String, at offset: UInt64, count: Int) throws {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seek(toOffset: offset)
+            try handle.write(contentsOf: Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+            try handle.close()
+        }
+
+        func run(_ arguments: [String], path: String) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = arguments
+            process.environment = [
+                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
+                // Nothing listens there: a bot that got past its database would only retry.
+                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": path, "LOG_LEVEL": "error",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func damagedPagesStopTheBotAtStartWithOneClearLine() throws {
+            let folder = try TemporaryFolder()
+            let path = try database(in: folder)
+            // Pages in the middle of the chat table.
+            try damage(path, at: 20 * 4096, count: 3 * 4096)
+            let started = try run(["run"], path: path)
+            #expect(started.status == 1)
+            #expect(started.output.contains("the database is damaged"), "\(started.output)")
+            #expect(started.output.contains("restore it from a backup"))
+            let status = try run(["status"], path: path)
+            #expect(status.status == 1)
+            #expect(status.output.contains("unhealthy"), "\(status.output)")
+        }
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aFileThatIsNoDatabaseStopsTheBotWithOneClearLine() throws {
+            let folder = try TemporaryFolder()
+            let path = try database(in: folder)
+            try damage(path, at: 0, count: 100)
+            let started = try run(["run"], path: path)
+            #expect(started.status == 1)
+            #expect(started.output.contains("the database is damaged"), "\(started.output)")
+            #expect(try run(["status"], path: path).status == 1)
+        }
+
+        @Test func damageIsToldFromPassingFailures() {
+            #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_CORRUPT)))
+            #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_NOTADB)))
+            #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_CORRUPT_INDEX)))
+            #expect(!BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_BUSY)))
+            #expect(!BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_FULL)))
+            #expect(!BotDatabase.isDamage(CancellationError()))
+        }
+    }
+}
