@@ -32,6 +32,23 @@ struct PlausibilityCheck {
     }
 }
 
+extension PlausibilityCheck {
+    /// The conditions One Call gives now, for each hour and for each day.
+    mutating func conditions(
+        _ part: String, pressure: Double?, humidity: Double?, clouds: Double?, windSpeed: Double?, windDeg: Double?, pop: Double?,
+        rain: PrecipitationBody?, snow: PrecipitationBody?
+    ) {
+        check("\(part).pressure", pressure, Plausible.pressure)
+        check("\(part).humidity", humidity, Plausible.percent)
+        check("\(part).clouds", clouds, Plausible.percent)
+        check("\(part).wind_speed", windSpeed, Plausible.speed)
+        check("\(part).wind_deg", windDeg, Plausible.degrees)
+        check("\(part).pop", pop, Plausible.chance)
+        check("\(part).rain", rain?.amount, Plausible.precipitation)
+        check("\(part).snow", snow?.amount, Plausible.precipitation)
+    }
+}
+
 /// An answer whose numbers can be checked.
 protocol PlausibleBody {
     func check(_ check: inout PlausibilityCheck)
@@ -45,25 +62,16 @@ extension OneCallBody: PlausibleBody {
         check.check("current.sunset", current.sunset, Plausible.time)
         check.check("current.temp", current.temp, Plausible.temperature)
         check.check("current.feels_like", current.feelsLike, Plausible.temperature)
-        check.check("current.pressure", current.pressure, Plausible.pressure)
-        check.check("current.humidity", current.humidity, Plausible.percent)
-        check.check("current.clouds", current.clouds, Plausible.percent)
-        check.check("current.wind_speed", current.windSpeed, Plausible.speed)
         check.check("current.wind_gust", current.windGust, Plausible.speed)
-        check.check("current.wind_deg", current.windDeg, Plausible.degrees)
-        check.check("current.rain", current.rain?.amount, Plausible.precipitation)
-        check.check("current.snow", current.snow?.amount, Plausible.precipitation)
+        check.conditions(
+            "current", pressure: current.pressure, humidity: current.humidity, clouds: current.clouds, windSpeed: current.windSpeed,
+            windDeg: current.windDeg, pop: nil, rain: current.rain, snow: current.snow)
         for hour in hourly ?? [] {
             check.check("hourly.dt", hour.dt, Plausible.time)
             check.check("hourly.temp", hour.temp, Plausible.temperature)
-            check.check("hourly.pressure", hour.pressure, Plausible.pressure)
-            check.check("hourly.humidity", hour.humidity, Plausible.percent)
-            check.check("hourly.clouds", hour.clouds, Plausible.percent)
-            check.check("hourly.wind_speed", hour.windSpeed, Plausible.speed)
-            check.check("hourly.wind_deg", hour.windDeg, Plausible.degrees)
-            check.check("hourly.pop", hour.pop, Plausible.chance)
-            check.check("hourly.rain", hour.rain?.amount, Plausible.precipitation)
-            check.check("hourly.snow", hour.snow?.amount, Plausible.precipitation)
+            check.conditions(
+                "hourly", pressure: hour.pressure, humidity: hour.humidity, clouds: hour.clouds, windSpeed: hour.windSpeed,
+                windDeg: hour.windDeg, pop: hour.pop, rain: hour.rain, snow: hour.snow)
         }
         for day in daily ?? [] {
             check.check("daily.dt", day.dt, Plausible.time)
@@ -73,14 +81,9 @@ extension OneCallBody: PlausibleBody {
             ] {
                 check.check("daily.temp.\(name)", value, Plausible.temperature)
             }
-            check.check("daily.pressure", day.pressure, Plausible.pressure)
-            check.check("daily.humidity", day.humidity, Plausible.percent)
-            check.check("daily.clouds", day.clouds, Plausible.percent)
-            check.check("daily.wind_speed", day.windSpeed, Plausible.speed)
-            check.check("daily.wind_deg", day.windDeg, Plausible.degrees)
-            check.check("daily.pop", day.pop, Plausible.chance)
-            check.check("daily.rain", day.rain?.amount, Plausible.precipitation)
-            check.check("daily.snow", day.snow?.amount, Plausible.precipitation)
+            check.conditions(
+                "daily", pressure: day.pressure, humidity: day.humidity, clouds: day.clouds, windSpeed: day.windSpeed,
+                windDeg: day.windDeg, pop: day.pop, rain: day.rain, snow: day.snow)
         }
         for alert in alerts ?? [] {
             check.check("alerts.start", alert.start, Plausible.time)

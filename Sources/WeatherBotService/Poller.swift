@@ -70,6 +70,9 @@ public struct Poller: Service {
                         metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateId).max() ?? 0)"])
                 }
                 if let last = try await commit(updates, rebasing: rebasing, lastNoted: &lastNoted) {
+                    // Only updates already stored (the very last id, which no offset can confirm):
+                    // asking again at once would spin.
+                    if !rebasing, let stored = lastUpdateID, last <= stored { try? await Task.sleep(for: .seconds(1)) }
                     lastUpdateID = rebasing ? last : max(lastUpdateID ?? last, last)
                 }
             } catch let error as TelegramError {

@@ -62,7 +62,7 @@ final class FakeTelegram: Sendable {
             update["update_id"] = state.nextUpdateID
             let json = (try? JSONSerialization.data(withJSONObject: update)) ?? Data()
             state.queued.append((state.nextUpdateID, Self.escapingNonASCII(json)))
-            state.nextUpdateID += 1
+            state.nextUpdateID &+= 1  // wraps past the top of the range, which a test reaches
         }
     }
 
@@ -70,7 +70,7 @@ final class FakeTelegram: Sendable {
     func enqueueRaw(_ json: (Int) -> String) {
         state.withLock { state in
             state.queued.append((state.nextUpdateID, Data(json(state.nextUpdateID).utf8)))
-            state.nextUpdateID += 1
+            state.nextUpdateID &+= 1  // wraps past the top of the range, which a test reaches
         }
     }
 
@@ -265,7 +265,7 @@ final class FakeTelegram: Sendable {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
             let batch = state.withLock { state -> [Data] in
-                if let offset, !state.rebased || state.queued.map(\.id).max().map({ offset <= $0 + 1 }) ?? true {
+                if let offset, !state.rebased || state.queued.map(\.id).max().map({ offset - 1 <= $0 }) ?? true {
                     state.queued.removeAll { $0.id < offset }
                 }
                 let batch = state.queued.prefix(limit)

@@ -80,6 +80,25 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        @Test func anUpdateIdAtTheTopOfTheRangeCrashesNothing() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            telegram.rebaseUpdateIDs(to: Int.max - 1)
+            telegram.sendText("/help", from: 1)
+            telegram.sendText("/help", from: 2)
+            let bot = try await loopback.startBot()
+            try await telegram.waitUntil(timeout: .seconds(10), "both answered") { Set($0.sent.map(\.chatID)) == [1, 2] }
+            #expect(try bot.database.lastUpdateID() == .max)
+            // No offset confirms the last id: it comes back, is not handled again, and is not
+            // asked for in a tight loop.
+            try await Task.sleep(for: .seconds(3))
+            let state = telegram.state.withLock { $0 }
+            #expect(state.sent.count == 2)
+            #expect(state.delivered.filter { $0 == .max }.count <= 6)
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
         @Test func updateIdsThatStartAnewLowerAfterAQuietWeekAreHandled() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
