@@ -60,6 +60,9 @@ struct OutboxQueue {
     private var later = Heap<Wake>()
     private var broadcast: Broadcast?
     private var events: [Event] = []
+    /// Chats whose replies a commit deleted (a reset), with the first id after it: a hand-over of
+    /// an older reply that comes after the reset's is not taken.
+    private var emptiedBelow: [Int64: Int64] = [:]
 
     init(pacing: Pacing, capacity: Int = 10_000) {
         self.pacing = pacing
@@ -80,6 +83,9 @@ struct OutboxQueue {
         var complete = false
         /// When incomplete: every row below this id is held or gone.
         var readFrom = Int64.min
+        /// The highest id a read has seen: a row at or below it was taken by a read or is gone,
+        /// so a hand-over that comes later for it is not taken again.
+        var readThrough = Int64.min
         var read: Read?
     }
 
@@ -146,10 +152,17 @@ struct OutboxQueue {
     /// waiting for this chat (a reset), so those are forgotten; one in flight finishes, but is
     /// not tried again.
     mutating func accept(_ replies: [QueuedReply], emptying chatID: Int64? = nil) {
-        if let chatID { forget(chatID, keepingInFlight: true) }
+        if let chatID {
+            forget(chatID, keepingInFlight: true)
+            if emptiedBelow.count > 10_000 { emptiedBelow.removeAll() }
+            emptiedBelow[chatID] = max(emptiedBelow[chatID] ?? .min, replies.map(\.id).min() ?? .max)
+        }
         for reply in replies {
             let index = reply.lane.rawValue
-            guard lanes[index].complete, lanes[index].count < capacity else {
+            // Already taken by a read, or deleted by a reset committed after it.
+            if reply.id <= lanes[index].readThrough || holds(reply) || reply.id < emptiedBelow[reply.chatID] ?? .min { continue }
+            // Callback answers wait for no window: refused, they would be read back too late.
+            guard reply.isAnswer || lanes[index].complete && lanes[index].count < capacity else {
                 refuse(reply.id, in: index)
                 continue
             }
@@ -182,6 +195,7 @@ struct OutboxQueue {
         guard let read = lanes[index].read else { return }
         lanes[index].read = nil
         var readFrom: Int64? = fetched == capacity ? (last ?? read.from) + 1 : nil
+        if let last { lanes[index].readThrough = max(lanes[index].readThrough, last) }
         for row in rows where !holds(row) && !read.finished.contains(row.id) {
             // A row of a chat emptied meanwhile may be gone already: it is read again.
             if read.emptiedChats.contains(row.chatID) || lanes[index].count >= capacity {
@@ -244,6 +258,12 @@ struct OutboxQueue {
 
     /// When the earliest answer waiting for a retry is due.
     var nextAnswerRetry: Double? { answers.lazy.map(\.notBefore).min() }
+
+    /// When an answer may go next, if one waits: nil also while `limit` are in flight, since the
+    /// end of one of those wakes the sender anyway.
+    func nextAnswerDue(inFlightLimit limit: Int) -> Double? {
+        answersInFlight < limit ? nextAnswerRetry : nil
+    }
 
     /// Decides about messages at `now`: the one to send (its chat becomes busy and the rates count
     /// it), or how long nothing may go.
@@ -355,10 +375,16 @@ struct OutboxQueue {
         pacing.global.arrival = max(pacing.global.arrival, now + seconds + pacing.global.tolerance)
     }
 
-    /// Forgets every message of a chat the bot may no longer write to (its rows were deleted).
-    mutating func drop(chatID: Int64, at now: Double) {
-        forget(chatID, keepingInFlight: false)
-        inFlight[chatID] = nil
+    /// Forgets every message of a chat the bot may no longer write to (its rows were deleted);
+    /// `failed` is the reply that was refused.
+    mutating func drop(chatID: Int64, failed: QueuedReply, at now: Double) {
+        if failed.isAnswer {
+            finish(failed, delivered: false, at: now)
+        } else if inFlight[chatID] == failed.id {
+            inFlight[chatID] = nil
+        }
+        // A refused answer leaves the chat's message in flight, if one is, to finish.
+        forget(chatID, keepingInFlight: failed.isAnswer)
         endBroadcastIfDone(at: now)
     }
 

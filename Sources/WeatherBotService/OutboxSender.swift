@@ -90,7 +90,7 @@ public final class OutboxSender: Service, Sendable {
                         while queue.answersInFlight < maximumAnswersInFlight, let answer = queue.nextAnswer(at: now) {
                             started.append(answer)
                         }
-                        var wait = queue.nextAnswerRetry ?? now + 1
+                        var wait = queue.nextAnswerDue(inFlightLimit: maximumAnswersInFlight) ?? now + 1
                         decide: while queue.messagesInFlight < maximumMessagesInFlight {
                             switch queue.nextMessage(at: now) {
                             case .send(let reply): started.append(reply)
@@ -257,7 +257,7 @@ public final class OutboxSender: Service, Sendable {
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
             record { try database.deactivateChat(queued.chatID) }
-            queue.withLock { $0.drop(chatID: queued.chatID, at: Self.now()) }
+            queue.withLock { $0.drop(chatID: queued.chatID, failed: queued, at: Self.now()) }
         } else if error.isRateLimited {
             let wait = Double(error.retryAfter ?? 1)
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])

@@ -190,13 +190,58 @@ import WeatherBotStore
         queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 1), Self.message(3, chat: 2), Self.message(4, chat: 1, .bulk)])
         guard case .send(let flying) = queue.nextMessage(at: Self.start) else { Issue.record("nothing sent"); return }
         #expect(flying.chatID == 1)
-        queue.drop(chatID: 1, at: Self.start)
+        queue.drop(chatID: 1, failed: flying, at: Self.start)
         #expect(queue.messagesInFlight == 0)
         #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id) == [3])
         #expect(queue.count == 0)
     }
 
+    @Test func aBlockedChatsRefusedAnswerLeavesItsMessageInFlightAndNoCountBehind() {
+        var queue = Self.queue(rate: 1_000)
+        queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 1), Self.answer(3, chat: 1)])
+        guard case .send(let flying) = queue.nextMessage(at: Self.start), let answer = queue.nextAnswer(at: Self.start) else {
+            Issue.record("nothing sent")
+            return
+        }
+        queue.drop(chatID: 1, failed: answer, at: Self.start)
+        #expect(queue.answersInFlight == 0)
+        #expect(queue.messagesInFlight == 1)
+        // The message in flight ends; its chat's others were dropped with it.
+        queue.finish(flying, at: Self.start)
+        #expect(queue.count == 0)
+        #expect(queue.nextMessage(at: Self.start + 1) == .idle)
+    }
+
     // MARK: The window over the table
+
+    @Test func aHandOverThatComesAfterAReadTookItsRowIsNotHeldTwice() {
+        var queue = OutboxQueue(pacing: Pacing(messagesPerSecond: 1_000, messagesPerSecondPerChat: 1_000, bulkShare: 0.2), capacity: 100)
+        _ = queue.startRead(.interactive)
+        // The commit of 100 was durable before the read looked; its hand-over comes after.
+        queue.finishRead(.interactive, rows: [Self.message(100, chat: 1), Self.answer(101, chat: 1)], fetched: 2, last: 101)
+        queue.accept([Self.message(100, chat: 1), Self.answer(101, chat: 1)])
+        #expect(queue.count(.interactive) == 2)
+        #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id) == [100])
+        #expect(queue.nextAnswer(at: Self.start)?.id == 101)
+        #expect(queue.nextAnswer(at: Self.start) == nil)
+    }
+
+    @Test func aReplyHandedOverAfterTheResetThatDeletedItIsNotTaken() {
+        var queue = Self.queue(rate: 1_000)
+        // The forecast (5) was committed before the reset (9), but handed over after it.
+        queue.accept([Self.message(9, chat: 1)], emptying: 1)
+        queue.accept([Self.message(5, chat: 1, .bulk)])
+        queue.accept([Self.message(12, chat: 1, .bulk)])
+        #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id).sorted() == [9, 12])
+    }
+
+    @Test func aCallbackAnswerGoesEvenWhenTheInteractiveWindowOverflowed() {
+        var queue = Self.queue(rate: 30, capacity: 10)
+        queue.accept((1...20).map { Self.message($0, chat: $0) })
+        #expect(!queue.isComplete(.interactive))
+        queue.accept([Self.answer(21, chat: 3)])
+        #expect(queue.nextAnswer(at: Self.start)?.id == 21)
+    }
 
     @Test func atStartNothingIsTakenUntilTheTableWasRead() {
         var queue = OutboxQueue(pacing: Pacing(messagesPerSecond: 30, messagesPerSecondPerChat: 1, bulkShare: 0.2), capacity: 100)
