@@ -171,8 +171,9 @@ public actor ChatWorkers: Service {
             retrying(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
             return
         }
-        if item.attempts >= Self.maximumAttempts {
+        if item.attempts >= Self.maximumAttempts,
             await setAside(item, event, attempts: item.attempts, error: "the worker stopped while handling it, \(item.attempts) times", logger: logger)
+        {
             return
         }
         var backoff = Backoff()
@@ -202,9 +203,12 @@ public actor ChatWorkers: Service {
                     await stop(damaged: error)
                     return
                 }
-                failures += 1
-                if item.attempts + failures >= Self.maximumAttempts {
+                // Only a commit refused for what the step wrote counts against the item; a full
+                // disk or a busy database is waited out, as long as it takes.
+                if BotDatabase.isRejection(error) { failures += 1 }
+                if item.attempts + failures >= Self.maximumAttempts,
                     await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)
+                {
                     return
                 }
                 let delay = backoff.next()
@@ -218,8 +222,9 @@ public actor ChatWorkers: Service {
     private var isStopping: Bool { stopping }
 
     /// Gives up on an item: it goes to the table of items set aside, with its error, and its chat
-    /// is told that its message could not be handled.
-    private nonisolated func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async {
+    /// is told that its message could not be handled. False when that could not be written: the
+    /// item stays, to be tried again.
+    private nonisolated func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async -> Bool {
         logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
         let stored = (try? database.chat(item.chatId))?.flatMap { Language(rawValue: $0.language) }
         let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
@@ -228,9 +233,10 @@ public actor ChatWorkers: Service {
             if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology.stored) {
                 outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, reply: apology)])
             }
+            return true
         } catch {
-            // Left in the inbox: the next start counts it again.
-            logger.error("could not set an inbox item aside", metadata: ["error": "\(error)"])
+            logger.error("could not set an inbox item aside; trying it again", metadata: ["error": "\(error)"])
+            return false
         }
     }
 

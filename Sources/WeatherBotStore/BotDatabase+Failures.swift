@@ -73,6 +73,14 @@ extension BotDatabase {
         return error.resultCode.primaryResultCode == .SQLITE_CORRUPT || error.resultCode.primaryResultCode == .SQLITE_NOTADB
     }
 
+    /// Whether a failed write was refused for what it held (a constraint, a value too big), so that
+    /// writing it again cannot help; a full disk, a busy or read-only database pass with time.
+    public static func isRejection(_ error: any Error) -> Bool {
+        if error is EncodingError { return true }
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_CONSTRAINT, .SQLITE_TOOBIG, .SQLITE_MISMATCH, .SQLITE_RANGE].contains(error.resultCode.primaryResultCode)
+    }
+
     /// SQLite's quick check of the whole file: nil when it is sound, else its first complaint.
     public func quickCheck() throws -> String? {
         try writer.read { db in Self.quickCheck(db) }

@@ -82,6 +82,11 @@ extension LoopbackTests {
             #expect(!BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_BUSY)))
             #expect(!BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_FULL)))
             #expect(!BotDatabase.isDamage(CancellationError()))
+            // What counts against an item: being refused for what it wrote, not a full disk.
+            #expect(BotDatabase.isRejection(DatabaseError(resultCode: .SQLITE_CONSTRAINT_TRIGGER)))
+            #expect(!BotDatabase.isRejection(DatabaseError(resultCode: .SQLITE_FULL)))
+            #expect(!BotDatabase.isRejection(DatabaseError(resultCode: .SQLITE_BUSY)))
+            #expect(!BotDatabase.isRejection(DatabaseError(resultCode: .SQLITE_IOERR_WRITE)))
         }
     }
 }
