@@ -18,12 +18,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        // The one-method HTTP transport both API clients share, and its URLSession implementation.
+        // The one-method HTTP transport both API clients share, its AsyncHTTPClient implementation,
+        // proxies, and the redaction of secrets.
         .target(
             name: "HTTPTransport",
             dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -84,8 +87,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What the tests use to watch the bot: loopback HTTP servers on SwiftNIO for the fake
-        // Telegram and OpenWeather, and captured log lines.
+        // What the tests use to watch the bot: loopback HTTP(S) servers on SwiftNIO for the fake
+        // Telegram and OpenWeather, HTTP and SOCKS5 proxies, and captured log lines.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
@@ -93,9 +96,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "weatherbotTests", dependencies: ["weatherbot"]),
+        .testTarget(name: "weatherbotTests", dependencies: ["weatherbot", "HTTPTransport"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTP"]),
         .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "LoopbackHTTP"]),
         .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"], resources: [.copy("Fixtures")]),

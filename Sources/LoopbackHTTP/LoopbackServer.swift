@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A request as the loopback server received it.
@@ -25,11 +26,20 @@ public struct LoopbackResponse: Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
+    /// Close the connection without answering, as a server that dies mid-request does.
+    public var dropsConnection = false
 
     public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// No answer at all: the connection is closed once the request has been read.
+    public static var noAnswer: LoopbackResponse {
+        var response = LoopbackResponse(body: Data())
+        response.dropsConnection = true
+        return response
     }
 
     /// A JSON response from any JSON-serialisable value.
@@ -50,16 +60,21 @@ public final class LoopbackServer: Sendable {
     /// The port the server listens on.
     public let port: Int
 
-    /// The server's base URL, such as `http://127.0.0.1:40123`.
-    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    private let secure: Bool
+
+    /// The server's base URL, such as `http://127.0.0.1:40123` (`https://` with TLS).
+    public var url: URL { URL(string: "\(secure ? "https" : "http")://127.0.0.1:\(port)")! }
 
     /// Every request received so far, in order of arrival (empty when not recording).
     public var requests: [LoopbackRequest] { log?.requests.withLock { $0 } ?? [] }
 
     /// - Parameters:
     ///   - recording: whether to keep every request for ``requests``; benchmarks turn it off.
-    public init(threads: Int = 1, recording: Bool = true, handler: @escaping Handler) async throws {
+    ///   - tls: serve https with ``LoopbackTLS``'s certificate for 127.0.0.1.
+    public init(threads: Int = 1, recording: Bool = true, tls: Bool = false, handler: @escaping Handler) async throws {
         let log = recording ? RequestLog() : nil
+        secure = tls
+        let context = tls ? try LoopbackTLS.serverContext() : nil
         self.log = log
         let handler: Handler = { request in
             log?.requests.withLock { $0.append(request) }
@@ -71,8 +86,11 @@ public final class LoopbackServer: Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(RequestHandler(handler: handler))
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let context { try pipeline.addHandler(NIOSSLServerHandler(context: context)) }
+                    try pipeline.configureHTTPServerPipeline()
+                    try pipeline.addHandler(RequestHandler(handler: handler))
                 }
             }
         do {
@@ -128,6 +146,10 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             promise.completeWithTask { await handler(request) }
             let boundContext = NIOLoopBound(context, eventLoop: loop)
             promise.futureResult.whenSuccess { response in
+                if response.dropsConnection {
+                    boundContext.value.close(promise: nil)
+                    return
+                }
                 Self.write(response, version: version, keepAlive: keepAlive, context: boundContext.value)
             }
         }

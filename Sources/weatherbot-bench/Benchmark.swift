@@ -22,6 +22,11 @@ struct Benchmark: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The weatherbot executable to start (default: the one beside this benchmark).", valueName: "path"))
     var executable: String?
 
+    @Option(help: ArgumentHelp(
+        "Another weatherbot executable to run the same scenarios with, each right after this one, for a before/after in one run.",
+        valueName: "path"))
+    var baseline: String?
+
     enum Scenario: String, CaseIterable, ExpressibleByArgument {
         case cache, startup, throughput, broadcast
         case broadcastChat = "broadcast-chat"
@@ -37,10 +42,24 @@ struct Benchmark: AsyncParsableCommand {
         let chosen = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
         let binary = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot").path
         if chosen.contains(.cache) { results += try await CacheScenario(quick: quick).run() }
-        if chosen.contains(.startup) { results += try await StartupScenario(quick: quick, executable: binary).run() }
-        if chosen.contains(.throughput) { results += try await ThroughputScenario(quick: quick, executable: binary).run() }
-        if chosen.contains(.broadcast) { results += try await BroadcastScenario(quick: quick, executable: binary).run() }
-        if chosen.contains(.broadcastChat) { results += try await BroadcastChatScenario(quick: quick, executable: binary).run() }
+        // The scenarios that start the executable; with a baseline, each runs for both in turn, so
+        // that both see the machine in the same state.
+        var runs: [(Scenario, (String) async throws -> [Result])] = [
+            (.startup, { try await StartupScenario(quick: quick, executable: $0).run() }),
+            (.throughput, { try await ThroughputScenario(quick: quick, executable: $0).run() }),
+            (.broadcast, { try await BroadcastScenario(quick: quick, executable: $0).run() }),
+            (.broadcastChat, { try await BroadcastChatScenario(quick: quick, executable: $0).run() }),
+        ]
+        runs.removeAll { !chosen.contains($0.0) }
+        for (_, run) in runs {
+            results += try await run(binary)
+            if let baseline {
+                // Figures for comparison only: the targets are this build's.
+                results += try await run(baseline).map { result in
+                    Result(scenario: result.scenario + " (baseline)", figure: result.figure, value: result.value, target: "", passed: nil)
+                }
+            }
+        }
         print(Result.table(results))
         if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
     }

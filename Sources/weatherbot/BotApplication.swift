@@ -42,11 +42,18 @@ struct BotApplication {
         } catch {
             throw StartFailure(message: "cannot use the database at \(configuration.databasePath): \(Self.describe(error))")
         }
-        let transport = NIOHTTPTransport()
-        let telegram = TelegramClient(token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: transport)
+        // One client for both APIs, unless they go through different proxies.
+        let telegramProxy = configuration.telegramProxy.proxy
+        let openWeatherProxy = configuration.openWeatherProxy.proxy
+        let telegramTransport = AsyncHTTPTransport(proxy: telegramProxy)
+        let openWeatherTransport = openWeatherProxy == telegramProxy ? telegramTransport : AsyncHTTPTransport(proxy: openWeatherProxy)
+        for (api, choice) in [("Telegram", configuration.telegramProxy), ("OpenWeather", configuration.openWeatherProxy)] where choice.proxy != nil {
+            logger.info("\(api) requests go through a proxy", metadata: ["proxy": "\(choice)"])
+        }
+        let telegram = TelegramClient(token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: telegramTransport)
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
-                apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: transport,
+                apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: openWeatherTransport,
                 fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
             freshFor: .seconds(configuration.weatherCacheTTL), logger: logger)
 
@@ -73,6 +80,8 @@ struct BotApplication {
             logger.critical("stopping: \(Self.describe(error))")
             throw StartFailure(message: "the database at \(configuration.databasePath): \(Self.describe(error))")
         }
+        try? await telegramTransport.shutdown()
+        try? await openWeatherTransport.shutdown()
         logger.info("weatherbot stopped")
     }
 }

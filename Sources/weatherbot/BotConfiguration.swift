@@ -29,6 +29,9 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     /// Seconds a daily forecast may be late (after downtime) and still be sent.
     var dailyGracePeriod: Int
     var logLevel: Logger.Level
+    /// Where requests to each API go through; nil for a direct connection.
+    var telegramProxy: ProxyChoice
+    var openWeatherProxy: ProxyChoice
     /// Said once at start: things that work but deserve attention, such as a world-readable config file.
     var warnings: [String] = []
 
@@ -36,6 +39,15 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     struct Invalid: Error, CustomStringConvertible {
         var problems: [String]
         var description: String { problems.joined(separator: "\n") }
+    }
+
+    /// A proxy and where it came from, for the start-up log and `check-config`.
+    struct ProxyChoice: Sendable, Equatable, CustomStringConvertible {
+        var proxy: HTTPProxy?
+        /// The setting that chose it: `TELEGRAM_PROXY`, `HTTPS_PROXY`, or why there is none.
+        var source: String
+
+        var description: String { proxy.map { "\($0) (from \(source))" } ?? "none (\(source))" }
     }
 
     /// Every key, its environment name, and its default ("" when required), for `check-config` and the docs.
@@ -46,10 +58,12 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("telegram.messagesPerSecond", "TELEGRAM_MESSAGES_PER_SECOND", "30"),
         ("telegram.messagesPerSecondPerChat", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT", "1"),
         ("telegram.bulkShare", "TELEGRAM_BULK_SHARE", "0.2"),
+        ("telegram.proxy", "TELEGRAM_PROXY", "HTTPS_PROXY"),
         ("openWeather.apiKey", "OPEN_WEATHER_API_KEY", ""),
         ("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org"),
         ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
         ("openWeather.cacheTTL", "OPEN_WEATHER_CACHE_TTL", "600"),
+        ("openWeather.proxy", "OPEN_WEATHER_PROXY", "HTTPS_PROXY"),
         ("database.path", "DATABASE_PATH", "weatherbot.sqlite"),
         ("favorites.limit", "FAVORITES_LIMIT", "20"),
         ("daily.gracePeriod", "DAILY_GRACE_PERIOD", "7200"),
@@ -67,7 +81,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         var providers: [any ConfigProvider] = [
             EnvironmentVariablesProvider(
                 environmentVariables: environment,
-                secretsSpecifier: .specific(["TELEGRAM_BOT_TOKEN", "OPEN_WEATHER_API_KEY"]))
+                // A proxy's URL may carry its password.
+                secretsSpecifier: .specific(["TELEGRAM_BOT_TOKEN", "OPEN_WEATHER_API_KEY", "TELEGRAM_PROXY", "OPEN_WEATHER_PROXY"]))
         ]
         var warnings: [String] = []
         if let configPath {
@@ -106,6 +121,31 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         }
         let telegramURL = url("telegram.apiURL", "TELEGRAM_API_URL", "https://api.telegram.org")
         let weatherURL = url("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org")
+        /// The API's own key; else HTTPS_PROXY (or https_proxy) unless NO_PROXY names the API's host.
+        /// An empty value or `direct` in the API's key means no proxy, whatever HTTPS_PROXY says.
+        func proxy(_ key: ConfigKey, _ name: String, for url: URL) -> ProxyChoice {
+            func parsed(_ text: String, _ source: String) -> ProxyChoice {
+                do {
+                    return ProxyChoice(proxy: try HTTPProxy(parsing: text), source: source)
+                } catch {
+                    problems.append("error: \(source) \(error.description).")
+                    return ProxyChoice(proxy: nil, source: source)
+                }
+            }
+            if let own = reader.string(forKey: key, isSecret: true)?.trimmingCharacters(in: .whitespaces) {
+                if own.isEmpty || own.lowercased() == "direct" { return ProxyChoice(proxy: nil, source: "\(name) says direct") }
+                return parsed(own, name)
+            }
+            let variable = ["HTTPS_PROXY", "https_proxy"].first { !(environment[$0] ?? "").isEmpty }
+            guard let variable, let shared = environment[variable] else { return ProxyChoice(proxy: nil, source: "not set") }
+            let noProxy = environment["NO_PROXY"] ?? environment["no_proxy"] ?? ""
+            if let host = url.host, HTTPProxy.isExempt(host, noProxy: noProxy) {
+                return ProxyChoice(proxy: nil, source: "NO_PROXY exempts \(host)")
+            }
+            return parsed(shared, variable)
+        }
+        let telegramProxy = proxy("telegram.proxy", "TELEGRAM_PROXY", for: telegramURL)
+        let openWeatherProxy = proxy("openWeather.proxy", "OPEN_WEATHER_PROXY", for: weatherURL)
         let pollTimeout = reader.int(forKey: "telegram.pollTimeout", default: 30)
         if !(1...50).contains(pollTimeout) {
             problems.append("error: TELEGRAM_POLL_TIMEOUT must be between 1 and 50 seconds, not \(pollTimeout).")
@@ -149,7 +189,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
             messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
-            databasePath: databasePath, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level, warnings: warnings)
+            databasePath: databasePath, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level,
+            telegramProxy: telegramProxy, openWeatherProxy: openWeatherProxy, warnings: warnings)
     }
 
     /// A warning when a config file that others can read holds a secret.
@@ -176,10 +217,12 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("telegram.messagesPerSecond", "\(messagesPerSecond)"),
             ("telegram.messagesPerSecondPerChat", "\(messagesPerSecondPerChat)"),
             ("telegram.bulkShare", "\(bulkShare)"),
+            ("telegram.proxy", "\(telegramProxy)"),
             ("openWeather.apiKey", "<redacted>"),
             ("openWeather.apiURL", Self.shown(openWeatherAPIURL)),
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),
             ("openWeather.cacheTTL", "\(weatherCacheTTL)"),
+            ("openWeather.proxy", "\(openWeatherProxy)"),
             ("database.path", databasePath),
             ("favorites.limit", "\(maximumFavorites)"),
             ("daily.gracePeriod", "\(dailyGracePeriod)"),

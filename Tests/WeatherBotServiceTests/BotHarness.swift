@@ -27,7 +27,7 @@ final class BotHarness {
         logger: Logger? = nil
     ) async throws {
         database = try BotDatabase.open(path: databasePath)
-        let transport = NIOHTTPTransport()
+        let transport = AsyncHTTPTransport()
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(15))
         let logger = logger ?? {
             var logger = Logger(label: "weatherbot.tests")

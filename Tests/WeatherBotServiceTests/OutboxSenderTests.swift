@@ -26,7 +26,7 @@ extension LoopbackTests {
                 telegram = try await FakeTelegram()
                 var logger = Logger(label: "weatherbot.tests.outbox")
                 logger.logLevel = .critical
-                let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(15))
+                let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(15))
                 sender = OutboxSender(database: database, client: client, logger: logger, messagesPerSecond: messagesPerSecond, window: window)
             }
 

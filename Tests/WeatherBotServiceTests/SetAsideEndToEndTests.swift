@@ -63,7 +63,7 @@ extension LoopbackTests {
             }
             // Another chat is not held up.
             #expect(telegram.state.withLock { $0.sent.contains { $0.chatID == 7 } })
-            let failure = try await bot.database.writer.read { db in
+            let failure = try bot.database.writer.read { db in
                 try Row.fetchOne(db, sql: "SELECT attempts, error, chatId FROM inboxFailure")
             }
             #expect(failure?["attempts"] == 5)

@@ -9,7 +9,7 @@ extension LoopbackTests {
     /// «typing…» is shown only while a step is slow.
     @Suite struct TelegramChatActivityTests {
         func activity(_ telegram: FakeTelegram) -> TelegramChatActivity {
-            let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: NIOHTTPTransport())
+            let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport())
             return TelegramChatActivity(client: client, logger: Logger(label: "weatherbot.tests.activity"), delay: .milliseconds(200))
         }
 

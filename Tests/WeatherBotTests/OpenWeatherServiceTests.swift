@@ -16,7 +16,7 @@ import WeatherBotStore
         defer { Task { await server.shutdown() } }
         let log = CapturedLog()
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: NIOHTTPTransport()), logger: log.logger())
+            client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: AsyncHTTPTransport()), logger: log.logger())
         let conversation = Conversation(geocoder: service, weather: service, store: FakeFavorites(), activity: FakeActivity())
         let step = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 1, language: .ru, intent: .command(.weather))), chat: nil)
         #expect(step.replies.first?.text?.contains("сервис погоды не принял ключ доступа бота") == true)
@@ -33,7 +33,7 @@ import WeatherBotStore
         }
         defer { Task { await server.shutdown() } }
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(1)),
+            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(1)),
             logger: CapturedLog().logger())
         let activity = FakeActivity()
         let conversation = Conversation(geocoder: service, weather: service, store: FakeFavorites(), activity: activity)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HTTPTransport
 @testable import weatherbot
 
 @Suite struct BotConfigurationTests {
@@ -53,6 +54,48 @@ import Testing
                     "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key, name: value,
                 ])
             }
+        }
+    }
+
+    @Test func eachAPIHasItsProxyAndHTTPSProxyIsTheFallbackUnlessNoProxyExemptsIt() async throws {
+        let secrets = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
+        let own = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "TELEGRAM_PROXY": "http://bot:hunter2@proxy.example:3128", "OPEN_WEATHER_PROXY": "socks5://127.0.0.1:1080",
+            "HTTPS_PROXY": "http://shared.example:8080",
+        ]) { $1 })
+        #expect(own.telegramProxy.proxy == HTTPProxy(kind: .http, host: "proxy.example", port: 3128, username: "bot", password: "hunter2"))
+        #expect(own.openWeatherProxy.proxy == HTTPProxy(kind: .socks5, host: "127.0.0.1", port: 1080))
+        #expect(own.description.contains("http://bot:<redacted>@proxy.example:3128 (from TELEGRAM_PROXY)"), "\(own.description)")
+        #expect(!own.description.contains("hunter2"))
+
+        let shared = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "https_proxy": "http://shared.example:8080", "NO_PROXY": "localhost,.openweathermap.org",
+        ]) { $1 })
+        #expect(shared.telegramProxy == .init(proxy: HTTPProxy(kind: .http, host: "shared.example", port: 8080), source: "https_proxy"))
+        #expect(shared.openWeatherProxy == .init(proxy: nil, source: "NO_PROXY exempts api.openweathermap.org"))
+
+        let direct = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "HTTPS_PROXY": "http://shared.example:8080", "TELEGRAM_PROXY": "direct",
+        ]) { $1 })
+        #expect(direct.telegramProxy.proxy == nil)
+        #expect(direct.openWeatherProxy.proxy?.host == "shared.example")
+
+        let none = try await BotConfiguration.load(configPath: nil, environment: secrets)
+        #expect(none.telegramProxy.proxy == nil && none.openWeatherProxy.proxy == nil)
+    }
+
+    @Test func anUnusableProxyStopsTheStartWithItsReasonAndWithoutItsPassword() async throws {
+        do {
+            _ = try await BotConfiguration.load(configPath: nil, environment: [
+                "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key,
+                "TELEGRAM_PROXY": "socks5://bot:hunter2@proxy.example:1080", "HTTPS_PROXY": "https://proxy.example",
+            ])
+            Issue.record("an unusable proxy was accepted")
+        } catch let error as BotConfiguration.Invalid {
+            #expect(error.problems.count == 2, "\(error)")
+            #expect(error.problems.first?.hasPrefix("error: TELEGRAM_PROXY has a user name or password, which SOCKS5") == true, "\(error)")
+            #expect(error.problems.last?.hasPrefix("error: HTTPS_PROXY uses the scheme https://") == true, "\(error)")
+            #expect(!error.description.contains("hunter2"))
         }
     }
 
