@@ -52,7 +52,7 @@ FROM debian:bookworm-slim
 LABEL org.opencontainers.image.title="weatherbot" \
       org.opencontainers.image.description="A Telegram weather bot: long-polls the Bot API and answers with OpenWeather data."
 
-# libcurl4: FoundationNetworking's runtime (the bot's own HTTP is SwiftNIO); libsqlite3-0: the
+# libcurl4: FoundationNetworking's runtime (the bot's own HTTP is AsyncHTTPClient on SwiftNIO); libsqlite3-0: the
 # database; tzdata: local times of places;
 # ca-certificates: TLS to api.telegram.org and api.openweathermap.org.
 # hadolint ignore=DL3008

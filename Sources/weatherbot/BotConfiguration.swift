@@ -122,7 +122,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         let telegramURL = url("telegram.apiURL", "TELEGRAM_API_URL", "https://api.telegram.org")
         let weatherURL = url("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org")
         /// The API's own key; else HTTPS_PROXY (or https_proxy) unless NO_PROXY names the API's host.
-        /// An empty value or `direct` in the API's key means no proxy, whatever HTTPS_PROXY says.
+        /// `direct` in the API's key means no proxy, whatever HTTPS_PROXY says; empty is unset.
         func proxy(_ key: ConfigKey, _ name: String, for url: URL) -> ProxyChoice {
             func parsed(_ text: String, _ source: String) -> ProxyChoice {
                 do {
@@ -132,8 +132,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
                     return ProxyChoice(proxy: nil, source: source)
                 }
             }
-            if let own = reader.string(forKey: key, isSecret: true)?.trimmingCharacters(in: .whitespaces) {
-                if own.isEmpty || own.lowercased() == "direct" { return ProxyChoice(proxy: nil, source: "\(name) says direct") }
+            if let own = reader.string(forKey: key, isSecret: true)?.trimmingCharacters(in: .whitespaces), !own.isEmpty {
+                if own.lowercased() == "direct" { return ProxyChoice(proxy: nil, source: "\(name) says direct") }
                 return parsed(own, name)
             }
             let variable = ["HTTPS_PROXY", "https_proxy"].first { !(environment[$0] ?? "").isEmpty }

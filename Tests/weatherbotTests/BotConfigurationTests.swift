@@ -68,8 +68,9 @@ import HTTPTransport
         #expect(own.description.contains("http://bot:<redacted>@proxy.example:3128 (from TELEGRAM_PROXY)"), "\(own.description)")
         #expect(!own.description.contains("hunter2"))
 
+        // An empty key, as in config.example.json, is as good as unset.
         let shared = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
-            "https_proxy": "http://shared.example:8080", "NO_PROXY": "localhost,.openweathermap.org",
+            "https_proxy": "http://shared.example:8080", "NO_PROXY": "localhost,.openweathermap.org", "TELEGRAM_PROXY": "",
         ]) { $1 })
         #expect(shared.telegramProxy == .init(proxy: HTTPProxy(kind: .http, host: "shared.example", port: 8080), source: "https_proxy"))
         #expect(shared.openWeatherProxy == .init(proxy: nil, source: "NO_PROXY exempts api.openweathermap.org"))
