@@ -59,10 +59,18 @@ extension Conversation {
             context.state = .idle
             let id = context.chat.remember(places[0])
             await showWeather(.now, of: .recent(id), &context)
-        default:
+        case (_, .setCity):
             let question = context.nextQuestion()
             context.state = .choosingPlace(places, purpose)
-            let view = Views.placeChoice(places, question: question, context.texts)
+            let choices = places.indices.map { (places[$0], CallbackAction.pickPlace(question: question, index: $0)) }
+            let view = Views.placeChoice(choices, context.texts)
+            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
+        case (_, .browse):
+            // Each result is a place recently shown, so every button of the list keeps working
+            // after the first pick, until newer places push it out.
+            context.state = .idle
+            let choices = places.map { ($0, CallbackAction.open(.recent(context.chat.remember($0)))) }
+            let view = Views.placeChoice(choices, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
         }
     }

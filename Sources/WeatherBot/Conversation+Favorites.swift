@@ -10,25 +10,28 @@ extension Conversation {
         return context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
     }
 
-    func addFavorite(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
+    /// The star under a view: saves the place, or removes it when it is saved already; the message
+    /// is shown again so the star tells the truth.
+    func toggleFavorite(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
         guard let place = await resolve(reference, &context), let list = try? await favorites(&context) else {
             return stale(queryID, &context)
         }
-        if list.contains(where: { $0.place.isSamePlace(as: place) }) {
-            return context.answer(queryID, context.texts.alreadyFavorite)
-        }
-        if context.chat.currentPlace?.isSamePlace(as: place) == true {
+        var shownAs = reference
+        if let saved = list.first(where: { $0.place.isSamePlace(as: place) }), let id = saved.id {
+            context.changes.append(.deleteFavorite(id: id))
+            context.answer(queryID, context.texts.favoriteRemoved)
+            // A view of the favorite itself would point at nothing: it goes on as a place recently shown.
+            if case .favorite = reference { shownAs = .recent(context.chat.remember(place)) }
+        } else if context.chat.currentPlace?.isSamePlace(as: place) == true {
             return context.answer(queryID, context.texts.ownCityIsFirst)
-        }
-        guard list.count < maximumFavorites else {
+        } else if list.count >= maximumFavorites {
             return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.favoritesFull(maximumFavorites), showAlert: true))
+        } else {
+            context.changes.append(.addFavorite(place, limit: maximumFavorites))
+            context.answer(queryID, context.texts.favoriteAdded)
         }
-        context.changes.append(.addFavorite(place, limit: maximumFavorites))
-        context.answer(queryID, context.texts.favoriteAdded)
-        if let messageID {
-            let keyboard = WeatherViews.keyboard(view, reference, context.texts, hourlyPageCount: 1, favorite: .saved)
-            context.replies.append(.editKeyboard(.id(messageID), keyboard: keyboard))
-        }
+        guard messageID != nil else { return }
+        await showWeather(view, of: shownAs, editing: messageID, &context)
     }
 
     /// Sends the favorites message, or edits it into another mode. Each row's weather is fetched

@@ -39,9 +39,9 @@ extension Conversation {
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
             }
-            let favorite = await favoriteButtonState(reference, place, &context)
+            let standing = await standing(of: place, reference, &context)
             var shown = WeatherViews.render(
-                view, place: place, reference: reference, report: report, texts: context.texts, now: clock(), favorite: favorite)
+                view, place: place, reference: reference, report: report, texts: context.texts, now: clock(), standing: standing)
             if reference == .defaultCity && messageID == nil {
                 shown.text += "\n\n" + context.texts.defaultCityHint
             }
@@ -57,19 +57,21 @@ extension Conversation {
         return fresh
     }
 
-    /// Whether a view offers «⭐ В избранное», shows «★ В избранном», or neither (the chat's own city).
-    func favoriteButtonState(_ reference: PlaceReference, _ place: Place, _ context: inout Context) async -> WeatherViews.FavoriteButton {
-        switch reference {
-        case .current: return .none
-        case .favorite: return .saved
-        case .defaultCity, .recent, .subscription:
-            // The chat's own city is always first in /fav already.
-            if context.chat.currentPlace?.isSamePlace(as: place) == true { return .none }
-            let favorites = (try? await store.favorites(of: context.chat.id)) ?? []
-            let pending = context.changes.reduce(favorites) { list, change in
-                FavoriteList.applying(change, to: list, chatID: context.chat.id)
-            }
-            return pending.contains { $0.place.isSamePlace(as: place) } ? .saved : .add
-        }
+    /// Whether a view's place is the chat's own city, or another place saved among its favorites or not.
+    func standing(of place: Place, _ reference: PlaceReference, _ context: inout Context) async -> WeatherViews.Standing {
+        if reference == .current || context.chat.currentPlace?.isSamePlace(as: place) == true { return .ownCity }
+        let favorites = (try? await favorites(&context)) ?? []
+        return .other(saved: favorites.contains { $0.place.isSamePlace(as: place) })
+    }
+
+    /// «📍 Сделать моим городом»: the place becomes the chat's city, and the message is shown again
+    /// as the city's, without the button.
+    func makeCity(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard let place = await resolve(reference, &context) else { return stale(queryID, &context) }
+        context.answer(queryID, context.texts.cityMade(Views.name(of: place, context.language)))
+        // A question about the city still open is answered by this.
+        context.state = .idle
+        context.chat.currentPlace = place
+        await showWeather(view, of: .current, editing: messageID, &context)
     }
 }

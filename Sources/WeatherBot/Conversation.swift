@@ -253,7 +253,9 @@ public struct Conversation: Sendable {
             context.answer(queryID)
             await showWeather(.now, of: reference, &context)
         case .addFavorite(let view, let reference):
-            await addFavorite(reference, view: view, queryID: queryID, messageID: messageID, &context)
+            await toggleFavorite(reference, view: view, queryID: queryID, messageID: messageID, &context)
+        case .makeCity(let view, let reference):
+            await makeCity(reference, view: view, queryID: queryID, messageID: messageID, &context)
         case .favoritesMode(let mode):
             context.answer(queryID)
             await showFavorites(mode, editing: messageID, &context)

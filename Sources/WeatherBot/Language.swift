@@ -1,14 +1,19 @@
-/// The languages the bot speaks: Russian first, English for users whose Telegram is in English.
+/// The languages the bot speaks: Russian first, English for everyone else.
 public enum Language: String, Codable, Sendable, Hashable, CaseIterable {
     case ru
     case en
 
-    /// English for `en`, `en-US` and the like; Russian for everything else.
+    /// Languages whose speakers mostly read Russian more easily than English.
+    static let readersOfRussian: Set<String> = ["ru", "uk", "be", "kk"]
+
+    /// Russian for `ru`, `uk`, `be`, `kk` (with any region) and when Telegram gives no language;
+    /// English for every other language: a German user reads English more likely than Russian.
     public init(telegramCode: String?) {
-        if let code = telegramCode?.lowercased(), code == "en" || code.hasPrefix("en-") {
-            self = .en
-        } else {
+        guard let code = telegramCode?.lowercased(), !code.isEmpty else {
             self = .ru
+            return
         }
+        let base = code.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? code
+        self = Self.readersOfRussian.contains(base) ? .ru : .en
     }
 }

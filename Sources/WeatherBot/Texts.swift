@@ -104,9 +104,11 @@ public struct Texts: Sendable {
     var previousDayButton: String { pick("◀ Сегодня", "◀ Today") }
     var nextDayButton: String { pick("Завтра ▶", "Tomorrow ▶") }
     var defaultCityHint: String {
-        pick("Это погода в городе по умолчанию. Отправьте геолокацию или выберите свой город: /search",
-             "This is the weather in the default city. Share your location or choose your city: /search")
+        pick("Это погода в городе по умолчанию. Напишите название своего города или отправьте геолокацию, а если это ваш город, нажмите «📍 Сделать моим городом».",
+             "This is the weather in the default city. Type your city's name or share your location, or if this is your city, press “📍 Make it my city”.")
     }
+    var makeCityButton: String { pick("📍 Сделать моим городом", "📍 Make it my city") }
+    func cityMade(_ name: String) -> String { pick("📍 Теперь ваш город: \(name)", "📍 Your city is now \(name)") }
     func weatherFailed(_ reason: String) -> String {
         pick("Не удалось получить погоду: \(reason).", "Could not get the weather: \(reason).")
     }
@@ -118,7 +120,7 @@ public struct Texts: Sendable {
     var savedFavoriteButton: String { pick("★ В избранном", "★ In favorites") }
     var favoriteAdded: String { pick("⭐ Добавлено в избранное", "⭐ Added to favorites") }
     var ownCityIsFirst: String { pick("Это ваш город — в /fav он и так первый", "This is your city: it is always first in /fav") }
-    var alreadyFavorite: String { pick("Это место уже в избранном", "This place is already in favorites") }
+    var favoriteRemoved: String { pick("☆ Убрано из избранного", "☆ Removed from favorites") }
     func favoritesFull(_ limit: Int) -> String {
         pick("В избранном уже \(limit) \(Self.russianPlural(limit, "место", "места", "мест")) — это максимум. Удалите одно: /del",
              "Favorites already hold \(limit) places, the most allowed. Delete one: /del")

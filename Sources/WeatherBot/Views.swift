@@ -41,11 +41,10 @@ public enum Views {
         return (text, keyboard)
     }
 
-    static func placeChoice(_ places: [Place], question: Int, _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
-        let rows = places.enumerated().map { index, place in
-            [InlineKeyboardButton(
-                text: buttonLabel(of: place, texts.language),
-                callbackData: CallbackAction.pickPlace(question: question, index: index).encoded)]
+    /// Search results, one button each with what pressing it does.
+    static func placeChoice(_ choices: [(place: Place, action: CallbackAction)], _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let rows = choices.map { choice in
+            [InlineKeyboardButton(text: buttonLabel(of: choice.place, texts.language), callbackData: choice.action.encoded)]
         }
         return (texts.severalFound, InlineKeyboardMarkup(inlineKeyboard: rows))
     }
@@ -96,14 +95,27 @@ public enum Views {
         return ", " + HTML.escape(parts.joined(separator: ", ")) + (flag.isEmpty ? "" : " \(flag)")
     }
 
-    /// A button label such as «Париж, Иль-де-Франс, Франция 🇫🇷», plain text (buttons are not HTML).
+    /// A button label such as «Париж, Иль-де-Франс, Франция 🇫🇷», plain text (buttons are not HTML);
+    /// long country names in their short form («США»), since a button shows some 30 characters.
     static func buttonLabel(of place: Place, _ language: Language) -> String {
-        let parts = [place.name(in: language.rawValue), place.region, place.country.map { countryName($0, language) }]
+        let country = place.country.map { shortCountryNames[language]?[$0.uppercased()] ?? countryName($0, language) }
+        let parts = [place.name(in: language.rawValue), place.region, country]
             .compactMap { $0 }.filter { !$0.isEmpty }
         let label = HTML.truncate(parts.joined(separator: ", "), maximumCharacters: 60)
         let flag = place.country.map(flag(ofCountry:)) ?? ""
         return flag.isEmpty ? label : "\(label) \(flag)"
     }
+
+    /// The short names people use for countries whose full names fill a button.
+    static let shortCountryNames: [Language: [String: String]] = [
+        .ru: [
+            "US": "США", "GB": "Великобритания", "AE": "ОАЭ", "CF": "ЦАР", "CD": "ДР Конго", "KP": "КНДР",
+            "DO": "Доминикана", "BA": "Босния и Герцеговина", "VC": "Сент-Винсент", "KN": "Сент-Китс и Невис",
+        ],
+        .en: [
+            "US": "USA", "GB": "UK", "AE": "UAE", "CF": "CAR", "CD": "DR Congo", "VC": "St Vincent", "KN": "St Kitts and Nevis",
+        ],
+    ]
 
     static func countryName(_ code: String, _ language: Language) -> String {
         guard code.count == 2 else { return code }

@@ -12,19 +12,17 @@ public enum WeatherViews {
         public var keyboard: InlineKeyboardMarkup
     }
 
-    /// The favorites button under a weather view.
-    public enum FavoriteButton: Sendable, Hashable {
-        /// No button: the chat's own city is always first in /fav anyway.
-        case none
-        /// «⭐ В избранное».
-        case add
-        /// «★ В избранном».
-        case saved
+    /// How the place of a view stands to the chat, which decides the buttons under it.
+    public enum Standing: Sendable, Hashable {
+        /// The chat's own city: no star (it is always first in /fav) and nothing to make it so.
+        case ownCity
+        /// Another place: «⭐ В избранное» or «★ В избранном», and «📍 Сделать моим городом».
+        case other(saved: Bool)
     }
 
     public static func render(
         _ view: WeatherView, place: Place, reference: PlaceReference, report: WeatherReport, texts: Texts, now: Date,
-        favorite: FavoriteButton = .none
+        standing: Standing = .ownCity
     ) -> Rendered {
         var text: String
         var view = view
@@ -44,12 +42,13 @@ public enum WeatherViews {
         }
         let pageCount = view == .now || view == .daily ? 1 : hourlyPages(place, report.forecast, texts, now: now).count
         return Rendered(
-            text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount, favorite: favorite))
+            text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount, standing: standing))
     }
 
-    /// «Сейчас», «По часам», «На 7 дней», then «🔄 Обновить»; the current view's button is marked.
+    /// «Сейчас», «По часам», «На 7 дней», then «🔄 Обновить» with the star, then «📍 Сделать моим
+    /// городом» for a place that is not the chat's city; the current view's button is marked.
     static func keyboard(
-        _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, favorite: FavoriteButton = .none
+        _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, standing: Standing = .ownCity
     ) -> InlineKeyboardMarkup {
         func button(_ title: String, _ target: WeatherView, selected: Bool) -> InlineKeyboardButton {
             InlineKeyboardButton(text: selected ? "· \(title) ·" : title, callbackData: CallbackAction.view(target, reference).encoded)
@@ -69,12 +68,14 @@ public enum WeatherViews {
             ])
         }
         var last = [InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
-        switch favorite {
-        case .none: break
-        case .add: last.append(InlineKeyboardButton(text: texts.addFavoriteButton, callbackData: CallbackAction.addFavorite(view, reference).encoded))
-        case .saved: last.append(InlineKeyboardButton(text: texts.savedFavoriteButton, callbackData: CallbackAction.addFavorite(view, reference).encoded))
+        if case .other(let saved) = standing {
+            let star = saved ? texts.savedFavoriteButton : texts.addFavoriteButton
+            last.append(InlineKeyboardButton(text: star, callbackData: CallbackAction.addFavorite(view, reference).encoded))
         }
         rows.append(last)
+        if case .other = standing {
+            rows.append([InlineKeyboardButton(text: texts.makeCityButton, callbackData: CallbackAction.makeCity(view, reference).encoded)])
+        }
         return InlineKeyboardMarkup(inlineKeyboard: rows)
     }
 

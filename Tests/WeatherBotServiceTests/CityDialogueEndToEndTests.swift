@@ -89,7 +89,7 @@ extension LoopbackTests {
             telegram.sendText("Париж", from: chatID, language: "en")
             try await telegram.waitUntil("the choice") { state in state.sent.contains { $0.text.contains("Several places match") } }
             let choice = try #require(telegram.screen(chatID).last)
-            #expect(choice.markup?.contains("Paris, Texas, United States 🇺🇸") ?? false)
+            #expect(choice.markup?.contains("Paris, Texas, USA 🇺🇸") ?? false)
             try telegram.press("Texas", on: choice.messageID, in: chatID, language: "en")
             try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Feels like") } }
 

@@ -6,7 +6,7 @@ import Testing
         .confirmCity(question: 0), .confirmCity(question: 999_999_999), .rejectCity(question: 42),
         .chooseManually, .pickPlace(question: 7, index: 4), .view(.now, .current), .view(.hourly(page: 1), .defaultCity),
         .view(.daily, .current), .refresh(.hourly(page: 0), .current), .view(.now, .favorite(999_999_999_999)),
-        .addFavorite(.daily, .recent(12)), .open(.favorite(7)), .open(.current), .favoritesMode(.delete), .favoritesMode(.list),
+        .addFavorite(.daily, .recent(12)), .makeCity(.hourly(page: 1), .recent(999_999_999_999)), .makeCity(.now, .defaultCity), .open(.favorite(7)), .open(.current), .favoritesMode(.delete), .favoritesMode(.list),
         .deleteFavorite(id: 42), .moveFavorite(id: 3, up: true), .moveFavorite(id: 3, up: false),
         .reset(confirmed: true, question: 9), .reset(confirmed: false, question: 0),
     ]

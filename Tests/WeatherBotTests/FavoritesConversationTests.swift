@@ -62,7 +62,7 @@ import WeatherBotStore
         }
     }
 
-    @Test func searchWithOneResultShowsItsWeatherWithAStar() async throws {
+    @Test func searchWithOneResultShowsItsWeatherWithAStarThatTogglesAndAButtonToMakeItTheCity() async throws {
         let chat = try Chat()
         let asked = try await chat.send(.text("Саранск"))
         _ = try await chat.press("Да, всё верно", in: asked)
@@ -72,17 +72,73 @@ import WeatherBotStore
             return
         }
         #expect(text.contains("Казань"))
-        #expect(keyboard.inlineKeyboard.last?.map(\.text) == ["🔄 Обновить", "⭐ В избранное"])
+        #expect(keyboard.inlineKeyboard.dropLast().last?.map(\.text) == ["🔄 Обновить", "⭐ В избранное"])
+        #expect(keyboard.inlineKeyboard.last?.map(\.text) == ["📍 Сделать моим городом"])
         #expect(try chat.database.chat(chat.id)?.currentPlace?.name == "Saransk")  // browsing does not change the city
 
+        // The star saves, and the message is shown again with the star filled.
         let starred = try await chat.press("В избранное", in: step, messageID: 40)
-        #expect(starred.replies.contains(.answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное")))
-        #expect(starred.replies.contains { if case .editKeyboard(.id(40), let keyboard?) = $0 { keyboard.inlineKeyboard.last?.last?.text == "★ В избранном" } else { false } })
+        #expect(starred.replies.first == .answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное"))
+        guard case .edit(.id(40), _, let edited?) = starred.replies.last else {
+            Issue.record("expected the card edited, got \(starred.replies)")
+            return
+        }
+        #expect(edited.inlineKeyboard.flatMap { $0 }.contains { $0.text == "★ В избранном" })
         #expect(try chat.favorites() == ["Казань"])
 
-        let again = try await chat.press("В избранное", in: step)
-        #expect(again.replies == [.answer(callbackQueryID: "q", text: "Это место уже в избранном")])
+        // Pressed again, it removes the place: the star no longer claims it is saved.
+        let again = try await chat.press("В избранном", in: starred, messageID: 40)
+        #expect(again.replies.first == .answer(callbackQueryID: "q", text: "☆ Убрано из избранного"))
+        guard case .edit(.id(40), _, let unstarred?) = again.replies.last else {
+            Issue.record("expected the card edited, got \(again.replies)")
+            return
+        }
+        #expect(unstarred.inlineKeyboard.flatMap { $0 }.contains { $0.text == "⭐ В избранное" })
+        #expect(try chat.favorites() == [])
+    }
+
+    @Test func afterDelTheCardsStarNoLongerClaimsThePlaceIsSaved() async throws {
+        let chat = try Chat()
+        let card = try await chat.send(.command(.search("Казань")))
+        let starred = try await chat.press("В избранное", in: card, messageID: 40)
+        _ = try await chat.send(.command(.delete("1")))
+        // The old card's filled star now adds the place again, and says so.
+        let pressed = try await chat.press("В избранном", in: starred, messageID: 40)
+        #expect(pressed.replies.first == .answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное"))
         #expect(try chat.favorites() == ["Казань"])
+    }
+
+    @Test func everyResultOfASearchKeepsWorkingAfterTheFirstPick() async throws {
+        let chat = try Chat()
+        let list = try await chat.send(.command(.search("Париж")))
+        #expect(list.replies.last?.text?.contains("Нашлось несколько") == true)
+        let first = try await chat.press("Франция", in: list)
+        #expect(first.replies.last?.text?.contains("Франция") == true, "\(first.replies)")
+        // The other result, and the first again, still open their places.
+        let second = try await chat.press("США", in: list)
+        #expect(second.replies.last?.text?.contains("Texas") == true, "\(second.replies)")
+        let again = try await chat.press("Франция", in: list)
+        #expect(again.replies.last?.text?.contains("Франция") == true, "\(again.replies)")
+        #expect(!again.replies.contains(.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")))
+    }
+
+    @Test func aSearchedPlaceBecomesTheCityWithOnePress() async throws {
+        let chat = try Chat()
+        let card = try await chat.send(.command(.search("Казань")))
+        let made = try await chat.press("Сделать моим городом", in: card, messageID: 41)
+        #expect(made.replies.first == .answer(callbackQueryID: "q", text: "📍 Теперь ваш город: Казань"))
+        #expect(try chat.database.chat(chat.id)?.currentPlace?.name == "Kazan")
+        // The card is now the city's: no star, no button to make it the city again.
+        guard case .edit(.id(41), _, let keyboard?) = made.replies.last else {
+            Issue.record("expected the card edited, got \(made.replies)")
+            return
+        }
+        let labels = keyboard.inlineKeyboard.flatMap { $0 }.map(\.text)
+        #expect(!labels.contains { $0.contains("избранн") || $0.contains("моим городом") }, "\(labels)")
+        #expect(keyboard.inlineKeyboard[0].map(\.callbackData) == ["v:n:c", "v:h0:c", "v:d:c"])
+        // And /weather shows it from now on.
+        let weather = try await chat.send(.command(.weather))
+        #expect(weather.replies.last?.text?.contains("Казань") == true)
     }
 
     @Test func theChatsOwnCityIsNotOfferedAsAFavorite() async throws {

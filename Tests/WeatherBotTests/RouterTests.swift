@@ -41,10 +41,14 @@ import Testing
         #expect(Router.route(message("🔎 Choose city manually", language: "en"))?.intent == .command(.chooseCity))
     }
 
-    @Test func languageFollowsTelegram() {
-        #expect(Router.route(message("/start", language: "en"))?.language == .en)
-        #expect(Router.route(message("/start", language: "en-GB"))?.language == .en)
-        #expect(Router.route(message("/start", language: "de"))?.language == .ru)
+    @Test func russianForReadersOfRussianAndEnglishForEveryoneElse() {
+        for code in ["ru", "uk", "be", "kk", "ru-RU", "UK"] {
+            #expect(Router.route(message("/start", language: code))?.language == .ru, "\(code)")
+        }
+        for code in ["en", "en-GB", "de", "fr", "es", "zh-hans", "pt-br"] {
+            #expect(Router.route(message("/start", language: code))?.language == .en, "\(code)")
+        }
+        // No language at all: the product is Russian first.
         #expect(Router.route(message("/start", language: nil))?.language == .ru)
     }
 
