@@ -62,7 +62,7 @@ extension Conversation {
         let subscriptions = context.changes.reduce(stored) { list, change in
             if case .unsubscribe(let id) = change { return list.filter { $0.id != id } }
             return list
-        }
+        }.sorted { ($0.hour, $0.minute, $0.id ?? 0) < ($1.hour, $1.minute, $1.id ?? 0) }
         var lines = [context.texts.dailyListTitle, ""]
         lines += subscriptions.isEmpty
             ? [context.texts.noDaily]

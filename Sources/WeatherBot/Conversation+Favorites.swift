@@ -4,10 +4,14 @@ import WeatherBotStore
 
 /// Favorites: ⭐, /fav with its delete and reorder modes, /del, /move, and /reset.
 extension Conversation {
-    /// The chat's favorites as they will be once this step's changes are committed.
+    /// The chat's favorites as they will be once this step's changes are committed, without the
+    /// chat's own city, which /fav lists first anyway. Numbers the user sees and types (/del N,
+    /// /move N M, /daily HH:MM N) count in this list.
     func favorites(_ context: inout Context) async throws -> [Favorite] {
         let stored = try await store.favorites(of: context.chat.id)
-        return context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
+        let pending = context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
+        guard let city = context.chat.currentPlace else { return pending }
+        return pending.filter { !$0.place.isSamePlace(as: city) }
     }
 
     /// The star under a view: saves the place, or removes it when it is saved already; the message
@@ -45,8 +49,8 @@ extension Conversation {
             return
         }
         var current = context.chat.currentPlace.map { FavoritesViews.Row(place: $0, reference: .current) }
-        var rows = list.compactMap { favorite in
-            favorite.id.map { FavoritesViews.Row(place: favorite.place, reference: .favorite($0), number: favorite.position) }
+        var rows = list.enumerated().compactMap { index, favorite in
+            favorite.id.map { FavoritesViews.Row(place: favorite.place, reference: .favorite($0), number: index + 1) }
         }
         if mode == .list {
             if !rows.isEmpty || current != nil { await activity.typing(in: context.chat.id) }
@@ -83,7 +87,9 @@ extension Conversation {
             return stale(queryID, &context)
         }
         context.changes.append(.deleteFavorite(id: id))
-        context.answer(queryID, context.texts.deleted(favorite.place.name(in: context.language.rawValue)))
+        let deleted = context.texts.deleted(favorite.place.name(in: context.language.rawValue))
+        let note = await dailyNote(for: favorite.place, &context)
+        context.replies.append(.answer(callbackQueryID: queryID, text: [deleted, note].compactMap { $0 }.joined(separator: "\n"), showAlert: note != nil))
         await showFavorites(.delete, editing: messageID, &context)
     }
 
@@ -91,35 +97,54 @@ extension Conversation {
         guard let list = try? await favorites(&context), let favorite = list.first(where: { $0.id == id }) else {
             return stale(queryID, &context)
         }
-        let target = min(max(favorite.position + (up ? -1 : 1), 1), list.count)
-        context.changes.append(.moveFavorite(id: id, to: target))
-        context.answer(queryID, context.texts.moved(favorite.place.name(in: context.language.rawValue), target))
+        let index = list.firstIndex { $0.id == id } ?? 0
+        let neighbour = up ? index - 1 : index + 1
+        guard list.indices.contains(neighbour) else {
+            context.answer(queryID, up ? context.texts.alreadyFirst : context.texts.alreadyLast)
+            return
+        }
+        // Positions are stored over every favorite; the neighbour's is where this one goes.
+        context.changes.append(.moveFavorite(id: id, to: list[neighbour].position))
+        context.answer(queryID, context.texts.moved(favorite.place.name(in: context.language.rawValue), neighbour + 1))
         await showFavorites(.move, editing: messageID, &context)
     }
 
     /// `/del N`: deletes favorite N; `/del` alone shows the delete buttons.
     func deleteCommand(_ argument: String?, _ context: inout Context) async {
-        guard let argument else { return await showFavorites(.delete, editing: nil, &context) }
         let list = (try? await favorites(&context)) ?? []
+        if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
+        guard let argument else { return await showFavorites(.delete, editing: nil, &context) }
         guard let number = Self.position(argument), list.indices.contains(number - 1), let id = list[number - 1].id else {
             return context.say(context.texts.validRange(list.count, usage: "/del 1"))
         }
         context.changes.append(.deleteFavorite(id: id))
-        context.say(context.texts.deleted(Views.name(of: list[number - 1].place, context.language)))
+        let note = await dailyNote(for: list[number - 1].place, &context)
+        context.say([context.texts.deleted(Views.name(of: list[number - 1].place, context.language)), note].compactMap { $0 }.joined(separator: "\n"))
+    }
+
+    /// What happens to the daily forecasts of a favorite being deleted: they stay, and /daily cancels them.
+    private func dailyNote(for place: Place, _ context: inout Context) async -> String? {
+        let times = ((try? await store.subscriptions(of: context.chat.id)) ?? [])
+            .filter { $0.place.isSamePlace(as: place) }
+            .sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
+            .map { Self.clock($0.hour, $0.minute) }
+        return times.isEmpty ? nil : context.texts.dailyStays(times.joined(separator: ", "))
     }
 
     /// `/move FROM TO`: moves one favorite; `/move` alone shows the up and down buttons.
     func moveCommand(_ argument: String?, _ context: inout Context) async {
-        guard let argument else { return await showFavorites(.move, editing: nil, &context) }
         let list = (try? await favorites(&context)) ?? []
+        if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
+        guard let argument else { return await showFavorites(.move, editing: nil, &context) }
         let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) }
         guard numbers.count == 2, let from = numbers[0], let to = numbers[1] else {
-            return context.say(list.isEmpty ? context.texts.validRange(0, usage: "") : context.texts.moveUsage)
+            return context.say(context.texts.moveUsage)
         }
         guard list.indices.contains(from - 1), list.indices.contains(to - 1), let id = list[from - 1].id else {
             return context.say(context.texts.validRange(list.count, usage: "/move \(list.count) 1"))
         }
-        context.changes.append(.moveFavorite(id: id, to: to))
+        if from == to { return context.say(context.texts.notMoved(Views.name(of: list[from - 1].place, context.language), from)) }
+        context.changes.append(.moveFavorite(id: id, to: list[to - 1].position))
         context.say(context.texts.moved(Views.name(of: list[from - 1].place, context.language), to))
     }
 

@@ -29,7 +29,9 @@ extension Conversation {
         _ view: WeatherView, of reference: PlaceReference, refresh: Bool = false, editing messageID: Int? = nil,
         _ context: inout Context
     ) async -> Bool {
-        guard let place = await resolve(reference, &context) else { return false }
+        guard var place = await resolve(reference, &context) else { return false }
+        // One city shows one weather: a place that is the chat's city is looked at where the city is.
+        if reference != .current, let city = context.chat.currentPlace, city.isSamePlace(as: place) { place = city }
         await activity.typing(in: context.chat.id)
         let rendered: WeatherViews.Rendered
         var fresh = false

@@ -26,11 +26,17 @@ public enum DailyForecastView {
             "",
         ]
         if let today {
+            let chance = Int((today.precipitationChance * 100).rounded())
             lines += [
                 "🌅 \(texts.morning): \(WeatherViews.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(WeatherViews.temperature(today.dayTemperature))",
                 "🌆 \(texts.evening): \(WeatherViews.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(WeatherViews.temperature(today.nightTemperature))",
                 "\(WeatherViews.emoji(forIcon: today.condition.icon)) \(HTML.escape(today.condition.description)), \(texts.clouds.lowercased()) \(today.clouds)%",
-                "☔ " + texts.precipitationChance(WeatherViews.decimal(today.precipitation, texts), Int((today.precipitationChance * 100).rounded())),
+            ]
+            // A dry day is said once, by the summary, not also as «0,0 мм, вероятность 0%».
+            if today.precipitation >= 0.05 || chance > 0 {
+                lines.append("☔ " + texts.precipitationChance(WeatherViews.decimal(today.precipitation, texts), chance))
+            }
+            lines += [
                 "💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))",
                 "",
                 "<i>\(summary(today, texts))</i>",

@@ -139,7 +139,11 @@ public struct Texts: Sendable {
     var noCurrentCity: String { pick("📍 Город не выбран — /start", "📍 No city chosen yet — /start") }
     var noFavorites: String {
         pick("Избранных мест пока нет. Найдите город через /search и нажмите «⭐ В избранное».",
-             "No favorites yet. Find a city with /search and press «⭐ Add to favorites».")
+             "No favorites yet. Find a city with /search and press “⭐ Add to favorites”.")
+    }
+    var noFavoritesToChange: String {
+        pick("В избранном пока ничего нет — удалять и переставлять нечего. Найдите город через /search и нажмите «⭐ В избранное».",
+             "Favorites are empty: there is nothing to delete or move. Find a city with /search and press “⭐ Add to favorites”.")
     }
     var noPrecipitation: String { pick("без осадков", "no precipitation") }
     var unavailable: String { pick("нет данных", "no data") }
@@ -150,6 +154,14 @@ public struct Texts: Sendable {
     var chooseToMove: String { pick("Переставьте места кнопками ⬆️ и ⬇️:", "Move places with ⬆️ and ⬇️:") }
     func deleted(_ name: String) -> String { pick("🗑 Удалено: \(name)", "🗑 Deleted: \(name)") }
     func moved(_ name: String, _ position: Int) -> String { pick("↕️ \(name) теперь №\(position)", "↕️ \(name) is now #\(position)") }
+    func notMoved(_ name: String, _ position: Int) -> String {
+        pick("\(name) и так №\(position) — ничего не переставлено.", "\(name) is #\(position) already: nothing moved.")
+    }
+    func dailyStays(_ times: String) -> String {
+        pick("Ежедневный прогноз для этого места (\(times)) остаётся; отменить: /daily", "The daily forecast for this place (\(times)) stays; to cancel it: /daily")
+    }
+    var alreadyFirst: String { pick("Это место и так первое", "This place is first already") }
+    var alreadyLast: String { pick("Это место и так последнее", "This place is last already") }
     func validRange(_ count: Int, usage: String) -> String {
         count == 0
             ? pick("В избранном пока ничего нет.", "Favorites are empty.")

@@ -52,8 +52,12 @@ public enum ChatChange: Sendable, Hashable {
 }
 
 extension Place {
-    /// Whether two places are the same for saving: within about a kilometre.
+    /// Whether two places are the same for saving: within about a kilometre, or one city by name
+    /// and country within some 30 km (a location shared in Kazan and Kazan found by name).
     public func isSamePlace(as other: Place) -> Bool {
-        abs(latitude - other.latitude) < 0.01 && abs(longitude - other.longitude) < 0.01
+        let latitudeApart = abs(latitude - other.latitude)
+        let longitudeApart = abs(longitude - other.longitude)
+        if latitudeApart < 0.01 && longitudeApart < 0.01 { return true }
+        return name == other.name && country == other.country && latitudeApart < 0.3 && longitudeApart < 0.45
     }
 }

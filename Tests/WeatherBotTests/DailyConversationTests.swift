@@ -82,6 +82,25 @@ import WeatherBotStore
         #expect(try chat.database.subscriptions(chatID: chat.id).isEmpty)
     }
 
+    @Test func theListIsInTheOrderOfTheDay() async throws {
+        let chat = try await withCity()
+        for time in ["21:00", "7:30", "12:00"] { try await chat.send(.command(.daily(time))) }
+        let text = try #require(try await chat.send(.command(.daily(nil))).replies.last?.text)
+        let times = ["07:30", "12:00", "21:00"].map { text.range(of: "⏰ \($0)")?.lowerBound }
+        #expect(times.allSatisfy { $0 != nil } && times == times.sorted { $0! < $1! }, "\(text)")
+    }
+
+    @Test func deletingAFavoriteWithADailyForecastSaysTheForecastStays() async throws {
+        let chat = try await withCity()
+        try await chat.save(["Казань"])
+        try await chat.send(.command(.daily("8:00 1")))
+        let deleted = try await chat.send(.command(.delete("1")))
+        let text = try #require(deleted.replies.last?.text)
+        #expect(text.contains("Удалено: Казань"))
+        #expect(text.contains("Ежедневный прогноз для этого места (08:00) остаётся; отменить: /daily"), "\(text)")
+        #expect(try chat.database.subscriptions(chatID: chat.id).count == 1)
+    }
+
     @Test func resetCancelsTheForecastsToo() async throws {
         let chat = try await withCity()
         try await chat.send(.command(.daily("8:00")))

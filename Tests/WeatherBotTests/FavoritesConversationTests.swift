@@ -18,7 +18,7 @@ import WeatherBotStore
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-fav-\(UUID().uuidString)")
             database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
             let geocoder = FakeGeocoder(
-                byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa]], reverse: [.saransk])
+                byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa], "Казань, Вахитовский": [.kazanDowntown]], reverse: [.saransk])
             conversation = Conversation(geocoder: geocoder, weather: FakeWeather(), store: database, activity: FakeActivity(), maximumFavorites: limit)
             self.id = id
         }
@@ -120,6 +120,40 @@ import WeatherBotStore
         let again = try await chat.press("Франция", in: list)
         #expect(again.replies.last?.text?.contains("Франция") == true, "\(again.replies)")
         #expect(!again.replies.contains(.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")))
+    }
+
+    @Test func theChatsCityIsNeverListedAgainAmongFavorites() async throws {
+        let chat = try Chat()
+        try await chat.save(["Уфа", "Казань"])
+        // Kazan becomes the city from a point a few kilometres from the saved one.
+        let card = try await chat.send(.command(.search("Казань, Вахитовский")))
+        _ = try await chat.press("Сделать моим городом", in: card)
+        let list = try await chat.send(.command(.favorites))
+        let text = try #require(list.replies.last?.text)
+        #expect(text.components(separatedBy: "Казань").count == 2, "\(text)")  // once, as the city
+        #expect(text.contains("1. ") && text.contains("Уфа") && !text.contains("2. "), "\(text)")
+        // Numbers count in the list as shown: Kazan is not №2 behind the user's back.
+        let deleted = try await chat.send(.command(.delete("1")))
+        #expect(deleted.replies.last?.text?.contains("Уфа") == true)
+        #expect(try await chat.send(.command(.delete(nil))).replies.last?.text?.contains("нечего") == true)
+        // Nothing saved is lost: another city brings Kazan back among favorites.
+        let ufa = try await chat.send(.command(.search("Саранск")))
+        _ = try await chat.press("Сделать моим городом", in: ufa)
+        #expect(try await chat.send(.command(.favorites)).replies.last?.text?.contains("1. ") == true)
+        #expect(try chat.favorites() == ["Казань"])
+    }
+
+    @Test func movesThatMoveNothingSaySo() async throws {
+        let chat = try Chat()
+        try await chat.save(["Уфа", "Казань"])
+        let same = try await chat.send(.command(.move("1 1")))
+        #expect(same.replies.last?.text?.contains("ничего не переставлено") == true)
+        let buttons = try await chat.send(.command(.move(nil)))
+        let up = try await chat.press("⬆️", in: buttons)
+        #expect(up.replies == [.answer(callbackQueryID: "q", text: "Это место и так первое")], "\(up.replies)")
+        #expect(try chat.favorites() == ["Уфа", "Казань"])
+        let empty = try Chat(id: 78)
+        #expect(try await empty.send(.command(.move("1 2"))).replies.last?.text?.contains("нечего") == true)
     }
 
     @Test func aSearchedPlaceBecomesTheCityWithOnePress() async throws {
@@ -288,5 +322,7 @@ import WeatherBotStore
 
 extension Place {
     static let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.79, longitude: 49.12)
+    /// Kazan as a point a few kilometres from the centre, as a shared location names it.
+    static let kazanDowntown = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.75, longitude: 49.2)
     static let ufa = Place(name: "Ufa", localNames: ["ru": "Уфа"], region: "Bashkortostan", country: "RU", latitude: 54.74, longitude: 55.97)
 }

@@ -120,6 +120,20 @@ import WeatherBotStore
         #expect(WeatherViews.daily(.moscow, short, en).contains("The forecast covers 5 days"))
     }
 
+    @Test func theDailyForecastSaysADryDayOnceAndAWetDayWithItsAmount() {
+        let zone = Forecast.sample.timeZone.timeZone
+        func text(dayIndex: Int) -> String {
+            let day = DailySchedule.day(of: Forecast.sample.daily[dayIndex].time, in: zone)
+            return DailyForecastView.text(place: .moscow, forecast: .sample, day: day, texts: ru)
+        }
+        let dry = text(dayIndex: 0)
+        #expect(!dry.contains("☔"), "\(dry)")
+        #expect(dry.contains("Осадков не ожидается."))
+        let wet = text(dayIndex: 2)
+        #expect(wet.contains("☔ Осадки: 1,2 мм, вероятность 60%"), "\(wet)")
+        #expect(wet.contains("Возьмите зонт"))
+    }
+
     @Test func moreThanThreeAlertsAreCountedNotListed() {
         var forecast = Forecast.sample
         forecast.alerts = (0..<5).map { WeatherAlert(sender: "", event: "Ветер \($0)", start: .distantPast, end: .distantFuture, description: "") }
