@@ -1,4 +1,5 @@
 import Foundation
+import TelegramBotAPI
 import WeatherBotStore
 
 /// Finding the chat's city: from a location, typed coordinates or a name.
@@ -28,10 +29,12 @@ extension Conversation {
         context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
     }
 
-    func askCityName(for purpose: SearchPurpose, _ context: inout Context) {
+    /// Asks for a name: the chat's own city (never suggesting `rejected` as the example), or a
+    /// place to look up.
+    func askCityName(for purpose: SearchPurpose, rejected: Place? = nil, _ context: inout Context) {
         _ = context.nextQuestion()
         context.state = .awaitingCityName(purpose)
-        context.say(context.texts.askCityName)
+        context.say(purpose == .setCity ? context.texts.askOwnCity(notNamed: rejected.map { [$0.name] + $0.localNames.values } ?? []) : context.texts.askPlaceToFind)
     }
 
     /// Geocodes a name: up to five populated places, duplicates collapsed. For the chat's own city,
@@ -88,8 +91,17 @@ extension Conversation {
         return Array(kept.prefix(5))
     }
 
-    /// Makes `place` the chat's city and shows its weather; the time zone comes with the weather.
-    func adopt(_ place: Place, _ context: inout Context) async {
+    /// Makes `place` the chat's city, answered on the message that asked (`messageID`), and shows
+    /// its weather; the time zone comes with the weather. A chat that had no city loses the reply
+    /// keyboard that offered to share a location.
+    func adopt(_ place: Place, answering messageID: Int?, _ context: inout Context) async {
+        let saved = Views.citySaved(place, context.texts)
+        if context.chat.currentPlace == nil {
+            if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
+            context.replies.append(.send(text: saved, markup: .removeKeyboard(ReplyKeyboardRemove())))
+        } else if let messageID {
+            context.replies.append(.edit(.id(messageID), text: saved))
+        }
         context.chat.currentPlace = place
         await showWeather(.now, of: .current, &context)
     }

@@ -204,17 +204,18 @@ public struct Conversation: Sendable {
             }
             context.answer(queryID)
             context.state = .idle
-            if let messageID {
-                context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
-            }
-            await adopt(place, &context)
+            await adopt(place, answering: messageID, &context)
         case .rejectCity(let question):
-            guard question == current, case .confirmingCity = context.state else {
+            guard question == current, case .confirmingCity(let place) = context.state else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
-            if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
-            askCityName(for: .setCity, &context)
+            if let messageID {
+                // The question keeps what it asked and shows what was answered.
+                let asked = Views.cityQuestion(place, question: question, context.texts).text
+                context.replies.append(.edit(.id(messageID), text: asked + "\n\n<i>" + context.texts.answeredNo + "</i>"))
+            }
+            askCityName(for: .setCity, rejected: place, &context)
         case .chooseManually:
             context.answer(queryID)
             askCityName(for: .setCity, &context)
@@ -227,10 +228,7 @@ public struct Conversation: Sendable {
             let place = places[index]
             switch purpose {
             case .setCity:
-                if let messageID {
-                    context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
-                }
-                await adopt(place, &context)
+                await adopt(place, answering: messageID, &context)
             case .browse:
                 let id = context.chat.remember(place)
                 await showWeather(.now, of: .recent(id), &context)

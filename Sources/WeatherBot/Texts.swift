@@ -36,7 +36,17 @@ public struct Texts: Sendable {
             "No town was found near this point, or the geocoding service is unavailable right now. Choose the city by name.")
     }
     var chooseManuallyButton: String { pick("Выбрать город вручную", "Choose city manually") }
-    var askCityName: String { pick("Напишите название города, например: <i>Казань</i>", "Type the name of a city, for example: <i>London</i>") }
+    /// The prompt for the chat's own city; its example is never the place just turned down.
+    func askOwnCity(notNamed rejected: [String]) -> String {
+        let examples = language == .ru ? ["Казань", "Самара", "Тверь"] : ["London", "Madrid", "Toronto"]
+        let example = examples.first { !rejected.contains($0) } ?? examples[0]
+        return pick("Напишите название вашего города, например: <i>\(example)</i>", "Type the name of your city, for example: <i>\(example)</i>")
+    }
+    var askPlaceToFind: String {
+        pick("Какое место найти? Напишите название города или посёлка.", "Which place shall I look up? Type the name of a city or town.")
+    }
+    /// What the question shows once answered.
+    var answeredNo: String { pick("Ответ: нет, другой город", "Answer: no, another city") }
     func nothingFound(_ query: String) -> String {
         pick("Ничего не нашлось по запросу «\(query)». Проверьте название и напишите ещё раз — можно по-русски или по-английски.",
              "Nothing found for “\(query)”. Check the name and type it again, in English or in the local language.")

@@ -66,9 +66,10 @@ extension LoopbackTests {
             try await second.stop()
 
             let state = telegram.state.withLock { $0 }
-            // Before the restart: «Определяем город…» and its edit. After: the confirmation edit and the card.
+            // Before the restart: «Определяем город…» and its edit. After: the question's buttons
+            // taken off, «Ваш город» (which takes the reply keyboard away) and the card.
             #expect(messagesBefore == 2)
-            #expect(state.sent.count + state.edits.count == 4)
+            #expect(state.sent.count + state.edits.count == 5)
             #expect(state.answers.count == 1)
             #expect(try second.database.chat(chatID)?.currentPlace?.name(in: "ru") == "Саранск")
             #expect(try second.database.pendingInbox().isEmpty)
@@ -84,7 +85,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the failure") { state in state.edits.contains { $0.text.contains("Could not determine the city") } }
             let failure = try #require(telegram.screen(chatID).last)
             try telegram.press("Choose city manually", on: failure.messageID, in: chatID, language: "en")
-            try await telegram.waitUntil("the request for a name") { state in state.sent.contains { $0.text.contains("Type the name of a city") } }
+            try await telegram.waitUntil("the request for a name") { state in state.sent.contains { $0.text.contains("Type the name of your city") } }
 
             telegram.sendText("Париж", from: chatID, language: "en")
             try await telegram.waitUntil("the choice") { state in state.sent.contains { $0.text.contains("Several places match") } }

@@ -86,7 +86,12 @@ import WeatherBotStore
         #expect(saved.timeZone == "Europe/Moscow")
         #expect(ChatState(stored: yes.chat.state) == .idle)
         #expect(yes.replies.first == .answer(callbackQueryID: "q1"))
-        #expect(yes.replies.contains { if case .edit(.id(50), let text, nil) = $0 { text.contains("Саранск") } else { false } })
+        // The first city: the question loses its buttons, and the saved city comes with the reply
+        // keyboard taken away, since sharing a location is no longer the next step.
+        #expect(yes.replies.contains(.editKeyboard(.id(50), keyboard: nil)))
+        #expect(yes.replies.contains { reply in
+            if case .send(let text, .removeKeyboard?, _) = reply { text.contains("Ваш город: <b>Саранск</b>") } else { false }
+        })
         let card = try #require(yes.replies.last?.text)
         #expect(card.contains("Саранск"))
         #expect(card.contains("Местное время: 01:13"))  // 2023-11-14 22:13 UTC in Moscow
@@ -101,13 +106,29 @@ import WeatherBotStore
         let bot = conversation(geocoder: geocoder)
         let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17)), chat: nil)
         let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
-        let no = await bot.handle(incoming(.button(.rejectCity(question: asked.chat.questionSeq)), query: "q2"), chat: asked.chat)
+        let no = await bot.handle(
+            incoming(.button(.rejectCity(question: asked.chat.questionSeq)), query: "q2", messageID: 51), chat: asked.chat)
         #expect(ChatState(stored: no.chat.state) == .awaitingCityName(.setCity))
-        #expect(no.replies.contains { $0.text?.contains("Напишите название города") ?? false })
+        // The question shows what was answered; the prompt is for the user's own city.
+        #expect(no.replies.contains { if case .edit(.id(51), let text, nil) = $0 { text.contains("Саранск") && text.contains("Ответ: нет") } else { false } })
+        #expect(no.replies.contains { $0.text?.contains("Напишите название вашего города, например: <i>Казань</i>") ?? false })
 
         let typed = await bot.handle(incoming(.text("Саранск")), chat: no.chat)
         #expect(ChatState(stored: typed.chat.state) == .confirmingCity(.saransk))
         #expect(typed.replies.first?.text?.contains("Это ваш город?") ?? false)
+    }
+
+    @Test func theExampleIsNeverTheCityJustTurnedDownAndTheTwoPromptsDiffer() async {
+        let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: nil, country: "RU", latitude: 55.79, longitude: 49.12)
+        let bot = conversation(geocoder: FakeGeocoder(byName: [:], reverse: [kazan]))
+        let first = await bot.handle(incoming(.location(latitude: 55.79, longitude: 49.12)), chat: nil)
+        let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        let no = await bot.handle(incoming(.button(.rejectCity(question: asked.chat.questionSeq)), query: "q"), chat: asked.chat)
+        let prompt = no.replies.compactMap(\.text).joined()
+        #expect(prompt.contains("например: <i>Самара</i>"), "\(prompt)")
+        #expect(!prompt.contains("Казань"))
+        let search = await bot.handle(incoming(.command(.search(nil))), chat: nil)
+        #expect(search.replies.first?.text == "Какое место найти? Напишите название города или посёлка.")
     }
 
     @Test func severalResultsBecomeButtonsToldApartByRegionAndCountry() async throws {
