@@ -37,13 +37,37 @@ extension Conversation {
         context.say(purpose == .setCity ? context.texts.askOwnCity(notNamed: rejected.map { [$0.name] + $0.localNames.values } ?? []) : context.texts.askPlaceToFind)
     }
 
-    /// Geocodes a name: up to five populated places, duplicates collapsed. For the chat's own city,
-    /// one result is asked about; when looking a place up, it shows its weather at once.
-    func search(_ query: String, for purpose: SearchPurpose, _ context: inout Context) async {
+    /// Text that is not a command: the answer to a question about a name, or a place to look up
+    /// as people write it («погода в Казани завтра», «weather in London»). Only filler words
+    /// («погода», «weather tomorrow») show the chat's own weather.
+    func freeText(_ text: String, _ context: inout Context) async {
+        let reading = TypedQuery.read(text)
+        let lowered = text.lowercased()
+        let tomorrow = reading?.tomorrow ?? (lowered.contains("завтра") || lowered.contains("tomorrow"))
+        let view: WeatherView = tomorrow ? .hourly(page: 1) : .now
+        if case .awaitingCityName(let purpose) = context.state {
+            return await search(reading?.query ?? text, alternatives: reading?.alternatives ?? [], for: purpose, view: view, &context)
+        }
+        guard let reading else {
+            await showWeather(view, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
+            return
+        }
+        let purpose: SearchPurpose = context.chat.currentPlace == nil ? .setCity : .browse
+        await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
+    }
+
+    /// Geocodes a name, then its `alternatives` (the same name in the nominative: «Казани» →
+    /// «Казань») while nothing is found: up to five populated places, duplicates collapsed. For
+    /// the chat's own city, one result is asked about; when looking a place up, it shows `view` of
+    /// its weather at once.
+    func search(_ query: String, alternatives: [String] = [], for purpose: SearchPurpose, view: WeatherView = .now, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
-        let places: [Place]
+        var places: [Place] = []
         do {
-            places = Self.distinct(try await geocoder.places(named: String(query.prefix(200)), language: context.language))
+            for name in [query] + alternatives.prefix(3) {
+                places = Self.distinct(try await geocoder.places(named: String(name.prefix(200)), language: context.language))
+                if !places.isEmpty { break }
+            }
         } catch {
             context.state = .awaitingCityName(purpose)
             context.say(context.texts.searchFailed(Views.reason(error, context.texts)))
@@ -61,7 +85,7 @@ extension Conversation {
         case (1, .browse):
             context.state = .idle
             let id = context.chat.remember(places[0])
-            await showWeather(.now, of: .recent(id), &context)
+            await showWeather(view, of: .recent(id), &context)
         case (_, .setCity):
             let question = context.nextQuestion()
             context.state = .choosingPlace(places, purpose)

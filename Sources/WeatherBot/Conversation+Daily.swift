@@ -13,16 +13,18 @@ extension Conversation {
             context.changes.append(.unsubscribeAll)
             return context.say(context.texts.dailyCancelled(count))
         }
-        guard (1...2).contains(words.count) else { return context.say(context.texts.dailyUsage) }
-        guard let (hour, minute) = DailySchedule.parseTime(words[0]) else {
+        // «7:30», «7.30», «7 pm», «8 утра», «20ч», then perhaps a favorite's number.
+        guard let (hour, minute, rest) = TypedTime.leading(argument) else {
+            guard TypedTime.isTimeLike(argument) else { return context.say(context.texts.dailyUsage) }
             return context.say(context.texts.badTime(HTML.escape(HTML.truncate(words[0], maximumCharacters: 20))))
         }
         // The place: the chat's city, or favorite N.
         let place: Place
-        if words.count == 2 {
+        if !rest.isEmpty {
             let favorites = (try? await favorites(&context)) ?? []
-            guard let number = Self.position(words[1]), favorites.indices.contains(number - 1) else {
-                return context.say(context.texts.validRange(favorites.count, usage: "/daily \(words[0]) 1"))
+            guard let number = Self.position(rest) else { return context.say(context.texts.dailyUsage) }
+            guard favorites.indices.contains(number - 1) else {
+                return context.say(context.texts.validRange(favorites.count, usage: "/daily \(Self.clock(hour, minute)) 1"))
             }
             place = favorites[number - 1].place
         } else {

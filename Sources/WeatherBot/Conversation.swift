@@ -130,11 +130,11 @@ public struct Conversation: Sendable {
         case .location(let latitude, let longitude):
             startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
         case .text(let text):
-            if case .awaitingCityName(let purpose) = context.state {
-                await search(text, for: purpose, &context)
-            } else {
-                await search(text, for: context.chat.currentPlace == nil ? .setCity : .browse, &context)
-            }
+            await freeText(text, &context)
+        case .coordinatesOutOfRange:
+            context.say(context.texts.coordinatesOutOfRange)
+        case .chatter:
+            context.say(context.texts.shortHint)
         case .button(let action):
             guard let queryID = incoming.callbackQueryID else { return }
             guard let action else {

@@ -3,19 +3,6 @@ import Foundation
 /// When daily forecasts are due: computed from the local date and time in the place's zone, so
 /// DST changes and zones such as +5:45 come out right; never a fixed 24-hour step.
 public enum DailySchedule {
-    /// Reads «8:00», «08:00», «8.00», «8:05» or a bare hour «8»; nil for anything else, such as «25:99».
-    public static func parseTime(_ text: String) -> (hour: Int, minute: Int)? {
-        if (1...2).contains(text.count), let hour = CallbackAction.number(Substring(text)), (0...23).contains(hour) {
-            return (hour, 0)
-        }
-        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "." })
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-            let hour = CallbackAction.number(parts[0]), let minute = CallbackAction.number(parts[1]),
-            (0...23).contains(hour), (0...59).contains(minute)
-        else { return nil }
-        return (hour, minute)
-    }
-
     /// The first moment after `instant` at which the clock in `zone` shows `hour:minute`, and the
     /// local date it falls on. When that time does not exist on a day (the clocks jump over it),
     /// the first moment after the jump is used; when it happens twice, the first.

@@ -25,6 +25,10 @@ public enum Intent: Sendable, Hashable {
     case command(Command)
     case location(latitude: Double, longitude: Double)
     case text(String)
+    /// Typed coordinates off the globe (a latitude of 95, minutes of 75): answered about the numbers.
+    case coordinatesOutOfRange
+    /// Greetings, thanks, emoji, the keyboard's own labels: answered with the short hint, not searched.
+    case chatter
     /// A pressed inline button; nil when its data is not one of ours.
     case button(CallbackAction?)
     /// Something the bot cannot read in a private chat (a sticker, a photo): answered with a hint.

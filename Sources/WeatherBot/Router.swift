@@ -52,35 +52,13 @@ public enum Router {
         if Texts.manualChoiceButtons.contains(text) {
             return .command(.chooseCity)
         }
-        if let (latitude, longitude) = coordinates(in: text) {
-            return .location(latitude: latitude, longitude: longitude)
+        switch TypedCoordinates.read(text) {
+        case .point(let latitude, let longitude)?: return .location(latitude: latitude, longitude: longitude)
+        case .outOfRange?: return .coordinatesOutOfRange
+        case nil: break
         }
+        if TypedQuery.isChatter(text) { return .chatter }
         return .text(text)
-    }
-
-    /// Reads typed coordinates: «55.75, 37.62», «55.75 37.62», «55,75 37,62» or «55,75; 37,62».
-    /// Nil for anything else, including points off the globe.
-    static func coordinates(in text: String) -> (Double, Double)? {
-        guard text.count <= 64 else { return nil }
-        let allowed = Set("0123456789.,;- \t+")
-        guard text.allSatisfy({ allowed.contains($0) }) else { return nil }
-        var parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" }).map(String.init)
-        parts = parts.map { $0.hasSuffix(",") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
-        if parts.count == 1 {
-            // «55.75,37.62»: a comma between two dotted numbers.
-            let halves = parts[0].split(separator: ",")
-            guard halves.count == 2, halves.allSatisfy({ $0.contains(".") || !$0.contains(",") }) else { return nil }
-            parts = halves.map(String.init)
-        }
-        guard parts.count == 2 else { return nil }
-        func number(_ text: String) -> Double? {
-            guard text.filter({ $0 == "." || $0 == "," }).count <= 1 else { return nil }
-            return Double(text.replacingOccurrences(of: ",", with: "."))
-        }
-        guard let latitude = number(parts[0]), let longitude = number(parts[1]),
-            latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
-        else { return nil }
-        return (latitude, longitude)
     }
 
     /// Parses `/name[@bot] arguments`.

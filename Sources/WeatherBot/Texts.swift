@@ -233,6 +233,14 @@ public struct Texts: Sendable {
 
     // MARK: Buttons and commands
 
+    var shortHint: String {
+        pick("Напишите название города или отправьте геолокацию — покажу погоду. Все команды: /help",
+             "Type a city's name or share your location, and I'll show the weather. All commands: /help")
+    }
+    var coordinatesOutOfRange: String {
+        pick("Таких координат нет: широта — от −90 до 90, долгота — от −180 до 180, минуты и секунды — меньше 60. Например: 55.75, 37.62",
+             "Those coordinates are off the globe: latitude runs from −90 to 90, longitude from −180 to 180, minutes and seconds below 60. For example: 55.75, 37.62")
+    }
     var unsupported: String {
         pick("Я понимаю геолокацию, названия городов, координаты и команды. Список команд — /help",
              "I understand locations, city names, coordinates and commands. See /help")

@@ -57,7 +57,11 @@ import WeatherBotStore
                 _ = Router.route(update, botUsername: "weather_bot")
             }
             _ = CallbackAction(encoded: text)
-            _ = DailySchedule.parseTime(text)
+            _ = TypedTime.leading(text)
+            _ = TypedTime.isTimeLike(text)
+            _ = TypedCoordinates.read(text)
+            _ = TypedQuery.read(text)
+            _ = TypedQuery.isChatter(text)
             _ = Conversation.position(text)
         }
     }

@@ -39,6 +39,15 @@ import WeatherBotStore
         #expect(noFavorite.replies.first?.text == "В избранном пока ничего нет.")
         let nonsense = try await chat.send(.command(.daily("8:00 3 4")))
         #expect(nonsense.replies.first?.text?.contains("/daily 8:00") == true)
+        // Times as people type them; a bad one is answered about the time.
+        for (typed, shown) in [("7.30", "07:30"), ("7:30 pm", "19:30"), ("8 утра", "08:00"), ("20ч", "20:00"), ("7 pm", "19:00")] {
+            let step = try await chat.send(.command(.daily(typed)))
+            #expect(step.replies.first?.text?.contains(shown) == true, "\(typed): \(step.replies)")
+        }
+        #expect(try chat.database.subscriptions(chatID: chat.id).count == 5)
+        try await chat.send(.command(.daily("off")))
+        let late = try await chat.send(.command(.daily("25 pm 1")))
+        #expect(late.replies.first?.text?.hasPrefix("Не понимаю время «25") == true, "\(late.replies)")
         let noCity = try Chat(id: 5)
         let step = try await noCity.send(.command(.daily("9:15")))
         #expect(step.replies.first?.text?.contains("Сначала выберите город") == true)

@@ -6,18 +6,6 @@ import Testing
     func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
     func zone(_ identifier: String) -> TimeZone { TimeZone(identifier: identifier)! }
 
-    @Test func timesAreReadInTheUsualForms() {
-        #expect(DailySchedule.parseTime("8:00")! == (8, 0))
-        #expect(DailySchedule.parseTime("08:00")! == (8, 0))
-        #expect(DailySchedule.parseTime("8.00")! == (8, 0))
-        #expect(DailySchedule.parseTime("23:59")! == (23, 59))
-        #expect(DailySchedule.parseTime("0:05")! == (0, 5))
-        #expect(DailySchedule.parseTime("7")! == (7, 0))
-        for bad in ["25:99", "24:00", "24", "8:0", "8:000", "-1:00", "8:60", "８:00", "8:00:00", "", ":", "8h", "x:y"] {
-            #expect(DailySchedule.parseTime(bad) == nil, "«\(bad)»")
-        }
-    }
-
     @Test func anOrdinaryDayInMoscow() {
         let next = DailySchedule.nextSend(after: utc("2026-11-21T04:00:00Z"), hour: 8, minute: 0, in: zone("Europe/Moscow"))
         #expect(next.date == utc("2026-11-21T05:00:00Z"))

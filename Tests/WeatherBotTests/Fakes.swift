@@ -20,7 +20,8 @@ final class FakeGeocoder: Geocoder {
     func places(named name: String, language: Language) async throws -> [Place] {
         calls.withLock { $0 += 1 }
         if let failure { throw failure }
-        return byName[name] ?? []
+        // Like OpenWeather's, the lookup ignores case.
+        return byName[name] ?? byName.first { $0.key.lowercased() == name.lowercased() }?.value ?? []
     }
 
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Reads free text as a place search: «погода в Казани завтра» is a search for «Казани», for tomorrow.
+enum TypedQuery {
+    struct Reading: Equatable {
+        /// The place as the user wrote it, words around it taken away.
+        var query: String
+        var tomorrow: Bool
+        /// Nominative guesses for a Russian name in another case («Казани» → «Казань»), best first,
+        /// for when the geocoder finds nothing for the name as written.
+        var alternatives: [String] = []
+    }
+
+    /// Nil when nothing is left of the text after the words around a place («погода», «weather
+    /// tomorrow»): the bot then shows the chat's own weather.
+    static func read(_ text: String) -> Reading? {
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        let keys = words.map(key)
+        var start = 0
+        var end = words.count
+        var tomorrow = false
+        while start < end {
+            let current = keys[start]
+            if current == "the" {
+                // «the weather in the Hague»: «the» goes only before another word that goes.
+                guard start + 1 < end, keys[start + 1] != "the", leadingWords.contains(keys[start + 1]) else { break }
+            } else if !current.isEmpty, !leadingWords.contains(current) {
+                break
+            }
+            if tomorrowWords.contains(current) { tomorrow = true }
+            start += 1
+        }
+        while end > start {
+            let current = keys[end - 1]
+            guard current.isEmpty || trailingWords.contains(current) else { break }
+            if tomorrowWords.contains(current) { tomorrow = true }
+            end -= 1
+        }
+        var query = Substring(words[start..<end].joined(separator: " "))
+        while let last = query.last, "?!.,;:…»”\"".contains(last) { query = query.dropLast() }
+        while let first = query.first, "«“„\"".contains(first) { query = query.dropFirst() }
+        let place = query.trimmingCharacters(in: .whitespaces)
+        guard place.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+        return Reading(query: place, tomorrow: tomorrow, alternatives: nominatives(of: place))
+    }
+
+    /// Emoji, punctuation, a greeting, thanks or one of the bot's own keyboard buttons: no place to
+    /// look for, and a search would only answer «nothing found».
+    static func isChatter(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if keyboardLabels.contains(trimmed) { return true }
+        var words: [String] = []
+        var word = ""
+        for character in trimmed {
+            if isWordCharacter(character) {
+                word += character.lowercased()
+            } else if !word.isEmpty, character == "'" || character == "’" {
+                word += "'"
+            } else if !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        guard !words.isEmpty else { return true }
+        guard words.count <= 4 else { return false }
+        let phrase = words.map { $0.replacingOccurrences(of: "ё", with: "е") }.joined(separator: " ")
+        return courtesies.contains(phrase)
+    }
+
+    /// The reply keyboard's own buttons, in every language, when a client sends them as text.
+    static let keyboardLabels: Set<String> = Texts.manualChoiceButtons.union(Language.allCases.map { Texts.for($0).shareLocationButton })
+
+    static let courtesies: Set<String> = [
+        "привет", "приветик", "приветствую", "здравствуйте", "здравствуй", "здрасте", "здрасьте", "хай", "салют",
+        "добрый день", "доброе утро", "добрый вечер", "доброй ночи", "спокойной ночи",
+        "спасибо", "спасибо большое", "большое спасибо", "спасибочки", "спс", "пасиб", "пасибо", "благодарю",
+        "пока", "до свидания", "ок", "окей", "ок спасибо", "хорошо", "ладно", "понятно", "ясно", "отлично", "супер", "класс",
+        "круто", "да", "нет", "ага", "угу",
+        "hi", "hello", "hey", "hi there", "hey there", "good morning", "good afternoon", "good evening", "good night",
+        "thanks", "thank you", "thank you very much", "thanks a lot", "thx", "ty", "ok", "okay", "ok thanks", "great", "cool",
+        "nice", "bye", "goodbye", "yes", "no", "yep", "nope",
+    ]
+
+    static let tomorrowWords: Set<String> = ["завтра", "tomorrow", "tomorrow's"]
+
+    /// Words that may stand before a place: «какая погода сейчас в …», «what's the weather like in …».
+    static let leadingWords: Set<String> = [
+        "погода", "погоду", "погоды", "погодка", "погодку", "прогноз", "прогноза", "какая", "какой", "какую", "как", "там",
+        "сейчас", "сегодня", "завтра", "будет", "в", "во", "на", "для", "по", "покажи", "покажите", "скажи", "скажите",
+        "подскажи", "подскажите", "пожалуйста", "плиз", "а", "ну", "мне",
+        "weather", "forecast", "what's", "whats", "what", "is", "will", "be", "how's", "hows", "how", "like", "show", "tell",
+        "me", "please", "in", "at", "for", "today", "now", "tomorrow", "tomorrow's", "current",
+    ]
+
+    /// Words that may stand after a place: «Москва завтра», «London weather for tomorrow».
+    static let trailingWords: Set<String> = [
+        "погода", "погоду", "погоды", "прогноз", "сейчас", "сегодня", "завтра", "на", "будет", "пожалуйста", "плиз",
+        "weather", "forecast", "today", "now", "tomorrow", "for", "please",
+    ]
+
+    /// A word as compared with the lists: lowercased, «ё» as «е», without punctuation at its ends.
+    static func key(_ word: Substring) -> String {
+        let inner = word.drop { !isWordCharacter($0) }.reversed().drop { !isWordCharacter($0) }.reversed()
+        return String(inner).lowercased().replacingOccurrences(of: "ё", with: "е").replacingOccurrences(of: "’", with: "'")
+    }
+
+    /// A letter or a plain digit; a digit in an emoji sequence («1️⃣») is a picture.
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber && character.unicodeScalars.count == 1
+    }
+
+    // MARK: Nominative guesses
+
+    /// Guesses for names of one to three words: «в Нижнем Новгороде» → «Нижний Новгород»,
+    /// «Ростове-на-Дону» → «Ростов-на-Дону». A guess only; the name as written is asked first.
+    static func nominatives(of place: String) -> [String] {
+        let words = place.split(separator: " ").map(String.init)
+        guard (1...3).contains(words.count), place.count <= 80 else { return [] }
+        let several = words.count > 1
+        let options = words.enumerated().map { index, word in
+            wordGuesses(word, adjective: several && index < words.count - 1)
+        }
+        return combinations(options, of: words, joinedBy: " ")
+    }
+
+    /// A word's guesses; in a hyphenated name, the parts before «на» («Ростове-на-Дону») or each part
+    /// («Петропавловске-Камчатском»).
+    static func wordGuesses(_ word: String, adjective: Bool) -> [String] {
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1, parts.count <= 4 else { return adjective ? adjectiveGuesses(word) : nounGuesses(word) }
+        let linking: Set<String> = ["на", "над", "под", "у"]
+        let declined = parts.firstIndex { linking.contains($0.lowercased()) } ?? parts.count
+        let options = parts.enumerated().map { index, part -> [String] in
+            guard index < declined else { return [] }
+            // «-Камчатском»: a later part with an adjective's ending is an adjective.
+            let adjectival = adjectiveGuesses(part)
+            if adjective || index > 0 && !adjectival.isEmpty { return adjectival }
+            return nounGuesses(part)
+        }
+        return combinations(options, of: parts, joinedBy: "-")
+    }
+
+    /// Every part at its best guess, then each further guess of one part; without the original and
+    /// without repeats.
+    static func combinations(_ options: [[String]], of originals: [String], joinedBy separator: String) -> [String] {
+        let best = zip(options, originals).map { $0.first ?? $1 }
+        var found: [String] = [best.joined(separator: separator)]
+        for index in options.indices.reversed() {
+            for other in options[index].dropFirst() {
+                var variant = best
+                variant[index] = other
+                found.append(variant.joined(separator: separator))
+            }
+        }
+        let original = originals.joined(separator: separator)
+        var seen: Set<String> = [original]
+        return found.filter { seen.insert($0).inserted }
+    }
+
+    static func isCyrillic(_ character: Character) -> Bool {
+        character.unicodeScalars.allSatisfy { (0x0400...0x04FF).contains($0.value) }
+    }
+
+    static let vowels: Set<Character> = ["а", "е", "ё", "и", "о", "у", "ы", "э", "ю", "я"]
+    static let velarsAndSibilants: Set<Character> = ["г", "к", "х", "ж", "ш", "ч", "щ"]
+
+    /// «Казани» → «Казань», «Италии» → «Италия», «москве» → «москва», «Питере» →
+    /// «Питер», «Ярославле» → «Ярославль», «Химках» → «Химки».
+    static func nounGuesses(_ word: String) -> [String] {
+        let lower = Array(word.lowercased())
+        guard lower.count >= 3, lower.count == word.count, lower.allSatisfy(isCyrillic) else { return [] }
+        let shout = word.count > 1 && word == word.uppercased()
+        func ending(_ letters: String, dropping count: Int) -> String {
+            String(word.dropLast(count)) + (shout ? letters.uppercased() : letters)
+        }
+        let last = lower[lower.count - 1]
+        let previous = lower[lower.count - 2]
+        switch last {
+        case "и":
+            if previous == "и", lower.count >= 5 { return [ending("я", dropping: 1)] }
+            // Locatives of soft feminine names: «Казани», «Перми», «Твери», «Керчи», «Ярославли» is rare.
+            guard lower.count >= 5, softBeforeI.contains(previous) else { return [] }
+            return [ending("ь", dropping: 1)]
+        case "е":
+            guard !vowels.contains(previous), previous != "ь", previous != "ъ", previous != "й" else { return [] }
+            let stem = String(lower.dropLast())
+            let feminine = ending("а", dropping: 1)
+            let masculine = String(word.dropLast())
+            if previous == "л" { return [ending("ь", dropping: 1), feminine, masculine] }
+            if masculineStems.contains(where: { stem.hasSuffix($0) }) { return [masculine, feminine] }
+            // «Москв», «Ялт», «Дубн»: a name does not end in such a pair of consonants.
+            let beforeLast = lower.count >= 3 ? lower[lower.count - 3] : "а"
+            if !vowels.contains(beforeLast), beforeLast != "ь", beforeLast != "й" { return [feminine] }
+            return [feminine, masculine]
+        case "х":
+            guard lower.count >= 5, previous == "а" || previous == "я" else { return [] }
+            let beforeEnding = lower[lower.count - 3]
+            let plural = previous == "я" || velarsAndSibilants.contains(beforeEnding) ? "и" : "ы"
+            return [ending(plural, dropping: 2)]
+        default:
+            return []
+        }
+    }
+
+    static let softBeforeI: Set<Character> = ["н", "р", "м", "л", "ч"]
+
+    /// Stems of masculine names: «Омск-е», «Екатеринбург-е», «Ростов-е», «Лондон-е», «Питер-е».
+    static let masculineStems = [
+        "ск", "цк", "рг", "нт", "ст", "рк", "ов", "ев", "ёв", "ин", "ын", "он", "ер", "ор", "ад", "од", "ан", "ок", "ек", "ж", "ш",
+    ]
+
+    /// «Нижнем» → «Нижний», «Великом» → «Великий», «Старом» → «Старый», «Красной» → «Красная»,
+    /// «Верхней» → «Верхняя», «Набережных» → «Набережные».
+    static func adjectiveGuesses(_ word: String) -> [String] {
+        let lower = Array(word.lowercased())
+        guard lower.count >= 4, lower.count == word.count, lower.allSatisfy(isCyrillic) else { return [] }
+        let shout = word == word.uppercased()
+        func ending(_ letters: String) -> String {
+            String(word.dropLast(2)) + (shout ? letters.uppercased() : letters)
+        }
+        let stemLast = lower[lower.count - 3]
+        switch String(lower.suffix(2)) {
+        case "ом": return [ending(velarsAndSibilants.contains(stemLast) ? "ий" : "ый")]
+        case "ем": return [ending("ий")]
+        case "ой": return [ending("ая")]
+        case "ей": return [ending("яя")]
+        case "ых": return [ending("ые")]
+        case "их": return [ending("ие")]
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+/// Text as people type it, from the router through the conversation.
+@Suite struct FreeTextTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func message(_ text: String, language: String = "ru") -> Intent? {
+        Router.route(Update(
+            updateId: 1,
+            message: Message(messageId: 1, from: User(id: 77, firstName: "А", languageCode: language), date: 1, chat: TelegramBotAPI.Chat(id: 77), text: text)))?.intent
+    }
+
+    func withCity() async throws -> Chat {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        return chat
+    }
+
+    @Test(arguments: ["погода казань", "Погода в Казани", "какая погода в Казани?", "Казань", "weather in Казань"])
+    func aPlaceIsFoundWhateverWordsSurroundIt(text: String) async throws {
+        let chat = try await withCity()
+        let step = try await chat.send(message(text)!)
+        let card = try #require(step.replies.last?.text)
+        #expect(card.contains("📍 <b>Казань</b>"), "\(text): \(card)")
+        #expect(card.contains("Ощущается как"))
+    }
+
+    @Test func tomorrowOpensTheHoursOfTomorrowAndFillerAloneShowsTheChatsCity() async throws {
+        let chat = try await withCity()
+        let tomorrow = try await chat.send(message("Казань завтра")!)
+        guard case .send(let text, .inline(let keyboard)?, _) = tomorrow.replies.last else {
+            Issue.record("expected a view, got \(tomorrow.replies)")
+            return
+        }
+        #expect(text.contains("Казань"))
+        #expect(keyboard.inlineKeyboard[0].contains { $0.text == "· По часам ·" }, "\(keyboard)")
+        let own = try await chat.send(message("погода")!)
+        #expect(own.replies.last?.text?.contains("📍 <b>Саранск</b>") == true)
+    }
+
+    @Test(arguments: ["привет", "Спасибо!", "👍", "🌧🌧", "ok"])
+    func greetingsAndEmojiGetTheShortHintNotASearch(text: String) async throws {
+        #expect(message(text) == .chatter)
+        let chat = try Chat()
+        let step = try await chat.send(.chatter)
+        #expect(step.replies.last?.text?.hasPrefix("Напишите название города или отправьте геолокацию") == true)
+    }
+
+    @Test func theKeyboardsOwnLabelsAreNotSearchedFor() {
+        #expect(message(Texts.for(.ru).shareLocationButton) == .chatter)
+        #expect(message(Texts.for(.en).shareLocationButton, language: "en") == .chatter)
+    }
+
+    @Test(arguments: [
+        "55.75N 37.62E", "55.75° N, 37.62° E", "55°45′N 37°37′E", "geo:55.75,37.62",
+        "https://www.google.com/maps/@55.75,37.62,12z", "https://yandex.ru/maps/?ll=37.62%2C55.75&z=10",
+        "https://maps.apple.com/?ll=55.75,37.62", "https://www.openstreetmap.org/#map=12/55.75/37.62",
+    ])
+    func coordinatesAndMapLinksAreALocation(text: String) throws {
+        guard case .location(let latitude, let longitude)? = message(text) else {
+            Issue.record("\(text): \(String(describing: message(text)))")
+            return
+        }
+        #expect(abs(latitude - 55.75) < 0.01 && abs(longitude - 37.62) < 0.01, "\(text)")
+    }
+
+    @Test func coordinatesOffTheGlobeGetTheirOwnAnswer() async throws {
+        #expect(message("95.5, 37.62") == .coordinatesOutOfRange)
+        #expect(message("55°75′N 37°37′E") == .coordinatesOutOfRange)
+        let step = try await Chat().send(.coordinatesOutOfRange)
+        #expect(step.replies.last?.text?.hasPrefix("Таких координат нет") == true)
+    }
+}
