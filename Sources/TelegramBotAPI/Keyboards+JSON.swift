@@ -60,12 +60,27 @@ extension ReplyKeyboardRemove {
     }
 }
 
+extension ForceReply {
+    func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+        json.object { json in
+            json.field(keys == .botAPI ? "force_reply" : "forceReply", forceReply)
+            if let selective { json.field("selective", selective) }
+            if let inputFieldPlaceholder {
+                json.field(keys == .botAPI ? "input_field_placeholder" : "inputFieldPlaceholder", inputFieldPlaceholder)
+            }
+            // In a request the message answered goes in `reply_parameters` instead.
+            if keys == .stored, let replyTo { json.field("replyTo", replyTo) }
+        }
+    }
+}
+
 extension ReplyMarkup {
     public func write(to json: inout JSONWriter, keys: KeyboardKeys) {
         switch self {
         case .inline(let markup): markup.write(to: &json, keys: keys)
         case .keyboard(let markup): markup.write(to: &json, keys: keys)
         case .removeKeyboard(let markup): markup.write(to: &json, keys: keys)
+        case .forceReply(let markup): markup.write(to: &json, keys: keys)
         }
     }
 }

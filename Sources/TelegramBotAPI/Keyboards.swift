@@ -50,14 +50,32 @@ public struct ReplyKeyboardRemove: Codable, Sendable, Hashable {
     }
 }
 
-/// The `reply_markup` of a sent message: one of the three kinds the bot uses.
+/// Asks for an answer by reply (`force_reply`). In a group it is `selective` and answers the
+/// member's own message (`replyTo`): that is how Telegram knows whom to ask.
+public struct ForceReply: Codable, Sendable, Hashable {
+    public var forceReply: Bool
+    public var selective: Bool?
+    public var inputFieldPlaceholder: String?
+    /// The message the question answers; sent as `reply_parameters`, not in the markup.
+    public var replyTo: Int?
+
+    public init(selective: Bool? = nil, inputFieldPlaceholder: String? = nil, replyTo: Int? = nil) {
+        self.forceReply = true
+        self.selective = selective
+        self.inputFieldPlaceholder = inputFieldPlaceholder
+        self.replyTo = replyTo
+    }
+}
+
+/// The `reply_markup` of a sent message: one of the kinds the bot uses.
 public enum ReplyMarkup: Codable, Sendable, Hashable {
     case inline(InlineKeyboardMarkup)
     case keyboard(ReplyKeyboardMarkup)
     case removeKeyboard(ReplyKeyboardRemove)
+    case forceReply(ForceReply)
 
     private enum Probe: String, CodingKey {
-        case inlineKeyboard, keyboard, removeKeyboard
+        case inlineKeyboard, keyboard, removeKeyboard, forceReply
     }
 
     public init(from decoder: any Decoder) throws {
@@ -66,6 +84,8 @@ public enum ReplyMarkup: Codable, Sendable, Hashable {
             self = .inline(try InlineKeyboardMarkup(from: decoder))
         } else if probe.contains(.keyboard) {
             self = .keyboard(try ReplyKeyboardMarkup(from: decoder))
+        } else if probe.contains(.forceReply) {
+            self = .forceReply(try ForceReply(from: decoder))
         } else {
             self = .removeKeyboard(try ReplyKeyboardRemove(from: decoder))
         }
@@ -76,6 +96,7 @@ public enum ReplyMarkup: Codable, Sendable, Hashable {
         case .inline(let markup): try markup.encode(to: encoder)
         case .keyboard(let markup): try markup.encode(to: encoder)
         case .removeKeyboard(let markup): try markup.encode(to: encoder)
+        case .forceReply(let markup): try markup.encode(to: encoder)
         }
     }
 }

@@ -7,18 +7,40 @@ public struct Message: Codable, Sendable, Hashable {
     public var chat: Chat
     public var text: String?
     public var location: Location?
+    /// The message this one answers, reduced to its sender: in a group, a reply to the bot is
+    /// addressed to it.
+    public var replyToMessage: RepliedMessage?
 
     enum CodingKeys: String, CodingKey {
-        case messageId = "message_id", from, date, chat, text, location
+        case messageId = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message"
     }
 
-    public init(messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil) {
+    public init(
+        messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
+        replyToMessage: RepliedMessage? = nil
+    ) {
         self.messageId = messageId
         self.from = from
         self.date = date
         self.chat = chat
         self.text = text
         self.location = location
+        self.replyToMessage = replyToMessage
+    }
+}
+
+/// A message another one replies to: only who sent it.
+public struct RepliedMessage: Codable, Sendable, Hashable {
+    public var messageId: Int
+    public var from: User?
+
+    enum CodingKeys: String, CodingKey {
+        case messageId = "message_id", from
+    }
+
+    public init(messageId: Int, from: User?) {
+        self.messageId = messageId
+        self.from = from
     }
 }
 

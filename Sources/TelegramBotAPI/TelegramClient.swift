@@ -75,6 +75,13 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
                 json.key("reply_markup")
                 replyMarkup.write(to: &json, keys: .botAPI)
             }
+            if case .forceReply(let question)? = replyMarkup, let replyTo = question.replyTo {
+                // Sent even if that message was deleted meanwhile.
+                json.field("reply_parameters", object: { json in
+                    json.field("message_id", replyTo)
+                    json.field("allow_sending_without_reply", true)
+                })
+            }
         }
     }
 

@@ -34,7 +34,9 @@ extension Conversation {
     func askCityName(for purpose: SearchPurpose, rejected: Place? = nil, _ context: inout Context) {
         _ = context.nextQuestion()
         context.state = .awaitingCityName(purpose)
-        context.say(purpose == .setCity ? context.texts.askOwnCity(notNamed: rejected.map { [$0.name] + $0.localNames.values } ?? []) : context.texts.askPlaceToFind)
+        let prompt = purpose == .setCity ? context.texts.askOwnCity(notNamed: rejected.map { [$0.name] + $0.localNames.values } ?? []) : context.texts.askPlaceToFind
+        // In a group only a reply to the question reaches the bot, so the question asks for one.
+        context.replies.append(.send(text: prompt, markup: context.isGroup ? .forceReply(context.question) : nil))
     }
 
     /// Text that is not a command: the answer to a question about a name, or a place to look up

@@ -69,6 +69,8 @@ public struct Conversation: Sendable {
         switch event {
         case .incoming(let incoming):
             context.language = incoming.language
+            context.isGroup = incoming.isGroup
+            context.userMessageID = incoming.userMessageID
             context.chat.language = incoming.language.rawValue
             // A user who writes again (after blocking the bot once) can be written to again.
             if !context.chat.isActive {
@@ -97,6 +99,10 @@ public struct Conversation: Sendable {
         var replies: [Reply] = []
         var followUps: [FollowUp] = []
         var language: Language
+        /// A group: no location button, and questions are asked of the member by reply.
+        var isGroup = false
+        /// The member's message being answered, which a question in a group replies to.
+        var userMessageID: Int?
 
         init(chat: ChatRecord, state: ChatState) {
             self.chat = chat
@@ -110,6 +116,13 @@ public struct Conversation: Sendable {
         mutating func nextQuestion() -> Int {
             chat.questionSeq += 1
             return chat.questionSeq
+        }
+
+        /// How a question asks for its answer: by reply, and in a group of the member who asked only.
+        var question: ForceReply {
+            // Selective needs the member's message to reply to; a question after a button asks everyone.
+            let member = isGroup ? userMessageID : nil
+            return ForceReply(selective: member == nil ? nil : true, inputFieldPlaceholder: texts.inputPlaceholder, replyTo: member)
         }
 
         mutating func say(_ text: String) {
@@ -155,6 +168,11 @@ public struct Conversation: Sendable {
             context.state = .idle
             if context.chat.currentPlace != nil {
                 await showWeather(.now, of: .current, &context)
+            } else if context.isGroup {
+                // A location button is for private chats only; the group answers the greeting by reply.
+                _ = context.nextQuestion()
+                context.state = .awaitingCityName(.setCity)
+                context.replies.append(.send(text: context.texts.groupGreeting, markup: .forceReply(context.question)))
             } else {
                 context.replies.append(Views.greeting(context.texts))
             }
@@ -166,8 +184,10 @@ public struct Conversation: Sendable {
             await search(query, for: .browse, &context)
         case .search(nil):
             askCityName(for: .browse, &context)
-        case .chooseCity:
+        case .chooseCity, .city(nil):
             askCityName(for: .setCity, &context)
+        case .city(let name?):
+            await search(name, for: .setCity, &context)
         case .favorites:
             await showFavorites(.list, editing: nil, &context)
         case .delete(let argument):

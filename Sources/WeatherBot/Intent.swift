@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable {
     case reset
     /// `/daily HH:MM [N]`, `/daily off`, or `/daily` alone for the list.
     case daily(String?)
+    /// `/city NAME`: the chat's city by name, through «Это ваш город?»; `/city` alone asks for it.
+    case city(String?)
     case unknown(String)
 }
 
@@ -47,13 +49,25 @@ public struct Incoming: Sendable, Hashable {
     public var callbackQueryID: String?
     /// The message the pressed button sits under, when Telegram still gives it.
     public var messageID: Int?
+    /// A group or supergroup rather than a private chat: no location button, questions answered by reply.
+    public var isGroup: Bool
+    /// The member who wrote or pressed.
+    public var senderID: Int64?
+    /// The member's own message, which a question in a group replies to.
+    public var userMessageID: Int?
 
-    public init(updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil) {
+    public init(
+        updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil,
+        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil
+    ) {
         self.updateID = updateID
         self.chatID = chatID
         self.language = language
         self.intent = intent
         self.callbackQueryID = callbackQueryID
         self.messageID = messageID
+        self.isGroup = isGroup
+        self.senderID = senderID
+        self.userMessageID = userMessageID
     }
 }

@@ -12,13 +12,15 @@ public enum Router {
             let messageID = query.message.flatMap { $0.date == 0 && $0.messageId == 0 ? nil : $0.messageId }
             return Incoming(
                 updateID: update.updateId, chatID: chatID, language: Language(telegramCode: query.from.languageCode),
-                intent: .button(action), callbackQueryID: query.id, messageID: messageID)
+                intent: .button(action), callbackQueryID: query.id, messageID: messageID,
+                isGroup: query.message.map { $0.chat.type != .private } ?? false, senderID: query.from.id)
         }
         if let message = update.message {
             return Incoming(
                 updateID: update.updateId, chatID: message.chat.id,
                 language: Language(telegramCode: message.from?.languageCode),
-                intent: intent(of: message, botUsername: botUsername))
+                intent: intent(of: message, botUsername: botUsername),
+                isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageId)
         }
         if let edited = update.editedMessage {
             return Incoming(
@@ -29,7 +31,8 @@ public enum Router {
     }
 
     static func intent(of message: Message, botUsername: String? = nil) -> Intent {
-        // In a group the bot answers commands only; elsewhere, anything it cannot read gets a hint.
+        // In a group the bot reads commands, locations, and text addressed to it (a reply to one
+        // of its messages, or a mention); elsewhere, anything it cannot read gets a hint.
         let isPrivate = message.chat.type == .private
         if let location = message.location {
             guard location.latitude.isFinite, location.longitude.isFinite,
@@ -37,7 +40,7 @@ public enum Router {
             else { return isPrivate ? .unsupported : .ignored }
             return .location(latitude: location.latitude, longitude: location.longitude)
         }
-        guard let text = message.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        guard var text = message.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
             return isPrivate ? .unsupported : .ignored
         }
         if text.hasPrefix("/") {
@@ -48,7 +51,11 @@ public enum Router {
             }
             return .command(command(text))
         }
-        guard isPrivate else { return .ignored }
+        if !isPrivate {
+            guard let addressed = addressed(text, in: message, botUsername: botUsername) else { return .ignored }
+            guard !addressed.isEmpty else { return .chatter }
+            text = addressed
+        }
         if Texts.manualChoiceButtons.contains(text) {
             return .command(.chooseCity)
         }
@@ -59,6 +66,19 @@ public enum Router {
         }
         if TypedQuery.isChatter(text) { return .chatter }
         return .text(text)
+    }
+
+    /// Group text meant for the bot, its mention taken out: a reply to one of the bot's messages,
+    /// or a message that mentions it. Nil for the group's other chatter.
+    static func addressed(_ text: String, in message: Message, botUsername: String?) -> String? {
+        guard let botUsername, !botUsername.isEmpty else { return nil }
+        if let author = message.replyToMessage?.from, author.isBot, author.username?.lowercased() == botUsername.lowercased() {
+            return text
+        }
+        guard let mention = text.range(of: "@" + botUsername, options: .caseInsensitive) else { return nil }
+        var rest = text
+        rest.removeSubrange(mention)
+        return rest.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
     }
 
     /// Parses `/name[@bot] arguments`.
@@ -77,6 +97,7 @@ public enum Router {
         case "move": return .move(arguments.isEmpty ? nil : arguments)
         case "reset": return .reset
         case "daily": return .daily(arguments.isEmpty ? nil : arguments)
+        case "city": return .city(arguments.isEmpty ? nil : arguments)
         default: return .unknown(String(head))
         }
     }

@@ -19,6 +19,11 @@ public struct Texts: Sendable {
             "👋 Привет! Я показываю погоду в вашем городе.\n\nЧтобы начать, отправьте геолокацию — я определю ваш город. Или выберите город вручную.",
             "👋 Hi! I show the weather in your city.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.")
     }
+    var groupGreeting: String {
+        pick(
+            "👋 Привет! Я показываю погоду для этого чата.\n\nЧтобы выбрать город чата, напишите <code>/city Казань</code> или ответьте на это сообщение названием города. Погода — /weather, все команды — /help.",
+            "👋 Hi! I show the weather for this chat.\n\nTo choose the chat's city, write <code>/city London</code> or reply to this message with a city's name. Weather: /weather; all commands: /help.")
+    }
     var shareLocationButton: String { pick("📍 Отправить геолокацию", "📍 Share location") }
     var chooseManuallyKeyboardButton: String { pick("🔎 Выбрать город вручную", "🔎 Choose city manually") }
     var inputPlaceholder: String { pick("Название города", "City name") }

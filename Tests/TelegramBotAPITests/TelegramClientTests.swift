@@ -46,6 +46,24 @@ import Testing
         #expect(markup["resize_keyboard"] as? Bool == true)
     }
 
+    @Test func aQuestionByReplyAnswersTheMembersMessage() async throws {
+        let api = try await FakeAPI { _, _ in
+            .json(["ok": true, "result": ["message_id": 43, "date": 1, "chat": ["id": -100, "type": "supergroup"], "text": "?"]])
+        }
+        defer { Task { await api.server.shutdown() } }
+        let question = ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 41)
+        _ = try await api.client.sendMessage(chatID: -100, text: "Какой город?", replyMarkup: .forceReply(question))
+        let body = try #require(api.server.requests.first?.json)
+        let markup = try #require(body["reply_markup"] as? [String: Any])
+        #expect(markup["force_reply"] as? Bool == true)
+        #expect(markup["selective"] as? Bool == true)
+        #expect(markup["input_field_placeholder"] as? String == "Город")
+        #expect(markup["replyTo"] == nil)
+        let parameters = try #require(body["reply_parameters"] as? [String: Any])
+        #expect(parameters["message_id"] as? Int == 41)
+        #expect(parameters["allow_sending_without_reply"] as? Bool == true)
+    }
+
     @Test func theErrorEnvelopeBecomesATypedError() async throws {
         let api = try await FakeAPI { method, _ in
             switch method {

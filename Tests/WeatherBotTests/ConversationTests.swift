@@ -317,3 +317,36 @@ import WeatherBotStore
         }
     }
 }
+
+@Suite struct GroupConversationTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func group(_ intent: Intent, _ chat: Chat, messageID: Int = 41) async throws -> Conversation.Step {
+        try await chat.send(intent, group: true, userMessageID: messageID)
+    }
+
+    @Test func startInAGroupAsksByReplyWithoutALocationButton() async throws {
+        let chat = try Chat(id: -100)
+        let start = try await group(.command(.start), chat)
+        guard case .send(let text, .forceReply(let question)?, _) = start.replies.first else {
+            Issue.record("expected a question by reply, got \(start.replies)")
+            return
+        }
+        #expect(text.contains("/city"))
+        #expect(question.selective == true && question.replyTo == 41)
+        // The member's reply is the city's name, asked about as usual.
+        let answer = try await group(.text("Казань"), chat, messageID: 43)
+        #expect(answer.replies.last?.text?.contains("Это ваш город?") == true, "\(answer.replies)")
+    }
+
+    @Test func cityByNameGoesThroughTheQuestionInGroupsAndPrivateChats() async throws {
+        let chat = try Chat(id: -100)
+        let asked = try await group(.command(.city("Казань")), chat)
+        #expect(asked.replies.last?.text?.contains("Это ваш город?") == true)
+        _ = try await chat.press("Да, всё верно", in: asked)
+        #expect(try chat.database.chat(-100)?.currentPlace?.name == "Kazan")
+        let privately = try Chat(id: 5)
+        let prompt = try await privately.send(.command(.city(nil)))
+        #expect(prompt.replies.last?.text?.contains("Напишите название вашего города") == true)
+    }
+}

@@ -27,12 +27,16 @@ import WeatherBotStore
 
         /// Handles one intent and commits the step, as the worker does.
         @discardableResult
-        func send(_ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil) async throws -> Conversation.Step {
+        func send(
+            _ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil, group: Bool = false, userMessageID: Int? = nil
+        ) async throws -> Conversation.Step {
             update += 1
             let chatID = chatID ?? id
             let item = try database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
             let step = await conversation.handle(
-                .incoming(Incoming(updateID: update, chatID: chatID, language: .ru, intent: intent, callbackQueryID: query, messageID: messageID)),
+                .incoming(Incoming(
+                    updateID: update, chatID: chatID, language: .ru, intent: intent, callbackQueryID: query, messageID: messageID,
+                    isGroup: group, userMessageID: userMessageID)),
                 chat: try database.chat(chatID))
             try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
             return step

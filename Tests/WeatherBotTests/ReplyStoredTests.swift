@@ -16,6 +16,8 @@ import TelegramBotAPI
         .send(text: "Отправьте геопозицию", markup: .keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true)]]))),
         .send(text: "", markup: .keyboard(ReplyKeyboardMarkup(keyboard: [], resizeKeyboard: nil, oneTimeKeyboard: true, inputFieldPlaceholder: "Город"))),
         .send(text: "ok", markup: .removeKeyboard(ReplyKeyboardRemove())),
+        .send(text: "Какой город?", markup: .forceReply(ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 41))),
+        .send(text: "?", markup: .forceReply(ForceReply())),
         .edit(.id(42), text: "Это ваш город?", keyboard: keyboard),
         .edit(.tag("locate:7"), text: "Не удалось определить город"),
         .editKeyboard(.id(-1), keyboard: nil),

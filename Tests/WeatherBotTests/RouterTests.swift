@@ -87,3 +87,39 @@ import Testing
         #expect(Router.route(group(nil, location: Location(latitude: 1, longitude: 2)))?.intent == .location(latitude: 1, longitude: 2))
     }
 }
+
+@Suite struct GroupRouterTests {
+    static let bot = User(id: 999, isBot: true, firstName: "Погода", username: "weather_bot")
+
+    func group(_ text: String, replyingTo author: User? = nil) -> Incoming? {
+        Router.route(
+            Update(
+                updateId: 3,
+                message: Message(
+                    messageId: 41, from: User(id: 7, firstName: "Анна", languageCode: "ru"), date: 1, chat: Chat(id: -100, type: .supergroup),
+                    text: text, replyToMessage: author.map { RepliedMessage(messageId: 40, from: $0) })),
+            botUsername: "weather_bot")
+    }
+
+    @Test func theGroupsOwnChatterIsLeftAlone() {
+        #expect(group("Казань")?.intent == .ignored)
+        #expect(group("55.75, 37.62")?.intent == .ignored)
+        #expect(group("Казань", replyingTo: User(id: 8, firstName: "Борис"))?.intent == .ignored)
+        #expect(group("/start@other_bot")?.intent == .ignored)
+    }
+
+    @Test func aReplyToTheBotOrAMentionIsReadAsInAPrivateChat() {
+        let reply = group("Казань", replyingTo: Self.bot)
+        #expect(reply?.intent == .text("Казань"))
+        #expect(reply?.isGroup == true && reply?.senderID == 7 && reply?.userMessageID == 41)
+        #expect(group("@Weather_Bot Казань")?.intent == .text("Казань"))
+        #expect(group("55.75, 37.62", replyingTo: Self.bot)?.intent == .location(latitude: 55.75, longitude: 37.62))
+        #expect(group("@weather_bot")?.intent == .chatter)
+    }
+
+    @Test func cityAndSearchTakeTheirNameAfterTheBotsName() {
+        #expect(group("/city@weather_bot Казань")?.intent == .command(.city("Казань")))
+        #expect(group("/city")?.intent == .command(.city(nil)))
+        #expect(group("/search@weather_bot Нижний Новгород")?.intent == .command(.search("Нижний Новгород")))
+    }
+}
