@@ -29,6 +29,18 @@ public struct Message: Codable, Sendable, Hashable {
     }
 }
 
+/// A chat member, reduced to its status: `creator`, `administrator`, `member`, `restricted`, `left`, `kicked`.
+public struct ChatMember: Codable, Sendable, Hashable {
+    public var status: String
+
+    public init(status: String) {
+        self.status = status
+    }
+
+    /// The owner or an administrator of the chat.
+    public var isAdministrator: Bool { status == "creator" || status == "administrator" }
+}
+
 /// A message another one replies to: only who sent it.
 public struct RepliedMessage: Codable, Sendable, Hashable {
     public var messageId: Int

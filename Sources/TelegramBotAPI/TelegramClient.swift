@@ -29,7 +29,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// The methods this client calls.
     private static let methods = [
         "getMe", "deleteWebhook", "getUpdates", "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery",
-        "setMyCommands", "sendChatAction",
+        "setMyCommands", "sendChatAction", "getChatMember",
     ]
 
     public var description: String { "TelegramClient(\(apiURL.host ?? "?"), token: <redacted>)" }
@@ -127,6 +127,14 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
                 }
             }
             if let languageCode { json.field("language_code", languageCode) }
+        }
+    }
+
+    /// A member's standing in a chat; only its status is read.
+    public func getChatMember(chatID: Int64, userID: Int64) async throws(TelegramError) -> ChatMember {
+        try await call("getChatMember") { json in
+            json.field("chat_id", chatID)
+            json.field("user_id", userID)
         }
     }
 

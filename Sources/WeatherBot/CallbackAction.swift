@@ -27,14 +27,14 @@ public enum CallbackAction: Sendable, Hashable {
     case openView(WeatherView, PlaceReference)
     /// «🗑 Удалить», «↕️ Переставить», «« Готово»: switch the favorites message between its modes.
     case favoritesMode(FavoritesMode)
-    /// A delete button of the favorites message.
-    case deleteFavorite(id: Int64)
+    /// A delete button of the favorites message; in a group, with the member who opened it.
+    case deleteFavorite(id: Int64, by: Int64? = nil)
     /// An up or down button of the favorites message.
     case moveFavorite(id: Int64, up: Bool)
     /// The answer to «Удалить всё?» of question `question`.
     case reset(confirmed: Bool, question: Int)
-    /// The cancel button of a daily forecast in the /daily list.
-    case cancelDaily(id: Int64)
+    /// The cancel button of a daily forecast in the /daily list; in a group, with the member who opened it.
+    case cancelDaily(id: Int64, by: Int64? = nil)
 
     /// The most bytes callback data may have.
     public static let maximumLength = 64
@@ -52,10 +52,10 @@ public enum CallbackAction: Sendable, Hashable {
         case .open(let place): "o:\(place.code)"
         case .openView(let view, let place): "ov:\(view.code):\(place.code)"
         case .favoritesMode(let mode): "fm:\(mode.rawValue)"
-        case .deleteFavorite(let id): "fd:\(id)"
+        case .deleteFavorite(let id, let member): "fd:\(id)" + (member.map { ":\($0)" } ?? "")
         case .moveFavorite(let id, let up): up ? "fu:\(id)" : "fw:\(id)"
         case .reset(let confirmed, let question): "rs:\(confirmed ? "y" : "n"):\(question)"
-        case .cancelDaily(let id): "dc:\(id)"
+        case .cancelDaily(let id, let member): "dc:\(id)" + (member.map { ":\($0)" } ?? "")
         }
     }
 
@@ -94,12 +94,17 @@ public enum CallbackAction: Sendable, Hashable {
         case ("fm", 2):
             guard let mode = FavoritesMode(rawValue: String(parts[1])) else { return nil }
             self = .favoritesMode(mode)
-        case ("dc", 2):
+        case ("dc", 2), ("dc", 3), ("fd", 2), ("fd", 3):
             guard let id = number(1) else { return nil }
-            self = .cancelDaily(id: Int64(id))
-        case ("fd", 2), ("fu", 2), ("fw", 2):
+            var member: Int64?
+            if parts.count == 3 {
+                guard let user = Self.userID(parts[2]) else { return nil }
+                member = user
+            }
+            self = parts[0] == "dc" ? .cancelDaily(id: Int64(id), by: member) : .deleteFavorite(id: Int64(id), by: member)
+        case ("fu", 2), ("fw", 2):
             guard let id = number(1) else { return nil }
-            self = parts[0] == "fd" ? .deleteFavorite(id: Int64(id)) : .moveFavorite(id: Int64(id), up: parts[0] == "fu")
+            self = .moveFavorite(id: Int64(id), up: parts[0] == "fu")
         case ("rs", 3):
             guard parts[1] == "y" || parts[1] == "n", let question = number(2) else { return nil }
             self = .reset(confirmed: parts[1] == "y", question: question)
@@ -114,6 +119,12 @@ extension CallbackAction {
     static func number(_ text: Substring) -> Int? {
         guard (1...12).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
         return Int(text)
+    }
+
+    /// A Telegram user id: 1 to 16 ASCII digits (ids fit in 52 bits).
+    static func userID(_ text: Substring) -> Int64? {
+        guard (1...16).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int64(text)
     }
 }
 

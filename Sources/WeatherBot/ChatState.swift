@@ -13,8 +13,8 @@ public enum ChatState: Codable, Sendable, Hashable {
     case awaitingCityName(SearchPurpose)
     /// A list of places was offered; one is to be picked, for `purpose`.
     case choosingPlace([Place], SearchPurpose)
-    /// «Удалить всё?» was asked.
-    case confirmingReset
+    /// «Удалить всё?» was asked, by this member (in a group only they or an administrator answer).
+    case confirmingReset(askedBy: Int64? = nil)
 
     /// Decodes a stored state; anything unreadable (a state from a future version, damage) is `idle`.
     public init(stored data: Data) {

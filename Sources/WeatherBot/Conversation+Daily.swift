@@ -73,7 +73,7 @@ extension Conversation {
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: subscriptions.compactMap { subscription in
             subscription.id.map { id in
                 let label = "\(context.texts.cancelButton) \(Self.clock(subscription.hour, subscription.minute)) \(HTML.truncate(subscription.place.name(in: context.language.rawValue), maximumCharacters: 30))"
-                return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id).encoded)]
+                return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id, by: context.owner).encoded)]
             }
         })
         let text = HTML.fitting(lines.joined(separator: "\n"))
@@ -84,7 +84,8 @@ extension Conversation {
         }
     }
 
-    func cancelDaily(id: Int64, queryID: String, messageID: Int?, _ context: inout Context) async {
+    func cancelDaily(id: Int64, by owner: Int64?, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard await mayChange(askedBy: owner, &context) else { return refuse(queryID, &context) }
         let subscriptions = (try? await store.subscriptions(of: context.chat.id)) ?? []
         guard subscriptions.contains(where: { $0.id == id }) else { return stale(queryID, &context) }
         context.changes.append(.unsubscribe(id: id))

@@ -60,7 +60,7 @@ extension Conversation {
             let offset = current == nil ? 0 : 1
             for index in rows.indices { rows[index].weather = weathers[index + offset] }
         }
-        let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts)
+        let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts, owner: context.owner)
         if let messageID {
             context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
         } else {
@@ -82,7 +82,8 @@ extension Conversation {
         }
     }
 
-    func deleteFavorite(id: Int64, queryID: String, messageID: Int?, _ context: inout Context) async {
+    func deleteFavorite(id: Int64, by owner: Int64?, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard await mayChange(askedBy: owner, &context) else { return refuse(queryID, &context) }
         guard let list = try? await favorites(&context), let favorite = list.first(where: { $0.id == id }) else {
             return stale(queryID, &context)
         }
@@ -160,7 +161,7 @@ extension Conversation {
 
     func askReset(_ context: inout Context) {
         let question = context.nextQuestion()
-        context.state = .confirmingReset
+        context.state = .confirmingReset(askedBy: context.owner)
         context.replies.append(.send(text: context.texts.resetQuestion, markup: .inline(Views.resetQuestion(question: question, context.texts))))
     }
 

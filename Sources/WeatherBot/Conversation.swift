@@ -34,6 +34,8 @@ public struct Conversation: Sendable {
     let weather: any WeatherSource
     let store: any ChatStore
     let activity: any ChatActivity
+    /// Tells a group's administrators; nil where there are none to ask (tests without groups).
+    let membership: (any ChatMembership)?
     /// Shown to chats that have no city yet.
     let defaultPlace: Place
     let maximumFavorites: Int
@@ -45,6 +47,7 @@ public struct Conversation: Sendable {
         weather: any WeatherSource,
         store: any ChatStore,
         activity: any ChatActivity,
+        membership: (any ChatMembership)? = nil,
         defaultPlace: Place = .moscow,
         maximumFavorites: Int = 20,
         maximumSubscriptions: Int = 5,
@@ -54,6 +57,7 @@ public struct Conversation: Sendable {
         self.weather = weather
         self.store = store
         self.activity = activity
+        self.membership = membership
         self.defaultPlace = defaultPlace
         self.maximumFavorites = maximumFavorites
         self.maximumSubscriptions = maximumSubscriptions
@@ -71,6 +75,7 @@ public struct Conversation: Sendable {
             context.language = incoming.language
             context.isGroup = incoming.isGroup
             context.userMessageID = incoming.userMessageID
+            context.senderID = incoming.senderID
             context.chat.language = incoming.language.rawValue
             // A user who writes again (after blocking the bot once) can be written to again.
             if !context.chat.isActive {
@@ -103,6 +108,11 @@ public struct Conversation: Sendable {
         var isGroup = false
         /// The member's message being answered, which a question in a group replies to.
         var userMessageID: Int?
+        /// The member who wrote or pressed.
+        var senderID: Int64?
+
+        /// In a group, the member whose request a destructive button or question belongs to.
+        var owner: Int64? { isGroup ? senderID : nil }
 
         init(chat: ChatRecord, state: ChatState) {
             self.chat = chat
@@ -277,16 +287,17 @@ public struct Conversation: Sendable {
         case .favoritesMode(let mode):
             context.answer(queryID)
             await showFavorites(mode, editing: messageID, &context)
-        case .deleteFavorite(let id):
-            await deleteFavorite(id: id, queryID: queryID, messageID: messageID, &context)
+        case .deleteFavorite(let id, let owner):
+            await deleteFavorite(id: id, by: owner, queryID: queryID, messageID: messageID, &context)
         case .moveFavorite(let id, let up):
             await moveFavorite(id: id, up: up, queryID: queryID, messageID: messageID, &context)
-        case .cancelDaily(let id):
-            await cancelDaily(id: id, queryID: queryID, messageID: messageID, &context)
+        case .cancelDaily(let id, let owner):
+            await cancelDaily(id: id, by: owner, queryID: queryID, messageID: messageID, &context)
         case .reset(let confirmed, let question):
-            guard question == current, case .confirmingReset = context.state else {
+            guard question == current, case .confirmingReset(let askedBy) = context.state else {
                 return stale(queryID, &context)
             }
+            guard await mayChange(askedBy: askedBy, &context) else { return refuse(queryID, &context) }
             context.answer(queryID)
             confirmReset(confirmed, messageID: messageID, &context)
         }
@@ -294,6 +305,17 @@ public struct Conversation: Sendable {
 
     func stale(_ queryID: String, _ context: inout Context) {
         context.answer(queryID, context.texts.staleButton)
+    }
+
+    /// Whether the member pressing may do what another member asked for: in a group, only they
+    /// and the group's administrators may delete what the chat shares.
+    func mayChange(askedBy owner: Int64?, _ context: inout Context) async -> Bool {
+        guard context.isGroup, let owner, let sender = context.senderID, sender != owner else { return true }
+        return await membership?.isAdministrator(sender, of: context.chat.id) ?? false
+    }
+
+    func refuse(_ queryID: String, _ context: inout Context) {
+        context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.notYourButton, showAlert: true))
     }
 }
 extension Place {

@@ -49,6 +49,13 @@ extension BotDatabase: ChatStore {
     }
 }
 
+/// Who may change a group's shared data: its administrators, looked up (and remembered for a
+/// while) by the runtime.
+public protocol ChatMembership: Sendable {
+    /// Whether `userID` administers the group `chatID`; false when it cannot be told.
+    func isAdministrator(_ userID: Int64, of chatID: Int64) async -> Bool
+}
+
 /// Shows the user that the bot is working («typing…») while it waits on OpenWeather.
 public protocol ChatActivity: Sendable {
     /// The step about to wait may be slow.

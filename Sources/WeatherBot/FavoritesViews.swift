@@ -13,7 +13,8 @@ enum FavoritesViews {
         var weather: CurrentWeather?
     }
 
-    static func render(current: Row?, favorites: [Row], mode: FavoritesMode, texts: Texts) -> WeatherViews.Rendered {
+    /// - Parameter owner: in a group, the member the delete buttons belong to.
+    static func render(current: Row?, favorites: [Row], mode: FavoritesMode, texts: Texts, owner: Int64? = nil) -> WeatherViews.Rendered {
         var lines = [texts.favoritesTitle, ""]
         var keyboard: [[InlineKeyboardButton]] = []
         switch mode {
@@ -36,7 +37,7 @@ enum FavoritesViews {
             lines.append(favorites.isEmpty ? texts.noFavorites : texts.chooseToDelete)
             keyboard = favorites.compactMap { row in
                 guard case .favorite(let id) = row.reference else { return nil }
-                return [InlineKeyboardButton(text: "🗑 " + label(row, texts), callbackData: CallbackAction.deleteFavorite(id: id).encoded)]
+                return [InlineKeyboardButton(text: "🗑 " + label(row, texts), callbackData: CallbackAction.deleteFavorite(id: id, by: owner).encoded)]
             }
             keyboard.append([InlineKeyboardButton(text: texts.doneButton, callbackData: CallbackAction.favoritesMode(.list).encoded)])
         case .move:

@@ -252,6 +252,9 @@ public struct Texts: Sendable {
     }
     var refreshed: String { pick("🔄 Обновлено", "🔄 Refreshed") }
     var refreshFailed: String { pick("Обновить не удалось — показаны последние данные", "Could not refresh: showing the latest data") }
+    var notYourButton: String {
+        pick("Эту кнопку может нажать тот, кто её вызвал, или администратор чата.", "Only the member who asked, or an administrator of the chat, can press this.")
+    }
     var staleButton: String { pick("Эта кнопка уже неактуальна", "This button is no longer current") }
     var unknownButton: String { pick("Эта кнопка больше не работает", "This button no longer works") }
     public var couldNotHandle: String {

@@ -31,7 +31,8 @@ public struct BotRuntime: Sendable {
     ) {
         let activity = TelegramChatActivity(client: telegram, logger: logger)
         let conversation = Conversation(
-            geocoder: geocoder, weather: weather, store: database, activity: activity, maximumFavorites: maximumFavorites)
+            geocoder: geocoder, weather: weather, store: database, activity: activity,
+            membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites)
         outbox = OutboxSender(
             database: database, client: telegram, logger: logger, messagesPerSecond: messagesPerSecond,
             messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)

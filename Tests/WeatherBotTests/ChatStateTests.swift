@@ -7,7 +7,8 @@ import WeatherBotStore
     @Test func everyStateSurvivesStoringAndReading() {
         let place = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
         let states: [ChatState] = [
-            .idle, .locating, .confirmingCity(place), .awaitingCityName(.browse), .choosingPlace([place, place], .setCity), .confirmingReset,
+            .idle, .locating, .confirmingCity(place), .awaitingCityName(.browse), .choosingPlace([place, place], .setCity),
+            .confirmingReset(), .confirmingReset(askedBy: 4_503_599_627_370_495),
         ]
         for state in states {
             #expect(ChatState(stored: state.stored) == state)
@@ -15,6 +16,8 @@ import WeatherBotStore
         // The resting state reads the same whichever way it was written.
         #expect(ChatState(stored: Data(#"{"idle":{}}"#.utf8)) == .idle)
         #expect(ChatState(stored: Data(#"{"idle" : { }}"#.utf8)) == .idle)
+        // A reset question stored before questions had an asker is still the question.
+        #expect(ChatState(stored: Data(#"{"confirmingReset":{}}"#.utf8)) == .confirmingReset())
     }
 
     @Test func anUnreadableStateIsIdle() {

@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import Synchronization
 import TelegramBotAPI
 import Testing
 import WeatherBotStore
@@ -348,5 +349,60 @@ import WeatherBotStore
         let privately = try Chat(id: 5)
         let prompt = try await privately.send(.command(.city(nil)))
         #expect(prompt.replies.last?.text?.contains("Напишите название вашего города") == true)
+    }
+}
+
+/// Administrators as a table, counting the questions asked.
+final class FakeMembership: ChatMembership {
+    let administrators: Set<Int64>
+    let asked = Mutex(0)
+    init(administrators: Set<Int64>) { self.administrators = administrators }
+    func isAdministrator(_ userID: Int64, of chatID: Int64) async -> Bool {
+        asked.withLock { $0 += 1 }
+        return administrators.contains(userID)
+    }
+}
+
+@Suite struct GroupPermissionTests {
+    typealias Chat = FavoritesConversationTests.Chat
+    static let groupID: Int64 = -100
+
+    func press(_ label: String, in step: Conversation.Step, by member: Int64, _ chat: Chat, _ conversation: Conversation) async throws -> Conversation.Step {
+        let buttons = step.replies.flatMap { reply -> [InlineKeyboardButton] in
+            switch reply {
+            case .send(_, .inline(let keyboard)?, _), .edit(_, _, let keyboard?): keyboard.inlineKeyboard.flatMap { $0 }
+            default: []
+            }
+        }
+        let button = try #require(buttons.first { $0.text.contains(label) }, "no «\(label)» in \(buttons.map(\.text))")
+        return try await chat.send(
+            .button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: 60, group: true, sender: member)
+    }
+
+    @Test func onlyTheAskerOrAnAdministratorConfirmsAResetOrDeletes() async throws {
+        let membership = FakeMembership(administrators: [9])
+        let chat = try Chat(id: Self.groupID, membership: membership)
+        try await chat.save(["Уфа", "Казань"])
+
+        // Member 7 opens the delete buttons; member 8 cannot use them, the administrator can.
+        let buttons = try await chat.send(.command(.delete(nil)), group: true, userMessageID: 50, sender: 7)
+        let refused = try await press("Уфа", in: buttons, by: 8, chat, chat.conversation)
+        #expect(refused.replies == [.answer(callbackQueryID: "q", text: "Эту кнопку может нажать тот, кто её вызвал, или администратор чата.", showAlert: true)])
+        #expect(try chat.favorites() == ["Уфа", "Казань"])
+        _ = try await press("Уфа", in: buttons, by: 9, chat, chat.conversation)
+        #expect(try chat.favorites() == ["Казань"])
+        _ = try await press("Казань", in: buttons, by: 7, chat, chat.conversation)
+        #expect(try chat.favorites() == [])
+
+        // Member 7 asks for /reset; member 8's «yes» changes nothing, 7's own does.
+        try await chat.save(["Уфа"])
+        let question = try await chat.send(.command(.reset), group: true, userMessageID: 51, sender: 7)
+        let other = try await press("Да", in: question, by: 8, chat, chat.conversation)
+        #expect(other.replies.first?.text?.contains("администратор") == true)
+        #expect(try chat.favorites() == ["Уфа"])
+        _ = try await press("Да", in: question, by: 7, chat, chat.conversation)
+        #expect(try chat.favorites() == [])
+        // The asker is never looked up: only the others' three presses were.
+        #expect(membership.asked.withLock { $0 } == 3)
     }
 }

@@ -14,12 +14,13 @@ import WeatherBotStore
         let id: Int64
         var update: Int64 = 0
 
-        init(id: Int64 = 77, limit: Int = 20) throws {
+        init(id: Int64 = 77, limit: Int = 20, membership: (any ChatMembership)? = nil) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-fav-\(UUID().uuidString)")
             database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
             let geocoder = FakeGeocoder(
                 byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa], "Казань, Вахитовский": [.kazanDowntown]], reverse: [.saransk])
-            conversation = Conversation(geocoder: geocoder, weather: FakeWeather(), store: database, activity: FakeActivity(), maximumFavorites: limit)
+            conversation = Conversation(
+                geocoder: geocoder, weather: FakeWeather(), store: database, activity: FakeActivity(), membership: membership, maximumFavorites: limit)
             self.id = id
         }
 
@@ -28,7 +29,8 @@ import WeatherBotStore
         /// Handles one intent and commits the step, as the worker does.
         @discardableResult
         func send(
-            _ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil, group: Bool = false, userMessageID: Int? = nil
+            _ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil, group: Bool = false, userMessageID: Int? = nil,
+            sender: Int64? = nil
         ) async throws -> Conversation.Step {
             update += 1
             let chatID = chatID ?? id
@@ -36,7 +38,7 @@ import WeatherBotStore
             let step = await conversation.handle(
                 .incoming(Incoming(
                     updateID: update, chatID: chatID, language: .ru, intent: intent, callbackQueryID: query, messageID: messageID,
-                    isGroup: group, userMessageID: userMessageID)),
+                    isGroup: group, senderID: sender, userMessageID: userMessageID)),
                 chat: try database.chat(chatID))
             try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
             return step

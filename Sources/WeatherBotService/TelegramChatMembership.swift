@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import Synchronization
+import TelegramBotAPI
+import WeatherBot
+
+/// Tells a group's administrators with `getChatMember`, each answer remembered for a few minutes:
+/// a member pressing delete buttons in turn costs one request, not one each.
+public final class TelegramChatMembership: ChatMembership, Sendable {
+    private struct Key: Hashable {
+        var chatID: Int64
+        var userID: Int64
+    }
+
+    private let client: TelegramClient
+    private let logger: Logger
+    private let memory: Duration
+    private let answers = Mutex<[Key: (isAdministrator: Bool, until: ContinuousClock.Instant)]>([:])
+
+    public init(client: TelegramClient, logger: Logger, memory: Duration = .seconds(300)) {
+        self.client = client
+        self.logger = logger
+        self.memory = memory
+    }
+
+    public func isAdministrator(_ userID: Int64, of chatID: Int64) async -> Bool {
+        let key = Key(chatID: chatID, userID: userID)
+        let now = ContinuousClock.now
+        if let known = answers.withLock({ $0[key] }), known.until > now { return known.isAdministrator }
+        do {
+            let isAdministrator = try await client.getChatMember(chatID: chatID, userID: userID).isAdministrator
+            answers.withLock { answers in
+                // Old answers go when the map grows; it holds only members who pressed lately.
+                if answers.count > 10_000 { answers = answers.filter { $0.value.until > now } }
+                answers[key] = (isAdministrator, now + memory)
+            }
+            return isAdministrator
+        } catch {
+            // Unknown is not an administrator; the next press asks again.
+            logger.warning("getChatMember failed", metadata: ["chat.id": "\(chatID)", "error": "\(error)"])
+            return false
+        }
+    }
+}
