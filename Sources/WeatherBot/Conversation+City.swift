@@ -13,7 +13,16 @@ extension Conversation {
 
     func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
-        let found = try? await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language).first
+        let found: Place?
+        do {
+            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language).first
+        } catch {
+            // An outage is not «no city here»: the user is told why, and how to go on.
+            if case .locating = context.state { context.state = .idle }
+            let view = Views.locationFailed(context.texts, reason: Views.reason(error, context.texts))
+            context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
+            return
+        }
         guard var place = found else {
             if case .locating = context.state { context.state = .idle }
             let view = Views.locationFailed(context.texts)

@@ -24,6 +24,10 @@ public struct Texts: Sendable {
             "👋 Привет! Я показываю погоду для этого чата.\n\nЧтобы выбрать город чата, напишите <code>/city Казань</code> или ответьте на это сообщение названием города. Погода — /weather, все команды — /help.",
             "👋 Hi! I show the weather for this chat.\n\nTo choose the chat's city, write <code>/city London</code> or reply to this message with a city's name. Weather: /weather; all commands: /help.")
     }
+    func locationLookupFailed(_ reason: String) -> String {
+        pick("Не удалось определить город: \(reason). Отправьте геолокацию ещё раз чуть позже или выберите город вручную.",
+             "Could not find the city: \(reason). Share your location again a little later, or choose a city manually.")
+    }
     var shareLocationButton: String { pick("📍 Отправить геолокацию", "📍 Share location") }
     var chooseManuallyKeyboardButton: String { pick("🔎 Выбрать город вручную", "🔎 Choose city manually") }
     var inputPlaceholder: String { pick("Название города", "City name") }
@@ -37,8 +41,8 @@ public struct Texts: Sendable {
     var locationFailed: String { pick("Не удалось определить город", "Could not determine the city") }
     var locationFailedExplanation: String {
         pick(
-            "Рядом с этой точкой не нашлось населённого пункта, или сервис геокодирования сейчас недоступен. Выберите город по названию.",
-            "No town was found near this point, or the geocoding service is unavailable right now. Choose the city by name.")
+            "Рядом с этой точкой не нашлось населённого пункта. Выберите город по названию.",
+            "No town was found near this point. Choose the city by name.")
     }
     var chooseManuallyButton: String { pick("Выбрать город вручную", "Choose city manually") }
     /// The prompt for the chat's own city; its example is never the place just turned down.
@@ -88,10 +92,13 @@ public struct Texts: Sendable {
              "wind m/s · pressure hPa · humidity · clouds · chance of precipitation")
     }
     var noHours: String { pick("Почасового прогноза сейчас нет.", "No hourly forecast is available now.") }
-    var dailyTitle: String { pick("на 7 дней", "for 7 days") }
+    /// «на 7 дней», or as many days as the forecast has.
+    func dailyTitle(_ count: Int) -> String {
+        pick("на \(count) \(Self.russianPlural(count, "день", "дня", "дней"))", "for \(count) \(count == 1 ? "day" : "days")")
+    }
     func onlyDays(_ count: Int) -> String {
-        pick("Прогноз есть на \(count) \(Self.russianPlural(count, "день", "дня", "дней")): бесплатный тариф OpenWeather даёт прогноз на 5 суток вперёд.",
-             "The forecast covers \(count) days: OpenWeather's free plan looks 5 days ahead.")
+        pick("Дальше чем на \(count) \(Self.russianPlural(count, "день", "дня", "дней")) прогноза для этого места сейчас нет.",
+             "There is no forecast beyond \(count) \(count == 1 ? "day" : "days") for this place now.")
     }
     func moreAlerts(_ count: Int) -> String {
         pick("…и ещё \(count) \(Self.russianPlural(count, "предупреждение", "предупреждения", "предупреждений"))", "…and \(count) more")
@@ -203,8 +210,10 @@ public struct Texts: Sendable {
         pick("Можно не больше \(limit) ежедневных прогнозов. Отмените один: /daily", "At most \(limit) daily forecasts. Cancel one: /daily")
     }
     var dailyDuplicate: String { pick("Такой прогноз уже есть.", "That forecast is already set.") }
-    func subscribed(_ place: String, _ time: String) -> String {
-        pick("✅ Каждый день в \(time) (местное время) пришлю прогноз: \(place)", "✅ Every day at \(time) (local time) I'll send the forecast for \(place)")
+    /// The time is the place's own: said with the time there now, so nobody mistakes it for theirs.
+    func subscribed(_ place: String, _ time: String, nowThere: String) -> String {
+        pick("✅ Каждый день в \(time) по времени места пришлю прогноз: \(place). Сейчас там \(nowThere).",
+             "✅ Every day at \(time) local time there I'll send the forecast for \(place). It is \(nowThere) there now.")
     }
     func dailyCancelled(_ count: Int) -> String {
         count == 0 ? noDaily : pick("Ежедневные прогнозы отменены: \(count).", "Daily forecasts cancelled: \(count).")
@@ -271,30 +280,36 @@ public struct Texts: Sendable {
 
             /start — начать сначала
             /weather — погода в вашем городе
-            /search — найти город по названию
+            /city Казань — выбрать свой город
+            /search Казань — найти место и посмотреть погоду там
             /fav — избранные места
             /del N — удалить место N из избранного
             /move N M — переставить место N на позицию M
-            /daily 8:00 — прогноз каждый день в 8:00
+            /daily 8:00 — прогноз каждый день в 8:00 (/daily 8:00 2 — для места №2)
+            /daily — ваши ежедневные прогнозы, /daily off — отменить все
             /reset — забыть всё об этом чате
             /help — эта справка
 
-            Можно просто отправить геолокацию или написать название города.
+            Можно просто отправить геолокацию, координаты или ссылку на карту, или написать название города: «погода в Казани завтра».
+            В группе отвечайте на мои сообщения или упоминайте меня.
             """,
             """
             I show the weather for your city.
 
             /start — start over
             /weather — the weather in your city
-            /search — find a city by name
+            /city London — choose your city
+            /search London — look a place up and see its weather
             /fav — favorite places
             /del N — delete place N from favorites
             /move N M — move place N to position M
-            /daily 8:00 — a forecast every day at 8:00
+            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
+            /daily — your daily forecasts; /daily off cancels them all
             /reset — forget everything about this chat
             /help — this help
 
-            You can also just share your location or type the name of a city.
+            You can also just share your location, coordinates or a map link, or type a city's name: “weather in London tomorrow”.
+            In a group, reply to my messages or mention me.
             """)
     }
 
@@ -302,6 +317,7 @@ public struct Texts: Sendable {
     public var menu: [(command: String, description: String)] {
         [
             ("weather", pick("Погода в вашем городе", "The weather in your city")),
+            ("city", pick("Выбрать свой город", "Choose your city")),
             ("search", pick("Найти город по названию", "Find a city by name")),
             ("fav", pick("Избранные места", "Favorite places")),
             ("del", pick("Удалить место из избранного", "Delete a favorite")),

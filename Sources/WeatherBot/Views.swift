@@ -33,8 +33,9 @@ public enum Views {
         return (HTML.fitting(text), keyboard)
     }
 
-    static func locationFailed(_ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
-        let text = "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"
+    /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
+    static func locationFailed(_ texts: Texts, reason: String? = nil) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let text = reason.map { "<b>\(texts.locationLookupFailed($0))</b>" } ?? "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
             [InlineKeyboardButton(text: texts.chooseManuallyButton, callbackData: CallbackAction.chooseManually.encoded)]
         ])

@@ -183,7 +183,7 @@ public enum WeatherViews {
     static func daily(_ place: Place, _ forecast: Forecast, _ texts: Texts) -> String {
         let zone = forecast.timeZone.timeZone
         let days = forecast.daily.prefix(7)
-        var lines = ["\(header(place, texts)) — \(texts.dailyTitle)"]
+        var lines = ["\(header(place, texts)) — \(texts.dailyTitle(days.count))"]
         for day in days {
             lines.append("")
             lines.append(

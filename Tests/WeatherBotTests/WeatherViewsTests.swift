@@ -117,7 +117,11 @@ import WeatherBotStore
 
         var short = Forecast.sample
         short.daily = Array(short.daily.prefix(5))
-        #expect(WeatherViews.daily(.moscow, short, en).contains("The forecast covers 5 days"))
+        // Titled for the days it has, with no vendor's plan named.
+        let five = WeatherViews.daily(.moscow, short, en)
+        #expect(five.contains("— for 5 days") && five.contains("There is no forecast beyond 5 days for this place now."))
+        #expect(!five.lowercased().contains("plan") && !five.contains("OpenWeather"))
+        #expect(WeatherViews.daily(.moscow, short, ru).contains("— на 5 дней"))
     }
 
     @Test func theDailyForecastSaysADryDayOnceAndAWetDayWithItsAmount() {
