@@ -23,32 +23,42 @@ extension Conversation {
     /// Shows a view of a place's weather: as a new message, or by editing the message whose
     /// button asked for it. Failures say why and offer «🔄 Повторить».
     ///
-    /// - Returns: whether fresh data was shown (not a failure, not older data standing in).
+    /// What a weather message ended up showing.
+    enum Shown {
+        case fresh
+        /// Older data stood in for a refresh that failed.
+        case stale
+        /// No data: the message says why.
+        case failed
+    }
+
+    /// - Returns: what was shown; nil when the place is gone.
     @discardableResult
     func showWeather(
         _ view: WeatherView, of reference: PlaceReference, refresh: Bool = false, editing messageID: Int? = nil,
         _ context: inout Context
-    ) async -> Bool {
-        guard var place = await resolve(reference, &context) else { return false }
+    ) async -> Shown? {
+        guard var place = await resolve(reference, &context) else { return nil }
         // One city shows one weather: a place that is the chat's city is looked at where the city is.
         if reference != .current, let city = context.chat.currentPlace, city.isSamePlace(as: place) { place = city }
         await activity.typing(in: context.chat.id)
         let rendered: WeatherViews.Rendered
-        var fresh = false
+        let shown: Shown
         do {
             let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
-            fresh = !report.isStale
+            shown = report.isStale ? .stale : .fresh
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
             }
             let standing = await standing(of: place, reference, &context)
-            var shown = WeatherViews.render(
+            var view = WeatherViews.render(
                 view, place: place, reference: reference, report: report, texts: context.texts, now: clock(), standing: standing)
             if reference == .defaultCity && messageID == nil {
-                shown.text += "\n\n" + context.texts.defaultCityHint
+                view.text += "\n\n" + context.texts.defaultCityHint
             }
-            rendered = shown
+            rendered = view
         } catch {
+            shown = .failed
             rendered = WeatherViews.failure(error, view: view, reference: reference, texts: context.texts)
         }
         if let messageID {
@@ -56,7 +66,7 @@ extension Conversation {
         } else {
             context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
         }
-        return fresh
+        return shown
     }
 
     /// Whether a view's place is the chat's own city, or another place saved among its favorites or not.

@@ -268,9 +268,16 @@ public struct Conversation: Sendable {
             var refresh = false
             if case .refresh = action { refresh = true }
             let answerAt = context.replies.count
-            let fresh = await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
+            let shown = await showWeather(view, of: reference, refresh: refresh, editing: messageID, &context)
             // A refresh often changes nothing visible; the notice says whether it happened.
-            let notice = refresh ? (fresh ? context.texts.refreshed : context.texts.refreshFailed) : nil
+            var notice: String?
+            if refresh {
+                switch shown {
+                case .fresh?: notice = context.texts.refreshed
+                case .stale?: notice = context.texts.refreshFailed
+                case .failed?, nil: notice = context.texts.retryFailed
+                }
+            }
             context.replies.insert(.answer(callbackQueryID: queryID, text: notice), at: answerAt)
         case .openView(let view, let reference):
             guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }

@@ -21,7 +21,7 @@ public enum DailyForecastView {
         let zone = forecast.timeZone.timeZone
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
         var lines = [
-            "🗓 <b>\(texts.forecastForToday)</b>, \(WeatherViews.dayLabel(DailySchedule.noon(of: day, in: zone) ?? forecast.current.time, zone, texts, weekdayFirst: false))",
+            "🗓 <b>\(texts.forecastForToday)</b> — \(WeatherViews.dayLabel(DailySchedule.noon(of: day, in: zone) ?? forecast.current.time, zone, texts, startsLine: false))",
             WeatherViews.header(place, texts),
             "",
         ]

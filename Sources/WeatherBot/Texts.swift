@@ -87,6 +87,7 @@ public struct Texts: Sendable {
     func dataAsOf(_ time: String) -> String { pick("данные на \(time)", "data as of \(time)") }
     var hourlyTitle: String { pick("по часам", "by the hour") }
     var everyThreeHours: String { pick("каждые 3 ч", "every 3 h") }
+    var cloudsShort: String { pick("обл.", "cl.") }
     var hourlyLegend: String {
         pick("ветер м/с · давление мм рт. ст. · влажность · облачность · вероятность осадков",
              "wind m/s · pressure hPa · humidity · clouds · chance of precipitation")
@@ -260,6 +261,7 @@ public struct Texts: Sendable {
              "I understand locations, city names, coordinates and commands. See /help")
     }
     var refreshed: String { pick("🔄 Обновлено", "🔄 Refreshed") }
+    var retryFailed: String { pick("Снова не удалось — попробуйте чуть позже", "Failed again: try a little later") }
     var refreshFailed: String { pick("Обновить не удалось — показаны последние данные", "Could not refresh: showing the latest data") }
     var notYourButton: String {
         pick("Эту кнопку может нажать тот, кто её вызвал, или администратор чата.", "Only the member who asked, or an administrator of the chat, can press this.")

@@ -159,7 +159,7 @@ public enum WeatherViews {
             calendar.timeZone = zone
             let isToday = calendar.isDate(day, inSameDayAs: now)
             let name = isToday ? texts.today : texts.tomorrow
-            return (["<b>\(name), \(dayLabel(day, zone, texts, weekdayFirst: false))</b>"] + hours.map { hourLine($0, zone, texts) })
+            return (["<b>\(name) — \(dayLabel(day, zone, texts, startsLine: false))</b>"] + hours.map { hourLine($0, zone, texts) })
                 .joined(separator: "\n")
         }
         let whole = ([title, legend] + sections).joined(separator: "\n\n")
@@ -173,7 +173,8 @@ public enum WeatherViews {
             "💨\(Int(hour.windSpeed.rounded())) \(windPoint(hour.windDegrees, texts))",
             "\(pressure(hour.pressure, texts))",
             "💧\(hour.humidity)%",
-            "☁️\(hour.clouds)%",
+            // Cloud cover in words, not ☁️: the line's first emoji already is the sky.
+            "\(texts.cloudsShort) \(hour.clouds)%",
             "☔\(Int((hour.precipitationChance * 100).rounded()))%",
         ].joined(separator: " · ")
     }
@@ -187,9 +188,9 @@ public enum WeatherViews {
         for day in days {
             lines.append("")
             lines.append(
-                "<b>\(dayLabel(day.time, zone, texts, weekdayFirst: true))</b> \(emoji(forIcon: day.condition.icon)) "
+                "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon)) "
                     + "\(texts.dayTime) <b>\(temperature(day.dayTemperature))</b>, \(texts.nightTime) \(temperature(day.nightTemperature))")
-            var details = [HTML.escape(day.condition.description), "☁️ \(day.clouds)%"]
+            var details = ["\(HTML.escape(day.condition.description)), \(texts.clouds.lowercased()) \(day.clouds)%"]
             let chance = Int((day.precipitationChance * 100).rounded())
             if day.precipitation >= 0.05 {
                 details.append("☔ \(decimal(day.precipitation, texts)) \(texts.millimetres) (\(chance)%)")
@@ -256,16 +257,16 @@ public enum WeatherViews {
     }
 
     /// «Пт, 21 ноября» (weekday first) or «пт 21 ноября»; «Fri, 21 Nov» in English.
-    static func dayLabel(_ date: Date, _ zone: TimeZone, _ texts: Texts, weekdayFirst: Bool) -> String {
+    /// «Ср, 15 ноября» in every view: capitalised at the start of a line, «ср, 15 ноября» after
+    /// «Сегодня —» (English weekdays keep their capital).
+    static func dayLabel(_ date: Date, _ zone: TimeZone, _ texts: Texts, startsLine: Bool) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.weekday, .day, .month], from: date)
         let weekday = texts.weekdays[((parts.weekday ?? 1) - 1) % 7]
         let month = texts.months[((parts.month ?? 1) - 1) % 12]
-        let day = parts.day ?? 1
-        let dayAndMonth = texts.language == .ru ? "\(day) \(month)" : "\(day) \(month)"
-        if weekdayFirst { return "\(weekday), \(dayAndMonth)" }
-        return texts.language == .ru ? "\(weekday.lowercased()) \(dayAndMonth)" : "\(weekday) \(dayAndMonth)"
+        let shown = startsLine || texts.language == .en ? weekday : weekday.lowercased()
+        return "\(shown), \(parts.day ?? 1) \(month)"
     }
 
     /// «21 ноября 14:00» in the place's zone.

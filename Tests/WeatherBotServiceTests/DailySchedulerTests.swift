@@ -87,7 +87,7 @@ import WeatherBotStore
         let message = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 1).first)
         let reply = try JSONDecoder().decode(Reply.self, from: message.payload)
         #expect(reply.text?.contains("Прогноз на сегодня") == true)
-        #expect(reply.text?.contains("сб 21 ноября") == true, "\(reply.text ?? "")")
+        #expect(reply.text?.contains("— сб, 21 ноября") == true, "\(reply.text ?? "")")
     }
 
     @Test func subscribersSharingACellGetTheirOwnNameLanguageAndButtons() async throws {

@@ -39,7 +39,11 @@ struct FakeWeather: WeatherSource {
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
         if let failure { throw failure }
         var forecast = forecast
-        forecast.current.condition.description = language == .ru ? "облачно с прояснениями" : "broken clouds"
+        // Like OpenWeather's, descriptions come in the language asked for.
+        let description = language == .ru ? "облачно с прояснениями" : "broken clouds"
+        forecast.current.condition.description = description
+        for index in forecast.hourly.indices { forecast.hourly[index].condition.description = description }
+        for index in forecast.daily.indices { forecast.daily[index].condition.description = description }
         return WeatherReport(forecast: forecast, fetchedAt: Date(timeIntervalSince1970: 1_700_000_000))
     }
 }

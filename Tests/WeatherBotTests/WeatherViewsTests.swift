@@ -78,9 +78,9 @@ import WeatherBotStore
         #expect(days[1].hours.count == 24)
         #expect(WeatherViews.clockTime(days[1].hours.last!.time, in: zone) == "23:45")
         let page = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now).joined()
-        #expect(page.contains("<b>Сегодня, сб 21 ноября</b>"))
-        #expect(page.contains("<b>Завтра, вс 22 ноября</b>"))
-        #expect(page.contains("09:45 🌥 <b>+10°C</b> · 💨3 В · 760 · 💧60% · ☁️40% · ☔25%"))
+        #expect(page.contains("<b>Сегодня — сб, 21 ноября</b>"))
+        #expect(page.contains("<b>Завтра — вс, 22 ноября</b>"))
+        #expect(page.contains("09:45 🌥 <b>+10°C</b> · 💨3 В · 760 · 💧60% · обл. 40% · ☔25%"))
     }
 
     @Test func theMarchChangeInLondonGivesTomorrowTwentyThreeHours() {
@@ -113,7 +113,9 @@ import WeatherBotStore
         #expect(dayLines[1].hasPrefix("<b>Ср, 15 ноября</b>"))
         #expect(text.contains("☔ 1,2 мм (60%)"))
         #expect(text.contains("💨 5 м/с, В"))
-        #expect(text.contains("☁️ 60%"))
+        #expect(text.contains("облачно с прояснениями, облачность 60%"))
+        // One emoji, one meaning on a line: the sky is the condition's emoji only.
+        #expect(!dayLines.contains { $0.components(separatedBy: "☁️").count > 2 })
 
         var short = Forecast.sample
         short.daily = Array(short.daily.prefix(5))

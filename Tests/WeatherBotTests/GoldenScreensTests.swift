@@ -1,0 +1,247 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+/// Every screen the bot shows, in Russian and English, walked through as a user would and written
+/// out as text: compared with the committed files in `Golden/`, so a wording change is a reviewed
+/// diff. `UPDATE_GOLDEN=1 swift test --filter GoldenScreensTests` writes the files anew.
+@Suite struct GoldenScreensTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// One chat talking to the conversation, each step committed to a real SQLite file, every
+    /// reply written down.
+    final class Walk {
+        let folder: URL
+        let database: BotDatabase
+        let conversation: Conversation
+        let language: Language
+        let chatID: Int64
+        var update: Int64 = 0
+        var nextMessageID = 100
+        var lines: [String] = []
+        /// Buttons of the messages sent so far, by message id, newest last.
+        var buttons: [(messageID: Int, keyboard: InlineKeyboardMarkup)] = []
+
+        init(language: Language, chatID: Int64 = 77, weather: FakeWeather = FakeWeather()) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-golden-\(UUID().uuidString)")
+            database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
+            let geocoder = FakeGeocoder(
+                byName: ["Саранск": [.saransk], "Saransk": [.saransk], "Париж": [.parisFR, .parisUS], "Paris": [.parisFR, .parisUS],
+                         "Казань": [.kazan], "Kazan": [.kazan]],
+                reverse: [.saransk])
+            let now = GoldenScreensTests.now
+            conversation = Conversation(
+                geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), clock: { now })
+            self.language = language
+            self.chatID = chatID
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        func section(_ title: String) {
+            lines += ["", "=== \(title) ==="]
+        }
+
+        /// A message as the user types it, through the router.
+        func type(_ text: String, group: Bool = false, replyingToBot: Bool = false) async throws {
+            let bot = User(id: 999, isBot: true, firstName: "Weather", username: "weather_bot")
+            let message = Message(
+                messageId: nextMessageID, from: User(id: 7, firstName: "Anna", languageCode: language.rawValue), date: 1,
+                chat: Chat(id: chatID, type: group ? .supergroup : .private), text: text,
+                replyToMessage: replyingToBot ? RepliedMessage(messageId: 1, from: bot) : nil)
+            nextMessageID += 1
+            let incoming = try #require(Router.route(Update(updateId: update + 1, message: message), botUsername: "weather_bot"))
+            lines.append("> \(text)")
+            try await handle(incoming)
+        }
+
+        func shareLocation(latitude: Double, longitude: Double) async throws {
+            lines.append("> 📍 \(latitude), \(longitude)")
+            try await handle(Incoming(
+                updateID: update + 1, chatID: chatID, language: language, intent: .location(latitude: latitude, longitude: longitude),
+                senderID: 7, userMessageID: nextMessageID))
+            nextMessageID += 1
+        }
+
+        /// Presses the newest button whose label contains `label`.
+        func press(_ label: String) async throws {
+            let found = buttons.reversed().lazy.compactMap { entry in
+                entry.keyboard.inlineKeyboard.joined().first { $0.text.contains(label) }.map { (entry.messageID, $0) }
+            }.first
+            let (messageID, button) = try #require(found, "no button «\(label)»")
+            lines.append("> [\(button.text)] on #\(messageID)")
+            try await handle(Incoming(
+                updateID: update + 1, chatID: chatID, language: language,
+                intent: .button(CallbackAction(encoded: button.callbackData ?? "")), callbackQueryID: "q", messageID: messageID, senderID: 7))
+        }
+
+        private func handle(_ incoming: Incoming) async throws {
+            let step = await conversation.handle(.incoming(incoming), chat: try database.chat(chatID))
+            try commit(step)
+            // Follow-ups (the city of a location) run as the worker runs them, right after.
+            for followUp in step.followUps {
+                try commit(await conversation.handle(.followUp(followUp, chatID: chatID), chat: try database.chat(chatID)))
+            }
+        }
+
+        private func commit(_ step: Conversation.Step) throws {
+            update += 1
+            let item = try database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
+            try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
+            write(step.replies)
+        }
+
+        private func write(_ replies: [Reply]) {
+            for reply in replies {
+                switch reply {
+                case .send(let text, let markup, let tag):
+                    let id = nextMessageID
+                    nextMessageID += 1
+                    if let tag { tags[tag] = id }
+                    lines.append("< #\(id): " + text)
+                    describe(markup, messageID: id)
+                case .edit(let target, let text, let keyboard):
+                    let id = messageID(target)
+                    lines.append("< edit #\(id): " + text)
+                    describe(keyboard.map(ReplyMarkup.inline), messageID: id)
+                case .editKeyboard(let target, let keyboard):
+                    let id = messageID(target)
+                    lines.append("< buttons of #\(id):" + (keyboard == nil ? " removed" : ""))
+                    describe(keyboard.map(ReplyMarkup.inline), messageID: id)
+                case .answer(_, let text, let showAlert):
+                    lines.append("< answer\(showAlert ? " (alert)" : ""): " + (text ?? "—"))
+                }
+            }
+        }
+
+        private var tags: [String: Int] = [:]
+
+        private func messageID(_ target: MessageTarget) -> Int {
+            switch target {
+            case .id(let id): id
+            case .tag(let tag): tags[tag] ?? -1
+            }
+        }
+
+        private func describe(_ markup: ReplyMarkup?, messageID: Int) {
+            switch markup {
+            case .inline(let keyboard)?:
+                buttons.append((messageID, keyboard))
+                for row in keyboard.inlineKeyboard {
+                    lines.append("  " + row.map { "[\($0.text)]" }.joined(separator: " "))
+                }
+            case .keyboard(let keyboard)?:
+                for row in keyboard.keyboard {
+                    lines.append("  keyboard: " + row.map { "[\($0.text)\($0.requestLocation == true ? " · location" : "")]" }.joined(separator: " "))
+                }
+            case .removeKeyboard?:
+                lines.append("  (the reply keyboard is removed)")
+            case .forceReply(let question)?:
+                lines.append("  (answer by reply\(question.selective == true ? ", asked of the member" : ""); placeholder «\(question.inputFieldPlaceholder ?? "")»)")
+            case nil:
+                break
+            }
+        }
+    }
+
+    /// The whole walk in one language.
+    static func screens(_ language: Language) async throws -> String {
+        let ru = language == .ru
+        let walk = try Walk(language: language)
+        walk.section("first start")
+        try await walk.type("/start")
+        try await walk.type("/weather")
+        try await walk.type("/help")
+
+        walk.section("the city from a location")
+        try await walk.shareLocation(latitude: 54.18, longitude: 45.17)
+        try await walk.press(ru ? "Нет" : "No")
+        try await walk.type(ru ? "Саранск" : "Saransk")
+        try await walk.press(ru ? "Да" : "Yes")
+
+        walk.section("views")
+        try await walk.press(ru ? "По часам" : "Hourly")
+        try await walk.press(ru ? "На 7 дней" : "7 days")
+        try await walk.press(ru ? "Обновить" : "Refresh")
+
+        walk.section("looking places up")
+        try await walk.type(ru ? "/search Париж" : "/search Paris")
+        try await walk.press("Texas")
+        try await walk.press(ru ? "В избранное" : "Add to favorites")
+        try await walk.type(ru ? "погода в Казани завтра" : "weather in Kazan tomorrow")
+        try await walk.press(ru ? "В избранное" : "Add to favorites")
+        try await walk.type(ru ? "/search Атлантида" : "/search Atlantis")
+        try await walk.type("/search")
+
+        walk.section("favorites")
+        try await walk.type("/fav")
+        try await walk.press(ru ? "Переставить" : "Reorder")
+        try await walk.press("⬆️")
+        try await walk.press(ru ? "Готово" : "Done")
+        try await walk.type("/move 1 1")
+
+        walk.section("daily forecasts")
+        try await walk.type("/daily 8:00")
+        try await walk.type("/daily 7 pm 2")
+        try await walk.type("/daily 25:00")
+        try await walk.type("/daily")
+        try await walk.type("/del 2")
+        try await walk.type("/daily off")
+        walk.lines.append("")
+        walk.lines.append("< the morning's forecast: " + DailyForecastView.text(
+            place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
+            texts: .for(language)))
+
+        walk.section("what is not a place")
+        try await walk.type(ru ? "привет" : "hello")
+        try await walk.type("95.5, 37.62")
+        try await walk.type("/weather_now")
+
+        walk.section("starting over")
+        try await walk.type("/reset")
+        try await walk.press(ru ? "Да, удалить" : "Yes, delete")
+        try await walk.type("/del")
+
+        let group = try Walk(language: language, chatID: -100)
+        group.section("a group")
+        try await group.type("/start", group: true)
+        try await group.type(ru ? "Казань" : "Kazan", group: true)
+        try await group.type(ru ? "Казань" : "Kazan", group: true, replyingToBot: true)
+        try await group.type(ru ? "/city@weather_bot Саранск" : "/city@weather_bot Saransk", group: true)
+
+        let failing = try Walk(
+            language: language, weather: FakeWeather(failure: OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "")))
+        failing.section("failures")
+        try await failing.type("/weather")
+        try await failing.press(ru ? "Повторить" : "Retry")
+
+        return (walk.lines + group.lines + failing.lines).joined(separator: "\n") + "\n"
+    }
+
+    @Test(arguments: Language.allCases)
+    func everyScreenMatchesItsGoldenFile(language: Language) async throws {
+        let written = try await Self.screens(language)
+        let file = Self.folder.appendingPathComponent("screens-\(language.rawValue).txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+            try written.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let golden = try String(contentsOf: file, encoding: .utf8)
+        if golden != written {
+            let old = golden.split(separator: "\n", omittingEmptySubsequences: false)
+            let new = written.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+            Issue.record("""
+                \(file.lastPathComponent) differs from line \(first + 1):
+                  golden: \(first < old.count ? old[first] : "(end)")
+                  now:    \(first < new.count ? new[first] : "(end)")
+                Review the change, then run UPDATE_GOLDEN=1 swift test --filter GoldenScreensTests.
+                """)
+        }
+    }
+}
