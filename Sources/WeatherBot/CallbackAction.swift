@@ -10,6 +10,8 @@ public enum CallbackAction: Sendable, Hashable {
     case rejectCity(question: Int)
     /// «Выбрать город вручную».
     case chooseManually
+    /// «🔄 Повторить» under a failed search of question `question`.
+    case retrySearch(question: Int)
     /// Result `index` of the list offered by question `question`.
     case pickPlace(question: Int, index: Int)
     /// «Сейчас», «По часам», «На 7 дней»: a view of a place's weather, editing the message.
@@ -44,6 +46,7 @@ public enum CallbackAction: Sendable, Hashable {
         case .confirmCity(let question): "cy:\(question)"
         case .rejectCity(let question): "cn:\(question)"
         case .chooseManually: "man"
+        case .retrySearch(let question): "rq:\(question)"
         case .pickPlace(let question, let index): "pk:\(question):\(index)"
         case .view(let view, let place): "v:\(view.code):\(place.code)"
         case .refresh(let view, let place): "r:\(view.code):\(place.code)"
@@ -76,6 +79,9 @@ public enum CallbackAction: Sendable, Hashable {
             self = .rejectCity(question: question)
         case ("man", 1):
             self = .chooseManually
+        case ("rq", 2):
+            guard let question = number(1) else { return nil }
+            self = .retrySearch(question: question)
         case ("pk", 3):
             guard let question = number(1), let index = number(2) else { return nil }
             self = .pickPlace(question: question, index: index)

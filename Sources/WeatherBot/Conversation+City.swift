@@ -56,8 +56,11 @@ extension Conversation {
         let lowered = text.lowercased()
         let tomorrow = reading?.tomorrow ?? (lowered.contains("завтра") || lowered.contains("tomorrow"))
         let view: WeatherView = tomorrow ? .hourly(page: 1) : .now
-        if case .awaitingCityName(let purpose) = context.state {
+        switch context.state {
+        case .awaitingCityName(let purpose), .searchFailed(_, let purpose):
             return await search(reading?.query ?? text, alternatives: reading?.alternatives ?? [], for: purpose, view: view, &context)
+        default:
+            break
         }
         guard let reading else {
             await showWeather(view, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
@@ -80,8 +83,13 @@ extension Conversation {
                 if !places.isEmpty { break }
             }
         } catch {
-            context.state = .awaitingCityName(purpose)
-            context.say(context.texts.searchFailed(Views.reason(error, context.texts)))
+            // The service failed, not the name: the same search can be run again with one press.
+            let question = context.nextQuestion()
+            context.state = .searchFailed(query: query, purpose: purpose)
+            let retry = InlineKeyboardMarkup(inlineKeyboard: [
+                [InlineKeyboardButton(text: context.texts.retryButton, callbackData: CallbackAction.retrySearch(question: question).encoded)]
+            ])
+            context.replies.append(.send(text: context.texts.searchFailed(Views.reason(error, context.texts)), markup: .inline(retry)))
             return
         }
         switch (places.count, purpose) {

@@ -249,6 +249,13 @@ public struct Conversation: Sendable {
         case .chooseManually:
             context.answer(queryID)
             askCityName(for: .setCity, &context)
+        case .retrySearch(let question):
+            guard question == current, case .searchFailed(let query, let purpose) = context.state else {
+                return stale(queryID, &context)
+            }
+            context.answer(queryID)
+            if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
+            await search(query, for: purpose, &context)
         case .pickPlace(let question, let index):
             guard question == current, case .choosingPlace(let places, let purpose) = context.state, places.indices.contains(index) else {
                 return stale(queryID, &context)

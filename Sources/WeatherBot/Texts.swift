@@ -62,8 +62,8 @@ public struct Texts: Sendable {
     }
     var severalFound: String { pick("Нашлось несколько мест. Выберите своё:", "Several places match. Choose yours:") }
     func searchFailed(_ reason: String) -> String {
-        pick("Не удалось выполнить поиск: \(reason). Напишите название ещё раз чуть позже.",
-             "The search failed: \(reason). Type the name again a bit later.")
+        pick("Не удалось выполнить поиск: \(reason). Нажмите «🔄 Повторить» чуть позже.",
+             "The search failed: \(reason). Press “🔄 Retry” a little later.")
     }
     func citySaved(_ name: String) -> String { pick("📍 Ваш город: \(name)", "📍 Your city: \(name)") }
 

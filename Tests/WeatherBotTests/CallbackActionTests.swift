@@ -4,7 +4,7 @@ import Testing
 @Suite struct CallbackActionTests {
     static let actions: [CallbackAction] = [
         .confirmCity(question: 0), .confirmCity(question: 999_999_999), .rejectCity(question: 42),
-        .chooseManually, .pickPlace(question: 7, index: 4), .view(.now, .current), .view(.hourly(page: 1), .defaultCity),
+        .chooseManually, .retrySearch(question: 3), .pickPlace(question: 7, index: 4), .view(.now, .current), .view(.hourly(page: 1), .defaultCity),
         .view(.daily, .current), .refresh(.hourly(page: 0), .current), .view(.now, .favorite(999_999_999_999)),
         .addFavorite(.daily, .recent(12)), .makeCity(.hourly(page: 1), .recent(999_999_999_999)), .makeCity(.now, .defaultCity), .open(.favorite(7)), .open(.current), .favoritesMode(.delete), .favoritesMode(.list),
         .deleteFavorite(id: 42), .deleteFavorite(id: 42, by: 4_503_599_627_370_495), .cancelDaily(id: 1, by: 7), .moveFavorite(id: 3, up: true), .moveFavorite(id: 3, up: false),

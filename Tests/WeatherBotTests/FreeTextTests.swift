@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import Synchronization
 import TelegramBotAPI
 import Testing
 import WeatherBotStore
@@ -75,5 +76,40 @@ import WeatherBotStore
         #expect(message("55°75′N 37°37′E") == .coordinatesOutOfRange)
         let step = try await Chat().send(.coordinatesOutOfRange)
         #expect(step.replies.last?.text?.hasPrefix("Таких координат нет") == true)
+    }
+}
+
+/// Fails its first lookups, then answers from a table.
+final class FlakyGeocoder: Geocoder {
+    let failures = Mutex(1)
+    func places(named name: String, language: Language) async throws -> [Place] {
+        if failures.withLock({ count in defer { count -= 1 }; return count > 0 }) {
+            throw OpenWeatherError(code: .server(503), endpoint: "/geo/1.0/direct", message: "")
+        }
+        return name == "Казань" ? [Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)] : []
+    }
+    func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] { [] }
+}
+
+@Suite struct SearchRetryTests {
+    @Test func aFailedSearchIsToldAsAnOutageAndRunsAgainWithOnePress() async throws {
+        let conversation = Conversation(geocoder: FlakyGeocoder(), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        func incoming(_ intent: Intent, query: String? = nil) -> Conversation.Event {
+            .incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: intent, callbackQueryID: query, messageID: query == nil ? nil : 70))
+        }
+        let failed = await conversation.handle(incoming(.command(.search("Казань"))), chat: nil)
+        guard case .send(let text, .inline(let keyboard)?, _) = failed.replies.last else {
+            Issue.record("expected a retry button, got \(failed.replies)")
+            return
+        }
+        #expect(text.hasPrefix("Не удалось выполнить поиск: сервис погоды временно недоступен"))
+        #expect(!text.contains("Ничего не нашлось"))
+        let retry = try #require(keyboard.inlineKeyboard.first?.first?.callbackData.flatMap(CallbackAction.init(encoded:)))
+        let again = await conversation.handle(incoming(.button(retry), query: "q"), chat: failed.chat)
+        #expect(again.replies.contains(.editKeyboard(.id(70), keyboard: nil)))
+        #expect(again.replies.last?.text?.contains("📍 <b>Казань</b>") == true, "\(again.replies)")
+        // The same button a second time is stale: the search is done.
+        let twice = await conversation.handle(incoming(.button(retry), query: "q"), chat: again.chat)
+        #expect(twice.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
     }
 }
