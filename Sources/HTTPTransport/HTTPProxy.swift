@@ -54,7 +54,8 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         let port = components.port ?? (kind == .http ? 80 : 1080)
         guard (1...65_535).contains(port) else { throw Invalid(description: "has the port \(port), outside 1…65535") }
         let path = components.path
-        guard path.isEmpty || path == "/", components.query == nil else {
+        // A `#` or `?` in a password must be percent-encoded, or the rest reads as something else.
+        guard path.isEmpty || path == "/", components.query == nil, components.fragment == nil else {
             throw Invalid(description: "must be only a scheme, a host and a port, with no path or query")
         }
         let username = components.user.flatMap { $0.isEmpty ? nil : $0 }

@@ -45,6 +45,16 @@ extension Message {
                     json.field("longitude", location.longitude)
                 })
             }
+            // Kept so that a reply to the bot read back after a restart is still addressed to it.
+            if let replyToMessage {
+                json.field("reply_to_message", object: { json in
+                    json.field("message_id", replyToMessage.messageId)
+                    if let from = replyToMessage.from {
+                        json.key("from")
+                        from.write(to: &json)
+                    }
+                })
+            }
         }
     }
 }

@@ -122,15 +122,14 @@ public enum CallbackAction: Sendable, Hashable {
 
 extension CallbackAction {
     /// A decimal number of 1 to 12 ASCII digits; nil for anything else (signs, spaces, other digits).
-    static func number(_ text: Substring) -> Int? {
-        guard (1...12).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+    static func number(_ text: Substring, digits: Int = 12) -> Int? {
+        guard (1...digits).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
         return Int(text)
     }
 
     /// A Telegram user id: 1 to 16 ASCII digits (ids fit in 52 bits).
     static func userID(_ text: Substring) -> Int64? {
-        guard (1...16).contains(text.count), text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
-        return Int64(text)
+        number(text, digits: 16).map(Int64.init)
     }
 }
 

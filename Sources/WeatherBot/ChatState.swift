@@ -12,7 +12,7 @@ public enum ChatState: Codable, Sendable, Hashable {
     /// A city name is expected as the next text, for `purpose`.
     case awaitingCityName(SearchPurpose)
     /// A search failed for a reason of the service's; «🔄 Повторить» runs it again, or a new name is typed.
-    case searchFailed(query: String, purpose: SearchPurpose)
+    case searchFailed(query: String, alternatives: [String] = [], purpose: SearchPurpose)
     /// A list of places was offered; one is to be picked, for `purpose`.
     case choosingPlace([Place], SearchPurpose)
     /// «Удалить всё?» was asked, by this member (in a group only they or an administrator answer).

@@ -57,7 +57,7 @@ extension Conversation {
         let tomorrow = reading?.tomorrow ?? (lowered.contains("завтра") || lowered.contains("tomorrow"))
         let view: WeatherView = tomorrow ? .hourly(page: 1) : .now
         switch context.state {
-        case .awaitingCityName(let purpose), .searchFailed(_, let purpose):
+        case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
             return await search(reading?.query ?? text, alternatives: reading?.alternatives ?? [], for: purpose, view: view, &context)
         default:
             break
@@ -85,7 +85,7 @@ extension Conversation {
         } catch {
             // The service failed, not the name: the same search can be run again with one press.
             let question = context.nextQuestion()
-            context.state = .searchFailed(query: query, purpose: purpose)
+            context.state = .searchFailed(query: query, alternatives: alternatives, purpose: purpose)
             let retry = InlineKeyboardMarkup(inlineKeyboard: [
                 [InlineKeyboardButton(text: context.texts.retryButton, callbackData: CallbackAction.retrySearch(question: question).encoded)]
             ])
@@ -138,12 +138,11 @@ extension Conversation {
     /// its weather; the time zone comes with the weather. A chat that had no city loses the reply
     /// keyboard that offered to share a location.
     func adopt(_ place: Place, answering messageID: Int?, _ context: inout Context) async {
-        let saved = Views.citySaved(place, context.texts)
         if context.chat.currentPlace == nil {
             if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
-            context.replies.append(.send(text: saved, markup: .removeKeyboard(ReplyKeyboardRemove())))
+            context.replies.append(Views.firstCity(place, context.texts))
         } else if let messageID {
-            context.replies.append(.edit(.id(messageID), text: saved))
+            context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
         }
         context.chat.currentPlace = place
         await showWeather(.now, of: .current, &context)

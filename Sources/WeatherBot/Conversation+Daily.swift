@@ -64,7 +64,8 @@ extension Conversation {
     }
 
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.
-    func showSubscriptions(editing messageID: Int?, _ context: inout Context) async {
+    /// - Parameter owner: in a group, the member the cancel buttons belong to; by default whoever asked.
+    func showSubscriptions(editing messageID: Int?, owner: Int64? = nil, _ context: inout Context) async {
         let stored = (try? await store.subscriptions(of: context.chat.id)) ?? []
         let subscriptions = context.changes.reduce(stored) { list, change in
             if case .unsubscribe(let id) = change { return list.filter { $0.id != id } }
@@ -78,7 +79,7 @@ extension Conversation {
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: subscriptions.compactMap { subscription in
             subscription.id.map { id in
                 let label = "\(context.texts.cancelButton) \(Self.clock(subscription.hour, subscription.minute)) \(HTML.truncate(subscription.place.name(in: context.language.rawValue), maximumCharacters: 30))"
-                return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id, by: context.owner).encoded)]
+                return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id, by: owner ?? context.owner).encoded)]
             }
         })
         let text = HTML.fitting(lines.joined(separator: "\n"))
@@ -95,7 +96,7 @@ extension Conversation {
         guard subscriptions.contains(where: { $0.id == id }) else { return stale(queryID, &context) }
         context.changes.append(.unsubscribe(id: id))
         context.answer(queryID, context.texts.dailyCancelledOne)
-        await showSubscriptions(editing: messageID, &context)
+        await showSubscriptions(editing: messageID, owner: owner, &context)
     }
 
     /// «08:00».

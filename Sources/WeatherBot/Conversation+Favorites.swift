@@ -8,25 +8,32 @@ extension Conversation {
     /// chat's own city, which /fav lists first anyway. Numbers the user sees and types (/del N,
     /// /move N M, /daily HH:MM N) count in this list.
     func favorites(_ context: inout Context) async throws -> [Favorite] {
-        let stored = try await store.favorites(of: context.chat.id)
-        let pending = context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
+        let pending = try await allFavorites(&context)
         guard let city = context.chat.currentPlace else { return pending }
-        return pending.filter { !$0.place.isSamePlace(as: city) }
+        return pending.filter { !$0.place.isSameCity(as: city) }
+    }
+
+    /// Every favorite as it will be after this step, the city's too: what the limit counts.
+    func allFavorites(_ context: inout Context) async throws -> [Favorite] {
+        let stored = try await store.favorites(of: context.chat.id)
+        return context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
     }
 
     /// The star under a view: saves the place, or removes it when it is saved already; the message
     /// is shown again so the star tells the truth.
     func toggleFavorite(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
-        guard let place = await resolve(reference, &context), let list = try? await favorites(&context) else {
+        guard let place = await resolve(reference, &context), let list = try? await allFavorites(&context) else {
             return stale(queryID, &context)
         }
         var shownAs = reference
         if let saved = list.first(where: { $0.place.isSamePlace(as: place) }), let id = saved.id {
             context.changes.append(.deleteFavorite(id: id))
-            context.answer(queryID, context.texts.favoriteRemoved)
+            let note = await dailyNote(for: place, &context)
+            context.replies.append(.answer(
+                callbackQueryID: queryID, text: [context.texts.favoriteRemoved, note].compactMap { $0 }.joined(separator: "\n"), showAlert: note != nil))
             // A view of the favorite itself would point at nothing: it goes on as a place recently shown.
             if case .favorite = reference { shownAs = .recent(context.chat.remember(place)) }
-        } else if context.chat.currentPlace?.isSamePlace(as: place) == true {
+        } else if context.chat.currentPlace?.isSameCity(as: place) == true {
             return context.answer(queryID, context.texts.ownCityIsFirst)
         } else if list.count >= maximumFavorites {
             return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.favoritesFull(maximumFavorites), showAlert: true))
@@ -40,7 +47,9 @@ extension Conversation {
 
     /// Sends the favorites message, or edits it into another mode. Each row's weather is fetched
     /// concurrently through the shared cache; a row whose weather fails says so instead.
-    func showFavorites(_ mode: FavoritesMode, editing messageID: Int?, _ context: inout Context) async {
+    /// - Parameter owner: in a group, the member the delete buttons belong to when they are
+    ///   redrawn after a press; by default whoever asked for this message.
+    func showFavorites(_ mode: FavoritesMode, editing messageID: Int?, owner: Int64? = nil, _ context: inout Context) async {
         let list: [Favorite]
         do {
             list = try await favorites(&context)
@@ -60,7 +69,7 @@ extension Conversation {
             let offset = current == nil ? 0 : 1
             for index in rows.indices { rows[index].weather = weathers[index + offset] }
         }
-        let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts, owner: context.owner)
+        let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts, owner: owner ?? context.owner)
         if let messageID {
             context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
         } else {
@@ -91,7 +100,7 @@ extension Conversation {
         let deleted = context.texts.deleted(favorite.place.name(in: context.language.rawValue))
         let note = await dailyNote(for: favorite.place, &context)
         context.replies.append(.answer(callbackQueryID: queryID, text: [deleted, note].compactMap { $0 }.joined(separator: "\n"), showAlert: note != nil))
-        await showFavorites(.delete, editing: messageID, &context)
+        await showFavorites(.delete, editing: messageID, owner: owner, &context)
     }
 
     func moveFavorite(id: Int64, up: Bool, queryID: String, messageID: Int?, _ context: inout Context) async {

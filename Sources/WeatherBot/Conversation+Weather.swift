@@ -40,7 +40,7 @@ extension Conversation {
     ) async -> Shown? {
         guard var place = await resolve(reference, &context) else { return nil }
         // One city shows one weather: a place that is the chat's city is looked at where the city is.
-        if reference != .current, let city = context.chat.currentPlace, city.isSamePlace(as: place) { place = city }
+        if reference != .current, let city = context.chat.currentPlace, city.isSameCity(as: place) { place = city }
         await activity.typing(in: context.chat.id)
         let rendered: WeatherViews.Rendered
         let shown: Shown
@@ -71,7 +71,7 @@ extension Conversation {
 
     /// Whether a view's place is the chat's own city, or another place saved among its favorites or not.
     func standing(of place: Place, _ reference: PlaceReference, _ context: inout Context) async -> WeatherViews.Standing {
-        if reference == .current || context.chat.currentPlace?.isSamePlace(as: place) == true { return .ownCity }
+        if reference == .current || context.chat.currentPlace?.isSameCity(as: place) == true { return .ownCity }
         let favorites = (try? await favorites(&context)) ?? []
         return .other(saved: favorites.contains { $0.place.isSamePlace(as: place) })
     }
@@ -83,6 +83,7 @@ extension Conversation {
         context.answer(queryID, context.texts.cityMade(Views.name(of: place, context.language)))
         // A question about the city still open is answered by this.
         context.state = .idle
+        if context.chat.currentPlace == nil { context.replies.append(Views.firstCity(place, context.texts)) }
         context.chat.currentPlace = place
         await showWeather(view, of: .current, editing: messageID, &context)
     }

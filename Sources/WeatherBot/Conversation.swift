@@ -250,12 +250,12 @@ public struct Conversation: Sendable {
             context.answer(queryID)
             askCityName(for: .setCity, &context)
         case .retrySearch(let question):
-            guard question == current, case .searchFailed(let query, let purpose) = context.state else {
+            guard question == current, case .searchFailed(let query, let alternatives, let purpose) = context.state else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
             if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
-            await search(query, for: purpose, &context)
+            await search(query, alternatives: alternatives, for: purpose, &context)
         case .pickPlace(let question, let index):
             guard question == current, case .choosingPlace(let places, let purpose) = context.state, places.indices.contains(index) else {
                 return stale(queryID, &context)

@@ -72,13 +72,29 @@ public enum Router {
     /// or a message that mentions it. Nil for the group's other chatter.
     static func addressed(_ text: String, in message: Message, botUsername: String?) -> String? {
         guard let botUsername, !botUsername.isEmpty else { return nil }
-        if let author = message.replyToMessage?.from, author.isBot, author.username?.lowercased() == botUsername.lowercased() {
-            return text
-        }
-        guard let mention = text.range(of: "@" + botUsername, options: .caseInsensitive) else { return nil }
+        let isReply = message.replyToMessage?.from.map { $0.isBot && $0.username?.lowercased() == botUsername.lowercased() } ?? false
+        // «@weather_bot» as a word of its own: «@weather_bot_dev» is another bot.
         var rest = text
-        rest.removeSubrange(mention)
-        return rest.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
+        var mentioned = false
+        var searchFrom = rest.startIndex
+        while let mention = rest.range(of: "@" + botUsername, options: .caseInsensitive, range: searchFrom..<rest.endIndex) {
+            let next = rest[mention.upperBound...].first
+            if let next, next.isLetter || next.isNumber || next == "_" {
+                searchFrom = mention.upperBound
+                continue
+            }
+            // The mention and a comma or colon right after it («@weather_bot, Казань»).
+            var end = mention.upperBound
+            if let next, next == "," || next == ":" { end = rest.index(after: end) }
+            rest.removeSubrange(mention.lowerBound..<end)
+            mentioned = true
+            searchFrom = mention.lowerBound
+        }
+        guard isReply || mentioned else { return nil }
+        // What the mention leaves at the end («Погода в Казани, @weather_bot?»), never a sign.
+        var trimmed = rest.trimmingCharacters(in: .whitespacesAndNewlines)
+        while let last = trimmed.last, ",;:?!".contains(last) || last.isWhitespace { trimmed.removeLast() }
+        return trimmed
     }
 
     /// Parses `/name[@bot] arguments`.

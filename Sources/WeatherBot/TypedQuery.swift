@@ -79,7 +79,7 @@ enum TypedQuery {
         "круто", "да", "нет", "ага", "угу",
         "hi", "hello", "hey", "hi there", "hey there", "good morning", "good afternoon", "good evening", "good night",
         "thanks", "thank you", "thank you very much", "thanks a lot", "thx", "ty", "ok", "okay", "ok thanks", "great", "cool",
-        "nice", "bye", "goodbye", "yes", "no", "yep", "nope",
+        "bye", "goodbye", "yes", "no", "yep", "nope",
     ]
 
     static let tomorrowWords: Set<String> = ["завтра", "tomorrow", "tomorrow's"]

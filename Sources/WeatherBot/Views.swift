@@ -61,6 +61,12 @@ public enum Views {
         HTML.fitting(texts.nothingFound(HTML.escape(HTML.truncate(query, maximumCharacters: maximumNameLength))))
     }
 
+    /// «📍 Ваш город: …» for a chat's first city, taking away the reply keyboard that offered to
+    /// share a location.
+    static func firstCity(_ place: Place, _ texts: Texts) -> Reply {
+        .send(text: citySaved(place, texts), markup: .removeKeyboard(ReplyKeyboardRemove()))
+    }
+
     static func citySaved(_ place: Place, _ texts: Texts) -> String {
         texts.citySaved("<b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))")
     }

@@ -52,12 +52,18 @@ public enum ChatChange: Sendable, Hashable {
 }
 
 extension Place {
-    /// Whether two places are the same for saving: within about a kilometre, or one city by name
-    /// and country within some 30 km (a location shared in Kazan and Kazan found by name).
+    /// Whether two places are the same for saving: within about a kilometre.
     public func isSamePlace(as other: Place) -> Bool {
-        let latitudeApart = abs(latitude - other.latitude)
-        let longitudeApart = abs(longitude - other.longitude)
-        if latitudeApart < 0.01 && longitudeApart < 0.01 { return true }
-        return name == other.name && country == other.country && latitudeApart < 0.3 && longitudeApart < 0.45
+        abs(latitude - other.latitude) < 0.01 && abs(longitude - other.longitude) < 0.01
+    }
+
+    /// Whether two places are one city: the same place, or the same name, country and region
+    /// within some 20 km (a location shared in Kazan and Kazan found by name). Two villages of
+    /// one name farther apart stay two.
+    public func isSameCity(as other: Place) -> Bool {
+        if isSamePlace(as: other) { return true }
+        guard name == other.name, country == other.country else { return false }
+        if let region, let otherRegion = other.region, region != otherRegion { return false }
+        return abs(latitude - other.latitude) < 0.2 && abs(longitude - other.longitude) < 0.3
     }
 }

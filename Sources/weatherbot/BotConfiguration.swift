@@ -198,7 +198,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o044 != 0,
             let text = try? String(contentsOfFile: path, encoding: .utf8),
-            text.contains("botToken") || text.contains("apiKey")
+            text.contains("botToken") || text.contains("apiKey") || (text.contains("proxy") && text.contains("@"))
         else { return nil }
         return "warning: the config file \(path) holds secrets and can be read by other users; run chmod 600 \(path)."
     }

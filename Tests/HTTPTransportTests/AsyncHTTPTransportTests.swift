@@ -196,6 +196,7 @@ import Testing
         ("http://proxy.example:0", "port 0"),
         ("http://proxy.example:3128/path", "no path"),
         ("http://:3128", "no host"),
+        ("http://bot:se#cret@proxy.example:3128", "not a proxy URL"),
     ])
     func anUnusableProxyIsRefusedWithTheReason(text: String, reason: String) {
         let error = #expect(throws: HTTPProxy.Invalid.self) { try HTTPProxy(parsing: text) }

@@ -332,3 +332,61 @@ extension Place {
     static let kazanDowntown = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.75, longitude: 49.2)
     static let ufa = Place(name: "Ufa", localNames: ["ru": "Уфа"], region: "Bashkortostan", country: "RU", latitude: 54.74, longitude: 55.97)
 }
+
+@Suite struct ReviewedSeamsTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    @Test func twoVillagesOfOneNameStayTwoPlaces() {
+        let a = Place(name: "Ivanovka", localNames: ["ru": "Ивановка"], region: "Тамбовская область", country: "RU", latitude: 52.0, longitude: 41.0)
+        var b = a
+        b.latitude += 0.18  // some 20 km north, in the same region
+        #expect(!a.isSamePlace(as: b))
+        #expect(a.isSameCity(as: b))
+        b.latitude += 0.1
+        #expect(!a.isSameCity(as: b))
+        var c = a
+        c.region = "Саратовская область"
+        c.latitude += 0.05
+        #expect(!a.isSameCity(as: c))
+    }
+
+    @Test func theLimitCountsTheFavoriteHiddenAsTheCity() async throws {
+        let chat = try Chat(limit: 2)
+        try await chat.save(["Уфа", "Казань"])
+        let kazan = try await chat.send(.command(.search("Казань")))
+        _ = try await chat.press("Сделать моим городом", in: kazan)
+        // One favorite shows, but two are kept: a third is refused, not claimed as added.
+        let paris = try await chat.send(.command(.search("Саранск")))
+        let starred = try await chat.press("В избранное", in: paris)
+        #expect(starred.replies.first?.text?.contains("максимум") == true, "\(starred.replies)")
+        #expect(try chat.favorites() == ["Уфа", "Казань"])
+    }
+
+    @Test func makingTheFirstCityFromACardTakesTheKeyboardAway() async throws {
+        let chat = try Chat()
+        let weather = try await chat.send(.command(.weather))
+        let made = try await chat.press("Сделать моим городом", in: weather)
+        #expect(made.replies.contains { if case .send(_, .removeKeyboard?, _) = $0 { true } else { false } }, "\(made.replies)")
+        // A second city comes without another removal.
+        let kazan = try await chat.send(.command(.search("Казань")))
+        let again = try await chat.press("Сделать моим городом", in: kazan)
+        #expect(!again.replies.contains { if case .send(_, .removeKeyboard?, _) = $0 { true } else { false } })
+    }
+
+    @Test func redrawnDeleteButtonsStayTheAskersAfterAnAdministratorPresses() async throws {
+        let chat = try Chat(id: -100, membership: FakeMembership(administrators: [9]))
+        try await chat.save(["Уфа", "Казань"])
+        _ = try await chat.send(.command(.delete(nil)), group: true, userMessageID: 50, sender: 7)
+        let byAdmin = try await chat.send(
+            .button(.deleteFavorite(id: try #require(chat.database.favorites(chatID: -100).first?.id), by: 7)),
+            query: "q", messageID: 60, group: true, sender: 9)
+        let redrawn = byAdmin.replies.compactMap { reply -> InlineKeyboardMarkup? in
+            if case .edit(_, _, let keyboard?) = reply { keyboard } else { nil }
+        }.last
+        let actions = (redrawn?.inlineKeyboard ?? []).flatMap { $0 }.compactMap { $0.callbackData.flatMap(CallbackAction.init(encoded:)) }
+        #expect(!actions.isEmpty)
+        for action in actions {
+            if case .deleteFavorite(_, let owner) = action { #expect(owner == 7) }
+        }
+    }
+}

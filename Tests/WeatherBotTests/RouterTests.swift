@@ -117,6 +117,16 @@ import Testing
         #expect(group("@weather_bot")?.intent == .chatter)
     }
 
+    @Test func aMentionIsAWordOfItsOwnAndOnlyItIsTakenOut() {
+        #expect(group("@weather_bot -33.87, 151.21")?.intent == .location(latitude: -33.87, longitude: 151.21))
+        #expect(group("@weather_bot, Казань")?.intent == .text("Казань"))
+        #expect(group("Погода в Казани, @weather_bot?")?.intent == .text("Погода в Казани"))
+        #expect(group("@weather_bot_dev Казань")?.intent == .ignored)
+        #expect(group("@weather_bot Казань", replyingTo: Self.bot)?.intent == .text("Казань"))
+        // A city is a city, whatever it sounds like in English.
+        #expect(group("Nice", replyingTo: Self.bot)?.intent == .text("Nice"))
+    }
+
     @Test func cityAndSearchTakeTheirNameAfterTheBotsName() {
         #expect(group("/city@weather_bot Казань")?.intent == .command(.city("Казань")))
         #expect(group("/city")?.intent == .command(.city(nil)))
