@@ -32,6 +32,9 @@ public actor WeatherCache {
     private let fetch: Fetch
     private let freshFor: TimeInterval
     private let staleFor: TimeInterval
+    /// «Обновить» on an entry younger than this returns it: OpenWeather has nothing newer, and a
+    /// user pressing again and again costs no calls.
+    private let refreshAfter: TimeInterval
     private let capacity: Int
     private let now: @Sendable () -> Date
     private var entries: [Key: Entry] = [:]
@@ -42,6 +45,7 @@ public actor WeatherCache {
     public init(
         freshFor: Duration = .seconds(600),
         staleFor: Duration = .seconds(3 * 3600),
+        refreshAfter: Duration = .seconds(60),
         capacity: Int = 10_000,
         now: @escaping @Sendable () -> Date = { Date() },
         fetch: @escaping Fetch
@@ -49,16 +53,17 @@ public actor WeatherCache {
         self.fetch = fetch
         self.freshFor = Double(freshFor.components.seconds)
         self.staleFor = Double(staleFor.components.seconds)
+        self.refreshAfter = Double(refreshAfter.components.seconds)
         self.capacity = max(1, capacity)
         self.now = now
     }
 
     /// A fresh forecast for the point, fetching when needed; a stale one when fetching fails.
-    /// - Parameter refresh: fetch even when the entry is fresh (the user pressed «Обновить»);
-    ///   concurrent requests still share one fetch.
+    /// - Parameter refresh: fetch even when the entry is fresh (the user pressed «Обновить»),
+    ///   unless it is younger than a minute; concurrent requests still share one fetch.
     public func forecast(latitude: Double, longitude: Double, language: String, refresh: Bool = false) async throws -> Entry {
         let key = Key(latitude: latitude, longitude: longitude, language: language)
-        if !refresh, let entry = entries[key], now().timeIntervalSince(entry.fetchedAt) < freshFor {
+        if let entry = entries[key], now().timeIntervalSince(entry.fetchedAt) < (refresh ? refreshAfter : freshFor) {
             return entry
         }
         let flight: (id: Int, task: Task<Forecast, any Error>)

@@ -25,7 +25,8 @@ extension Conversation {
     ///
     /// What a weather message ended up showing.
     enum Shown {
-        case fresh
+        /// Current data, fetched at this moment (earlier when «Обновить» found it young enough).
+        case fresh(fetchedAt: Date)
         /// Older data stood in for a refresh that failed.
         case stale
         /// No data: the message says why.
@@ -46,7 +47,7 @@ extension Conversation {
         let shown: Shown
         do {
             let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
-            shown = report.isStale ? .stale : .fresh
+            shown = report.isStale ? .stale : .fresh(fetchedAt: report.fetchedAt)
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
             }

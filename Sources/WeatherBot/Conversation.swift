@@ -280,7 +280,10 @@ public struct Conversation: Sendable {
             var notice: String?
             if refresh {
                 switch shown {
-                case .fresh?: notice = context.texts.refreshed
+                case .fresh(let fetchedAt)?:
+                    // Data fetched a moment ago was not fetched again: say how old it is, not «Обновлено».
+                    let age = clock().timeIntervalSince(fetchedAt)
+                    notice = age < 5 ? context.texts.refreshed : context.texts.alreadyFresh(minutes: Int(age / 60))
                 case .stale?: notice = context.texts.refreshFailed
                 case .failed?, nil: notice = context.texts.retryFailed
                 }

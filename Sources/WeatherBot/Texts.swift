@@ -261,6 +261,11 @@ public struct Texts: Sendable {
              "I understand locations, city names, coordinates and commands. See /help")
     }
     var refreshed: String { pick("🔄 Обновлено", "🔄 Refreshed") }
+    func alreadyFresh(minutes: Int) -> String {
+        minutes < 1
+            ? pick("Данные свежие: получены меньше минуты назад", "Already up to date: fetched under a minute ago")
+            : pick("Данные свежие: получены \(minutes) мин назад", "Already up to date: fetched \(minutes) min ago")
+    }
     var retryFailed: String { pick("Снова не удалось — попробуйте чуть позже", "Failed again: try a little later") }
     var refreshFailed: String { pick("Обновить не удалось — показаны последние данные", "Could not refresh: showing the latest data") }
     var notYourButton: String {

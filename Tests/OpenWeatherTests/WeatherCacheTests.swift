@@ -61,7 +61,13 @@ import Testing
         clock.advance(2)
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
         #expect(calls.withLock { $0 } == 4)
-        // «Обновить» fetches even a fresh entry.
+        // «Обновить» fetches even a fresh entry, once it is a minute old; pressed again at once, it
+        // costs nothing.
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
+        #expect(calls.withLock { $0 } == 4)
+        clock.advance(60)
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
+        #expect(calls.withLock { $0 } == 5)
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
         #expect(calls.withLock { $0 } == 5)
     }

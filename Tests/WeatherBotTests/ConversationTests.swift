@@ -124,6 +124,16 @@ import WeatherBotStore
         #expect(typed.replies.first?.text?.contains("Это ваш город?") ?? false)
     }
 
+    @Test func refreshSaysRefreshedOnlyWhenTheDataIsNew() async {
+        var chat = ChatRecord(id: chatID, language: "ru", state: ChatState.idle.stored, currentPlace: .saransk)
+        chat.currentPlace?.timeZone = "Europe/Moscow"
+        let new = await conversation().handle(incoming(.button(.refresh(.now, .current)), query: "q", messageID: 9), chat: chat)
+        #expect(new.replies.first == .answer(callbackQueryID: "q", text: "🔄 Обновлено"))
+        let young = conversation(weather: FakeWeather(fetchedAt: fixedNow.addingTimeInterval(-150)))
+        let old = await young.handle(incoming(.button(.refresh(.now, .current)), query: "q", messageID: 9), chat: chat)
+        #expect(old.replies.first == .answer(callbackQueryID: "q", text: "Данные свежие: получены 2 мин назад"))
+    }
+
     @Test func theExampleIsNeverTheCityJustTurnedDownAndTheTwoPromptsDiffer() async {
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: nil, country: "RU", latitude: 55.79, longitude: 49.12)
         let bot = conversation(geocoder: FakeGeocoder(byName: [:], reverse: [kazan]))

@@ -35,6 +35,7 @@ final class FakeGeocoder: Geocoder {
 struct FakeWeather: WeatherSource {
     var failure: OpenWeatherError?
     var forecast: Forecast = .sample
+    var fetchedAt = Date(timeIntervalSince1970: 1_700_000_000)
 
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
         if let failure { throw failure }
@@ -44,7 +45,7 @@ struct FakeWeather: WeatherSource {
         forecast.current.condition.description = description
         for index in forecast.hourly.indices { forecast.hourly[index].condition.description = description }
         for index in forecast.daily.indices { forecast.daily[index].condition.description = description }
-        return WeatherReport(forecast: forecast, fetchedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        return WeatherReport(forecast: forecast, fetchedAt: fetchedAt)
     }
 }
 
