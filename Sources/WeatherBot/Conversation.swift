@@ -71,6 +71,10 @@ public struct Conversation: Sendable {
         let state = ChatState(stored: chat.state)
         var context = Context(chat: chat, state: state)
         switch event {
+        case .incoming(let incoming) where incoming.isEdit && (existing == nil || incoming.userMessageID != chat.lastMessageID):
+            // An edit of a message answered long ago, or of one the bot never answered: the
+            // conversation has moved on, and replying now would only confuse.
+            return Step(chat: chat, changes: [], replies: [], followUps: [])
         case .incoming(let incoming):
             context.language = incoming.language
             context.isGroup = incoming.isGroup
@@ -83,6 +87,8 @@ public struct Conversation: Sendable {
                 context.changes.append(.resumeSubscriptions)
             }
             await handle(incoming, &context)
+            // Which message this step answered, so that an edit of it can be read again.
+            context.chat.lastMessageID = incoming.callbackQueryID == nil ? incoming.userMessageID : nil
             // Every button press is answered, whatever the branch did.
             if let queryID = incoming.callbackQueryID,
                 !context.replies.contains(where: { if case .answer = $0 { true } else { false } })

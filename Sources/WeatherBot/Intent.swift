@@ -55,10 +55,13 @@ public struct Incoming: Sendable, Hashable {
     public var senderID: Int64?
     /// The member's own message, which a question in a group replies to.
     public var userMessageID: Int?
+    /// An edit of the message `userMessageID`: handled as the new text only while the chat's
+    /// latest reply answered that message.
+    public var isEdit: Bool
 
     public init(
         updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil,
-        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil
+        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false
     ) {
         self.updateID = updateID
         self.chatID = chatID
@@ -69,5 +72,6 @@ public struct Incoming: Sendable, Hashable {
         self.isGroup = isGroup
         self.senderID = senderID
         self.userMessageID = userMessageID
+        self.isEdit = isEdit
     }
 }

@@ -23,9 +23,12 @@ public enum Router {
                 isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageId)
         }
         if let edited = update.editedMessage {
+            // A corrected typo is read again; a live location moving is not a new request.
+            let intent: Intent = edited.location == nil ? intent(of: edited, botUsername: botUsername) : .ignored
             return Incoming(
                 updateID: update.updateId, chatID: edited.chat.id,
-                language: Language(telegramCode: edited.from?.languageCode), intent: .ignored)
+                language: Language(telegramCode: edited.from?.languageCode), intent: intent,
+                isGroup: edited.chat.type != .private, senderID: edited.from?.id, userMessageID: edited.messageId, isEdit: true)
         }
         return nil
     }

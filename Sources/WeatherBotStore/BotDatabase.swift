@@ -133,6 +133,9 @@ public struct BotDatabase: Sendable {
                 t.column("failedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v6: the message a chat's latest step answered") { db in
+            try db.alter(table: "chat") { t in t.add(column: "lastMessageID", .integer) }
+        }
         return migrator
     }
 }

@@ -21,10 +21,14 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var isActive: Bool
     public var createdAt: Date
     public var updatedAt: Date
+    /// The user's message the chat's latest step answered; nil when it answered a button. An edit
+    /// of that message is handled as the new text, an edit of an older one is not.
+    public var lastMessageID: Int?
 
     public init(
         id: Int64, language: String, state: Data, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
-        placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date()
+        placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date(),
+        lastMessageID: Int? = nil
     ) {
         self.id = id
         self.language = language
@@ -36,6 +40,7 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
         self.isActive = isActive
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.lastMessageID = lastMessageID
     }
 
     public enum Columns {
@@ -54,24 +59,26 @@ extension ChatRecord {
     func store(_ db: Database, placesUnchanged: Bool = false) throws {
         if placesUnchanged {
             try db.cachedStatement(sql: """
-                UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?
+                UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?,
+                    lastMessageID = ?
                 WHERE id = ?
                 """)
-                .execute(arguments: [language, state, placeSeq, questionSeq, isActive, createdAt, updatedAt, id])
+                .execute(arguments: [language, state, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID, id])
             if db.changesCount > 0 { return }
         }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
                 recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
-                isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt
+                isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
+                lastMessageID = excluded.lastMessageID
             """)
         let encoder = Self.databaseJSONEncoder(for: "")
         let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         let recent = String(decoding: try encoder.encode(recentPlaces), as: UTF8.self)
-        try statement.execute(arguments: [id, language, state, place, recent, placeSeq, questionSeq, isActive, createdAt, updatedAt])
+        try statement.execute(arguments: [id, language, state, place, recent, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID])
     }
 }
 

@@ -30,7 +30,7 @@ import WeatherBotStore
         @discardableResult
         func send(
             _ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil, group: Bool = false, userMessageID: Int? = nil,
-            sender: Int64? = nil
+            sender: Int64? = nil, isEdit: Bool = false
         ) async throws -> Conversation.Step {
             update += 1
             let chatID = chatID ?? id
@@ -38,7 +38,7 @@ import WeatherBotStore
             let step = await conversation.handle(
                 .incoming(Incoming(
                     updateID: update, chatID: chatID, language: .ru, intent: intent, callbackQueryID: query, messageID: messageID,
-                    isGroup: group, senderID: sender, userMessageID: userMessageID)),
+                    isGroup: group, senderID: sender, userMessageID: userMessageID, isEdit: isEdit)),
                 chat: try database.chat(chatID))
             try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
             return step

@@ -113,3 +113,24 @@ final class FlakyGeocoder: Geocoder {
         #expect(twice.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
     }
 }
+
+@Suite struct EditedMessageTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    @Test func aCorrectedTypoIsReadAgainWhileItsReplyIsTheLatest() async throws {
+        let chat = try Chat()
+        let typo = try await chat.send(.text("Казнь"), userMessageID: 10)
+        #expect(typo.replies.last?.text?.contains("Ничего не нашлось") == true)
+        // The user fixes the message the bot just answered: it is read as the new text.
+        let fixed = try await chat.send(.text("Казань"), userMessageID: 10, isEdit: true)
+        #expect(fixed.replies.last?.text?.contains("Это ваш город?") == true, "\(fixed.replies)")
+        // Once the chat has moved on, an edit of an older message changes nothing.
+        _ = try await chat.send(.command(.help), userMessageID: 11)
+        let late = try await chat.send(.text("Уфа"), userMessageID: 10, isEdit: true)
+        #expect(late.replies.isEmpty)
+        #expect(try chat.database.chat(chat.id)?.lastMessageID == 11)
+        // A message the bot never answered is not answered when edited either.
+        let unknown = try await Chat(id: 90).send(.text("Уфа"), userMessageID: 3, isEdit: true)
+        #expect(unknown.replies.isEmpty)
+    }
+}

@@ -69,10 +69,13 @@ import Testing
         #expect(Router.route(garbage)?.intent == .button(nil))
     }
 
-    @Test func editedMessagesAreIgnoredAndUnknownUpdatesDropped() {
-        let edited = Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "/start"))
-        #expect(Router.route(edited)?.intent == .ignored)
-        #expect(Router.route(Update(updateId: 13)) == nil)
+    @Test func editsAreReadAsEditsButALiveLocationMovingIsNotAndUnknownUpdatesAreDropped() {
+        let edited = Router.route(Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "Казань")))
+        #expect(edited?.intent == .text("Казань"))
+        #expect(edited?.isEdit == true && edited?.userMessageID == 1)
+        let moving = Update(updateId: 13, editedMessage: Message(messageId: 2, date: 1, chat: Chat(id: 5), location: Location(latitude: 55, longitude: 37)))
+        #expect(Router.route(moving)?.intent == .ignored)
+        #expect(Router.route(Update(updateId: 14)) == nil)
     }
 
     @Test func inGroupsOnlyCommandsForThisBotAndLocationsCount() {
