@@ -117,7 +117,7 @@ public enum WeatherViews {
         for alert in alerts {
             let event = HTML.escape(HTML.truncate(alert.event, maximumCharacters: 80))
             let sender = alert.sender.isEmpty ? "" : " (\(HTML.escape(HTML.truncate(alert.sender, maximumCharacters: 60))))"
-            lines.append("⚠️ <b>\(event)</b>: \(dayAndTime(alert.start, zone, texts)) – \(dayAndTime(alert.end, zone, texts))\(sender)")
+            lines.append("⚠️ <b>\(event)</b>: \(period(alert.start, alert.end, zone, texts))\(sender)")
         }
         if active.count > alerts.count {
             lines.append(texts.moreAlerts(active.count - alerts.count))
@@ -267,6 +267,14 @@ public enum WeatherViews {
         let month = texts.months[((parts.month ?? 1) - 1) % 12]
         let shown = startsLine || texts.language == .en ? weekday : weekday.lowercased()
         return "\(shown), \(parts.day ?? 1) \(month)"
+    }
+
+    /// «15 ноября 00:13–13:13» within one day, «15 ноября 21:00 – 16 ноября 09:00» across days.
+    static func period(_ start: Date, _ end: Date, _ zone: TimeZone, _ texts: Texts) -> String {
+        if DailySchedule.day(of: start, in: zone) == DailySchedule.day(of: end, in: zone) {
+            return "\(dayAndTime(start, zone, texts))–\(clockTime(end, in: zone))"
+        }
+        return "\(dayAndTime(start, zone, texts)) – \(dayAndTime(end, zone, texts))"
     }
 
     /// «21 ноября 14:00» in the place's zone.

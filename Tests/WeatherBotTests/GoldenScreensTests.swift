@@ -219,7 +219,27 @@ import WeatherBotStore
         try await failing.type("/weather")
         try await failing.press(ru ? "Повторить" : "Retry")
 
-        return (walk.lines + group.lines + failing.lines).joined(separator: "\n") + "\n"
+        // The free plan: 3-hour steps for five days, at a fixed offset; snow now, and a warning.
+        var free = Forecast.sample
+        free.source = .freePlan
+        free.timeZone = .offset(seconds: 3 * 3600)
+        free.hourly = (0..<40).map { index in
+            var step = Forecast.sample.hourly[index % 48]
+            step.time = Forecast.sample.hourly[0].time.addingTimeInterval(Double(index) * 3 * 3600)
+            return step
+        }
+        free.daily = Array(free.daily.prefix(5))
+        free.current.snow = 0.84
+        free.alerts = [WeatherAlert(
+            sender: "Росгидромет", event: "Гололёд", start: now.addingTimeInterval(-3600), end: now.addingTimeInterval(12 * 3600),
+            description: "")]
+        let freePlan = try Walk(language: language, weather: FakeWeather(forecast: free))
+        freePlan.section("the free plan, snow and a warning")
+        try await freePlan.type("/weather")
+        try await freePlan.press(ru ? "По часам" : "Hourly")
+        try await freePlan.press(ru ? "На 7 дней" : "7 days")
+
+        return (walk.lines + group.lines + failing.lines + freePlan.lines).joined(separator: "\n") + "\n"
     }
 
     @Test(arguments: Language.allCases)
