@@ -13,6 +13,8 @@ final class FakeTelegram: Sendable {
         var text: String
         /// `reply_markup` as JSON text, when any.
         var markup: String?
+        /// The message it replies to (`reply_parameters`), when any.
+        var replyTo: Int? = nil
     }
 
     struct Edit: Sendable, Equatable {
@@ -39,6 +41,10 @@ final class FakeTelegram: Sendable {
         /// Update ids started anew, lower than before (as after a quiet week): an offset above every
         /// waiting update confirms none of them.
         var rebased = false
+        /// Members getChatMember calls administrators.
+        var administrators: Set<Int64> = []
+        /// The texts of the answers to button presses, in order ("" for none).
+        var answerTexts: [String] = []
     }
 
     let state: Locked<State>
@@ -121,6 +127,39 @@ final class FakeTelegram: Sendable {
         ]])
     }
 
+    /// A member's message in a group, perhaps a reply to one of the bot's messages; returns its id.
+    @discardableResult
+    func sendGroupText(_ text: String, in groupID: Int64, from member: Int64, replyingTo botMessageID: Int? = nil, language: String = "ru") -> Int {
+        let id = Int.random(in: 1...1_000_000)
+        var message: [String: Any] = [
+            "message_id": id, "date": 1_700_000_000, "from": Self.user(member, language),
+            "chat": ["id": groupID, "type": "supergroup", "title": "Дача"], "text": text,
+        ]
+        if let botMessageID {
+            message["reply_to_message"] = [
+                "message_id": botMessageID, "date": 1_700_000_000, "chat": ["id": groupID, "type": "supergroup"],
+                "from": ["id": 4242, "is_bot": true, "first_name": "Weather", "username": "weather_test_bot"], "text": "…",
+            ]
+        }
+        enqueue(["message": message])
+        return id
+    }
+
+    /// A member presses the button whose text contains `label` on the bot's message in a group.
+    func pressInGroup(_ label: String, on messageID: Int, in groupID: Int64, by member: Int64, language: String = "ru") throws {
+        let markup = state.withLock { state in
+            state.edits.last { $0.chatID == groupID && $0.messageID == messageID }?.markup
+                ?? state.sent.last { $0.chatID == groupID && $0.messageID == messageID }?.markup
+        }
+        guard let markup, let data = Self.callbackData(label, in: markup) else {
+            throw ButtonNotFound(label: label, messageID: messageID)
+        }
+        enqueue(["callback_query": [
+            "id": "q\(Int.random(in: 1...1_000_000_000))", "from": Self.user(member, language), "chat_instance": "x", "data": data,
+            "message": ["message_id": messageID, "date": 1_700_000_000, "chat": ["id": groupID, "type": "supergroup"], "text": "…"],
+        ]])
+    }
+
     /// Presses the inline button whose text contains `label` on message `messageID`.
     func press(_ label: String, on messageID: Int, in chatID: Int64, language: String = "ru") throws {
         let markup = state.withLock { state in
@@ -198,6 +237,10 @@ final class FakeTelegram: Sendable {
         switch method {
         case "getMe":
             return .json(["ok": true, "result": ["id": 4242, "is_bot": true, "first_name": "Weather", "username": "weather_test_bot"]])
+        case "getChatMember":
+            let user = (body["user_id"] as? NSNumber)?.int64Value ?? 0
+            let status = state.withLock { $0.administrators.contains(user) } ? "administrator" : "member"
+            return .json(["ok": true, "result": ["status": status, "user": ["id": user, "is_bot": false, "first_name": "M"]]])
         case "deleteWebhook", "setMyCommands":
             return .json(["ok": true, "result": true])
         case "getUpdates":
@@ -216,7 +259,8 @@ final class FakeTelegram: Sendable {
             let messageID = state.withLock { state in
                 let id = state.nextMessageID
                 state.nextMessageID += 1
-                state.sent.append(Sent(chatID: chatID, messageID: id, text: body["text"] as? String ?? "", markup: markup))
+                let replyTo = ((body["reply_parameters"] as? [String: Any])?["message_id"] as? NSNumber)?.intValue
+                state.sent.append(Sent(chatID: chatID, messageID: id, text: body["text"] as? String ?? "", markup: markup, replyTo: replyTo))
                 return id
             }
             return .json(["ok": true, "result": [
@@ -248,7 +292,10 @@ final class FakeTelegram: Sendable {
             }
             return .json(["ok": true, "result": true])
         case "answerCallbackQuery":
-            state.withLock { $0.answers.append(body["callback_query_id"] as? String ?? "") }
+            state.withLock {
+                $0.answers.append(body["callback_query_id"] as? String ?? "")
+                $0.answerTexts.append(body["text"] as? String ?? "")
+            }
             return .json(["ok": true, "result": true])
         case "sendChatAction":
             state.withLock { $0.chatActions.append((body["chat_id"] as? NSNumber)?.int64Value ?? 0) }
