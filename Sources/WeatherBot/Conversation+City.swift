@@ -53,9 +53,7 @@ extension Conversation {
     /// («погода», «weather tomorrow») show the chat's own weather.
     func freeText(_ text: String, _ context: inout Context) async {
         let reading = TypedQuery.read(text)
-        let lowered = text.lowercased()
-        let tomorrow = reading?.tomorrow ?? (lowered.contains("завтра") || lowered.contains("tomorrow"))
-        let view: WeatherView = tomorrow ? .hourly(page: 1) : .now
+        let view: WeatherView = reading?.tomorrow ?? TypedQuery.asksForTomorrow(text) ? .hourly(page: 1) : .now
         switch context.state {
         case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
             return await search(reading?.query ?? text, alternatives: reading?.alternatives ?? [], for: purpose, view: view, &context)

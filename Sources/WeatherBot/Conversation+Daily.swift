@@ -55,12 +55,9 @@ extension Conversation {
         context.changes.append(.subscribe(
             Subscription(chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock()),
             limit: maximumSubscriptions))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let there = calendar.dateComponents([.hour, .minute], from: clock())
         context.say(context.texts.subscribed(
             "<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute),
-            nowThere: Self.clock(there.hour ?? 0, there.minute ?? 0)))
+            nowThere: WeatherViews.clockTime(clock(), in: timeZone)))
     }
 
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.

@@ -28,9 +28,8 @@ extension Conversation {
         var shownAs = reference
         if let saved = list.first(where: { $0.place.isSamePlace(as: place) }), let id = saved.id {
             context.changes.append(.deleteFavorite(id: id))
-            let note = await dailyNote(for: place, &context)
-            context.replies.append(.answer(
-                callbackQueryID: queryID, text: [context.texts.favoriteRemoved, note].compactMap { $0 }.joined(separator: "\n"), showAlert: note != nil))
+            let notice = await deletionNotice(context.texts.favoriteRemoved, of: place, &context)
+            context.replies.append(.answer(callbackQueryID: queryID, text: notice.text, showAlert: notice.saysMore))
             // A view of the favorite itself would point at nothing: it goes on as a place recently shown.
             if case .favorite = reference { shownAs = .recent(context.chat.remember(place)) }
         } else if context.chat.currentPlace?.isSameCity(as: place) == true {
@@ -97,9 +96,8 @@ extension Conversation {
             return stale(queryID, &context)
         }
         context.changes.append(.deleteFavorite(id: id))
-        let deleted = context.texts.deleted(favorite.place.name(in: context.language.rawValue))
-        let note = await dailyNote(for: favorite.place, &context)
-        context.replies.append(.answer(callbackQueryID: queryID, text: [deleted, note].compactMap { $0 }.joined(separator: "\n"), showAlert: note != nil))
+        let notice = await deletionNotice(context.texts.deleted(favorite.place.name(in: context.language.rawValue)), of: favorite.place, &context)
+        context.replies.append(.answer(callbackQueryID: queryID, text: notice.text, showAlert: notice.saysMore))
         await showFavorites(.delete, editing: messageID, owner: owner, &context)
     }
 
@@ -128,17 +126,19 @@ extension Conversation {
             return context.say(context.texts.validRange(list.count, usage: "/del 1"))
         }
         context.changes.append(.deleteFavorite(id: id))
-        let note = await dailyNote(for: list[number - 1].place, &context)
-        context.say([context.texts.deleted(Views.name(of: list[number - 1].place, context.language)), note].compactMap { $0 }.joined(separator: "\n"))
+        let place = list[number - 1].place
+        context.say(await deletionNotice(context.texts.deleted(Views.name(of: place, context.language)), of: place, &context).text)
     }
 
-    /// What happens to the daily forecasts of a favorite being deleted: they stay, and /daily cancels them.
-    private func dailyNote(for place: Place, _ context: inout Context) async -> String? {
+    /// What a deleted favorite's notice says: `headline`, and that its daily forecasts stay (and
+    /// /daily cancels them) when it has any, which is worth an alert rather than a passing notice.
+    private func deletionNotice(_ headline: String, of place: Place, _ context: inout Context) async -> (text: String, saysMore: Bool) {
         let times = ((try? await store.subscriptions(of: context.chat.id)) ?? [])
             .filter { $0.place.isSamePlace(as: place) }
             .sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
             .map { Self.clock($0.hour, $0.minute) }
-        return times.isEmpty ? nil : context.texts.dailyStays(times.joined(separator: ", "))
+        guard !times.isEmpty else { return (headline, false) }
+        return (headline + "\n" + context.texts.dailyStays(times.joined(separator: ", ")), true)
     }
 
     /// `/move FROM TO`: moves one favorite; `/move` alone shows the up and down buttons.

@@ -20,9 +20,6 @@ extension Conversation {
         }
     }
 
-    /// Shows a view of a place's weather: as a new message, or by editing the message whose
-    /// button asked for it. Failures say why and offer «🔄 Повторить».
-    ///
     /// What a weather message ended up showing.
     enum Shown {
         /// Current data, fetched at this moment (earlier when «Обновить» found it young enough).
@@ -33,6 +30,9 @@ extension Conversation {
         case failed
     }
 
+    /// Shows a view of a place's weather: as a new message, or by editing the message whose
+    /// button asked for it. Failures say why and offer «🔄 Повторить».
+    ///
     /// - Returns: what was shown; nil when the place is gone.
     @discardableResult
     func showWeather(

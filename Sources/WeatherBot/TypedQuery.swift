@@ -44,6 +44,12 @@ enum TypedQuery {
         return Reading(query: place, tomorrow: tomorrow, alternatives: nominatives(of: place))
     }
 
+    /// Whether the text asks for tomorrow («погода завтра», «weather tomorrow»), with or without a
+    /// place: a word of its own, so «послезавтра» does not count.
+    static func asksForTomorrow(_ text: String) -> Bool {
+        text.split(whereSeparator: { $0.isWhitespace }).contains { tomorrowWords.contains(key($0)) }
+    }
+
     /// Emoji, punctuation, a greeting, thanks or one of the bot's own keyboard buttons: no place to
     /// look for, and a search would only answer «nothing found».
     static func isChatter(_ text: String) -> Bool {

@@ -43,6 +43,11 @@ import WeatherBotStore
         #expect(keyboard.inlineKeyboard[0].contains { $0.text == "· По часам ·" }, "\(keyboard)")
         let own = try await chat.send(message("погода")!)
         #expect(own.replies.last?.text?.contains("📍 <b>Саранск</b>") == true)
+        // Filler alone still says which day: «погода завтра» is tomorrow's hours, «послезавтра» is not.
+        #expect(TypedQuery.asksForTomorrow("погода завтра") && TypedQuery.asksForTomorrow("Weather TOMORROW?"))
+        #expect(!TypedQuery.asksForTomorrow("погода послезавтра"))
+        let ownTomorrow = try await chat.send(message("погода завтра")!)
+        #expect(ownTomorrow.replies.last?.text?.contains("по часам") == true)
     }
 
     @Test(arguments: ["привет", "Спасибо!", "👍", "🌧🌧", "ok"])
