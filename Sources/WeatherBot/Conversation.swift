@@ -331,9 +331,10 @@ public struct Conversation: Sendable {
     }
 
     /// Whether the member pressing may do what another member asked for: in a group, only they
-    /// and the group's administrators may delete what the chat shares.
+    /// and the group's administrators may delete what the chat shares. A button that names no
+    /// member (sent before buttons carried one) is for administrators only.
     func mayChange(askedBy owner: Int64?, _ context: inout Context) async -> Bool {
-        guard context.isGroup, let owner, let sender = context.senderID, sender != owner else { return true }
+        guard context.isGroup, let sender = context.senderID, sender != owner else { return true }
         return await membership?.isAdministrator(sender, of: context.chat.id) ?? false
     }
 

@@ -420,4 +420,24 @@ final class FakeMembership: ChatMembership {
         // The asker is never looked up: only the others' three presses were.
         #expect(membership.asked.withLock { $0 } == 3)
     }
+
+    @Test func aGroupButtonThatNamesNoMemberIsForAdministratorsOnly() async throws {
+        let chat = try Chat(id: Self.groupID, membership: FakeMembership(administrators: [9]))
+        try await chat.save(["Уфа", "Казань"])
+        let ids = try chat.database.favorites(chatID: Self.groupID).compactMap(\.id)
+
+        // A delete button sent before buttons named their member: a member is refused, an administrator is not.
+        let byMember = try await chat.send(.button(.deleteFavorite(id: ids[0], by: nil)), query: "q", messageID: 60, group: true, sender: 7)
+        #expect(byMember.replies.first?.text?.contains("администратор") == true)
+        #expect(try chat.favorites() == ["Уфа", "Казань"])
+        _ = try await chat.send(.button(.deleteFavorite(id: ids[0], by: nil)), query: "q", messageID: 60, group: true, sender: 9)
+        #expect(try chat.favorites() == ["Казань"])
+
+        // In a private chat the same button is the chat's own.
+        let own = try Chat(id: 7)
+        try await own.save(["Уфа"])
+        let ownID = try #require(own.database.favorites(chatID: 7).first?.id)
+        _ = try await own.send(.button(.deleteFavorite(id: ownID, by: nil)), query: "q", messageID: 60, sender: 7)
+        #expect(try own.favorites() == [])
+    }
 }
