@@ -4,7 +4,7 @@ public enum Language: String, Codable, Sendable, Hashable, CaseIterable {
     case en
 
     /// Languages whose speakers mostly read Russian more easily than English.
-    static let readersOfRussian: Set<String> = ["ru", "uk", "be", "kk"]
+    public static let readersOfRussian: Set<String> = ["ru", "uk", "be", "kk"]
 
     /// Russian for `ru`, `uk`, `be`, `kk` (with any region) and when Telegram gives no language;
     /// English for every other language: a German user reads English more likely than Russian.

@@ -55,9 +55,11 @@ public struct BotRuntime: Sendable {
                 logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
                 workers.identify(as: me.username)
                 try await telegram.deleteWebhook()
-                for language in Language.allCases {
-                    let commands = Texts.for(language).menu.map { BotCommand(command: $0.command, description: $0.description) }
-                    try await telegram.setMyCommands(commands, languageCode: language == .ru ? nil : language.rawValue)
+                // The default menu is for every language without one of its own, which the bot
+                // answers in English; the readers of Russian get theirs by language code.
+                try await telegram.setMyCommands(Self.menu(.en), languageCode: nil)
+                for code in Language.readersOfRussian.sorted() {
+                    try await telegram.setMyCommands(Self.menu(.ru), languageCode: code)
                 }
                 return
             } catch {
@@ -67,6 +69,10 @@ public struct BotRuntime: Sendable {
                 try await Task.sleep(for: delay)
             }
         }
+    }
+
+    static func menu(_ language: Language) -> [BotCommand] {
+        Texts.for(language).menu.map { BotCommand(command: $0.command, description: $0.description) }
     }
 
     /// The services in start order; a graceful shutdown stops them in reverse: polling and the

@@ -8,6 +8,19 @@ extension LoopbackTests {
     @Suite(.serialized) struct CityDialogueEndToEndTests {
         let chatID: Int64 = 501
 
+        @Test func theDefaultMenuIsEnglishAndReadersOfRussianGetARussianOne() async throws {
+            let loopback = try await Loopback()
+            let bot = try await loopback.startBot()
+            let menus = loopback.telegram.state.withLock { $0.menus }
+            // A German user is answered in English: the menu without a language code is English too.
+            #expect(menus[""]?.contains("The weather in your city") == true, "\(menus)")
+            for code in ["ru", "uk", "be", "kk"] {
+                #expect(menus[code]?.contains("Погода в вашем городе") == true, "\(code): \(menus[code] ?? [])")
+            }
+            #expect(menus.count == 5)
+            try await bot.stop()
+        }
+
         @Test func locationIsConfirmedAndTheWeatherShown() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram

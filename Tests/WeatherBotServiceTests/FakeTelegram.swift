@@ -43,6 +43,8 @@ final class FakeTelegram: Sendable {
         var rebased = false
         /// Members getChatMember calls administrators.
         var administrators: Set<Int64> = []
+        /// The command menus set, by language code ("" for the default), as their descriptions.
+        var menus: [String: [String]] = [:]
         /// The texts of the answers to button presses, in order ("" for none).
         var answerTexts: [String] = []
     }
@@ -241,7 +243,11 @@ final class FakeTelegram: Sendable {
             let user = (body["user_id"] as? NSNumber)?.int64Value ?? 0
             let status = state.withLock { $0.administrators.contains(user) } ? "administrator" : "member"
             return .json(["ok": true, "result": ["status": status, "user": ["id": user, "is_bot": false, "first_name": "M"]]])
-        case "deleteWebhook", "setMyCommands":
+        case "setMyCommands":
+            let descriptions = (body["commands"] as? [[String: Any]] ?? []).compactMap { $0["description"] as? String }
+            state.withLock { $0.menus[body["language_code"] as? String ?? ""] = descriptions }
+            return .json(["ok": true, "result": true])
+        case "deleteWebhook":
             return .json(["ok": true, "result": true])
         case "getUpdates":
             if state.withLock({ state in
