@@ -172,6 +172,9 @@ public enum WeatherView: Sendable, Hashable {
 public enum PlaceReference: Sendable, Hashable {
     /// The chat's current city.
     case current
+    /// The chat's city as it was when the message was sent, by ``Place/cityMark``: after the city
+    /// changed, the message's buttons still show that place.
+    case city(mark: Int)
     /// The configured default city, for chats without one.
     case defaultCity
     /// One of the chat's favorites, by id (checked against the chat that pressed).
@@ -184,6 +187,7 @@ public enum PlaceReference: Sendable, Hashable {
     var code: String {
         switch self {
         case .current: "c"
+        case .city(let mark): "c\(mark)"
         case .defaultCity: "m"
         case .favorite(let id): "f\(id)"
         case .recent(let id): "s\(id)"
@@ -194,6 +198,7 @@ public enum PlaceReference: Sendable, Hashable {
     init?(code: Substring) {
         switch code.first {
         case "c" where code.count == 1: self = .current
+        case "c": guard let mark = CallbackAction.number(code.dropFirst(), digits: 4) else { return nil }; self = .city(mark: mark)
         case "m" where code.count == 1: self = .defaultCity
         case "f": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .favorite(Int64(id))
         case "s": guard let id = CallbackAction.number(code.dropFirst()) else { return nil }; self = .recent(id)

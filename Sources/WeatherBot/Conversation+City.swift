@@ -113,7 +113,11 @@ extension Conversation {
             // Each result is a place recently shown, so every button of the list keeps working
             // after the first pick, until newer places push it out.
             context.state = .idle
-            let choices = places.map { ($0, CallbackAction.open(.recent(context.chat.remember($0)))) }
+            // «…завтра» carries over: each result opens tomorrow's hours.
+            let choices = places.map { place in
+                let reference = PlaceReference.recent(context.chat.remember(place))
+                return (place, view == .now ? CallbackAction.open(reference) : .openView(view, reference))
+            }
             let view = Views.placeChoice(choices, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
         }
@@ -142,7 +146,14 @@ extension Conversation {
         } else if let messageID {
             context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
         }
-        context.chat.currentPlace = place
+        setCity(place, &context)
         await showWeather(.now, of: .current, &context)
+    }
+
+    /// Makes `place` the chat's city. The city it replaces stays among the recent places, so the
+    /// buttons of its weather messages keep showing it.
+    func setCity(_ place: Place, _ context: inout Context) {
+        if let old = context.chat.currentPlace, !old.isSameCity(as: place) { _ = context.chat.remember(old) }
+        context.chat.currentPlace = place
     }
 }

@@ -9,6 +9,12 @@ extension Conversation {
         switch reference {
         case .current:
             return context.chat.currentPlace
+        case .city:
+            switch settle(reference, context) {
+            case .current?: return context.chat.currentPlace
+            case .recent(let id)?: return context.chat.recentPlaces.first { $0.id == id }?.place
+            default: return nil
+            }
         case .defaultCity:
             return defaultPlace
         case .recent(let id):
@@ -17,6 +23,27 @@ extension Conversation {
             return (try? await store.favorites(of: context.chat.id))?.first { $0.id == id }?.place
         case .subscription(let id):
             return (try? await store.subscriptions(of: context.chat.id))?.first { $0.id == id }?.place
+        }
+    }
+
+    /// The place a button of the chat's city meant: the city while it still is, else the place it
+    /// was, kept among the recent places when the city changed; nil when that is gone too.
+    func settle(_ reference: PlaceReference, _ context: Context) -> PlaceReference? {
+        guard case .city(let mark) = reference else { return reference }
+        if let city = context.chat.currentPlace, city.cityMark == mark { return .current }
+        return context.chat.recentPlaces.last { $0.place.cityMark == mark }.map { .recent($0.id) }
+    }
+
+    /// An action with its place settled (see ``settle(_:_:)``); nil when its place is gone.
+    func settle(_ action: CallbackAction, _ context: Context) -> CallbackAction? {
+        switch action {
+        case .view(let view, let reference): settle(reference, context).map { .view(view, $0) }
+        case .refresh(let view, let reference): settle(reference, context).map { .refresh(view, $0) }
+        case .addFavorite(let view, let reference): settle(reference, context).map { .addFavorite(view, $0) }
+        case .makeCity(let view, let reference): settle(reference, context).map { .makeCity(view, $0) }
+        case .openView(let view, let reference): settle(reference, context).map { .openView(view, $0) }
+        case .open(let reference): settle(reference, context).map { .open($0) }
+        default: action
         }
     }
 
@@ -53,14 +80,14 @@ extension Conversation {
             }
             let standing = await standing(of: place, reference, &context)
             var view = WeatherViews.render(
-                view, place: place, reference: reference, report: report, texts: context.texts, now: clock(), standing: standing)
+                view, place: place, reference: marked(reference, place), report: report, texts: context.texts, now: clock(), standing: standing)
             if reference == .defaultCity && messageID == nil {
-                view.text += "\n\n" + context.texts.defaultCityHint
+                view.text += "\n\n" + (context.isGroup ? context.texts.defaultCityHintInGroup : context.texts.defaultCityHint)
             }
             rendered = view
         } catch {
             shown = .failed
-            rendered = WeatherViews.failure(error, view: view, reference: reference, texts: context.texts)
+            rendered = WeatherViews.failure(error, view: view, reference: marked(reference, place), texts: context.texts)
         }
         if let messageID {
             context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
@@ -68,6 +95,12 @@ extension Conversation {
             context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
         }
         return shown
+    }
+
+    /// The reference a message's buttons carry: the chat's city with its mark, so they keep
+    /// showing this place after the city changes.
+    func marked(_ reference: PlaceReference, _ place: Place) -> PlaceReference {
+        reference == .current ? .city(mark: place.cityMark) : reference
     }
 
     /// Whether a view's place is the chat's own city, or another place saved among its favorites or not.
@@ -85,7 +118,7 @@ extension Conversation {
         // A question about the city still open is answered by this.
         context.state = .idle
         if context.chat.currentPlace == nil { context.replies.append(Views.firstCity(place, context.texts)) }
-        context.chat.currentPlace = place
+        setCity(place, &context)
         await showWeather(view, of: .current, editing: messageID, &context)
     }
 }

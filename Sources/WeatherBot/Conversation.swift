@@ -163,7 +163,12 @@ public struct Conversation: Sendable {
         case .coordinatesOutOfRange:
             context.say(context.texts.coordinatesOutOfRange)
         case .chatter:
-            context.say(context.texts.shortHint)
+            if context.isGroup {
+                // A plain message after it would not reach the bot: the hint asks for a reply.
+                context.replies.append(.send(text: context.texts.shortHintInGroup, markup: .forceReply(context.question)))
+            } else {
+                context.say(context.texts.shortHint)
+            }
         case .button(let action):
             guard let queryID = incoming.callbackQueryID else { return }
             guard let action else {
@@ -232,6 +237,7 @@ public struct Conversation: Sendable {
     // MARK: Buttons
 
     private func press(_ action: CallbackAction, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard let action = settle(action, context) else { return stale(queryID, &context) }
         let current = context.chat.questionSeq
         switch action {
         case .confirmCity(let question):
@@ -343,6 +349,14 @@ public struct Conversation: Sendable {
     }
 }
 extension Place {
+    /// A short number that tells this city from the chat's other places (0…9972), carried by
+    /// the buttons of its weather messages while it is the chat's city.
+    var cityMark: Int {
+        let latitude = Int(((latitude + 90) * 100).rounded())
+        let longitude = Int(((longitude + 180) * 100).rounded())
+        return (latitude * 36_001 + longitude) % 9_973
+    }
+
     /// The default city: Moscow.
     public static let moscow = Place(
         name: "Moscow", localNames: ["ru": "Москва", "en": "Moscow"], region: nil, country: "RU",

@@ -126,6 +126,11 @@ public struct Texts: Sendable {
     var refreshButton: String { pick("🔄 Обновить", "🔄 Refresh") }
     var previousDayButton: String { pick("◀ Сегодня", "◀ Today") }
     var nextDayButton: String { pick("Завтра ▶", "Tomorrow ▶") }
+    /// The default city's hint in a group, where a typed name must answer the bot's message.
+    var defaultCityHintInGroup: String {
+        pick("Это погода в городе по умолчанию. Чтобы выбрать город чата, ответьте на это сообщение его названием, а если это он, нажмите «📍 Сделать моим городом».",
+             "This is the weather in the default city. To choose the chat's city, reply to this message with its name, or if this is it, press “📍 Make it my city”.")
+    }
     var defaultCityHint: String {
         pick("Это погода в городе по умолчанию. Напишите название своего города или отправьте геолокацию, а если это ваш город, нажмите «📍 Сделать моим городом».",
              "This is the weather in the default city. Type your city's name or share your location, or if this is your city, press “📍 Make it my city”.")
@@ -204,8 +209,8 @@ public struct Texts: Sendable {
         pick("Не понимаю время «\(text)». Укажите часы и минуты, например: /daily 8:00", "I can't read the time “\(text)”. Give hours and minutes, for example: /daily 8:00")
     }
     var dailyNeedsCity: String {
-        pick("Сначала выберите город: отправьте геолокацию или /search. Или укажите номер места из /fav: /daily 8:00 1",
-             "Choose your city first: share your location or use /search. Or give a place number from /fav: /daily 8:00 1")
+        pick("Сначала выберите город: напишите /city и его название, например /city Казань, или отправьте геолокацию.",
+             "Choose your city first: type /city and its name, for example /city London, or share your location.")
     }
     func dailyLimit(_ limit: Int) -> String {
         pick("Можно не больше \(limit) ежедневных прогнозов. Отмените один: /daily", "At most \(limit) daily forecasts. Cancel one: /daily")
@@ -248,6 +253,11 @@ public struct Texts: Sendable {
 
     // MARK: Buttons and commands
 
+    /// The short hint in a group, where only a reply or a mention reaches the bot.
+    var shortHintInGroup: String {
+        pick("Ответьте на это сообщение названием города — покажу погоду. Все команды: /help",
+             "Reply to this message with a city's name, and I'll show the weather. All commands: /help")
+    }
     var shortHint: String {
         pick("Напишите название города или отправьте геолокацию — покажу погоду. Все команды: /help",
              "Type a city's name or share your location, and I'll show the weather. All commands: /help")
@@ -285,7 +295,7 @@ public struct Texts: Sendable {
             """
             Я показываю погоду для вашего города.
 
-            /start — начать сначала
+            /start — начало работы
             /weather — погода в вашем городе
             /city Казань — выбрать свой город
             /search Казань — найти место и посмотреть погоду там
@@ -303,7 +313,7 @@ public struct Texts: Sendable {
             """
             I show the weather for your city.
 
-            /start — start over
+            /start — get started
             /weather — the weather in your city
             /city London — choose your city
             /search London — look a place up and see its weather
@@ -331,7 +341,7 @@ public struct Texts: Sendable {
             ("move", pick("Переставить место в избранном", "Reorder favorites")),
             ("daily", pick("Прогноз каждый день", "A forecast every day")),
             ("reset", pick("Забыть всё об этом чате", "Forget everything about this chat")),
-            ("start", pick("Начать сначала", "Start over")),
+            ("start", pick("Начало работы", "Get started")),
             ("help", pick("Справка", "Help")),
         ]
     }

@@ -287,7 +287,7 @@ import WeatherBotStore
         #expect(step.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
     }
 
-    @Test func retryAfterAFailureEditsTheFailureIntoTheWeather() async {
+    @Test func retryAfterAFailureEditsTheFailureIntoTheWeather() async throws {
         let failing = conversation(weather: FakeWeather(failure: OpenWeatherError(code: .network, endpoint: "/data/3.0/onecall", message: "")))
         let failed = await failing.handle(incoming(.command(.weather)), chat: chatWithCity())
         guard case .send(let text, .inline(let keyboard)?, _) = failed.replies.first else {
@@ -295,7 +295,7 @@ import WeatherBotStore
             return
         }
         #expect(text.contains("нет связи с сервисом погоды"))
-        #expect(keyboard.inlineKeyboard[0][0].callbackData == "r:n:c")
+        #expect(keyboard.inlineKeyboard[0][0].callbackData == "r:n:c\(try #require(failed.chat.currentPlace).cityMark)")
         let retried = await conversation().handle(incoming(.button(.refresh(.now, .current)), query: "q", messageID: 12), chat: failed.chat)
         guard case .edit(.id(12), let card, _) = retried.replies.last else {
             Issue.record("expected the failure edited into a card, got \(retried.replies)")
@@ -419,6 +419,23 @@ final class FakeMembership: ChatMembership {
         #expect(try chat.favorites() == [])
         // The asker is never looked up: only the others' three presses were.
         #expect(membership.asked.withLock { $0 } == 3)
+    }
+
+    @Test func aHintInAGroupAsksForAReplySoThatTheNameTypedNextReachesTheBot() async throws {
+        let chat = try Chat(id: Self.groupID)
+        let hint = try await chat.send(.chatter, group: true, userMessageID: 50, sender: 7)
+        guard case .send(let text, .forceReply(let question)?, _) = hint.replies.last else {
+            Issue.record("expected a question by reply, got \(hint.replies)")
+            return
+        }
+        #expect(text.hasPrefix("Ответьте на это сообщение названием города"))
+        #expect(question.selective == true && question.replyTo == 50)
+
+        // Without a city, the default city's card says how to choose one in a group.
+        let card = try await chat.send(.command(.weather), group: true, userMessageID: 51, sender: 7)
+        #expect(card.replies.last?.text?.contains("ответьте на это сообщение его названием") == true)
+        let privately = try await Chat(id: 7).send(.command(.weather))
+        #expect(privately.replies.last?.text?.contains("Напишите название своего города") == true)
     }
 
     @Test func aGroupButtonThatNamesNoMemberIsForAdministratorsOnly() async throws {

@@ -103,6 +103,51 @@ import WeatherBotStore
         #expect(try chat.favorites() == [])
     }
 
+    @Test func theButtonsOfAnOldCityCardKeepShowingThatCityAfterTheCityChanged() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let saranskCard = try await chat.send(.command(.weather))
+        // Kazan becomes the city; the Saransk card is still in the chat.
+        let kazan = try await chat.send(.command(.search("Казань")))
+        _ = try await chat.press("Сделать моим городом", in: kazan)
+        #expect(try chat.database.chat(chat.id)?.currentPlace?.name == "Kazan")
+
+        let refreshed = try await chat.press("Обновить", in: saranskCard, messageID: 30)
+        guard case .edit(.id(30), let text, let keyboard?) = refreshed.replies.last else {
+            Issue.record("expected the card edited, got \(refreshed.replies)")
+            return
+        }
+        #expect(text.contains("Саранск") && !text.contains("Казань"))
+        // No longer the city: the card offers to save it and to make it the city again.
+        #expect(keyboard.inlineKeyboard.flatMap { $0 }.contains { $0.text == "📍 Сделать моим городом" })
+        let week = try await chat.press("На 7 дней", in: saranskCard, messageID: 30)
+        #expect(week.replies.last?.text?.contains("Саранск") == true)
+
+        // The card of the city now stays the city's.
+        let kazanCard = try await chat.send(.command(.weather))
+        let kazanWeek = try await chat.press("На 7 дней", in: kazanCard, messageID: 31)
+        guard case .edit(_, let kazanText, let kazanKeyboard?) = kazanWeek.replies.last else {
+            Issue.record("expected the card edited, got \(kazanWeek.replies)")
+            return
+        }
+        #expect(kazanText.contains("Казань"))
+        #expect(!kazanKeyboard.inlineKeyboard.flatMap { $0 }.contains { $0.text == "📍 Сделать моим городом" })
+    }
+
+    @Test func aListOfPlacesForTomorrowOpensTomorrowsHours() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let list = try await chat.send(.text("погода в Париже завтра"))
+        let picked = try await chat.press("Texas", in: list)
+        guard case .send(let text, _, _) = picked.replies.last else {
+            Issue.record("expected a new message, got \(picked.replies)")
+            return
+        }
+        #expect(text.contains("Париж") && text.contains("по часам"), "\(text)")
+    }
+
     @Test func afterDelTheCardsStarNoLongerClaimsThePlaceIsSaved() async throws {
         let chat = try Chat()
         let card = try await chat.send(.command(.search("Казань")))
@@ -175,7 +220,8 @@ import WeatherBotStore
         }
         let labels = keyboard.inlineKeyboard.flatMap { $0 }.map(\.text)
         #expect(!labels.contains { $0.contains("избранн") || $0.contains("моим городом") }, "\(labels)")
-        #expect(keyboard.inlineKeyboard[0].map(\.callbackData) == ["v:n:c", "v:h0:c", "v:d:c"])
+        let mark = try #require(try chat.database.chat(chat.id)?.currentPlace?.cityMark)
+        #expect(keyboard.inlineKeyboard[0].map(\.callbackData) == ["v:n:c\(mark)", "v:h0:c\(mark)", "v:d:c\(mark)"])
         // And /weather shows it from now on.
         let weather = try await chat.send(.command(.weather))
         #expect(weather.replies.last?.text?.contains("Казань") == true)
