@@ -146,9 +146,10 @@ extension Conversation {
         let list = (try? await favorites(&context)) ?? []
         if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
         guard let argument else { return await showFavorites(.move, editing: nil, &context) }
-        let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) }
+        // Any two whole numbers are read as such, so that «/move 0 5» is told the valid range.
+        let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) ?? Int($0) }
         guard numbers.count == 2, let from = numbers[0], let to = numbers[1] else {
-            return context.say(context.texts.moveUsage)
+            return context.say(context.texts.moveUsage(example: "/move \(list.count) 1"))
         }
         guard list.indices.contains(from - 1), list.indices.contains(to - 1), let id = list[from - 1].id else {
             return context.say(context.texts.validRange(list.count, usage: "/move \(list.count) 1"))

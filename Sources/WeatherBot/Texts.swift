@@ -195,7 +195,9 @@ public struct Texts: Sendable {
             ? pick("В избранном пока ничего нет.", "Favorites are empty.")
             : pick("Укажите номер от 1 до \(count), например: \(usage)", "Give a number from 1 to \(count), for example: \(usage)")
     }
-    var moveUsage: String { pick("Укажите два номера: откуда и куда, например: /move 3 1", "Give two numbers, from and to, for example: /move 3 1") }
+    func moveUsage(example: String) -> String {
+        pick("Укажите два номера: откуда и куда, например: \(example)", "Give two numbers, from and to, for example: \(example)")
+    }
 
     // MARK: Daily forecasts
 

@@ -148,6 +148,18 @@ import WeatherBotStore
         #expect(text.contains("Париж") && text.contains("по часам"), "\(text)")
     }
 
+    @Test func moveWithNumbersOutOfRangeIsToldTheRangeAndItsExampleWorks() async throws {
+        let chat = try Chat()
+        try await chat.save(["Уфа", "Казань"])
+        let outOfRange = try await chat.send(.command(.move("0 5")))
+        #expect(outOfRange.replies.last?.text?.contains("от 1 до 2") == true, "\(outOfRange.replies)")
+        let words = try await chat.send(.command(.move("first last")))
+        #expect(words.replies.last?.text == "Укажите два номера: откуда и куда, например: /move 2 1")
+        // The example, followed literally, moves.
+        _ = try await chat.send(.command(.move("2 1")))
+        #expect(try chat.favorites() == ["Казань", "Уфа"])
+    }
+
     @Test func afterDelTheCardsStarNoLongerClaimsThePlaceIsSaved() async throws {
         let chat = try Chat()
         let card = try await chat.send(.command(.search("Казань")))
