@@ -152,7 +152,7 @@ struct BroadcastChatScenario {
                 }
             results.append(
                 Result(
-                    scenario: "broadcast-chat", figure: "  by kind: \(Self.name(of: step)), \(step.replies) \(step.replies == 1 ? "call" : "calls") ×\(ofKind.count)",
+                    scenario: "broadcast-chat", figure: "  by kind: \(Self.name(of: step)), \(step.replies(hasCity: true)) \(step.replies(hasCity: true) == 1 ? "call" : "calls") ×\(ofKind.count)",
                     value: value, target: "", passed: nil))
         }
         return results
@@ -164,7 +164,8 @@ struct BroadcastChatScenario {
         precondition(count <= chats, "each chat takes one update from the state it was seeded in")
         return try (0..<count).map { index in
             try ThroughputScenario.update(
-                ThroughputScenario.mix[index % ThroughputScenario.mix.count], chat: firstChat + Int64(index), id: firstUpdateID + index)
+                ThroughputScenario.mix[index % ThroughputScenario.mix.count], chat: firstChat + Int64(index), id: firstUpdateID + index,
+                hasCity: true)
         }
     }
 

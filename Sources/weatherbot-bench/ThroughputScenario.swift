@@ -15,12 +15,14 @@ struct ThroughputScenario {
     enum Step: Equatable {
         case location, confirm, text(String)
 
-        var replies: Int {
+        /// - Parameter hasCity: the chat had a city before «✅ Да».
+        func replies(hasCity: Bool = false) -> Int {
             switch self {
             case .location: 2
             // The answer to the button, the question's buttons taken off, «Ваш город» (which takes
-            // the reply keyboard away: it is the chat's first city) and the card.
-            case .confirm: 4
+            // the reply keyboard away: it is the chat's first city) and the card; with a city
+            // already, the question is edited into «Ваш город» and the card follows.
+            case .confirm: hasCity ? 3 : 4
             case .text: 1
             }
         }
@@ -45,7 +47,7 @@ struct ThroughputScenario {
 
     /// Update `id` from `chat`, of the kind `step`. A button press's query id is "<chat>:<id>";
     /// «✅ Да» presses question number 1, a fresh chat's first.
-    static func update(_ step: Step, chat: Int64, id: Int) throws -> PreparedUpdate {
+    static func update(_ step: Step, chat: Int64, id: Int, hasCity: Bool = false) throws -> PreparedUpdate {
         let user: [String: Any] = ["id": Int(chat), "is_bot": false, "first_name": "B", "language_code": "ru"]
         var message: [String: Any] = ["message_id": id, "date": 1_795_000_000, "chat": ["id": Int(chat), "type": "private"], "from": user]
         let update: [String: Any]
@@ -62,7 +64,7 @@ struct ThroughputScenario {
             message["text"] = text
             update = ["update_id": id, "message": message]
         }
-        return PreparedUpdate(data: try JSONSerialization.data(withJSONObject: update), chat: chat, replies: step.replies, callbackQueryID: queryID)
+        return PreparedUpdate(data: try JSONSerialization.data(withJSONObject: update), chat: chat, replies: step.replies(hasCity: hasCity), callbackQueryID: queryID)
     }
 
     func run() async throws -> [Result] {
