@@ -55,6 +55,7 @@ let package = Package(
                 "WeatherBotStore",
                 "TelegramBotAPI",
                 "OpenWeather",
+                "HTTPTransport",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,7 +68,11 @@ let package = Package(
             name: "weatherbot",
             dependencies: [
                 "WeatherBotService",
+                "WeatherBot",
                 "WeatherBotStore",
+                "TelegramBotAPI",
+                "OpenWeather",
+                "HTTPTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -84,6 +89,7 @@ let package = Package(
                 "WeatherBot",
                 "WeatherBotStore",
                 "LoopbackHTTP",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,19 +105,38 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "weatherbotTests", dependencies: ["weatherbot", "HTTPTransport"]),
-        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "LoopbackHTTP"]),
-        .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "LoopbackHTTP"]),
-        .testTarget(name: "OpenWeatherTests", dependencies: ["OpenWeather", "LoopbackHTTP"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
+        .testTarget(
+            name: "weatherbotTests",
+            dependencies: ["weatherbot", "HTTPTransport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "HTTPTransportTests",
+            dependencies: ["HTTPTransport", "LoopbackHTTP", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
+        .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "HTTPTransport", "LoopbackHTTP"]),
+        .testTarget(
+            name: "OpenWeatherTests",
+            dependencies: ["OpenWeather", "HTTPTransport", "LoopbackHTTP"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "WeatherBotStoreTests",
+            dependencies: ["WeatherBotStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "WeatherBotTests",
-            dependencies: ["WeatherBot", "LoopbackHTTP", "HTTPTransport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport", "LoopbackHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // Read and rewritten in place by the golden-screen tests.
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "WeatherBotServiceTests",
             dependencies: [
-                "WeatherBotService", "LoopbackHTTP", "HTTPTransport",
+                "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
+                "LoopbackHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,3 +145,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import Foundation
+public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
+public import NIOSSL
 
 /// ``HTTPTransport`` on AsyncHTTPClient: kept-alive connections in its pool, TLS for https, an
 /// optional HTTP or SOCKS5 proxy, and each answer collected whole.

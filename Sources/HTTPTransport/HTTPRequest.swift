@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One HTTP request, as the API clients describe it to a transport.
 public struct HTTPRequest: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A failure below HTTP: no response arrived.
 ///

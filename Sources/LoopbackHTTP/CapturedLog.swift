@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// Every log line a logger writes, with its metadata, kept for a test to read.

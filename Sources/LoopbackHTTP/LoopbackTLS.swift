@@ -1,4 +1,4 @@
-import NIOSSL
+public import NIOSSL
 
 /// A self-signed certificate for 127.0.0.1 and localhost, for https on loopback in tests only.
 ///

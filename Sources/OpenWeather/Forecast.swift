@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a place keeps time: an IANA zone when One Call names it, a fixed offset otherwise.
 public enum PlaceTimeZone: Codable, Sendable, Hashable {

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTransport
+public import Foundation
+public import HTTPTransport
 import Synchronization
 
 /// The OpenWeather client shared by all chats: geocoding and current weather.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Forecasts shared by all chats, fetched at most once per place per `freshFor`.
 ///

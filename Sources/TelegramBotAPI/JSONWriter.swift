@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes JSON field by field, with every key as given: Bot API request bodies, and the updates
 /// and replies the inbox and the outbox store.

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTransport
+public import Foundation
+public import HTTPTransport
 
 /// The Bot API methods the bot uses, over one ``HTTPTransport``.
 ///

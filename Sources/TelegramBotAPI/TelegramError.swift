@@ -78,18 +78,18 @@ extension TelegramError {
     public var isUnreadableAnswer: Bool { code == .undecodable || code == .tooLarge }
     /// Editing with the same text and buttons: harmless.
     public var isMessageNotModified: Bool {
-        errorCode == 400 && description_.localizedLowercase.contains("message is not modified")
+        errorCode == 400 && description_.lowercased().contains("message is not modified")
     }
     /// The message to edit is gone or can no longer be edited.
     public var isMessageUneditable: Bool {
         guard errorCode == 400 else { return false }
-        let text = description_.localizedLowercase
+        let text = description_.lowercased()
         return text.contains("message to edit not found") || text.contains("message can't be edited")
     }
     /// The callback query can no longer be answered.
     public var isQueryTooOld: Bool {
         guard errorCode == 400 else { return false }
-        let text = description_.localizedLowercase
+        let text = description_.lowercased()
         return text.contains("query is too old") || text.contains("query id is invalid")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The Bot API's JSON: snake_case keys on the wire, camelCase in Swift. The types Telegram sends
 /// name their snake_case keys themselves, so no key is converted (a conversion that cost an

@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import TelegramBotAPI
 import WeatherBotStore
 
 /// Favorites: ⭐, /fav with its delete and reorder modes, /del, /move, and /reset.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import TelegramBotAPI
 import WeatherBotStore
 
 /// Weather messages: the card, «По часам», «На 7 дней», refresh and retry.

@@ -1,7 +1,7 @@
-import Foundation
-import OpenWeather
+public import Foundation
+public import OpenWeather
 import TelegramBotAPI
-import WeatherBotStore
+public import WeatherBotStore
 
 /// The conversation of one chat: `(chat, event) → (chat, changes, replies, follow-ups)`.
 ///

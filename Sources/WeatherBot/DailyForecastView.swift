@@ -1,7 +1,7 @@
 import Foundation
-import OpenWeather
-import TelegramBotAPI
-import WeatherBotStore
+public import OpenWeather
+public import TelegramBotAPI
+public import WeatherBotStore
 
 /// The daily forecast message: «Прогноз на сегодня», the date and the place; morning, day, evening
 /// and night; conditions; precipitation; wind; a one-line summary; «По часам» and «На 7 дней».

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When daily forecasts are due: computed from the local date and time in the place's zone, so
 /// DST changes and zones such as +5:45 come out right; never a fixed 24-hour step.

@@ -1,7 +1,7 @@
-import Foundation
-import Logging
-import OpenWeather
-import WeatherBotStore
+public import Foundation
+public import Logging
+public import OpenWeather
+public import WeatherBotStore
 
 /// Finds places by name and by point.
 public protocol Geocoder: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import TelegramBotAPI
+public import Foundation
+public import TelegramBotAPI
 
 // A reply's stored form, the JSON the outbox keeps: written field by field, in exactly the shape
 // its `Codable` conformance reads back. Every reply of every step is stored, so this skips the

@@ -1,4 +1,4 @@
-import TelegramBotAPI
+public import TelegramBotAPI
 
 /// Which message an edit applies to.
 public enum MessageTarget: Codable, Sendable, Hashable {

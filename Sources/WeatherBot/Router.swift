@@ -1,5 +1,5 @@
 import Foundation
-import TelegramBotAPI
+public import TelegramBotAPI
 
 /// Turns an ``Update`` into an ``Incoming`` intent. Pure: no I/O, never fails.
 public enum Router {

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import OpenWeather
-import TelegramBotAPI
-import WeatherBotStore
+public import TelegramBotAPI
+public import WeatherBotStore
 
 /// The weather messages: the current card, «По часам», «На 7 дней», their buttons, and failures.
 /// Pure functions of the forecast, the place, the language and the time.

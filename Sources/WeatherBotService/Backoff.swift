@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTransport
 
 /// Exponential backoff with full jitter: each failure doubles the ceiling up to `maximum`, and the

@@ -1,9 +1,9 @@
-import Logging
-import ServiceLifecycle
-import TelegramBotAPI
-import UnixSignals
-import WeatherBot
-import WeatherBotStore
+public import Logging
+public import ServiceLifecycle
+public import TelegramBotAPI
+public import UnixSignals
+public import WeatherBot
+public import WeatherBotStore
 
 /// The running bot: the outbox sender, the chat workers and the poller over one database.
 public struct BotRuntime: Sendable {

@@ -1,10 +1,10 @@
 import Foundation
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 import Synchronization
 import TelegramBotAPI
-import WeatherBot
-import WeatherBotStore
+public import WeatherBot
+public import WeatherBotStore
 
 /// Runs the conversation for every chat with work in the inbox: chats concurrently, each chat
 /// strictly in order, at most `maximumConcurrentChats` at a time.

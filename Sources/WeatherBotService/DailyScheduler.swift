@@ -1,9 +1,10 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import OpenWeather
-import ServiceLifecycle
-import WeatherBot
-import WeatherBotStore
+public import ServiceLifecycle
+import TelegramBotAPI
+public import WeatherBot
+public import WeatherBotStore
 
 /// The time as the scheduler sees it; tests drive their own.
 public protocol SchedulerClock: Sendable {

@@ -1,7 +1,7 @@
 import DequeModule
 import HeapModule
-import WeatherBot
-import WeatherBotStore
+public import WeatherBot
+public import WeatherBotStore
 
 /// A reply committed to the outbox, as the sender holds it until Telegram has accepted it.
 public struct QueuedReply: Sendable, Equatable {

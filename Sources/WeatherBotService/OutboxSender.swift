@@ -1,10 +1,11 @@
 import Foundation
-import Logging
-import ServiceLifecycle
+import HTTPTransport
+public import Logging
+public import ServiceLifecycle
 import Synchronization
-import TelegramBotAPI
+public import TelegramBotAPI
 import WeatherBot
-import WeatherBotStore
+public import WeatherBotStore
 
 /// Sends committed replies within Telegram's limits, in two lanes: answers to chats first, bulk
 /// messages (daily forecasts) with the rest of the rate and a guaranteed share of it; callback

@@ -1,8 +1,8 @@
 import Foundation
-import Logging
-import ServiceLifecycle
-import TelegramBotAPI
-import WeatherBotStore
+public import Logging
+public import ServiceLifecycle
+public import TelegramBotAPI
+public import WeatherBotStore
 
 /// Long-polls getUpdates and commits each batch to the inbox before asking for the next.
 ///

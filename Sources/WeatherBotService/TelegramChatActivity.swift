@@ -1,7 +1,7 @@
-import Logging
+public import Logging
 import Synchronization
-import TelegramBotAPI
-import WeatherBot
+public import TelegramBotAPI
+public import WeatherBot
 
 /// Shows «typing…» in a chat whose answer is slow, without making the conversation wait for it.
 ///

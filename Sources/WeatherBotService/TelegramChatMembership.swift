@@ -1,8 +1,8 @@
 import Foundation
-import Logging
+public import Logging
 import Synchronization
-import TelegramBotAPI
-import WeatherBot
+public import TelegramBotAPI
+public import WeatherBot
 
 /// Tells a group's administrators with `getChatMember`, each answer remembered for a few minutes:
 /// a member pressing delete buttons in turn costs one request, not one each.

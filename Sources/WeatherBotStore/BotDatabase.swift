@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// The bot's SQLite database: one writer, its migrations, and every query the service runs.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 
 /// How the worker is doing, read from its database by another process (`weatherbot status`).

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// A place a chat saved, at a position 1…n in the chat's own order.
 public struct Favorite: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {

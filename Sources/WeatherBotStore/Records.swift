@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// One chat: its language, its conversation state and its current city.
 public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {

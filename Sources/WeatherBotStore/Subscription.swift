@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// A daily forecast a chat asked for: a place, a local time there, and when it is next due.
 public struct Subscription: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import NIOSSL
 import Testing
 @testable import HTTPTransport
 

@@ -1,5 +1,6 @@
-import Testing
+import Foundation
 import HTTPTransport
+import Testing
 
 @Suite struct RedactionTests {
     static let token = "123456:AAF-x_y.z~Q"

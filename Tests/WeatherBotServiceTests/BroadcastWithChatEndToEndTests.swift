@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LoopbackHTTP
 import Testing
 import WeatherBotStore

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopbackHTTP
 import Testing
 import WeatherBotStore
 

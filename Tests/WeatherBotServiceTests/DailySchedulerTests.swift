@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import OpenWeather
 import Synchronization
+import TelegramBotAPI
 import Testing
 import WeatherBot
 import WeatherBotStore

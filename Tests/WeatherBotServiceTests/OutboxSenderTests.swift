@@ -1,11 +1,12 @@
 import Foundation
-import LoopbackHTTP
+import GRDB
+import HTTPTransport
 import Logging
+import LoopbackHTTP
+import TelegramBotAPI
 import Testing
 import WeatherBot
 import WeatherBotStore
-import HTTPTransport
-import TelegramBotAPI
 @testable import WeatherBotService
 
 extension LoopbackTests {

@@ -13,7 +13,7 @@ extension LoopbackTests {
         /// Runs the bot with `environment` until a chat got its answers; returns its log.
         func chat(through environment: [String: String], _ loopback: Loopback) async throws -> String {
             let log = loopback.folder.url.appendingPathComponent("bot.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            try Data().write(to: log)
             let process = Process()
             process.executableURL = Self.executable
             process.arguments = ["run"]

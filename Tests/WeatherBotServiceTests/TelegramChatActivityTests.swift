@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTransport
 import Logging
-import Testing
+import LoopbackHTTP
 import TelegramBotAPI
+import Testing
 @testable import WeatherBotService
 
 extension LoopbackTests {

@@ -3,6 +3,7 @@ import HTTPTransport
 import Logging
 import LoopbackHTTP
 import OpenWeather
+import Synchronization
 import Testing
 import WeatherBotStore
 @testable import WeatherBot

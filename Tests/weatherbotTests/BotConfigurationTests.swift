@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import HTTPTransport
+import Logging
+import Testing
 @testable import weatherbot
 
 @Suite struct BotConfigurationTests {
