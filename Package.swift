@@ -42,10 +42,11 @@ let package = Package(
             name: "WeatherBotStore",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The product: intents, the conversation, views, texts.
+        // The product's pure core: intents, the conversation, views, texts. It does no I/O: the
+        // runtime hands it a geocoder, a weather source, a store and the chat's membership.
         .target(
             name: "WeatherBot",
-            dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore"]
         ),
         // The runtime: poller, per-chat workers, outbox sender.
         .target(
@@ -89,7 +90,6 @@ let package = Package(
                 "WeatherBot",
                 "WeatherBotStore",
                 "LoopbackHTTP",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -125,10 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherBotTests",
-            dependencies: [
-                "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport", "LoopbackHTTP",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["WeatherBot", "WeatherBotService", "WeatherBotStore", "TelegramBotAPI", "OpenWeather"],
             // Read and rewritten in place by the golden-screen tests.
             exclude: ["Golden"]
         ),

@@ -16,6 +16,35 @@ public enum PlaceTimeZone: Codable, Sendable, Hashable {
     }
 }
 
+extension PlaceTimeZone {
+    /// The form kept in the store: an IANA identifier, or `UTC+05:45` for a fixed offset.
+    public var stored: String {
+        switch self {
+        case .identifier(let identifier):
+            return identifier
+        case .offset(let seconds):
+            let sign = seconds < 0 ? "-" : "+"
+            let minutes = abs(seconds) / 60
+            return String(format: "UTC%@%02d:%02d", sign, minutes / 60, minutes % 60)
+        }
+    }
+
+    /// Reads the stored form back; nil when it is neither.
+    public init?(stored: String) {
+        if stored.hasPrefix("UTC"), stored.count == 9 {
+            let body = stored.dropFirst(3)
+            let sign = body.first == "-" ? -1 : 1
+            let digits = body.dropFirst().split(separator: ":")
+            guard digits.count == 2, let hours = Int(digits[0]), let minutes = Int(digits[1]) else { return nil }
+            self = .offset(seconds: sign * (hours * 3600 + minutes * 60))
+        } else if TimeZone(identifier: stored) != nil {
+            self = .identifier(stored)
+        } else {
+            return nil
+        }
+    }
+}
+
 /// What the sky does: OpenWeather's description and icon code (`01d`, `10n`, …).
 public struct Condition: Codable, Sendable, Hashable {
     public var description: String

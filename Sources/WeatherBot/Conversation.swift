@@ -1,5 +1,5 @@
 public import Foundation
-public import OpenWeather
+import OpenWeather
 import TelegramBotAPI
 public import WeatherBotStore
 
@@ -346,48 +346,5 @@ public struct Conversation: Sendable {
 
     func refuse(_ queryID: String, _ context: inout Context) {
         context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.notYourButton, showAlert: true))
-    }
-}
-extension Place {
-    /// A short number that tells this city from the chat's other places (0…9972), carried by
-    /// the buttons of its weather messages while it is the chat's city.
-    var cityMark: Int {
-        let latitude = Int(((latitude + 90) * 100).rounded())
-        let longitude = Int(((longitude + 180) * 100).rounded())
-        return (latitude * 36_001 + longitude) % 9_973
-    }
-
-    /// The default city: Moscow.
-    public static let moscow = Place(
-        name: "Moscow", localNames: ["ru": "Москва", "en": "Moscow"], region: nil, country: "RU",
-        latitude: 55.7558, longitude: 37.6173, timeZone: "Europe/Moscow")
-}
-
-extension PlaceTimeZone {
-    /// The form kept in the store: an IANA identifier, or `UTC+05:45` for a fixed offset.
-    public var stored: String {
-        switch self {
-        case .identifier(let identifier):
-            return identifier
-        case .offset(let seconds):
-            let sign = seconds < 0 ? "-" : "+"
-            let minutes = abs(seconds) / 60
-            return String(format: "UTC%@%02d:%02d", sign, minutes / 60, minutes % 60)
-        }
-    }
-
-    /// Reads the stored form back; nil when it is neither.
-    public init?(stored: String) {
-        if stored.hasPrefix("UTC"), stored.count == 9 {
-            let body = stored.dropFirst(3)
-            let sign = body.first == "-" ? -1 : 1
-            let digits = body.dropFirst().split(separator: ":")
-            guard digits.count == 2, let hours = Int(digits[0]), let minutes = Int(digits[1]) else { return nil }
-            self = .offset(seconds: sign * (hours * 3600 + minutes * 60))
-        } else if TimeZone(identifier: stored) != nil {
-            self = .identifier(stored)
-        } else {
-            return nil
-        }
     }
 }

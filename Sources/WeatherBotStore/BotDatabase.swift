@@ -5,7 +5,8 @@ public import GRDB
 ///
 /// Every query that touches a chat's data names that chat's id.
 public struct BotDatabase: Sendable {
-    public let writer: any DatabaseWriter
+    /// Internal: every query goes through the methods below, each scoped by chat.
+    let writer: any DatabaseWriter
     /// The busy paths (chat steps, delivered replies) commit through here, many to a transaction.
     let group: GroupCommit
     /// The records of the chats last read or written.
@@ -209,24 +210,33 @@ extension BotDatabase {
         return record
     }
 
+    /// Writes chats and their daily forecasts as they are, in one transaction: a restore, or a
+    /// database prepared for a benchmark. A chat or forecast whose id exists is refused.
+    public func insert(chats: [ChatRecord], subscriptions: [Subscription] = []) throws {
+        try writer.write { db in
+            for chat in chats { try chat.insert(db) }
+            for subscription in subscriptions { try subscription.insert(db) }
+        }
+    }
+
     /// Every inbox item not yet handled, oldest first.
     public func pendingInbox() throws -> [InboxItem] {
         try writer.read { db in try InboxItem.order(InboxItem.Columns.seq).fetchAll(db) }
     }
 
     /// The oldest inbox item of one chat.
-    public func nextInboxItem(chatID: Int64) throws -> InboxItem? {
+    func nextInboxItem(chatID: Int64) throws -> InboxItem? {
         try writer.read { db in
             try InboxItem.filter(InboxItem.Columns.chatId == chatID).order(InboxItem.Columns.seq).fetchOne(db)
         }
     }
 
-    /// Commits one handled inbox item in one transaction: the chat's new record, the item's removal,
-    /// the replies into the outbox, and follow-ups into the inbox. Nothing is sent before this.
+    /// ``commitStep(chat:handled:changes:replies:followUps:at:)`` in a transaction of its own,
+    /// synchronously: for tests that drive one step at a time.
     ///
     /// - Returns: the follow-up items written.
     @discardableResult
-    public func commit(
+    func commit(
         chat: ChatRecord,
         handled seq: Int64,
         changes: [ChatChange] = [],
@@ -249,8 +259,9 @@ extension BotDatabase {
         public var followUps: [InboxItem]
     }
 
-    /// ``commit(chat:handled:changes:replies:followUps:at:)`` for the chat workers: the same
-    /// transaction's content, sharing a commit with the steps of other chats that finish meanwhile.
+    /// Commits one handled inbox item for the chat workers: the chat's new record, the item's
+    /// removal, the replies into the outbox, and follow-ups into the inbox, all or nothing, sharing
+    /// a commit with the steps of other chats that finish meanwhile. Nothing is sent before this.
     @discardableResult
     public func commitStep(
         chat: ChatRecord,

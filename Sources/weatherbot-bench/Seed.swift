@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import WeatherBot
 import WeatherBotStore
 
@@ -11,19 +10,19 @@ enum Seed {
     static func dailyForecastsDue(chats ids: ClosedRange<Int64>, cells: Int, in database: BotDatabase) throws {
         let now = Date()
         let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
-        try database.writer.write { db in
-            for id in ids {
-                let cell = Int(id % Int64(cells))
-                let place = Place(
-                    name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
-                    longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
-                try ChatRecord(id: id, language: "ru", state: ChatState.idle.stored, currentPlace: place).insert(db)
-                try Subscription(
-                    chatId: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
-                    nextSendAt: now.addingTimeInterval(-1)
-                ).insert(db)
-            }
+        let places = ids.map { id in
+            let cell = Int(id % Int64(cells))
+            return Place(
+                name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
+                longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
         }
+        try database.insert(
+            chats: zip(ids, places).map { id, place in ChatRecord(id: id, language: "ru", state: ChatState.idle.stored, currentPlace: place) },
+            subscriptions: zip(ids, places).map { id, place in
+                Subscription(
+                    chatId: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                    nextSendAt: now.addingTimeInterval(-1))
+            })
     }
 
     /// Chats `ids` whose city is Moscow and who were just asked «Это ваш город?» about Kazan
@@ -34,10 +33,6 @@ enum Seed {
             name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.79, longitude: 49.12)
         let asked = ChatState.confirmingCity(kazan).stored
-        try database.writer.write { db in
-            for id in ids {
-                try ChatRecord(id: id, language: "ru", state: asked, currentPlace: moscow, questionSeq: 1).insert(db)
-            }
-        }
+        try database.insert(chats: ids.map { ChatRecord(id: $0, language: "ru", state: asked, currentPlace: moscow, questionSeq: 1) })
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LoopbackHTTP
 import WeatherBotStore
 
@@ -58,11 +57,7 @@ struct StartupScenario {
     /// A database as a busy bot would have it: chats with a city each.
     private func seed(path: String, chats: Int) throws {
         let database = try BotDatabase.open(path: path)
-        try database.writer.write { db in
-            let place = Place(name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
-            for id in 1...chats {
-                try ChatRecord(id: Int64(id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place).insert(db)
-            }
-        }
+        let place = Place(name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
+        try database.insert(chats: (1...Int64(chats)).map { ChatRecord(id: $0, language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place) })
     }
 }

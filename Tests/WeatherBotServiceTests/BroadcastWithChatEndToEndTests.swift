@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LoopbackHTTP
 import Testing
-import WeatherBotStore
+@testable import WeatherBotStore
 
 extension LoopbackTests {
     /// Chatting while a broadcast drains, through the real worker over loopback HTTP, at

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LoopbackHTTP
 import Testing
-import WeatherBotStore
+@testable import WeatherBotStore
 
 extension LoopbackTests {
     /// The real executable under load, killed with SIGKILL at random points and restarted.

@@ -6,8 +6,8 @@ import Synchronization
 import TelegramBotAPI
 import Testing
 import WeatherBot
-import WeatherBotStore
 @testable import WeatherBotService
+@testable import WeatherBotStore
 
 @Suite struct DailySchedulerTests {
     /// A clock the test moves by hand; sleeping moves it too.

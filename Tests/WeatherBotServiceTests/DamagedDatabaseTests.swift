@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import WeatherBotStore
+@testable import WeatherBotStore
 
 extension LoopbackTests {
     /// A damaged database file stops the worker at once with one clear line, and `status` says so.

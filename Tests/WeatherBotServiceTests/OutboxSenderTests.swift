@@ -6,8 +6,8 @@ import LoopbackHTTP
 import TelegramBotAPI
 import Testing
 import WeatherBot
-import WeatherBotStore
 @testable import WeatherBotService
+@testable import WeatherBotStore
 
 extension LoopbackTests {
     /// The outbox sender against a loopback Bot API that fails the way Telegram does.

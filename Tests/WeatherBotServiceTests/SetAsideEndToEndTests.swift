@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LoopbackHTTP
 import Testing
-import WeatherBotStore
+@testable import WeatherBotStore
 
 extension LoopbackTests {
     /// The last line of defence: an inbox item that fails again and again is set aside, with its

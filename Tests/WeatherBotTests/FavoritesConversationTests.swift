@@ -2,8 +2,9 @@ import Foundation
 import OpenWeather
 import TelegramBotAPI
 import Testing
-import WeatherBotStore
+import WeatherBotService
 @testable import WeatherBot
+@testable import WeatherBotStore
 
 /// The favorites commands through the conversation, each step committed to a real SQLite file.
 @Suite struct FavoritesConversationTests {

@@ -2,8 +2,9 @@ import Foundation
 import OpenWeather
 import TelegramBotAPI
 import Testing
-import WeatherBotStore
+import WeatherBotService
 @testable import WeatherBot
+@testable import WeatherBotStore
 
 /// Every screen the bot shows, in Russian and English, walked through as a user would and written
 /// out as text: compared with the committed files in `Golden/`, so a wording change is a reviewed

@@ -5,8 +5,9 @@ import LoopbackHTTP
 import OpenWeather
 import Synchronization
 import Testing
+import WeatherBot
+import WeatherBotService
 import WeatherBotStore
-@testable import WeatherBot
 
 /// The shared OpenWeather service against a loopback OpenWeather that fails.
 @Suite struct OpenWeatherServiceTests {
@@ -18,7 +19,8 @@ import WeatherBotStore
         let log = CapturedLog()
         let service = OpenWeatherService(
             client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: AsyncHTTPTransport()), logger: log.logger())
-        let conversation = Conversation(geocoder: service, weather: service, store: FakeFavorites(), activity: FakeActivity())
+        let folder = try TemporaryFolder()
+        let conversation = Conversation(geocoder: service, weather: service, store: try BotDatabase.open(path: folder.databasePath), activity: TypingLog())
         let step = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 1, language: .ru, intent: .command(.weather))), chat: nil)
         #expect(step.replies.first?.text?.contains("сервис погоды не принял ключ доступа бота") == true)
         let logged = log.lines
@@ -36,12 +38,19 @@ import WeatherBotStore
         let service = OpenWeatherService(
             client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(1)),
             logger: CapturedLog().logger())
-        let activity = FakeActivity()
-        let conversation = Conversation(geocoder: service, weather: service, store: FakeFavorites(), activity: activity)
+        let activity = TypingLog()
+        let folder = try TemporaryFolder()
+        let conversation = Conversation(geocoder: service, weather: service, store: try BotDatabase.open(path: folder.databasePath), activity: activity)
         let started = ContinuousClock.now
         let step = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 7, language: .en, intent: .command(.weather))), chat: nil)
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(activity.chats.withLock { $0 } == [7])  // «typing…» while it waited
         #expect(step.replies.first?.text?.contains("the weather service cannot be reached") == true)
     }
+}
+
+/// The chats shown «typing…», in order.
+final class TypingLog: ChatActivity {
+    let chats = Mutex<[Int64]>([])
+    func typing(in chatID: Int64) async { chats.withLock { $0.append(chatID) } }
 }

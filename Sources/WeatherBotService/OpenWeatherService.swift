@@ -1,0 +1,58 @@
+public import Logging
+public import OpenWeather
+public import WeatherBot
+public import WeatherBotStore
+
+/// Geocoding and weather from the one shared OpenWeather client, weather through the shared cache.
+/// Every failure is logged here, once, whatever the user is told.
+public struct OpenWeatherService: Geocoder, WeatherSource {
+    public let client: OpenWeatherClient
+    public let cache: WeatherCache
+    let logger: Logger
+
+    public init(
+        client: OpenWeatherClient, freshFor: Duration = .seconds(600), staleFor: Duration = .seconds(3 * 3600), capacity: Int = 10_000,
+        logger: Logger = Logger(label: "weatherbot.openweather")
+    ) {
+        self.client = client
+        self.logger = logger
+        self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity) { latitude, longitude, language in
+            try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+        }
+    }
+
+    public func places(named name: String, language: Language) async throws -> [Place] {
+        try await logged { try await client.geocode(name, limit: 5).map { Place($0, language: language) } }
+    }
+
+    public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
+        try await logged { try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) } }
+    }
+
+    public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        let entry = try await logged {
+            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language.rawValue, refresh: refresh)
+        }
+        if entry.isStale {
+            logger.notice("OpenWeather refresh failed; showing older data", metadata: ["fetched.at": "\(entry.fetchedAt)"])
+        }
+        return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
+    }
+
+    /// Runs a call, logging its failure: an invalid key as an error the operator must fix, the rest as warnings.
+    private func logged<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as OpenWeatherError {
+            switch error.code {
+            case .invalidKey:
+                logger.error("OpenWeather rejected the API key (401): check OPEN_WEATHER_API_KEY", metadata: ["endpoint": "\(error.endpoint)"])
+            case .notFound:
+                logger.debug("OpenWeather found nothing", metadata: ["endpoint": "\(error.endpoint)"])
+            default:
+                logger.warning("OpenWeather call failed", metadata: ["error": "\(error)"])
+            }
+            throw error
+        }
+    }
+}
