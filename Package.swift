@@ -40,7 +40,10 @@ let package = Package(
         // Persistence: migrations, chats, inbox, outbox, offsets.
         .target(
             name: "WeatherBotStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
         ),
         // The product's pure core: intents, the conversation, views, texts. It does no I/O: the
         // runtime hands it a geocoder, a weather source, a store and the chat's membership.

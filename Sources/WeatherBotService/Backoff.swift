@@ -23,6 +23,27 @@ struct Backoff: Sendable {
         failures = 0
     }
 
+    /// Runs `attempt` until it returns, waiting after each failure. `failed` sees each error
+    /// with the wait before the next try: it logs it, and throws to give up. A cancelled task
+    /// stops waiting and throws `CancellationError`.
+    mutating func retry<T>(
+        _ attempt: () async throws -> T,
+        failed: (_ error: any Error, _ delay: Duration) async throws -> Void
+    ) async throws -> T {
+        while true {
+            do {
+                let value = try await attempt()
+                reset()
+                return value
+            } catch {
+                let delay = next()
+                try await failed(error, delay)
+                try Task.checkCancellation()
+                try await Task.sleep(for: delay)
+            }
+        }
+    }
+
     static func delay(afterFailures failures: Int, initial: Duration, maximum: Duration) -> Duration {
         let exponent = min(max(failures - 1, 0), 20)
         let ceiling = min(initial * (1 << exponent), maximum)

@@ -49,25 +49,20 @@ public struct BotRuntime: Sendable {
     /// A rejected token throws at once; a network failure or 5xx is retried with backoff.
     public func prepare() async throws {
         var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
-        while true {
-            do {
-                let me = try await telegram.getMe()
-                logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
-                workers.identify(as: me.username)
-                try await telegram.deleteWebhook()
-                // The default menu is for every language without one of its own, which the bot
-                // answers in English; the readers of Russian get theirs by language code.
-                try await telegram.setMyCommands(Self.menu(.en), languageCode: nil)
-                for code in Language.readersOfRussian.sorted() {
-                    try await telegram.setMyCommands(Self.menu(.ru), languageCode: code)
-                }
-                return
-            } catch {
-                guard error.isTransient else { throw error }
-                let delay = backoff.next()
-                logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-                try await Task.sleep(for: delay)
+        try await backoff.retry {
+            let me = try await telegram.getMe()
+            logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
+            workers.identify(as: me.username)
+            try await telegram.deleteWebhook()
+            // The default menu is for every language without one of its own, which the bot
+            // answers in English; the readers of Russian get theirs by language code.
+            try await telegram.setMyCommands(Self.menu(.en), languageCode: nil)
+            for code in Language.readersOfRussian.sorted() {
+                try await telegram.setMyCommands(Self.menu(.ru), languageCode: code)
             }
+        } failed: { error, delay in
+            guard (error as? TelegramError)?.isTransient == true else { throw error }
+            logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         }
     }
 

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 public import Logging
 public import ServiceLifecycle
@@ -20,10 +21,9 @@ public actor ChatWorkers: Service {
     private let logger: Logger
     private let maximumConcurrentChats: Int
 
-    private var pending: [Int64: [Work]] = [:]
+    private var pending: [Int64: Deque<Work>] = [:]
     private var pendingCount = 0
-    private var ready: [Int64] = []
-    private var readyHead = 0
+    private var ready = Deque<Int64>()
     private var running: Set<Int64> = []
     private var stopping = false
     /// Why the workers stopped, when the database file is damaged.
@@ -110,7 +110,7 @@ public actor ChatWorkers: Service {
         }
         logger.info("chat workers stopped", metadata: ["inbox.left": "\(pendingCount)"])
         if let damage { throw damage }
-        retrying(logger) { try database.endRun() }
+        loggingFailure(logger) { try database.endRun() }
     }
 
     /// The database file is damaged: the workers stop, and their service fails with the error.
@@ -127,26 +127,17 @@ public actor ChatWorkers: Service {
     }
 
     private func nextReadyChat() -> Int64? {
-        guard readyHead < ready.count else { return nil }
-        let chatID = ready[readyHead]
-        readyHead += 1
-        if readyHead > 1024 && readyHead * 2 > ready.count {
-            ready.removeFirst(readyHead)
-            readyHead = 0
-        }
-        return chatID
+        ready.popFirst()
     }
 
     /// The chat's next item, or nil (and the chat leaves `running`) when it has none or the workers stop.
     private func take(_ chatID: Int64) -> Work? {
-        guard !stopping, var queue = pending[chatID], !queue.isEmpty else {
+        guard !stopping, let item = pending[chatID]?.popFirst() else {
             running.remove(chatID)
             if pending[chatID]?.isEmpty ?? false { pending[chatID] = nil }
             wake.signal()
             return nil
         }
-        let item = queue.removeFirst()
-        pending[chatID] = queue.isEmpty ? [] : queue
         pendingCount -= 1
         capacity.signal()
         return item
@@ -168,7 +159,7 @@ public actor ChatWorkers: Service {
 
         guard let event = Self.event(of: item, update: work.update, botUsername: botUsername.withLock { $0 }) else {
             logger.notice("inbox item dropped: nothing to handle in it")
-            retrying(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
+            loggingFailure(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
             return
         }
         if item.attempts >= Self.maximumAttempts,
@@ -178,44 +169,40 @@ public actor ChatWorkers: Service {
         }
         var backoff = Backoff()
         var failures = 0
-        while true {
-            do {
-                let chat = try database.chat(item.chatId)
-                let step = await conversation.handle(event, chat: chat)
-                defer { activity?.settled(in: item.chatId) }
-                let replies = step.replies.map(\.stored)
-                let encoder = JSONEncoder()
-                let followUps = try step.followUps.map { try encoder.encode($0) }
-                let written = try await database.commitStep(
-                    chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
-                self.logger.debug(
-                    "handled",
-                    metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })
-                outbox?.committed(
-                    zip(written.replyIDs, step.replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, reply: $1) },
-                    emptying: step.changes.contains(.forgetChat) ? item.chatId : nil)
-                if !written.followUps.isEmpty { await enqueueFollowUps(written.followUps) }
-                return
-            } catch {
-                // Only the database can fail here; the item stays in the inbox and is tried again,
-                // up to its last attempt. A damaged file stops the bot instead.
-                if BotDatabase.isDamage(error) {
-                    await stop(damaged: error)
-                    return
-                }
-                // Only a commit refused for what the step wrote counts against the item; a full
-                // disk or a busy database is waited out, as long as it takes.
-                if BotDatabase.isRejection(error) { failures += 1 }
-                if item.attempts + failures >= Self.maximumAttempts,
-                    await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)
-                {
-                    return
-                }
-                let delay = backoff.next()
-                logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-                if await isStopping { return }
-                try? await Task.sleep(for: delay)
+        // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
+        try? await backoff.retry {
+            let chat = try database.chat(item.chatId)
+            let step = await conversation.handle(event, chat: chat)
+            defer { activity?.settled(in: item.chatId) }
+            let replies = step.replies.map(\.stored)
+            let encoder = JSONEncoder()
+            let followUps = try step.followUps.map { try encoder.encode($0) }
+            let written = try await database.commitStep(
+                chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
+            self.logger.debug(
+                "handled",
+                metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })
+            outbox?.committed(
+                zip(written.replyIDs, step.replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, reply: $1) },
+                emptying: step.changes.contains(.forgetChat) ? item.chatId : nil)
+            if !written.followUps.isEmpty { await enqueueFollowUps(written.followUps) }
+        } failed: { error, delay in
+            // Only the database can fail here; the item stays in the inbox and is tried again,
+            // up to its last attempt. A damaged file stops the bot instead.
+            if BotDatabase.isDamage(error) {
+                await stop(damaged: error)
+                throw error
             }
+            // Only a commit refused for what the step wrote counts against the item; a full
+            // disk or a busy database is waited out, as long as it takes.
+            if BotDatabase.isRejection(error) { failures += 1 }
+            if item.attempts + failures >= Self.maximumAttempts,
+                await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)
+            {
+                throw error
+            }
+            logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
+            if await isStopping { throw CancellationError() }
         }
     }
 
@@ -262,7 +249,7 @@ public actor ChatWorkers: Service {
         }
     }
 
-    private nonisolated func retrying(_ logger: Logger, _ body: () throws -> Void) {
+    private nonisolated func loggingFailure(_ logger: Logger, _ body: () throws -> Void) {
         do { try body() } catch { logger.error("database error", metadata: ["error": "\(error)"]) }
     }
 

@@ -194,16 +194,11 @@ public final class OutboxSender: Service, Sendable {
     /// a crash repeats at most the one message per chat that was in flight.
     private func complete(_ queued: QueuedReply, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
         var backoff = Backoff()
-        while true {
-            do {
-                try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID)
-                break
-            } catch {
-                let delay = backoff.next()
-                logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-                if Task.isCancelled { break }
-                try? await Task.sleep(for: delay)
-            }
+        // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
+        try? await backoff.retry {
+            try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID)
+        } failed: { error, delay in
+            logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         }
         queue.withLock { $0.finish(queued, at: Self.now()) }
     }

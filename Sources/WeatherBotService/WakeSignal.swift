@@ -26,7 +26,18 @@ final class WakeSignal: Sendable {
     }
 
     /// Waits for a signal, at most `timeout`. Returns at once when one came since the last wait.
+    /// The timer is a child task, cancelled as soon as the signal comes.
     func wait(timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.wait() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Waits for a signal, or for its task to be cancelled.
+    private func wait() async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -34,21 +45,16 @@ final class WakeSignal: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state in
-                    if state.pending || Task.isCancelled {
+                    if state.pending {
                         state.pending = false
                         return true
                     }
+                    // Cancelled (the timer won, or the loop stops): a signal still to come is kept.
+                    if Task.isCancelled { return true }
                     state.waiters[id] = continuation
                     return false
                 }
-                if now {
-                    continuation.resume()
-                } else {
-                    Task { [weak self] in
-                        try? await Task.sleep(for: timeout)
-                        self?.resume(id)
-                    }
-                }
+                if now { continuation.resume() }
             }
         } onCancel: {
             resume(id)

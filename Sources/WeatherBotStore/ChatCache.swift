@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// The records of the chats most recently read or written, so a chat's next update does not read
@@ -8,8 +9,7 @@ final class ChatCache: Sendable {
     private struct State {
         var records: [Int64: ChatRecord] = [:]
         /// Ids in the order they were first cached; may hold ids removed since.
-        var order: [Int64] = []
-        var head = 0
+        var order = Deque<Int64>()
     }
 
     private let capacity: Int
@@ -29,13 +29,8 @@ final class ChatCache: Sendable {
             if state.records.updateValue(record, forKey: record.id) == nil {
                 state.order.append(record.id)
             }
-            while state.records.count > capacity, state.head < state.order.count {
-                state.records[state.order[state.head]] = nil
-                state.head += 1
-            }
-            if state.head > 1024 && state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
-                state.head = 0
+            while state.records.count > capacity, let oldest = state.order.popFirst() {
+                state.records[oldest] = nil
             }
         }
     }

@@ -38,4 +38,15 @@ import Testing
         await waiting.value
         #expect(ContinuousClock.now - started < .seconds(10))
     }
+
+    @Test func aSignalRightAfterATimeoutIsKeptForTheNextWait() async {
+        let signal = WakeSignal()
+        for _ in 0..<50 {
+            await signal.wait(timeout: .microseconds(200))
+            signal.signal()
+            let started = ContinuousClock.now
+            await signal.wait(timeout: .seconds(30))
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
 }
