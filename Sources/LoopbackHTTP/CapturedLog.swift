@@ -1,40 +1,30 @@
+import InMemoryLogging
 public import Logging
-import Synchronization
 
-/// Every log line a logger writes, with its metadata, kept for a test to read.
+/// Every log line a logger writes, with its metadata, kept for a test to read: swift-log's
+/// in-memory handler, read back as one line per entry.
 public final class CapturedLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    /// Shares its entries with every copy, such as the one each logger holds.
+    private let handler: InMemoryLogHandler
 
-    public init() {}
+    public init() {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        self.handler = handler
+    }
 
     /// The lines so far: «level message key=value …», metadata keys sorted.
-    public var lines: [String] { storage.withLock { $0 } }
+    public var lines: [String] {
+        handler.entries.map { entry in
+            let fields = entry.metadata.map { "\($0)=\($1)" }.sorted().joined(separator: " ")
+            return "\(entry.level) \(entry.message) \(fields)"
+        }
+    }
 
     /// A logger at trace level that writes here.
     public func logger(label: String = "weatherbot.captured") -> Logger {
-        var logger = Logger(label: label) { _ in Handler(log: self) }
+        var logger = Logger(label: label) { [handler] _ in handler }
         logger.logLevel = .trace
         return logger
-    }
-
-    fileprivate func append(_ line: String) {
-        storage.withLock { $0.append(line) }
-    }
-
-    private struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            let fields = all.map { "\($0)=\($1)" }.sorted().joined(separator: " ")
-            log.append("\(event.level) \(event.message) \(fields)")
-        }
     }
 }
