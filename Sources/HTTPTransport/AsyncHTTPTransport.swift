@@ -80,7 +80,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let host = request.url.host ?? "unknown host"
         do {
             guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {

@@ -1,8 +1,8 @@
 /// The single seam between the API clients and the network.
 ///
 /// Production uses ``AsyncHTTPTransport``; tests and benchmarks can put any other in its place.
-/// An implementation throws ``TransportError`` for anything that is not an HTTP response, and
-/// never includes the request URL in what it throws: bot URLs carry the token.
+/// Anything that is not an HTTP response is a ``TransportError``, which never includes the
+/// request URL: bot URLs carry the token.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }

@@ -126,10 +126,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: requestTimeout))
-        } catch let error as TransportError {
-            throw OpenWeatherError(code: .network, endpoint: path, message: error.description.redacting(apiKey))
         } catch {
-            throw OpenWeatherError(code: .network, endpoint: path, message: String(describing: type(of: error)))
+            throw OpenWeatherError(code: .network, endpoint: path, message: error.description.redacting(apiKey))
         }
         guard response.status == 200 else {
             if response.status == 429 {

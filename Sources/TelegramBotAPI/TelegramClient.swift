@@ -179,14 +179,10 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
-        } catch let error as TransportError where error.code == .tooLarge {
-            throw TelegramError(
-                code: .tooLarge, method: method, description: redacted(error.description),
-                firstUpdateID: error.bodyStart.flatMap(Self.firstUpdateID))
-        } catch let error as TransportError {
-            throw TelegramError(code: .transport, method: method, description: redacted(error.description))
         } catch {
-            throw TelegramError(code: .transport, method: method, description: String(describing: type(of: error)))
+            throw TelegramError(
+                code: error.code == .tooLarge ? .tooLarge : .transport, method: method, description: redacted(error.description),
+                firstUpdateID: error.bodyStart.flatMap(Self.firstUpdateID))
         }
         let envelope: APIResponse<Result>
         do {
