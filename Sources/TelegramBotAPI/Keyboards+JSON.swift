@@ -1,86 +1,78 @@
-/// Which names a keyboard's fields are written under.
-public enum KeyboardKeys: Sendable {
-    /// The Bot API's snake_case names, for requests.
-    case botAPI
-    /// The Swift names of the keyboards' `Codable` form, in which the outbox stores them.
-    case stored
-}
-
-// The keyboards written straight into JSON: in requests with the Bot API's keys, in the outbox
-// in exactly the form their `Codable` conformance reads back.
+// The keyboards written straight into JSON, under the keys their `Codable` conformance reads
+// back: the Bot API's own.
 
 extension InlineKeyboardButton {
-    func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+    func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("text", text)
-            if let callbackData { json.field(keys == .botAPI ? "callback_data" : "callbackData", callbackData) }
+            if let callbackData { json.field("callback_data", callbackData) }
         }
     }
 }
 
 extension InlineKeyboardMarkup {
-    public func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+    public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.key(keys == .botAPI ? "inline_keyboard" : "inlineKeyboard")
+            json.key("inline_keyboard")
             json.array(inlineKeyboard) { json, row in
-                json.array(row) { json, button in button.write(to: &json, keys: keys) }
+                json.array(row) { json, button in button.write(to: &json) }
             }
         }
     }
 }
 
 extension KeyboardButton {
-    func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+    func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("text", text)
-            if let requestLocation { json.field(keys == .botAPI ? "request_location" : "requestLocation", requestLocation) }
+            if let requestLocation { json.field("request_location", requestLocation) }
         }
     }
 }
 
 extension ReplyKeyboardMarkup {
-    func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+    func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("keyboard")
             json.array(keyboard) { json, row in
-                json.array(row) { json, button in button.write(to: &json, keys: keys) }
+                json.array(row) { json, button in button.write(to: &json) }
             }
-            if let resizeKeyboard { json.field(keys == .botAPI ? "resize_keyboard" : "resizeKeyboard", resizeKeyboard) }
-            if let oneTimeKeyboard { json.field(keys == .botAPI ? "one_time_keyboard" : "oneTimeKeyboard", oneTimeKeyboard) }
+            if let resizeKeyboard { json.field("resize_keyboard", resizeKeyboard) }
+            if let oneTimeKeyboard { json.field("one_time_keyboard", oneTimeKeyboard) }
             if let inputFieldPlaceholder {
-                json.field(keys == .botAPI ? "input_field_placeholder" : "inputFieldPlaceholder", inputFieldPlaceholder)
+                json.field("input_field_placeholder", inputFieldPlaceholder)
             }
         }
     }
 }
 
 extension ReplyKeyboardRemove {
-    func write(to json: inout JSONWriter, keys: KeyboardKeys) {
-        json.object { json in json.field(keys == .botAPI ? "remove_keyboard" : "removeKeyboard", removeKeyboard) }
+    func write(to json: inout JSONWriter) {
+        json.object { json in json.field("remove_keyboard", removeKeyboard) }
     }
 }
 
 extension ForceReply {
-    func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+    func write(to json: inout JSONWriter) {
         json.object { json in
-            json.field(keys == .botAPI ? "force_reply" : "forceReply", forceReply)
+            json.field("force_reply", forceReply)
             if let selective { json.field("selective", selective) }
             if let inputFieldPlaceholder {
-                json.field(keys == .botAPI ? "input_field_placeholder" : "inputFieldPlaceholder", inputFieldPlaceholder)
+                json.field("input_field_placeholder", inputFieldPlaceholder)
             }
-            // In a request the message answered goes in `reply_parameters` instead.
-            if keys == .stored, let replyTo { json.field("replyTo", replyTo) }
+            // Only in the outbox: a request sends the markup ``ReplyMarkup/forRequest``.
+            if let replyTo { json.field("reply_to", replyTo) }
         }
     }
 }
 
 extension ReplyMarkup {
-    public func write(to json: inout JSONWriter, keys: KeyboardKeys) {
+    public func write(to json: inout JSONWriter) {
         switch self {
-        case .inline(let markup): markup.write(to: &json, keys: keys)
-        case .keyboard(let markup): markup.write(to: &json, keys: keys)
-        case .removeKeyboard(let markup): markup.write(to: &json, keys: keys)
-        case .forceReply(let markup): markup.write(to: &json, keys: keys)
+        case .inline(let markup): markup.write(to: &json)
+        case .keyboard(let markup): markup.write(to: &json)
+        case .removeKeyboard(let markup): markup.write(to: &json)
+        case .forceReply(let markup): markup.write(to: &json)
         }
     }
 }

@@ -1,5 +1,12 @@
+// The keyboards are coded under the Bot API's own names, in requests and in the outbox alike.
+
 /// A button under a message.
 public struct InlineKeyboardButton: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case text
+        case callbackData = "callback_data"
+    }
+
     public var text: String
     public var callbackData: String?
 
@@ -10,6 +17,10 @@ public struct InlineKeyboardButton: Codable, Sendable, Hashable {
 }
 
 public struct InlineKeyboardMarkup: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case inlineKeyboard = "inline_keyboard"
+    }
+
     public var inlineKeyboard: [[InlineKeyboardButton]]
 
     public init(inlineKeyboard: [[InlineKeyboardButton]]) {
@@ -19,6 +30,11 @@ public struct InlineKeyboardMarkup: Codable, Sendable, Hashable {
 
 /// A button of the keyboard that replaces the user's keyboard.
 public struct KeyboardButton: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case text
+        case requestLocation = "request_location"
+    }
+
     public var text: String
     public var requestLocation: Bool?
 
@@ -29,6 +45,13 @@ public struct KeyboardButton: Codable, Sendable, Hashable {
 }
 
 public struct ReplyKeyboardMarkup: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case keyboard
+        case resizeKeyboard = "resize_keyboard"
+        case oneTimeKeyboard = "one_time_keyboard"
+        case inputFieldPlaceholder = "input_field_placeholder"
+    }
+
     public var keyboard: [[KeyboardButton]]
     public var resizeKeyboard: Bool?
     public var oneTimeKeyboard: Bool?
@@ -43,6 +66,10 @@ public struct ReplyKeyboardMarkup: Codable, Sendable, Hashable {
 }
 
 public struct ReplyKeyboardRemove: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case removeKeyboard = "remove_keyboard"
+    }
+
     public var removeKeyboard: Bool
 
     public init() {
@@ -53,10 +80,18 @@ public struct ReplyKeyboardRemove: Codable, Sendable, Hashable {
 /// Asks for an answer by reply (`force_reply`). In a group it is `selective` and answers the
 /// member's own message (`replyTo`): that is how Telegram knows whom to ask.
 public struct ForceReply: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case forceReply = "force_reply"
+        case selective
+        case inputFieldPlaceholder = "input_field_placeholder"
+        case replyTo = "reply_to"
+    }
+
     public var forceReply: Bool
     public var selective: Bool?
     public var inputFieldPlaceholder: String?
-    /// The message the question answers; sent as `reply_parameters`, not in the markup.
+    /// The message the question answers. Not a field of the Bot API's markup: kept with it in the
+    /// outbox as `reply_to`, and sent as the message's `reply_parameters`.
     public var replyTo: Int?
 
     public init(selective: Bool? = nil, inputFieldPlaceholder: String? = nil, replyTo: Int? = nil) {
@@ -75,7 +110,7 @@ public enum ReplyMarkup: Codable, Sendable, Hashable {
     case forceReply(ForceReply)
 
     private enum Probe: String, CodingKey {
-        case inlineKeyboard, keyboard, removeKeyboard, forceReply
+        case inlineKeyboard = "inline_keyboard", keyboard, removeKeyboard = "remove_keyboard", forceReply = "force_reply"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,5 +133,14 @@ public enum ReplyMarkup: Codable, Sendable, Hashable {
         case .removeKeyboard(let markup): try markup.encode(to: encoder)
         case .forceReply(let markup): try markup.encode(to: encoder)
         }
+    }
+}
+
+extension ReplyMarkup {
+    /// The markup as the Bot API takes it: a question's reply target goes in `reply_parameters`.
+    public var forRequest: ReplyMarkup {
+        guard case .forceReply(var question) = self, question.replyTo != nil else { return self }
+        question.replyTo = nil
+        return .forceReply(question)
     }
 }

@@ -73,7 +73,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             Self.writeText(text, to: &json)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.write(to: &json, keys: .botAPI)
+                replyMarkup.forRequest.write(to: &json)
             }
             if case .forceReply(let question)? = replyMarkup, let replyTo = question.replyTo {
                 // Sent even if that message was deleted meanwhile.
@@ -92,7 +92,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             Self.writeText(text, to: &json)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.write(to: &json, keys: .botAPI)
+                replyMarkup.write(to: &json)
             }
         }
     }
@@ -103,7 +103,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             json.field("message_id", messageID)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.write(to: &json, keys: .botAPI)
+                replyMarkup.write(to: &json)
             }
         }
     }

@@ -17,7 +17,7 @@ extension Reply: JSONWritable {
                     json.field("text", text)
                     if let markup {
                         json.key("markup")
-                        markup.write(to: &json, keys: .stored)
+                        markup.write(to: &json)
                     }
                     if let tag { json.field("tag", tag) }
                 })
@@ -28,7 +28,7 @@ extension Reply: JSONWritable {
                     json.field("text", text)
                     if let keyboard {
                         json.key("keyboard")
-                        keyboard.write(to: &json, keys: .stored)
+                        keyboard.write(to: &json)
                     }
                 })
             case .editKeyboard(let target, let keyboard):
@@ -37,7 +37,7 @@ extension Reply: JSONWritable {
                     target.write(to: &json)
                     if let keyboard {
                         json.key("keyboard")
-                        keyboard.write(to: &json, keys: .stored)
+                        keyboard.write(to: &json)
                     }
                 })
             case .answer(let queryID, let text, let showAlert):

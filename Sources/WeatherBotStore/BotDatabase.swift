@@ -137,7 +137,38 @@ public struct BotDatabase: Sendable {
         migrator.registerMigration("v6: the message a chat's latest step answered") { db in
             try db.alter(table: "chat") { t in t.add(column: "lastMessageID", .integer) }
         }
+        migrator.registerMigration("v7: keyboards in the outbox under the Bot API's names") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, payload FROM outbox")
+            for row in rows {
+                let payload: Data = row["payload"]
+                guard let renamed = renamingKeyboardKeys(in: payload) else { continue }
+                try db.execute(sql: "UPDATE outbox SET payload = ? WHERE id = ?", arguments: [renamed, row["id"] as Int64])
+            }
+        }
         return migrator
+    }
+
+    /// The Swift names keyboards were stored under before v7, and their Bot API names.
+    static let keyboardKeys = [
+        "inlineKeyboard": "inline_keyboard", "callbackData": "callback_data", "requestLocation": "request_location",
+        "resizeKeyboard": "resize_keyboard", "oneTimeKeyboard": "one_time_keyboard", "inputFieldPlaceholder": "input_field_placeholder",
+        "removeKeyboard": "remove_keyboard", "forceReply": "force_reply", "replyTo": "reply_to",
+    ]
+
+    /// A stored reply with its keyboards' keys renamed; nil when it needs no change or is not JSON
+    /// (such a row is left for the sender, which drops what it cannot read, as before).
+    static func renamingKeyboardKeys(in payload: Data) -> Data? {
+        func renamed(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return Dictionary(uniqueKeysWithValues: object.map { (keyboardKeys[$0] ?? $0, renamed($1)) })
+            }
+            if let array = value as? [Any] { return array.map(renamed) }
+            return value
+        }
+        guard let text = String(data: payload, encoding: .utf8), keyboardKeys.keys.contains(where: { text.contains("\"\($0)\"") }),
+            let object = try? JSONSerialization.jsonObject(with: payload)
+        else { return nil }
+        return try? JSONSerialization.data(withJSONObject: renamed(object))
     }
 }
 

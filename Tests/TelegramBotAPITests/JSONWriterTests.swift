@@ -45,12 +45,12 @@ import Testing
         var json = JSONWriter()
         json.object { json in
             json.key("inline")
-            ReplyMarkup.inline(inline).write(to: &json, keys: .botAPI)
+            ReplyMarkup.inline(inline).write(to: &json)
             json.key("keyboard")
             ReplyMarkup.keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true)]], oneTimeKeyboard: true,
-                                                     inputFieldPlaceholder: "Город")).write(to: &json, keys: .botAPI)
+                                                     inputFieldPlaceholder: "Город")).write(to: &json)
             json.key("remove")
-            ReplyMarkup.removeKeyboard(ReplyKeyboardRemove()).write(to: &json, keys: .botAPI)
+            ReplyMarkup.removeKeyboard(ReplyKeyboardRemove()).write(to: &json)
         }
         let body = try parsed(json)
         let rows = try #require((body["inline"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]])
@@ -65,18 +65,31 @@ import Testing
         #expect((body["remove"] as? [String: Any])?["remove_keyboard"] as? Bool == true)
     }
 
-    @Test func keyboardsWrittenForTheOutboxDecodeAsTheyWere() throws {
+    @Test func keyboardsDecodeFromWhatTheyWriteWhichIsTheBotAPIsForm() throws {
         let markups: [ReplyMarkup] = [
             .inline(InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "✅ \"Да\"", callbackData: "cy:1"), InlineKeyboardButton(text: "Нет", callbackData: "cn:1")], []])),
             .inline(InlineKeyboardMarkup(inlineKeyboard: [])),
             .keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true), KeyboardButton(text: "x")]])),
             .keyboard(ReplyKeyboardMarkup(keyboard: [], resizeKeyboard: nil, oneTimeKeyboard: false, inputFieldPlaceholder: "Город\n")),
             .removeKeyboard(ReplyKeyboardRemove()),
+            .forceReply(ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 41)),
         ]
         for markup in markups {
             var json = JSONWriter()
-            markup.write(to: &json, keys: .stored)
+            markup.write(to: &json)
             #expect(try JSONDecoder().decode(ReplyMarkup.self, from: json.data) == markup)
+            // The generic encoder writes the same keys.
+            let written = try JSONSerialization.jsonObject(with: json.data) as? NSDictionary
+            #expect(written == (try JSONSerialization.jsonObject(with: JSONEncoder().encode(markup)) as? NSDictionary))
         }
+    }
+
+    @Test func aQuestionsReplyTargetIsKeptInTheOutboxButNotSentInTheMarkup() throws {
+        let question = ReplyMarkup.forceReply(ForceReply(selective: true, replyTo: 41))
+        var json = JSONWriter()
+        question.forRequest.write(to: &json)
+        let body = try JSONSerialization.jsonObject(with: json.data) as? [String: Any]
+        #expect(body?["force_reply"] as? Bool == true)
+        #expect(body?["reply_to"] == nil)
     }
 }

@@ -19,6 +19,37 @@ import Testing
         #expect(mode == "wal")
     }
 
+    @Test func repliesWaitingInTheOutboxGetTheBotAPIsKeyboardKeysWhenTheFileIsOpened() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        // A file of the version before, with a question and a card still waiting to be sent.
+        let old = try DatabaseQueue(path: path)
+        try BotDatabase.migrator.migrate(old, upTo: "v6: the message a chat's latest step answered")
+        let question = #"{"send":{"text":"Город?","markup":{"forceReply":true,"selective":true,"inputFieldPlaceholder":"Город","replyTo":41}}}"#
+        let card = #"{"edit":{"_0":{"id":{"_0":7}},"text":"inlineKeyboard","keyboard":{"inlineKeyboard":[[{"text":"Да","callbackData":"cy:1"}]]}}}"#
+        let plain = #"{"answer":{"callbackQueryID":"q","showAlert":false}}"#
+        try old.write { db in
+            for payload in [question, card, plain] {
+                try db.execute(
+                    sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (1, 'interactive', ?, 0, 0, 0)",
+                    arguments: [Data(payload.utf8)])
+            }
+        }
+        try old.close()
+
+        let database = try BotDatabase.open(path: path)
+        let payloads = try database.writer.read { db in try Data.fetchAll(db, sql: "SELECT payload FROM outbox ORDER BY id") }
+        let objects = try payloads.map { try #require(try JSONSerialization.jsonObject(with: $0) as? NSDictionary) }
+        #expect(objects[0] == (try JSONSerialization.jsonObject(with: Data(
+            #"{"send":{"text":"Город?","markup":{"force_reply":true,"selective":true,"input_field_placeholder":"Город","reply_to":41}}}"#.utf8)) as? NSDictionary))
+        // Keys are renamed, never values: the text «inlineKeyboard» stays as it was.
+        #expect(objects[1] == (try JSONSerialization.jsonObject(with: Data(
+            #"{"edit":{"_0":{"id":{"_0":7}},"text":"inlineKeyboard","keyboard":{"inline_keyboard":[[{"text":"Да","callback_data":"cy:1"}]]}}}"#.utf8)) as? NSDictionary))
+        #expect(payloads[2] == Data(plain.utf8))
+    }
+
     @Test func theFileIsReadableByItsOwnerOnly() throws {
         let temporary = try TemporaryDatabase()
         let attributes = try FileManager.default.attributesOfItem(atPath: temporary.path)
