@@ -11,6 +11,7 @@ public struct BotRuntime: Sendable {
     public let workers: ChatWorkers
     public let poller: Poller
     public let scheduler: DailyScheduler
+    let activity: TelegramChatActivity
     let telegram: TelegramClient
     let logger: Logger
 
@@ -30,6 +31,7 @@ public struct BotRuntime: Sendable {
         logger: Logger
     ) {
         let activity = TelegramChatActivity(client: telegram, logger: logger)
+        self.activity = activity
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
             membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites)
@@ -71,11 +73,13 @@ public struct BotRuntime: Sendable {
     }
 
     /// The services in start order; a graceful shutdown stops them in reverse: polling and the
-    /// scheduler first, then the chats in flight, then the outbox, which is flushed for a few seconds.
+    /// scheduler first, then the chats in flight, then the outbox, which is flushed for a few
+    /// seconds, and last the «typing…» indicators the chats asked for.
     public func serviceGroup(signals: [UnixSignal] = []) -> ServiceGroup {
         ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
+                    .init(service: activity),
                     .init(service: outbox),
                     .init(service: workers),
                     .init(service: scheduler),

@@ -75,10 +75,10 @@ final class Loopback {
     let telegram: FakeTelegram
     let weather: LoopbackServer
 
-    init() async throws {
+    init(forecastDelay: Duration = .zero) async throws {
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram()
-        weather = try await FakeOpenWeather.start()
+        weather = try await FakeOpenWeather.start(forecastDelay: forecastDelay)
     }
 
     func startBot(

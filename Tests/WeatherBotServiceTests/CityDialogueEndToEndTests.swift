@@ -8,6 +8,16 @@ extension LoopbackTests {
     @Suite(.serialized) struct CityDialogueEndToEndTests {
         let chatID: Int64 = 501
 
+        @Test func aSlowForecastShowsTypingWhileTheChatWaits() async throws {
+            let loopback = try await Loopback(forecastDelay: .seconds(2))
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
+            telegram.sendText("/weather", from: chatID)
+            try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            #expect(telegram.state.withLock { $0.chatActions } == [chatID])
+            try await bot.stop()
+        }
+
         @Test func theDefaultMenuIsEnglishAndReadersOfRussianGetARussianOne() async throws {
             let loopback = try await Loopback()
             let bot = try await loopback.startBot()

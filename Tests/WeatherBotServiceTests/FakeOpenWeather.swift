@@ -6,7 +6,8 @@ import LoopbackHTTP
 enum FakeOpenWeather {
     static let apiKey = "fake-openweather-key"
 
-    static func start() async throws -> LoopbackServer {
+    /// - Parameter forecastDelay: how long a forecast takes to come (a slow OpenWeather).
+    static func start(forecastDelay: Duration = .zero) async throws -> LoopbackServer {
         try await LoopbackServer { request in
             guard request.query["appid"] == apiKey else {
                 return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
@@ -26,6 +27,7 @@ enum FakeOpenWeather {
                 default: return .json([Any]())
                 }
             case "/data/3.0/onecall":
+                if forecastDelay > .zero { try? await Task.sleep(for: forecastDelay) }
                 return .json([
                     "lat": 54.18, "lon": 45.17, "timezone": "Europe/Moscow", "timezone_offset": 10800,
                     "current": [
