@@ -51,7 +51,8 @@ let package = Package(
             name: "WeatherBot",
             dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore"]
         ),
-        // The runtime: poller, per-chat workers, outbox sender.
+        // The runtime: poller, per-chat workers, outbox sender, scheduler, and what the core reads
+        // through its protocols (OpenWeather, the database, group administrators).
         .target(
             name: "WeatherBotService",
             dependencies: [
@@ -147,6 +148,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// What a module shows of another is said at its import (`public import` only where a public
+// signature needs it), each file imports the modules whose members it uses, and existentials say
+// `any`. .ci/check-imports keeps Package.swift's dependencies in step with the imports.
 for target in package.targets {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("MemberImportVisibility"),
