@@ -11,11 +11,9 @@ extension Conversation {
         case .current:
             return context.chat.currentPlace
         case .city:
-            switch settle(reference, context) {
-            case .current?: return context.chat.currentPlace
-            case .recent(let id)?: return context.chat.recentPlaces.first { $0.id == id }?.place
-            default: return nil
-            }
+            // Settled, it is the city or one of the recent places.
+            guard let settled = settle(reference, context) else { return nil }
+            return await resolve(settled, &context)
         case .defaultCity:
             return defaultPlace
         case .recent(let id):
