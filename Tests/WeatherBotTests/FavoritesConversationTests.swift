@@ -159,6 +159,12 @@ import WeatherBotService
         // The example, followed literally, moves.
         _ = try await chat.send(.command(.move("2 1")))
         #expect(try chat.favorites() == ["Казань", "Уфа"])
+
+        // With one favorite, no example could move it: the answer says so.
+        let single = try Chat(id: 78)
+        try await single.save(["Уфа"])
+        let nowhere = try await single.send(.command(.move("0 5")), from: 78)
+        #expect(nowhere.replies.last?.text?.contains("ничего не переставлено") == true, "\(nowhere.replies)")
     }
 
     @Test func afterDelTheCardsStarNoLongerClaimsThePlaceIsSaved() async throws {
