@@ -41,6 +41,7 @@ let package = Package(
         .target(
             name: "WeatherBotStore",
             dependencies: [
+                "TelegramBotAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -126,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherBotStoreTests",
-            dependencies: ["WeatherBotStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "WeatherBotTests",

@@ -66,54 +66,41 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         return updates.map(\.update)
     }
 
-    /// Sends a message; of Telegram's answer only the new message's id is read.
+    /// Sends a message, its text kept within Telegram's limit; of Telegram's answer only the new
+    /// message's id is read.
     public func sendMessage(chatID: Int64, text: String, replyMarkup: ReplyMarkup? = nil) async throws(TelegramError) -> SentMessage {
-        try await call("sendMessage") { json in
-            json.field("chat_id", chatID)
-            Self.writeText(text, to: &json)
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.forRequest.write(to: &json)
-            }
-            if case .forceReply(let question)? = replyMarkup, let replyTo = question.replyTo {
-                // Sent even if that message was deleted meanwhile.
-                json.field("reply_parameters", object: { json in
-                    json.field("message_id", replyTo)
-                    json.field("allow_sending_without_reply", true)
-                })
-            }
-        }
+        try await call(.sendMessage(chatID: chatID, text: text, replyMarkup: replyMarkup))
     }
 
     public func editMessageText(chatID: Int64, messageID: Int, text: String, replyMarkup: InlineKeyboardMarkup? = nil) async throws(TelegramError) {
-        let _: IgnoredResult = try await call("editMessageText") { json in
-            json.field("chat_id", chatID)
-            json.field("message_id", messageID)
-            Self.writeText(text, to: &json)
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.write(to: &json)
-            }
-        }
+        let _: IgnoredResult = try await call(.editMessageText(chatID: chatID, target: .id(messageID), text: text, replyMarkup: replyMarkup))
     }
 
     public func editMessageReplyMarkup(chatID: Int64, messageID: Int, replyMarkup: InlineKeyboardMarkup?) async throws(TelegramError) {
-        let _: IgnoredResult = try await call("editMessageReplyMarkup") { json in
-            json.field("chat_id", chatID)
-            json.field("message_id", messageID)
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.write(to: &json)
-            }
-        }
+        let _: IgnoredResult = try await call(.editMessageReplyMarkup(chatID: chatID, target: .id(messageID), replyMarkup: replyMarkup))
     }
 
     public func answerCallbackQuery(id: String, text: String? = nil, showAlert: Bool = false) async throws(TelegramError) {
-        let _: Bool = try await call("answerCallbackQuery") { json in
-            json.field("callback_query_id", id)
-            if let text { json.field("text", text) }
-            if showAlert { json.field("show_alert", true) }
+        let _: IgnoredResult = try await call(.answerCallbackQuery(id: id, text: text, showAlert: showAlert))
+    }
+
+    /// Makes a call prepared earlier. `messageID` names the message an edit applies to when the
+    /// request does not (it was written before that message was sent).
+    /// - Returns: the id of the message sent, for `sendMessage`; nil for the other methods.
+    public func perform(_ request: BotRequest, messageID: Int? = nil) async throws(TelegramError) -> Int? {
+        if request.method == .sendMessage {
+            let message: SentMessage = try await call(request)
+            return message.messageId
         }
+        let _: IgnoredResult = try await call(request, messageID: messageID)
+        return nil
+    }
+
+    /// Sends an edit's text and buttons as a new message, for when the message it applies to is
+    /// gone or was never sent; returns the new message's id.
+    public func performAsNewMessage(_ request: BotRequest) async throws(TelegramError) -> Int {
+        let message: SentMessage = try await call(BotRequest(method: .sendMessage, parameters: request.parameters))
+        return message.messageId
     }
 
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.
@@ -147,16 +134,15 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
 
     // MARK: Transport
 
-    /// A message's text in HTML parse mode, without link previews.
-    private static func writeText(_ text: String, to json: inout JSONWriter) {
-        json.field("text", text)
-        json.field("parse_mode", "HTML")
-        json.field("link_preview_options", object: { $0.field("is_disabled", true) })
-    }
-
     /// The URL of a method: the token is a path component of every one.
     private func url(of method: String) -> URL {
         methodURLs[method] ?? apiURL.appendingPathComponent("bot\(token)").appendingPathComponent(method)
+    }
+
+    /// Makes a prepared call and decodes the envelope's `result`.
+    private func call<Result: Decodable>(_ request: BotRequest, messageID: Int? = nil) async throws(TelegramError) -> Result {
+        let id = request.isEdit ? request.messageID ?? messageID : nil
+        return try await call(request.method.rawValue, body: request.parameters(messageID: id))
     }
 
     /// Calls `method` with the JSON object `parameters` writes and decodes the envelope's `result`.
@@ -168,11 +154,21 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     ) async throws(TelegramError) -> Result {
         var json = JSONWriter()
         json.object(parameters)
+        return try await call(method, body: json.data, timeout: timeout, maximumBodySize: maximumBodySize)
+    }
+
+    /// Posts `body` to `method` and decodes the envelope's `result`.
+    private func call<Result: Decodable>(
+        _ method: String,
+        body: Data,
+        timeout: Duration? = nil,
+        maximumBodySize: Int? = nil
+    ) async throws(TelegramError) -> Result {
         let request = HTTPRequest(
             method: .post,
             url: url(of: method),
             headers: ["Content-Type": "application/json"],
-            body: json.data,
+            body: body,
             timeout: timeout ?? requestTimeout,
             maximumBodySize: maximumBodySize
         )

@@ -1,15 +1,7 @@
 public import TelegramBotAPI
 
-/// Which message an edit applies to.
-public enum MessageTarget: Codable, Sendable, Hashable {
-    /// A message whose id is known (the one a button sits under).
-    case id(Int)
-    /// A message this bot sent earlier under a tag, whose id the outbox sender recorded.
-    case tag(String)
-}
-
 /// One thing to say to Telegram, committed to the outbox before anything is sent.
-public enum Reply: Codable, Sendable, Hashable {
+public enum Reply: Sendable, Hashable {
     /// A new message; `tag` names it for later edits.
     case send(text: String, markup: ReplyMarkup? = nil, tag: String? = nil)
     /// New text (and buttons) for an earlier message; sent as a new message if that one is gone.
@@ -26,12 +18,6 @@ public enum Reply: Codable, Sendable, Hashable {
         case .answer(_, let text, _): text
         case .editKeyboard: nil
         }
-    }
-
-    /// Whether it sends or changes a message, and so counts against Telegram's message limits;
-    /// answers to button presses do not.
-    public var isMessage: Bool {
-        if case .answer = self { false } else { true }
     }
 }
 

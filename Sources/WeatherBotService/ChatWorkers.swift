@@ -174,7 +174,7 @@ public actor ChatWorkers: Service {
             let chat = try database.chat(item.chatId)
             let step = await conversation.handle(event, chat: chat)
             defer { activity?.settled(in: item.chatId) }
-            let replies = step.replies.map(\.stored)
+            let replies = step.replies.map { $0.request(chatID: item.chatId) }
             let encoder = JSONEncoder()
             let followUps = try step.followUps.map { try encoder.encode($0) }
             let written = try await database.commitStep(
@@ -183,7 +183,7 @@ public actor ChatWorkers: Service {
                 "handled",
                 metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })
             outbox?.committed(
-                zip(written.replyIDs, step.replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, reply: $1) },
+                zip(written.replyIDs, replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, request: $1) },
                 emptying: step.changes.contains(.forgetChat) ? item.chatId : nil)
             if !written.followUps.isEmpty { await enqueueFollowUps(written.followUps) }
         } failed: { error, delay in
@@ -215,10 +215,10 @@ public actor ChatWorkers: Service {
         logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
         let stored = (try? database.chat(item.chatId))?.flatMap { Language(rawValue: $0.language) }
         let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
-        let apology = Reply.send(text: Texts.for(language).couldNotHandle)
+        let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
         do {
-            if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology.stored) {
-                outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, reply: apology)])
+            if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology) {
+                outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, request: apology)])
             }
             return true
         } catch {

@@ -129,9 +129,7 @@ public struct DailyScheduler: Service {
         var schedules = Schedules()
         let late = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) > gracePeriod }
         let onTime = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) <= gracePeriod }
-        var deliveries = late.compactMap { delivery(for: $0.subscription, payload: nil, now: now, &schedules) }
-        // The forecast of each delivery, handed to the sender once committed.
-        var forecasts = [Reply?](repeating: nil, count: deliveries.count)
+        var deliveries = late.compactMap { delivery(for: $0.subscription, request: nil, now: now, &schedules) }
         if !late.isEmpty {
             logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
         }
@@ -155,10 +153,9 @@ public struct DailyScheduler: Service {
                     let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
                     texts[key] = text
                     let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
-                    let forecast = Reply.send(text: text, markup: .inline(keyboard))
-                    if let delivery = delivery(for: subscription, payload: forecast.stored, now: now, &schedules) {
+                    let forecast = Reply.send(text: text, markup: .inline(keyboard)).request(chatID: subscription.chatId)
+                    if let delivery = delivery(for: subscription, request: forecast, now: now, &schedules) {
                         deliveries.append(delivery)
-                        forecasts.append(forecast)
                     }
                 }
             } catch {
@@ -170,9 +167,9 @@ public struct DailyScheduler: Service {
             // The outbox runs on the wall clock, whatever clock the schedule runs on.
             let ids = try await database.commitDeliveries(deliveries)
             // Sending starts with the first cell, while the rest of the batch is being prepared.
-            let queued = zip(ids, zip(deliveries, forecasts)).compactMap { id, pair -> QueuedReply? in
-                guard let id, let forecast = pair.1 else { return nil }
-                return QueuedReply(id: id, chatID: pair.0.chatID, lane: .bulk, reply: forecast)
+            let queued = zip(ids, deliveries).compactMap { id, delivery -> QueuedReply? in
+                guard let id, let forecast = delivery.request else { return nil }
+                return QueuedReply(id: id, chatID: delivery.chatID, lane: .bulk, request: forecast)
             }
             outbox?.committed(queued)
             return queued.count
@@ -219,10 +216,10 @@ public struct DailyScheduler: Service {
     }
 
     /// Marks a subscription done for the local date it was due on, and schedules the next one.
-    private func delivery(for subscription: Subscription, payload: Data?, now: Date, _ schedules: inout Schedules) -> DailyDelivery? {
+    private func delivery(for subscription: Subscription, request: BotRequest?, now: Date, _ schedules: inout Schedules) -> DailyDelivery? {
         guard let id = subscription.id, let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone else { return nil }
         let day = schedules.day(of: subscription.nextSendAt, in: zone)
         let next = schedules.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
-        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, payload: payload, nextSendAt: next)
+        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, request: request, nextSendAt: next)
     }
 }

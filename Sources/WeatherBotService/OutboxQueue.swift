@@ -1,6 +1,6 @@
 import DequeModule
 import HeapModule
-public import WeatherBot
+public import TelegramBotAPI
 public import WeatherBotStore
 
 /// A reply committed to the outbox, as the sender holds it until Telegram has accepted it.
@@ -8,20 +8,20 @@ public struct QueuedReply: Sendable, Equatable {
     public var id: Int64
     public var chatID: Int64
     public var lane: OutboxLane
-    public var reply: Reply
+    public var request: BotRequest
     var attempts = 0
     /// Not to be sent before this time (seconds since 1970): a retry after a failure.
     var notBefore = 0.0
 
-    public init(id: Int64, chatID: Int64, lane: OutboxLane, reply: Reply) {
+    public init(id: Int64, chatID: Int64, lane: OutboxLane, request: BotRequest) {
         self.id = id
         self.chatID = chatID
         self.lane = lane
-        self.reply = reply
+        self.request = request
     }
 
     /// A callback answer: it never waits behind messages and is not paced.
-    var isAnswer: Bool { !reply.isMessage }
+    var isAnswer: Bool { !request.isMessage }
 }
 
 /// The sender's schedule: the replies waiting in memory, in two lanes, and what may go next.

@@ -4,7 +4,6 @@ public import Logging
 public import ServiceLifecycle
 import Synchronization
 public import TelegramBotAPI
-import WeatherBot
 public import WeatherBotStore
 
 /// Sends committed replies within Telegram's limits, in two lanes: answers to chats first, bulk
@@ -128,8 +127,8 @@ public final class OutboxSender: Service, Sendable {
         logger.info("outbox sender stopped", metadata: ["outbox.left": "\((try? database.outboxBacklog()) ?? -1)"])
     }
 
-    /// Reads a lane's rows from the table into memory. A row that cannot be decoded is removed
-    /// and logged; a failed read is tried again a second later.
+    /// Reads a lane's rows from the table into memory. A row whose method the sender does not make
+    /// is removed and logged; a failed read is tried again a second later.
     private func read(_ lane: OutboxLane, from: Int64, limit: Int) async {
         let items: [OutboxItem]
         do {
@@ -140,17 +139,16 @@ public final class OutboxSender: Service, Sendable {
             queue.withLock { $0.readFailed(lane) }
             return
         }
-        let decoder = JSONDecoder()
         var rows: [QueuedReply] = []
         rows.reserveCapacity(items.count)
         for item in items {
             guard let id = item.id else { continue }
-            guard let reply = try? decoder.decode(Reply.self, from: item.payload) else {
-                logger.error("undecodable reply dropped from the outbox", metadata: ["chat.id": "\(item.chatId)"])
+            guard let request = item.request else {
+                logger.error("reply with an unknown method dropped from the outbox", metadata: ["chat.id": "\(item.chatId)", "method": "\(item.method)"])
                 record { try database.completeOutbox(id: id, chatID: item.chatId) }
                 continue
             }
-            var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, reply: reply)
+            var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, request: request)
             row.attempts = item.attempts
             row.notBefore = item.notBefore.timeIntervalSince1970
             rows.append(row)
@@ -182,7 +180,7 @@ public final class OutboxSender: Service, Sendable {
             let sent: (tag: String?, messageID: Int?)
             do {
                 defer { if !queued.isAnswer { queue.withLock { $0.answered(at: Self.now()) } } }
-                sent = try await send(queued.reply, chatID: queued.chatID, logger: logger)
+                sent = try await send(queued.request, chatID: queued.chatID, logger: logger)
             }
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch {
@@ -203,16 +201,15 @@ public final class OutboxSender: Service, Sendable {
         queue.withLock { $0.finish(queued, at: Self.now()) }
     }
 
-    /// Performs one reply; returns the tag and id of a message it sent, to remember for edits.
-    private func send(_ reply: Reply, chatID: Int64, logger: Logger) async throws(TelegramError) -> (tag: String?, messageID: Int?) {
-        switch reply {
-        case .send(let text, let markup, let tag):
-            let message = try await client.sendMessage(chatID: chatID, text: HTML.fitting(text), replyMarkup: markup)
-            return (tag, message.messageId)
-        case .edit(let target, let text, let keyboard):
-            if let messageID = messageID(of: target, chatID: chatID) {
+    /// Makes one reply's call; returns the tag and id of a message it sent, to remember for edits.
+    private func send(_ request: BotRequest, chatID: Int64, logger: Logger) async throws(TelegramError) -> (tag: String?, messageID: Int?) {
+        switch request.method {
+        case .sendMessage:
+            return (request.tag, try await client.perform(request))
+        case .editMessageText:
+            if let messageID = messageID(of: request, chatID: chatID) {
                 do {
-                    try await client.editMessageText(chatID: chatID, messageID: messageID, text: HTML.fitting(text), replyMarkup: keyboard)
+                    _ = try await client.perform(request, messageID: messageID)
                     return (nil, nil)
                 } catch where error.isMessageNotModified {
                     return (nil, nil)
@@ -220,20 +217,18 @@ public final class OutboxSender: Service, Sendable {
                     logger.info("message to edit is gone; sending a new one")
                 }
             }
-            let message = try await client.sendMessage(chatID: chatID, text: HTML.fitting(text), replyMarkup: keyboard.map(ReplyMarkup.inline))
-            if case .tag(let tag) = target { return (tag, message.messageId) }
-            return (nil, message.messageId)
-        case .editKeyboard(let target, let keyboard):
-            guard let messageID = messageID(of: target, chatID: chatID) else { return (nil, nil) }
+            return (request.tag, try await client.performAsNewMessage(request))
+        case .editMessageReplyMarkup:
+            guard let messageID = messageID(of: request, chatID: chatID) else { return (nil, nil) }
             do {
-                try await client.editMessageReplyMarkup(chatID: chatID, messageID: messageID, replyMarkup: keyboard)
+                _ = try await client.perform(request, messageID: messageID)
             } catch where error.isMessageNotModified || error.isMessageUneditable {
                 logger.debug("buttons left as they were", metadata: ["error": "\(error)"])
             }
             return (nil, nil)
-        case .answer(let queryID, let text, let showAlert):
+        case .answerCallbackQuery:
             do {
-                try await client.answerCallbackQuery(id: queryID, text: text, showAlert: showAlert)
+                _ = try await client.perform(request)
             } catch where error.isQueryTooOld {
                 logger.debug("callback query too old to answer")
             }
@@ -242,11 +237,9 @@ public final class OutboxSender: Service, Sendable {
     }
 
     /// The id of the message an edit applies to; nil when a tagged message was never delivered.
-    private func messageID(of target: MessageTarget, chatID: Int64) -> Int? {
-        switch target {
-        case .id(let id): id
-        case .tag(let tag): try? database.messageID(chatID: chatID, tag: tag)
-        }
+    private func messageID(of request: BotRequest, chatID: Int64) -> Int? {
+        if let id = request.messageID { return id }
+        return request.tag.flatMap { tag in try? database.messageID(chatID: chatID, tag: tag) }
     }
 
     private func handle(_ error: TelegramError, queued: QueuedReply, logger: Logger) {

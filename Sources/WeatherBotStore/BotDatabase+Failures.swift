@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+public import TelegramBotAPI
 
 // MARK: - Items that keep failing
 
@@ -26,7 +27,7 @@ extension BotDatabase {
     /// operator can read it, and queues `apology` to its chat; one transaction.
     ///
     /// - Returns: the outbox id of the apology, nil when the item was already gone.
-    public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: Data, at now: Date = Date()) async throws -> Int64? {
+    public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date = Date()) async throws -> Int64? {
         guard let seq = item.seq else { return nil }
         return try await group.write { db in
             try db.execute(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?", arguments: [seq, item.chatId])

@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+public import TelegramBotAPI
 
 /// The bot's SQLite database: one writer, its migrations, and every query the service runs.
 ///
@@ -145,6 +146,7 @@ public struct BotDatabase: Sendable {
                 try db.execute(sql: "UPDATE outbox SET payload = ? WHERE id = ?", arguments: [renamed, row["id"] as Int64])
             }
         }
+        migrator.registerMigration("v8: the outbox keeps Bot API calls", migrate: storingRepliesAsRequests)
         return migrator
     }
 
@@ -271,7 +273,7 @@ extension BotDatabase {
         chat: ChatRecord,
         handled seq: Int64,
         changes: [ChatChange] = [],
-        replies: [Data],
+        replies: [BotRequest],
         followUps: [Data],
         at now: Date = Date()
     ) throws -> [InboxItem] {
@@ -298,7 +300,7 @@ extension BotDatabase {
         chat: ChatRecord,
         handled seq: Int64,
         changes: [ChatChange] = [],
-        replies: [Data],
+        replies: [BotRequest],
         followUps: [Data],
         at now: Date = Date()
     ) async throws -> CommittedStep {
@@ -316,7 +318,7 @@ extension BotDatabase {
     }
 
     private static func writeStep(
-        chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [Data], followUps: [Data], placesUnchanged: Bool = false,
+        chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [BotRequest], followUps: [Data], placesUnchanged: Bool = false,
         now: Date, _ db: Database
     ) throws -> CommittedStep {
         for change in changes {
@@ -325,8 +327,8 @@ extension BotDatabase {
         try chat.store(db, placesUnchanged: placesUnchanged)
         try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
         var ids: [Int64] = []
-        for payload in replies {
-            ids.append(try queue(payload, chatID: chat.id, lane: .interactive, now: now, db))
+        for reply in replies {
+            ids.append(try queue(reply, chatID: chat.id, lane: .interactive, now: now, db))
         }
         var items: [InboxItem] = []
         for payload in followUps {
@@ -337,9 +339,10 @@ extension BotDatabase {
 
     /// Puts one reply at the end of its lane of the outbox, to be sent from `now`; returns its id.
     @discardableResult
-    static func queue(_ payload: Data, chatID: Int64, lane: OutboxLane, now: Date, _ db: Database) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (?, ?, ?, 0, ?, ?)")
-            .execute(arguments: [chatID, lane.rawValue, payload, now, now])
+    static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, _ db: Database) throws -> Int64 {
+        try db.cachedStatement(
+            sql: "INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, attempts, notBefore, createdAt) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)"
+        ).execute(arguments: [chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, now, now])
         return db.lastInsertedRowID
     }
 

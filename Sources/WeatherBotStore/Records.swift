@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+public import TelegramBotAPI
 
 /// One chat: its language, its conversation state and its current city.
 public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
@@ -173,31 +174,45 @@ public enum OutboxLane: Int, Codable, Sendable, Hashable, CaseIterable, CustomSt
     }
 }
 
-/// A reply waiting to be sent, in order, per chat and lane.
+/// A reply waiting to be sent, in order, per chat and lane: the Bot API call that makes it.
 public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "outbox"
 
     public var id: Int64?
     public var chatId: Int64
     public var lane: OutboxLane
-    /// The reply, encoded by the conversation layer.
-    public var payload: Data
+    /// The Bot API method, one of ``BotRequest/Method``'s.
+    public var method: String
+    /// Its JSON parameters, as ``BotRequest/parameters``.
+    public var parameters: Data
+    /// As ``BotRequest/tag``.
+    public var tag: String?
+    /// As ``BotRequest/messageID``.
+    public var messageId: Int?
     public var attempts: Int
     /// Not to be tried before this time (backoff after a failure).
     public var notBefore: Date
     public var createdAt: Date
 
     public init(
-        id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, payload: Data, attempts: Int = 0, notBefore: Date = Date(),
-        createdAt: Date = Date()
+        id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, request: BotRequest, attempts: Int = 0,
+        notBefore: Date = Date(), createdAt: Date = Date()
     ) {
         self.id = id
         self.chatId = chatId
         self.lane = lane
-        self.payload = payload
+        self.method = request.method.rawValue
+        self.parameters = request.parameters
+        self.tag = request.tag
+        self.messageId = request.messageID
         self.attempts = attempts
         self.notBefore = notBefore
         self.createdAt = createdAt
+    }
+
+    /// The call to make; nil when the method is not one the sender makes.
+    public var request: BotRequest? {
+        BotRequest.Method(rawValue: method).map { BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId) }
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

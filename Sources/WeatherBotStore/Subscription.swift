@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+public import TelegramBotAPI
 
 /// A daily forecast a chat asked for: a place, a local time there, and when it is next due.
 public struct Subscription: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
@@ -60,16 +61,16 @@ public struct DailyDelivery: Sendable, Hashable {
     public var chatID: Int64
     /// The local date the forecast is for.
     public var day: String
-    /// The forecast message, encoded; nil when the day was skipped (missed for too long).
-    public var payload: Data?
+    /// The forecast message; nil when the day was skipped (missed for too long).
+    public var request: BotRequest?
     /// When the subscription is due next.
     public var nextSendAt: Date
 
-    public init(subscriptionID: Int64, chatID: Int64, day: String, payload: Data?, nextSendAt: Date) {
+    public init(subscriptionID: Int64, chatID: Int64, day: String, request: BotRequest?, nextSendAt: Date) {
         self.subscriptionID = subscriptionID
         self.chatID = chatID
         self.day = day
-        self.payload = payload
+        self.request = request
         self.nextSendAt = nextSendAt
     }
 }
@@ -131,8 +132,8 @@ extension BotDatabase {
                 """)
         return try deliveries.map { delivery in
             try mark.execute(arguments: [delivery.day, delivery.nextSendAt, delivery.subscriptionID, delivery.chatID, delivery.day])
-            guard db.changesCount == 1, let payload = delivery.payload else { return nil }
-            return try queue(payload, chatID: delivery.chatID, lane: .bulk, now: now, db)
+            guard db.changesCount == 1, let request = delivery.request else { return nil }
+            return try queue(request, chatID: delivery.chatID, lane: .bulk, now: now, db)
         }
     }
 

@@ -64,6 +64,37 @@ import Testing
         #expect(parameters["allow_sending_without_reply"] as? Bool == true)
     }
 
+    /// A call written before its message was sent gets that message's id when made; should the
+    /// message be gone, the same parameters send it anew.
+    @Test func aPreparedEditNamesItsMessageWhenMadeOrBecomesANewMessage() async throws {
+        let api = try await FakeAPI { method, _ in
+            method == "sendMessage"
+                ? .json(["ok": true, "result": ["message_id": 43, "date": 1, "chat": ["id": 5, "type": "private"], "text": "x"]])
+                : .json(["ok": true, "result": true])
+        }
+        defer { Task { await api.server.shutdown() } }
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Да", callbackData: "cy:1")]])
+        let edit = BotRequest.editMessageText(chatID: 5, target: .tag("locate:7"), text: "Это ваш город?", replyMarkup: keyboard)
+        #expect(try await api.client.perform(edit, messageID: 9) == nil)
+        #expect(try await api.client.performAsNewMessage(edit) == 43)
+        let known = BotRequest.editMessageReplyMarkup(chatID: 5, target: .id(8), replyMarkup: nil)
+        #expect(try await api.client.perform(known, messageID: 9) == nil)
+
+        let requests = api.server.requests
+        #expect(requests.map { $0.path.split(separator: "/").last.map(String.init) } == ["editMessageText", "sendMessage", "editMessageReplyMarkup"])
+        let edited = try #require(requests[0].json)
+        #expect(edited["message_id"] as? Int == 9)
+        #expect(edited["chat_id"] as? Int == 5)
+        #expect(edited["text"] as? String == "Это ваш город?")
+        #expect((edited["reply_markup"] as? [String: Any])?["inline_keyboard"] != nil)
+        let sent = try #require(requests[1].json)
+        #expect(sent["message_id"] == nil)
+        #expect(sent["text"] as? String == "Это ваш город?")
+        #expect((sent["reply_markup"] as? [String: Any])?["inline_keyboard"] != nil)
+        // An id written into the request wins over one found later.
+        #expect(requests[2].json?["message_id"] as? Int == 8)
+    }
+
     @Test func theErrorEnvelopeBecomesATypedError() async throws {
         let api = try await FakeAPI { method, _ in
             switch method {

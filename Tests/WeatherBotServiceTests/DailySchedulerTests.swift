@@ -10,6 +10,17 @@ import WeatherBot
 @testable import WeatherBotStore
 
 @Suite struct DailySchedulerTests {
+    /// What a daily forecast's sendMessage call says, read from the outbox.
+    struct ForecastMessage: Decodable {
+        var text: String
+        var keyboard: InlineKeyboardMarkup?
+
+        enum CodingKeys: String, CodingKey {
+            case text
+            case keyboard = "reply_markup"
+        }
+    }
+
     /// A clock the test moves by hand; sleeping moves it too.
     final class TestClock: SchedulerClock {
         let time: Mutex<Date>
@@ -86,9 +97,10 @@ import WeatherBot
         #expect(try database.outboxBacklog() == 1000)
         #expect(await scheduler.tick() == 0)  // nothing twice
         let message = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 1).first)
-        let reply = try JSONDecoder().decode(Reply.self, from: message.payload)
-        #expect(reply.text?.contains("Прогноз на сегодня") == true)
-        #expect(reply.text?.contains("— сб, 21 ноября") == true, "\(reply.text ?? "")")
+        #expect(message.method == "sendMessage")
+        let forecast = try JSONDecoder().decode(ForecastMessage.self, from: message.parameters)
+        #expect(forecast.text.contains("Прогноз на сегодня"))
+        #expect(forecast.text.contains("— сб, 21 ноября"), "\(forecast.text)")
     }
 
     @Test func subscribersSharingACellGetTheirOwnNameLanguageAndButtons() async throws {
@@ -113,9 +125,9 @@ import WeatherBot
         #expect(weather.calls.withLock { $0 } <= 2)  // one per cell and language
         for chat in chats {
             let entry = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 10).first { $0.chatId == chat.id })
-            let reply = try JSONDecoder().decode(Reply.self, from: entry.payload)
-            for text in chat.expected { #expect(reply.text?.contains(text) == true, "\(chat.id): \(reply.text ?? "")") }
-            guard case .send(_, .inline(let keyboard)?, _) = reply else {
+            let forecast = try JSONDecoder().decode(ForecastMessage.self, from: entry.parameters)
+            for text in chat.expected { #expect(forecast.text.contains(text), "\(chat.id): \(forecast.text)") }
+            guard let keyboard = forecast.keyboard else {
                 Issue.record("chat \(chat.id): no buttons")
                 continue
             }

@@ -1,3 +1,4 @@
+import TelegramBotAPI
 import Testing
 import WeatherBot
 import WeatherBotStore
@@ -24,11 +25,11 @@ import WeatherBotStore
     }
 
     static func message(_ id: Int64, chat: Int64, _ lane: OutboxLane = .interactive) -> QueuedReply {
-        QueuedReply(id: id, chatID: chat, lane: lane, reply: .send(text: "\(lane) \(id)"))
+        QueuedReply(id: id, chatID: chat, lane: lane, request: .sendMessage(chatID: chat, text: "\(lane) \(id)"))
     }
 
     static func answer(_ id: Int64, chat: Int64) -> QueuedReply {
-        QueuedReply(id: id, chatID: chat, lane: .interactive, reply: .answer(callbackQueryID: "q\(id)"))
+        QueuedReply(id: id, chatID: chat, lane: .interactive, request: .answerCallbackQuery(id: "q\(id)"))
     }
 
     /// Runs the schedule from `start` to `until`, each message answered and finished as it goes,

@@ -33,29 +33,28 @@ extension LoopbackTests {
 
             func commit(_ replies: [Reply], chat: Int64) throws {
                 let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
-                let encoder = JSONEncoder()
                 try database.commit(
                     chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
-                    replies: try replies.map { try encoder.encode($0) }, followUps: [])
+                    replies: replies.map { $0.request(chatID: chat) }, followUps: [])
             }
 
             /// Commits `replies` as the chat workers do, handing them over to the sender in memory.
             @discardableResult
             func commitHandingOver(_ replies: [Reply], chat: Int64, changes: [ChatChange] = []) async throws -> [Int64] {
                 let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
-                let encoder = JSONEncoder()
+                let requests = replies.map { $0.request(chatID: chat) }
                 let written = try await database.commitStep(
                     chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
-                    changes: changes, replies: try replies.map { try encoder.encode($0) }, followUps: [])
+                    changes: changes, replies: requests, followUps: [])
                 sender.committed(
-                    zip(written.replyIDs, replies).map { QueuedReply(id: $0, chatID: chat, lane: .interactive, reply: $1) },
+                    zip(written.replyIDs, requests).map { QueuedReply(id: $0, chatID: chat, lane: .interactive, request: $1) },
                     emptying: changes.contains(.forgetChat) ? chat : nil)
                 return written.replyIDs
             }
 
-            /// Makes the stored copy of every waiting reply unreadable.
+            /// Makes the stored copy of every waiting reply one the sender cannot make.
             func spoilStoredReplies() throws {
-                try database.writer.write { try $0.execute(sql: "UPDATE outbox SET payload = x'00'") }
+                try database.writer.write { try $0.execute(sql: "UPDATE outbox SET method = 'sendSomethingElse'") }
             }
 
             /// Delivers until the outbox is empty (or `timeout`).
@@ -81,9 +80,10 @@ extension LoopbackTests {
                         ).insert(db)
                     }
                 }
-                let payload = try JSONEncoder().encode(Reply.send(text: "🗓 Прогноз на сегодня"))
                 try database.commit(try database.dueSubscriptions(at: Date(), limit: count).map {
-                    DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", payload: payload, nextSendAt: .distantFuture)
+                    DailyDelivery(
+                        subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23",
+                        request: .sendMessage(chatID: $0.subscription.chatId, text: "🗓 Прогноз на сегодня"), nextSendAt: .distantFuture)
                 })
             }
 
@@ -144,11 +144,22 @@ extension LoopbackTests {
             defer { running.cancel() }
             try await waitUntil("the table read") { setup.sender.hasReadTheTable }
             try await setup.commitHandingOver([.send(text: "раз"), .send(text: "два")], chat: chatID)
-            // Sent from memory: the stored copies are not read (they would be dropped as undecodable).
+            // Sent from memory: the stored copies are not read (they would be dropped as unknown calls).
             try setup.spoilStoredReplies()
             try await waitUntil("an empty outbox") { try setup.database.outboxBacklog() == 0 }
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["раз", "два"])
             #expect(setup.sender.held(.interactive) == 0)
+            await setup.telegram.server.shutdown()
+        }
+
+        @Test func aStoredCallOfAMethodTheSenderDoesNotMakeIsDroppedAndTheRestSent() async throws {
+            let setup = try await Setup()
+            try setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
+            try await setup.database.writer.write { db in
+                try db.execute(sql: "UPDATE outbox SET method = 'sendSomethingElse' WHERE id = (SELECT MIN(id) FROM outbox)")
+            }
+            try await setup.drain()
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["два"])
             await setup.telegram.server.shutdown()
         }
 

@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
+import TelegramBotAPI
 import Testing
 @testable import WeatherBotStore
 
 @Suite struct BotDatabaseTests {
     func payload(_ text: String) -> Data { Data(text.utf8) }
+    /// A reply whose parameters are `text`: the store keeps them as they are.
+    func reply(_ text: String) -> BotRequest { BotRequest(method: .sendMessage, parameters: payload(text)) }
 
     @Test func migratesAFreshFileAndOpensItAgain() throws {
         let temporary = try TemporaryDatabase()
@@ -37,10 +40,9 @@ import Testing
                     arguments: [Data(payload.utf8)])
             }
         }
+        try BotDatabase.migrator.migrate(old, upTo: "v7: keyboards in the outbox under the Bot API's names")
+        let payloads = try old.read { db in try Data.fetchAll(db, sql: "SELECT payload FROM outbox ORDER BY id") }
         try old.close()
-
-        let database = try BotDatabase.open(path: path)
-        let payloads = try database.writer.read { db in try Data.fetchAll(db, sql: "SELECT payload FROM outbox ORDER BY id") }
         let objects = try payloads.map { try #require(try JSONSerialization.jsonObject(with: $0) as? NSDictionary) }
         #expect(objects[0] == (try JSONSerialization.jsonObject(with: Data(
             #"{"send":{"text":"Город?","markup":{"force_reply":true,"selective":true,"input_field_placeholder":"Город","reply_to":41}}}"#.utf8)) as? NSDictionary))
@@ -48,6 +50,52 @@ import Testing
         #expect(objects[1] == (try JSONSerialization.jsonObject(with: Data(
             #"{"edit":{"_0":{"id":{"_0":7}},"text":"inlineKeyboard","keyboard":{"inline_keyboard":[[{"text":"Да","callback_data":"cy:1"}]]}}}"#.utf8)) as? NSDictionary))
         #expect(payloads[2] == Data(plain.utf8))
+    }
+
+    @Test func repliesWaitingInTheOutboxBecomeTheBotAPICallsThatMakeThemWhenTheFileIsOpened() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        // A file of the version before, with one reply of each kind waiting, and one unreadable.
+        let old = try DatabaseQueue(path: path)
+        try BotDatabase.migrator.migrate(old, upTo: "v7: keyboards in the outbox under the Bot API's names")
+        let keyboard = #"{"inline_keyboard":[[{"text":"Да","callback_data":"cy:1"}]]}"#
+        let stored = [
+            #"{"send":{"text":"🔎 Определяем город…","tag":"locate:7"}}"#,
+            #"{"send":{"text":"Город?","markup":{"force_reply":true,"selective":true,"reply_to":41}}}"#,
+            #"{"edit":{"_0":{"tag":{"_0":"locate:7"}},"text":"Это ваш город?","keyboard":"# + keyboard + "}}",
+            #"{"editKeyboard":{"_0":{"id":{"_0":12}}}}"#,
+            #"{"answer":{"callbackQueryID":"q1","text":"⭐","showAlert":true}}"#,
+            "not a reply",
+        ]
+        try old.write { db in
+            for (index, payload) in stored.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (?, 1, ?, 2, 0, 0)",
+                    arguments: [index == 4 ? 9 : -100, Data(payload.utf8)])
+            }
+        }
+        try old.close()
+
+        let database = try BotDatabase.open(path: path)
+        let items = try database.outboxItems(lane: .bulk, from: .min, limit: 10)
+        #expect(items.count == 6)
+        #expect(items.allSatisfy { $0.attempts == 2 && $0.lane == .bulk })
+        let requests = items.map(\.request)
+        let expected: [BotRequest?] = [
+            .sendMessage(chatID: -100, text: "🔎 Определяем город…", tag: "locate:7"),
+            .sendMessage(chatID: -100, text: "Город?", replyMarkup: .forceReply(ForceReply(selective: true, replyTo: 41))),
+            .editMessageText(
+                chatID: -100, target: .tag("locate:7"), text: "Это ваш город?",
+                replyMarkup: InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Да", callbackData: "cy:1")]])),
+            .editMessageReplyMarkup(chatID: -100, target: .id(12), replyMarkup: nil),
+            .answerCallbackQuery(id: "q1", text: "⭐", showAlert: true),
+            nil,
+        ]
+        #expect(requests == expected)
+        let question = try #require(try JSONSerialization.jsonObject(with: items[1].parameters) as? [String: Any])
+        #expect((question["reply_parameters"] as? [String: Any])?["message_id"] as? Int == 41)
     }
 
     @Test func theFileIsReadableByItsOwnerOnly() throws {
@@ -91,7 +139,7 @@ import Testing
         let item = try #require(try database.receive([(updateID: 1, chatID: 7, payload: payload("u"))], lastUpdateID: 1).first)
         let place = Place(name: "Saransk", localNames: ["ru": "Саранск"], region: "Mordovia", country: "RU", latitude: 54.18, longitude: 45.17, timeZone: "Europe/Moscow")
         let chat = ChatRecord(id: 7, language: "ru", state: payload("{\"idle\":{}}"), currentPlace: place, questionSeq: 3)
-        let followUps = try database.commit(chat: chat, handled: item.seq!, replies: [payload("r1"), payload("r2")], followUps: [payload("f")])
+        let followUps = try database.commit(chat: chat, handled: item.seq!, replies: [reply("r1"), reply("r2")], followUps: [payload("f")])
 
         let reopened = try temporary.reopen()
         let stored = try #require(try reopened.chat(7))
@@ -103,7 +151,7 @@ import Testing
         #expect(try reopened.outboxBacklog() == 2)
         let entries = try reopened.outboxItems(lane: .interactive, from: .min, limit: 10)
         #expect(entries.map(\.chatId) == [7, 7])
-        #expect(entries.map(\.payload) == [payload("r1"), payload("r2")])
+        #expect(entries.map(\.parameters) == [payload("r1"), payload("r2")])
     }
 
     @Test func aChatRowIsWrittenAndRewrittenWithEveryField() throws {
@@ -171,7 +219,7 @@ import Testing
         let database = temporary.database
         let items = try database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
-        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("1a"), payload("1b")], followUps: [])
+        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [reply("1a"), reply("1b")], followUps: [])
         // A broadcast committed between the two chats' steps.
         try database.writer.write { db in
             for chat in Int64(100)..<300 {
@@ -181,18 +229,18 @@ import Testing
         }
         let due = try database.dueSubscriptions(at: Date())
         let ids = try database.commit(due.map {
-            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", payload: payload("f"), nextSendAt: .distantFuture)
+            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", request: reply("f"), nextSendAt: .distantFuture)
         })
         #expect(ids.compactMap { $0 }.count == 200)
-        try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [payload("2a")], followUps: [])
+        try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [reply("2a")], followUps: [])
 
         let first = try database.outboxItems(lane: .interactive, from: .min, limit: 2)
         #expect(first.map(\.chatId) == [1, 1])
         let rest = try database.outboxItems(lane: .interactive, from: first[1].id! + 1, limit: 10)
         #expect(rest.map(\.chatId) == [2])
-        #expect(rest.map(\.payload) == [payload("2a")])
+        #expect(rest.map(\.parameters) == [payload("2a")])
         let bulk = try database.outboxItems(lane: .bulk, from: .min, limit: 1_000)
-        #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.payload == payload("f") })
+        #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.parameters == payload("f") })
         #expect(bulk.map(\.id) == ids)
         #expect(try database.outboxBacklog(lane: .bulk) == 200)
         #expect(try database.outboxBacklog(lane: .interactive) == 3)
@@ -213,7 +261,7 @@ import Testing
         let database = temporary.database
         for chat in Int64(1)...50 {
             let item = try #require(try database.receive([(updateID: chat, chatID: chat, payload: payload(""))], lastUpdateID: chat).first)
-            try database.commit(chat: ChatRecord(id: chat, language: "ru", state: Data()), handled: item.seq!, replies: [payload("r")], followUps: [])
+            try database.commit(chat: ChatRecord(id: chat, language: "ru", state: Data()), handled: item.seq!, replies: [reply("r")], followUps: [])
         }
         let entries = try database.outboxItems(lane: .interactive, from: .min, limit: 100)
         try await withThrowingTaskGroup { group in
@@ -230,7 +278,7 @@ import Testing
         let temporary = try TemporaryDatabase()
         let database = temporary.database
         let items = try database.receive([(updateID: 1, chatID: 9, payload: payload(""))], lastUpdateID: 1)
-        try database.commit(chat: ChatRecord(id: 9, language: "en", state: Data()), handled: items[0].seq!, replies: [payload("x"), payload("y")], followUps: [])
+        try database.commit(chat: ChatRecord(id: 9, language: "en", state: Data()), handled: items[0].seq!, replies: [reply("x"), reply("y")], followUps: [])
         try database.deactivateChat(9)
         #expect(try database.outboxBacklog() == 0)
         #expect(try database.chat(9)?.isActive == false)
@@ -241,7 +289,7 @@ import Testing
         let database = temporary.database
         let items = try database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
-        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [payload("mine")], followUps: [])
+        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [reply("mine")], followUps: [])
         let other = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first?.id)
         // Chat 2 naming chat 1's reply or inbox item changes nothing.
         try database.completeOutbox(id: other, chatID: 2)
@@ -250,7 +298,7 @@ import Testing
         #expect(try database.outboxBacklog() == 1)
         let mine = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(mine.attempts == 0)
-        #expect(mine.payload == payload("mine"))
+        #expect(mine.parameters == payload("mine"))
         #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
     }
 }
@@ -262,7 +310,7 @@ import Testing
         #expect(status.lastSuccessfulPoll == nil)
         let polledAt = Date(timeIntervalSince1970: 1_795_000_000)
         let items = try temporary.database.receive([(updateID: 5, chatID: 1, payload: Data())], lastUpdateID: 5, at: polledAt)
-        try temporary.database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [Data("r".utf8)], followUps: [Data("f".utf8)])
+        try temporary.database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [.sendMessage(chatID: 1, text: "r")], followUps: [Data("f".utf8)])
         status = try BotStatus.read(path: temporary.path)
         #expect(status.lastSuccessfulPoll == polledAt)
         #expect(status.outboxBacklog == 1)

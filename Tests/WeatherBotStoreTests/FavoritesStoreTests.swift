@@ -1,4 +1,5 @@
 import Foundation
+import TelegramBotAPI
 import Testing
 @testable import WeatherBotStore
 
@@ -109,7 +110,7 @@ import Testing
         let item = try database.receive([(updateID: 900, chatID: 1, payload: Data())], lastUpdateID: 900)[0]
         try database.commit(
             chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: item.seq!, changes: [.forgetChat],
-            replies: [Data("bye".utf8)], followUps: [])
+            replies: [.sendMessage(chatID: 1, text: "bye")], followUps: [])
         #expect(try database.favorites(chatID: 1).isEmpty)
         #expect(try database.chat(1)?.currentPlace == nil)
         #expect(try names(database, 2) == ["Place 2"])
@@ -135,7 +136,7 @@ import Testing
         try setUp(database, chat: 1, [.subscribe(subscription(1), limit: 5)])
         let due = try database.dueSubscriptions(at: Date(timeIntervalSince1970: 1_763_701_300))
         #expect(due.count == 1)
-        let delivery = DailyDelivery(subscriptionID: due[0].subscription.id!, chatID: 1, day: "2026-11-21", payload: Data("f".utf8), nextSendAt: Date(timeIntervalSince1970: 1_763_787_600))
+        let delivery = DailyDelivery(subscriptionID: due[0].subscription.id!, chatID: 1, day: "2026-11-21", request: .sendMessage(chatID: 1, text: "f"), nextSendAt: Date(timeIntervalSince1970: 1_763_787_600))
         #expect(try database.commit([delivery]).compactMap { $0 }.count == 1)
         #expect(try database.commit([delivery]) == [nil])
         #expect(try database.outboxBacklog() == 1)
