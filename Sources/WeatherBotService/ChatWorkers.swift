@@ -25,7 +25,8 @@ public actor ChatWorkers: Service {
     private var pendingCount = 0
     private var ready = Deque<Int64>()
     private var running: Set<Int64> = []
-    private var stopping = false
+    /// Set by a graceful shutdown or a damaged file; read wherever the workers decide to go on.
+    private let stopping = Mutex(false)
     /// Why the workers stopped, when the database file is damaged.
     private var damage: (any Error)?
     private let wake = WakeSignal()
@@ -83,7 +84,7 @@ public actor ChatWorkers: Service {
 
     /// Waits until the backlog is below `limit`, so the poller does not run far ahead of the chats.
     public func waitForRoom(below limit: Int) async {
-        while pendingCount >= limit && !stopping {
+        while pendingCount >= limit && !isStopping {
             await capacity.wait(timeout: .milliseconds(200))
         }
     }
@@ -97,7 +98,7 @@ public actor ChatWorkers: Service {
         enqueue(try database.pendingInbox())
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                while !stopping && !Task.isCancelled {
+                while !isStopping && !Task.isCancelled {
                     while running.count < maximumConcurrentChats, let chatID = nextReadyChat() {
                         running.insert(chatID)
                         group.addTask { await self.drain(chatID) }
@@ -106,7 +107,7 @@ public actor ChatWorkers: Service {
                 }
             }
         } onGracefulShutdown: {
-            Task { await self.stop() }
+            self.stop()
         }
         logger.info("chat workers stopped", metadata: ["inbox.left": "\(pendingCount)"])
         if let damage { throw damage }
@@ -120,8 +121,8 @@ public actor ChatWorkers: Service {
         stop()
     }
 
-    private func stop() {
-        stopping = true
+    private nonisolated func stop() {
+        stopping.withLock { $0 = true }
         wake.signal()
         capacity.signal()
     }
@@ -132,7 +133,7 @@ public actor ChatWorkers: Service {
 
     /// The chat's next item, or nil (and the chat leaves `running`) when it has none or the workers stop.
     private func take(_ chatID: Int64) -> Work? {
-        guard !stopping, let item = pending[chatID]?.popFirst() else {
+        guard !isStopping, let item = pending[chatID]?.popFirst() else {
             running.remove(chatID)
             if pending[chatID]?.isEmpty ?? false { pending[chatID] = nil }
             wake.signal()
@@ -202,11 +203,11 @@ public actor ChatWorkers: Service {
                 throw error
             }
             logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-            if await isStopping { throw CancellationError() }
+            if isStopping { throw CancellationError() }
         }
     }
 
-    private var isStopping: Bool { stopping }
+    private nonisolated var isStopping: Bool { stopping.withLock { $0 } }
 
     /// Gives up on an item: it goes to the table of items set aside, with its error, and its chat
     /// is told that its message could not be handled. False when that could not be written: the
