@@ -21,11 +21,15 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // Time: the wall clock every part reads, a manual one for simulated days, and Duration in
+        // Foundation's seconds. Below every other module.
+        .target(name: "BotClock"),
         // The one-method HTTP transport both API clients share, its AsyncHTTPClient implementation,
         // proxies, and the redaction of secrets.
         .target(
             name: "HTTPTransport",
             dependencies: [
+                "BotClock",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -36,7 +40,7 @@ let package = Package(
         // Bot API types and a client over the transport.
         .target(name: "TelegramBotAPI", dependencies: ["HTTPTransport"]),
         // Geocoding and weather from OpenWeather.
-        .target(name: "OpenWeather", dependencies: ["HTTPTransport"]),
+        .target(name: "OpenWeather", dependencies: ["BotClock", "HTTPTransport"]),
         // Persistence: migrations, chats, inbox, outbox, offsets.
         .target(
             name: "WeatherBotStore",
@@ -50,13 +54,14 @@ let package = Package(
         // runtime hands it a geocoder, a weather source, a store and the chat's membership.
         .target(
             name: "WeatherBot",
-            dependencies: ["TelegramBotAPI", "OpenWeather", "WeatherBotStore"]
+            dependencies: ["BotClock", "TelegramBotAPI", "OpenWeather", "WeatherBotStore"]
         ),
         // The runtime: poller, per-chat workers, outbox sender, scheduler, and what the core reads
         // through its protocols (OpenWeather, the database, group administrators).
         .target(
             name: "WeatherBotService",
             dependencies: [
+                "BotClock",
                 "WeatherBot",
                 "WeatherBotStore",
                 "TelegramBotAPI",
@@ -91,6 +96,7 @@ let package = Package(
         .executableTarget(
             name: "weatherbot-bench",
             dependencies: [
+                "BotClock",
                 "OpenWeather",
                 "WeatherBot",
                 "WeatherBotStore",
@@ -115,6 +121,7 @@ let package = Package(
             name: "weatherbotTests",
             dependencies: ["weatherbot", "HTTPTransport", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "BotClockTests", dependencies: ["BotClock"]),
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport", "LoopbackHTTP", .product(name: "NIOSSL", package: "swift-nio-ssl")]
@@ -122,7 +129,7 @@ let package = Package(
         .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "HTTPTransport", "LoopbackHTTP"]),
         .testTarget(
             name: "OpenWeatherTests",
-            dependencies: ["OpenWeather", "HTTPTransport", "LoopbackHTTP"],
+            dependencies: ["OpenWeather", "BotClock", "HTTPTransport", "LoopbackHTTP"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -131,13 +138,14 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherBotTests",
-            dependencies: ["WeatherBot", "WeatherBotService", "WeatherBotStore", "TelegramBotAPI", "OpenWeather"],
+            dependencies: ["WeatherBot", "WeatherBotService", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "BotClock"],
             // Read and rewritten in place by the golden-screen tests.
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "WeatherBotServiceTests",
             dependencies: [
+                "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
                 "LoopbackHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),

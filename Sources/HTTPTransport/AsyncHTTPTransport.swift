@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BotClock
 public import Foundation
 import NIOCore
 import NIOHTTP1
@@ -148,13 +149,5 @@ extension TransportError {
         let text = String(describing: error)
         let name = text.prefix { $0 != "(" && $0 != ":" }
         return "\(type(of: error)).\(name.prefix(60))"
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    public var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -1,3 +1,4 @@
+public import BotClock
 public import Foundation
 
 /// Forecasts shared by all chats, fetched at most once per place per `freshFor`.
@@ -36,7 +37,7 @@ public actor WeatherCache {
     /// user pressing again and again costs no calls.
     private let refreshAfter: TimeInterval
     private let capacity: Int
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
     private var entries: [Key: Entry] = [:]
     private var inFlight: [Key: (id: Int, task: Task<Forecast, any Error>)] = [:]
     /// How many fetches were started: for tests and the benchmark.
@@ -47,7 +48,7 @@ public actor WeatherCache {
         staleFor: Duration = .seconds(3 * 3600),
         refreshAfter: Duration = .seconds(60),
         capacity: Int = 10_000,
-        now: @escaping @Sendable () -> Date = { Date() },
+        clock: any WallClock = SystemWallClock(),
         fetch: @escaping Fetch
     ) {
         self.fetch = fetch
@@ -55,7 +56,7 @@ public actor WeatherCache {
         self.staleFor = Double(staleFor.components.seconds)
         self.refreshAfter = Double(refreshAfter.components.seconds)
         self.capacity = max(1, capacity)
-        self.now = now
+        self.clock = clock
     }
 
     /// A fresh forecast for the point, fetching when needed; a stale one when fetching fails.
@@ -63,7 +64,7 @@ public actor WeatherCache {
     ///   unless it is younger than a minute; concurrent requests still share one fetch.
     public func forecast(latitude: Double, longitude: Double, language: String, refresh: Bool = false) async throws -> Entry {
         let key = Key(latitude: latitude, longitude: longitude, language: language)
-        if let entry = entries[key], now().timeIntervalSince(entry.fetchedAt) < (refresh ? refreshAfter : freshFor) {
+        if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < (refresh ? refreshAfter : freshFor) {
             return entry
         }
         let flight: (id: Int, task: Task<Forecast, any Error>)
@@ -78,15 +79,15 @@ public actor WeatherCache {
         defer { if inFlight[key]?.id == flight.id { inFlight[key] = nil } }
         do {
             let forecast = try await flight.task.value
-            let entry = Entry(forecast: forecast, fetchedAt: now(), isStale: false)
+            let entry = Entry(forecast: forecast, fetchedAt: clock.date, isStale: false)
             if entries[key] == nil || entries[key]!.fetchedAt <= entry.fetchedAt {
                 store(entry, for: key)
             }
             return entries[key] ?? entry
         } catch {
-            if let entry = entries[key], now().timeIntervalSince(entry.fetchedAt) < staleFor {
+            if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < staleFor {
                 var stale = entry
-                stale.isStale = now().timeIntervalSince(entry.fetchedAt) >= freshFor || refresh
+                stale.isStale = clock.date.timeIntervalSince(entry.fetchedAt) >= freshFor || refresh
                 return stale
             }
             throw error

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 import TelegramBotAPI
@@ -49,15 +50,15 @@ extension Conversation {
             }
         }
         let timeZone = PlaceTimeZone(stored: zone)?.timeZone ?? TimeZone(secondsFromGMT: 0)!
-        let next = DailySchedule.nextSend(after: clock(), hour: hour, minute: minute, in: timeZone)
+        let next = DailySchedule.nextSend(after: clock.date, hour: hour, minute: minute, in: timeZone)
         var stored = place
         stored.timeZone = zone
         context.changes.append(.subscribe(
-            Subscription(chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock()),
+            Subscription(chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock.date),
             limit: maximumSubscriptions))
         context.say(context.texts.subscribed(
             "<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute),
-            nowThere: WeatherViews.clockTime(clock(), in: timeZone)))
+            nowThere: WeatherViews.clockTime(clock.date, in: timeZone)))
     }
 
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.

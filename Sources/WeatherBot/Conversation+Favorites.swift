@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 import TelegramBotAPI
@@ -184,7 +185,7 @@ extension Conversation {
         let text = confirmed ? context.texts.resetDone : context.texts.resetCancelled
         if confirmed {
             context.changes.append(.forgetChat)
-            let now = clock()
+            let now = clock.date
             // Question numbers keep counting, so buttons from before the reset stay stale.
             context.chat = ChatRecord(
                 id: context.chat.id, language: context.language.rawValue, state: ChatState.idle.stored,

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 import TelegramBotAPI
@@ -79,7 +80,7 @@ extension Conversation {
             }
             let standing = await standing(of: place, reference, &context)
             var view = WeatherViews.render(
-                view, place: place, reference: marked(reference, place), report: report, texts: context.texts, now: clock(), standing: standing)
+                view, place: place, reference: marked(reference, place), report: report, texts: context.texts, now: clock.date, standing: standing)
             if reference == .defaultCity && messageID == nil {
                 view.text += "\n\n" + (context.isGroup ? context.texts.defaultCityHintInGroup : context.texts.defaultCityHint)
             }

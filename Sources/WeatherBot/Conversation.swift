@@ -1,3 +1,4 @@
+public import BotClock
 public import Foundation
 import OpenWeather
 import TelegramBotAPI
@@ -40,7 +41,7 @@ public struct Conversation: Sendable {
     let defaultPlace: Place
     let maximumFavorites: Int
     let maximumSubscriptions: Int
-    let clock: @Sendable () -> Date
+    let clock: any WallClock
 
     public init(
         geocoder: any Geocoder,
@@ -51,7 +52,7 @@ public struct Conversation: Sendable {
         defaultPlace: Place = .moscow,
         maximumFavorites: Int = 20,
         maximumSubscriptions: Int = 5,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.geocoder = geocoder
         self.weather = weather
@@ -66,7 +67,7 @@ public struct Conversation: Sendable {
 
     /// Handles one event for a chat (`nil` when the chat is new).
     public func handle(_ event: Event, chat existing: ChatRecord?) async -> Step {
-        let now = clock()
+        let now = clock.date
         let chat = existing ?? ChatRecord(id: event.chatID, language: Language.ru.rawValue, state: ChatState.idle.stored, createdAt: now, updatedAt: now)
         let state = ChatState(stored: chat.state)
         var context = Context(chat: chat, state: state)
@@ -294,7 +295,7 @@ public struct Conversation: Sendable {
                 switch shown {
                 case .fresh(let fetchedAt)?:
                     // Data fetched a moment ago was not fetched again: say how old it is, not «Обновлено».
-                    let age = clock().timeIntervalSince(fetchedAt)
+                    let age = clock.date.timeIntervalSince(fetchedAt)
                     notice = age < 5 ? context.texts.refreshed : context.texts.alreadyFresh(minutes: Int(age / 60))
                 case .stale?: notice = context.texts.refreshFailed
                 case .failed?, nil: notice = context.texts.retryFailed

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransport
+import BotClock
 
 /// Exponential backoff with full jitter: each failure doubles the ceiling up to `maximum`, and the
 /// wait is drawn between half the ceiling and the ceiling, so many clients do not retry in step.

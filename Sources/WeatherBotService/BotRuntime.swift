@@ -1,3 +1,4 @@
+public import BotClock
 public import Logging
 public import ServiceLifecycle
 public import TelegramBotAPI
@@ -26,7 +27,7 @@ public struct BotRuntime: Sendable {
         bulkShare: Double = 0.2,
         maximumFavorites: Int = 20,
         dailyGracePeriod: Duration = .seconds(2 * 3600),
-        schedulerClock: any SchedulerClock = SystemSchedulerClock(),
+        clock: any WallClock = SystemWallClock(),
         schedulerInterval: Duration = .seconds(20),
         logger: Logger
     ) {
@@ -34,14 +35,14 @@ public struct BotRuntime: Sendable {
         self.activity = activity
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
-            membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites)
+            membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites, clock: clock)
         outbox = OutboxSender(
-            database: database, client: telegram, logger: logger, messagesPerSecond: messagesPerSecond,
+            database: database, client: telegram, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
             messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)
         workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
         scheduler = DailyScheduler(
-            database: database, weather: weather, outbox: outbox, logger: logger, clock: schedulerClock,
+            database: database, weather: weather, outbox: outbox, logger: logger, clock: clock,
             interval: schedulerInterval, gracePeriod: dailyGracePeriod)
         self.telegram = telegram
         self.logger = logger

@@ -1,3 +1,4 @@
+public import BotClock
 public import Foundation
 public import Logging
 import OpenWeather
@@ -5,19 +6,6 @@ public import ServiceLifecycle
 import TelegramBotAPI
 public import WeatherBot
 public import WeatherBotStore
-
-/// The time as the scheduler sees it; tests drive their own.
-public protocol SchedulerClock: Sendable {
-    func now() -> Date
-    func sleep(for duration: Duration) async throws
-}
-
-/// The wall clock.
-public struct SystemSchedulerClock: SchedulerClock {
-    public init() {}
-    public func now() -> Date { Date() }
-    public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
-}
 
 /// Sends daily forecasts. Wakes every `interval`, finds the subscriptions that are due, fetches
 /// the weather once per place cell (about 1 km) and language, and writes the forecasts to the
@@ -29,7 +17,7 @@ public struct DailyScheduler: Service {
     let weather: any WeatherSource
     let outbox: OutboxSender?
     let logger: Logger
-    let clock: any SchedulerClock
+    let clock: any WallClock
     let interval: Duration
     let gracePeriod: TimeInterval
     let maximumConcurrentFetches: Int
@@ -38,7 +26,7 @@ public struct DailyScheduler: Service {
 
     public init(
         database: BotDatabase, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
-        clock: any SchedulerClock = SystemSchedulerClock(), interval: Duration = .seconds(20),
+        clock: any WallClock = SystemWallClock(), interval: Duration = .seconds(20),
         gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
     ) {
         self.database = database
@@ -78,7 +66,7 @@ public struct DailyScheduler: Service {
     /// One pass over what is due now, in batches of `batchSize`. Returns how many forecasts were queued.
     @discardableResult
     public func tick() async -> Int {
-        let now = clock.now()
+        let now = clock.date
         var total = 0
         while !Task.isCancelled {
             let due: [DueSubscription]

@@ -1,3 +1,4 @@
+public import BotClock
 public import Logging
 public import OpenWeather
 public import WeatherBot
@@ -12,11 +13,11 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
 
     public init(
         client: OpenWeatherClient, freshFor: Duration = .seconds(600), staleFor: Duration = .seconds(3 * 3600), capacity: Int = 10_000,
-        logger: Logger = Logger(label: "weatherbot.openweather")
+        clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "weatherbot.openweather")
     ) {
         self.client = client
         self.logger = logger
-        self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity) { latitude, longitude, language in
+        self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language in
             try await client.forecast(latitude: latitude, longitude: longitude, language: language)
         }
     }

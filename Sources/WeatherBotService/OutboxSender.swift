@@ -1,3 +1,4 @@
+public import BotClock
 import Foundation
 import HTTPTransport
 public import Logging
@@ -29,6 +30,7 @@ public final class OutboxSender: Service, Sendable {
     private let maximumAnswersInFlight: Int
     private let maximumAttempts: Int
     private let drainTimeout: Duration
+    private let clock: any WallClock
 
     /// - Parameters:
     ///   - bulkShare: the share of `messagesPerSecond` bulk messages keep while chats take the rest.
@@ -39,6 +41,7 @@ public final class OutboxSender: Service, Sendable {
         database: BotDatabase,
         client: TelegramClient,
         logger: Logger,
+        clock: any WallClock = SystemWallClock(),
         messagesPerSecond: Double = 30,
         messagesPerSecondPerChat: Double = 1,
         bulkShare: Double = 0.2,
@@ -59,6 +62,7 @@ public final class OutboxSender: Service, Sendable {
         self.maximumAnswersInFlight = maximumAnswersInFlight
         self.maximumAttempts = maximumAttempts
         self.drainTimeout = drainTimeout
+        self.clock = clock
     }
 
     /// Hands over the replies one commit wrote to the outbox, so they are sent without reading them
@@ -75,7 +79,8 @@ public final class OutboxSender: Service, Sendable {
     /// Whether memory holds every waiting reply (the table was read, no lane overflowed).
     var hasReadTheTable: Bool { queue.withLock { queue in OutboxLane.allCases.allSatisfy { queue.isComplete($0) } } }
 
-    private static func now() -> Double { Date().timeIntervalSince1970 }
+    /// The time in seconds since 1970, as the queue counts it.
+    private func now() -> Double { clock.date.timeIntervalSince1970 }
 
     public func run() async throws {
         let deadline = Mutex<ContinuousClock.Instant?>(nil)
@@ -85,7 +90,7 @@ public final class OutboxSender: Service, Sendable {
                 while !Task.isCancelled {
                     let (reads, started, wait, events, left) = queue.withLock { queue in
                         let reads = OutboxLane.allCases.compactMap { lane in queue.startRead(lane).map { (lane, $0.from, $0.limit) } }
-                        let now = Self.now()
+                        let now = now()
                         var started: [QueuedReply] = []
                         while queue.answersInFlight < maximumAnswersInFlight, let answer = queue.nextAnswer(at: now) {
                             started.append(answer)
@@ -179,7 +184,7 @@ public final class OutboxSender: Service, Sendable {
         do {
             let sent: (tag: String?, messageID: Int?)
             do {
-                defer { if !queued.isAnswer { queue.withLock { $0.answered(at: Self.now()) } } }
+                defer { if !queued.isAnswer { queue.withLock { $0.answered(at: now()) } } }
                 sent = try await send(queued.request, chatID: queued.chatID, logger: logger)
             }
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
@@ -198,7 +203,7 @@ public final class OutboxSender: Service, Sendable {
         } failed: { error, delay in
             logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         }
-        queue.withLock { $0.finish(queued, at: Self.now()) }
+        queue.withLock { $0.finish(queued, at: now()) }
     }
 
     /// Makes one reply's call; returns the tag and id of a message it sent, to remember for edits.
@@ -246,11 +251,11 @@ public final class OutboxSender: Service, Sendable {
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
             record { try database.deactivateChat(queued.chatID) }
-            queue.withLock { $0.drop(chatID: queued.chatID, failed: queued, at: Self.now()) }
+            queue.withLock { $0.drop(chatID: queued.chatID, failed: queued, at: now()) }
         } else if error.isRateLimited {
             let wait = Double(error.retryAfter ?? 1)
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])
-            queue.withLock { $0.pause(for: wait, at: Self.now()) }
+            queue.withLock { $0.pause(for: wait, at: now()) }
             retry(queued, after: wait)
         } else if error.isTransient && queued.attempts + 1 < maximumAttempts {
             let delay = Backoff.delay(afterFailures: queued.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
@@ -259,14 +264,14 @@ public final class OutboxSender: Service, Sendable {
         } else {
             logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(queued.attempts + 1)"])
             record { try database.completeOutbox(id: queued.id, chatID: queued.chatID) }
-            queue.withLock { $0.finish(queued, delivered: false, at: Self.now()) }
+            queue.withLock { $0.finish(queued, delivered: false, at: now()) }
         }
     }
 
     private func retry(_ queued: QueuedReply, after seconds: TimeInterval) {
-        let notBefore = Date().addingTimeInterval(seconds)
+        let notBefore = clock.date.addingTimeInterval(seconds)
         record { try database.retryOutbox(id: queued.id, chatID: queued.chatID, notBefore: notBefore) }
-        queue.withLock { $0.retry(queued, notBefore: notBefore.timeIntervalSince1970, at: Self.now()) }
+        queue.withLock { $0.retry(queued, notBefore: notBefore.timeIntervalSince1970, at: now()) }
     }
 
     private func record(_ body: () throws -> Void) {

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 
@@ -10,14 +11,15 @@ struct CacheScenario {
     func run() async throws -> [Result] {
         let requests = quick ? 2_000 : 10_000
         let places = 100
-        let clock = SimulatedClock()
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let clock = ManualClock(start)
         let calls = Counter()
         let forecast = Forecast(
             timeZone: .identifier("Europe/Moscow"),
             current: CurrentWeather(
                 time: Date(), temperature: 1, feelsLike: -2, clouds: 50, humidity: 80, pressure: 1013, windSpeed: 3,
                 windDegrees: 90, condition: Condition(description: "облачно", icon: "04d")))
-        let cache = WeatherCache(now: { clock.now }) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _ in
             calls.increment()
             return forecast
         }
@@ -25,7 +27,7 @@ struct CacheScenario {
         // Requests in time order, each for a random place, some a few hundred metres off its centre.
         let times = (0..<requests).map { _ in Double.random(in: 0..<3600, using: &generator) }.sorted()
         for time in times {
-            clock.set(time)
+            clock.set(start.addingTimeInterval(time))
             let place = Int.random(in: 0..<places, using: &generator)
             let jitter = Double.random(in: -0.002...0.002, using: &generator)
             _ = try await cache.forecast(latitude: 40 + Double(place) * 0.1 + jitter, longitude: 30 + jitter, language: "ru")
@@ -39,15 +41,6 @@ struct CacheScenario {
 }
 
 /// A clock the scenario sets by hand.
-final class SimulatedClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private let start = Date(timeIntervalSince1970: 1_795_000_000)
-    private var offset: TimeInterval = 0
-
-    var now: Date { lock.withLock { start.addingTimeInterval(offset) } }
-    func set(_ seconds: TimeInterval) { lock.withLock { offset = seconds } }
-}
-
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

@@ -84,10 +84,6 @@ import Testing
         #expect(larger.body.count == 100_000)
         await server.shutdown()
     }
-
-    @Test func durationsConvertToSeconds() {
-        #expect(Duration.milliseconds(1500).timeInterval == 1.5)
-    }
 }
 
 @Suite struct TransportSeamTests {

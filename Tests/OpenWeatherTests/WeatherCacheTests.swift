@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import HTTPTransport
 import LoopbackHTTP
@@ -6,13 +7,6 @@ import Testing
 @testable import OpenWeather
 
 @Suite struct WeatherCacheTests {
-    /// A clock the test moves by hand.
-    final class TestClock: Sendable {
-        let time = Mutex(Date(timeIntervalSince1970: 1_763_730_000))
-        var now: Date { time.withLock { $0 } }
-        func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
-    }
-
     static let sample = Forecast(
         timeZone: .identifier("Europe/Moscow"),
         current: CurrentWeather(
@@ -44,28 +38,28 @@ import Testing
     }
 
     @Test func entriesStayFreshForTenMinutesThenAreFetchedAgain() async throws {
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let calls = Mutex(0)
-        let cache = WeatherCache(now: { clock.now }) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _ in
             calls.withLock { $0 += 1 }
             return Self.sample
         }
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
-        clock.advance(599)
+        clock.advance(by: .seconds(599))
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
         #expect(calls.withLock { $0 } == 1)
         // Another language or a place 2 km away is another entry.
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en")
         _ = try await cache.forecast(latitude: 55.77, longitude: 37.62, language: "ru")
         #expect(calls.withLock { $0 } == 3)
-        clock.advance(2)
+        clock.advance(by: .seconds(2))
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
         #expect(calls.withLock { $0 } == 4)
         // «Обновить» fetches even a fresh entry, once it is a minute old; pressed again at once, it
         // costs nothing.
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
         #expect(calls.withLock { $0 } == 4)
-        clock.advance(60)
+        clock.advance(by: .seconds(60))
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
         #expect(calls.withLock { $0 } == 5)
         _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
@@ -73,20 +67,20 @@ import Testing
     }
 
     @Test func aFailedRefreshServesTheStaleEntryForUpToThreeHours() async throws {
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let failing = Mutex(false)
-        let cache = WeatherCache(now: { clock.now }) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _ in
             if failing.withLock({ $0 }) { throw OpenWeatherError(code: .server(503), endpoint: "/data/3.0/onecall", message: "") }
             return Self.sample
         }
         let fresh = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
         #expect(!fresh.isStale)
         failing.withLock { $0 = true }
-        clock.advance(3600)
+        clock.advance(by: .seconds(3600))
         let stale = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
         #expect(stale.isStale)
         #expect(stale.fetchedAt == fresh.fetchedAt)
-        clock.advance(2 * 3600 + 1)
+        clock.advance(by: .seconds(2 * 3600 + 1))
         await #expect(throws: OpenWeatherError.self) {
             try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
         }

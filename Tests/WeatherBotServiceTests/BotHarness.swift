@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import HTTPTransport
 import Testing
@@ -23,7 +24,7 @@ final class BotHarness {
 
     init(
         databasePath: String, telegramURL: URL, weatherURL: URL,
-        schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20),
+        clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         logger: Logger? = nil
     ) async throws {
         database = try BotDatabase.open(path: databasePath)
@@ -36,10 +37,10 @@ final class BotHarness {
         }()
         let weather = OpenWeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport, requestTimeout: .seconds(30)),
-            logger: logger)
+            clock: clock, logger: logger)
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
-            schedulerClock: schedulerClock, schedulerInterval: schedulerInterval, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, logger: logger)
         try await runtime.prepare()
         group = runtime.serviceGroup()
         let group = group
@@ -61,11 +62,15 @@ final class BotHarness {
 }
 
 /// The wall clock moved forward by an offset the test sets: «the next minute» comes at once.
-final class ShiftedClock: SchedulerClock {
+/// Sleeps take real time.
+final class ShiftedClock: WallClock {
     let offset = Locked<TimeInterval>(0)
-    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    var now: WallInstant { WallInstant(Date().addingTimeInterval(offset.withLock { $0 })) }
+    var minimumResolution: Duration { SystemWallClock().minimumResolution }
     func shift(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
-    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+    func sleep(until deadline: WallInstant, tolerance: Duration?) async throws {
+        try await Task.sleep(for: now.duration(to: deadline), tolerance: tolerance)
+    }
 }
 
 /// The loopback world of an end-to-end test: a database folder, a fake Telegram and a fake
@@ -82,11 +87,11 @@ final class Loopback {
     }
 
     func startBot(
-        schedulerClock: any SchedulerClock = SystemSchedulerClock(), schedulerInterval: Duration = .seconds(20), logger: Logger? = nil
+        clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), logger: Logger? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url,
-            schedulerClock: schedulerClock, schedulerInterval: schedulerInterval, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, logger: logger)
     }
 
     func shutdown() async {

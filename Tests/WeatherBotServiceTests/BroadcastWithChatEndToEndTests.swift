@@ -34,7 +34,7 @@ extension LoopbackTests {
             let telegram = loopback.telegram
             try seed(loopback.folder.databasePath, dueAt: Date().addingTimeInterval(3_600))
             let clock = ShiftedClock()
-            let bot = try await loopback.startBot(schedulerClock: clock, schedulerInterval: .milliseconds(100))
+            let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
 
             // The chat's question is waiting for its «Да» when the broadcast starts.
             telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)

@@ -12,7 +12,7 @@ extension LoopbackTests {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
             let clock = ShiftedClock()
-            let bot = try await loopback.startBot(schedulerClock: clock, schedulerInterval: .milliseconds(100))
+            let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
 
             telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
             try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }

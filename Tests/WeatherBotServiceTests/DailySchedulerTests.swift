@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import GRDB
 import Logging
@@ -22,18 +23,6 @@ import WeatherBot
     }
 
     /// A clock the test moves by hand; sleeping moves it too.
-    final class TestClock: SchedulerClock {
-        let time: Mutex<Date>
-        init(_ start: Date) { time = Mutex(start) }
-        func now() -> Date { time.withLock { $0 } }
-        func set(_ date: Date) { time.withLock { $0 = date } }
-        func sleep(for duration: Duration) async throws {
-            try Task.checkCancellation()
-            time.withLock { $0 += TimeInterval(duration.components.seconds) }
-            await Task.yield()
-        }
-    }
-
     /// Weather for any place, counting the calls.
     final class CountingWeather: WeatherSource {
         let calls = Mutex(0)
@@ -90,7 +79,7 @@ import WeatherBot
         }
         #expect(try database.subscriptionCount() == 1000)
         let weather = CountingWeather()
-        let clock = TestClock(utc("2026-11-21T05:00:10Z"))
+        let clock = ManualClock(utc("2026-11-21T05:00:10Z"))
         let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
         #expect(await scheduler.tick() == 1000)
         #expect(weather.calls.withLock { $0 } == 10)
@@ -120,7 +109,7 @@ import WeatherBot
             try subscribe(database, chat: chat.id, place: chat.place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: chat.language)
         }
         let weather = CountingWeather()
-        let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: TestClock(utc("2026-11-21T05:00:10Z")))
+        let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: ManualClock(utc("2026-11-21T05:00:10Z")))
         #expect(await scheduler.tick() == 4)
         #expect(weather.calls.withLock { $0 } <= 2)  // one per cell and language
         for chat in chats {
@@ -152,7 +141,7 @@ import WeatherBot
             let place = Place(name: "Cell \(index % 5)", latitude: 50 + Double(index % 5), longitude: 30, timeZone: "Europe/Moscow")
             try subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
         }
-        let clock = TestClock(utc("2026-11-21T05:00:10Z"))
+        let clock = ManualClock(utc("2026-11-21T05:00:10Z"))
         let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock, batchSize: 100)
         #expect(await scheduler.tick() == 250)
         #expect(try forecastsPerChat(database).count == 250)
@@ -174,7 +163,7 @@ import WeatherBot
         try subscribe(database, chat: 5, place: moscow, zone: "UTC+04:00", hour: 9, minute: 0, now: start, language: "en")  // 05:00Z
 
         let weather = CountingWeather()
-        let clock = TestClock(start)
+        let clock = ManualClock(start)
         var scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
         let end = utc("2026-11-23T00:00:00Z")
         // Down from 04:30 to 06:00 on the first day (Moscow's 08:00 is 1 h late: sent),
@@ -211,7 +200,7 @@ import WeatherBot
         let database = try BotDatabase.open(path: folder.databasePath)
         let start = utc("2026-11-21T04:59:00Z")
         try subscribe(database, chat: 1, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
-        let clock = TestClock(start)
+        let clock = ManualClock(start)
         let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock)
         let running = Task { try await scheduler.run() }
         try await waitUntil("the forecast") { try database.outboxBacklog() == 1 }

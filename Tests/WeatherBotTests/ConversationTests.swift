@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 import Synchronization
@@ -17,7 +18,7 @@ import WeatherBotStore
         activity: FakeActivity = FakeActivity()
     ) -> Conversation {
         let now = fixedNow
-        return Conversation(geocoder: geocoder, weather: weather, store: store, activity: activity, clock: { now })
+        return Conversation(geocoder: geocoder, weather: weather, store: store, activity: activity, clock: ManualClock(now))
     }
 
     func incoming(_ intent: Intent, language: Language = .ru, query: String? = nil, messageID: Int? = nil, update: Int64 = 1) -> Conversation.Event {

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 import TelegramBotAPI
@@ -36,7 +37,7 @@ import WeatherBotService
                 reverse: [.saransk])
             let now = GoldenScreensTests.now
             conversation = Conversation(
-                geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), clock: { now })
+                geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), clock: ManualClock(now))
             self.language = language
             self.chatID = chatID
         }
