@@ -1,5 +1,6 @@
 import BotClock
 import Foundation
+import Synchronization
 import OpenWeather
 
 /// 10,000 weather requests for 100 places spread over a simulated hour, through the shared cache:
@@ -40,11 +41,10 @@ struct CacheScenario {
     }
 }
 
-/// A clock the scenario sets by hand.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+/// How many times something happened, counted from any task.
+final class Counter: Sendable {
+    private let count = Mutex(0)
 
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
 }
