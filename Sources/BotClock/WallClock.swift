@@ -54,7 +54,9 @@ public struct SystemWallClock: WallClock {
 }
 
 /// A clock whose time moves only when told to, or when something sleeps on it: a sleep ends at
-/// once, moving the time to its deadline. For simulated days and hours in tests and the benchmark.
+/// once, moving the time to its deadline. For simulated days and hours in tests and the benchmark,
+/// given to code that is driven step by step (a scheduler's `tick()`, a cache's lookups); a
+/// service that sleeps on it in a loop would spin.
 public final class ManualClock: WallClock, Sendable {
     private let time: Mutex<Date>
 

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import BotClock
-public import Foundation
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -38,10 +38,10 @@ public struct BotRequest: Sendable, Hashable {
 
     /// The parameters with `message_id` first, when it is given.
     func parameters(messageID: Int?) -> Data {
-        guard let messageID, parameters.first == UInt8(ascii: "{") else { return parameters }
+        guard let messageID else { return parameters }
+        precondition(parameters.first == UInt8(ascii: "{"), "the parameters are a JSON object")
         var json = Data(#"{"message_id":\#(messageID)"#.utf8)
-        // Every body has a chat id after the brace, so a comma always separates the two.
-        json.append(UInt8(ascii: ","))
+        if parameters.dropFirst().first != UInt8(ascii: "}") { json.append(UInt8(ascii: ",")) }
         json.append(parameters.dropFirst())
         return json
     }
@@ -73,7 +73,7 @@ extension BotRequest {
             writeText(text, to: &json)
             if let replyMarkup {
                 json.key("reply_markup")
-                replyMarkup.forRequest.write(to: &json)
+                replyMarkup.write(to: &json)
             }
             if case .forceReply(let question)? = replyMarkup, let replyTo = question.replyTo {
                 // Sent even if that message was deleted meanwhile.

@@ -60,8 +60,7 @@ extension ForceReply {
             if let inputFieldPlaceholder {
                 json.field("input_field_placeholder", inputFieldPlaceholder)
             }
-            // Only in the outbox: a request sends the markup ``ReplyMarkup/forRequest``.
-            if let replyTo { json.field("reply_to", replyTo) }
+            // `replyTo` is not part of the markup: the request sends it as `reply_parameters`.
         }
     }
 }

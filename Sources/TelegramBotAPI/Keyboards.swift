@@ -1,4 +1,4 @@
-// The keyboards are coded under the Bot API's own names, in requests and in the outbox alike.
+// The keyboards are coded under the Bot API's own names.
 
 /// A button under a message.
 public struct InlineKeyboardButton: Codable, Sendable, Hashable {
@@ -90,8 +90,9 @@ public struct ForceReply: Codable, Sendable, Hashable {
     public var forceReply: Bool
     public var selective: Bool?
     public var inputFieldPlaceholder: String?
-    /// The message the question answers. Not a field of the Bot API's markup: kept with it in the
-    /// outbox as `reply_to`, and sent as the message's `reply_parameters`.
+    /// The message the question answers. Not a field of the Bot API's markup: the request sends it
+    /// as the message's `reply_parameters`. Its `reply_to` key is read only from replies stored
+    /// before the outbox kept Bot API calls.
     public var replyTo: Int?
 
     public init(selective: Bool? = nil, inputFieldPlaceholder: String? = nil, replyTo: Int? = nil) {
@@ -133,14 +134,5 @@ public enum ReplyMarkup: Codable, Sendable, Hashable {
         case .removeKeyboard(let markup): try markup.encode(to: encoder)
         case .forceReply(let markup): try markup.encode(to: encoder)
         }
-    }
-}
-
-extension ReplyMarkup {
-    /// The markup as the Bot API takes it: a question's reply target goes in `reply_parameters`.
-    public var forRequest: ReplyMarkup {
-        guard case .forceReply(var question) = self, question.replyTo != nil else { return self }
-        question.replyTo = nil
-        return .forceReply(question)
     }
 }

@@ -92,6 +92,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             let message: SentMessage = try await call(request)
             return message.messageId
         }
+        precondition(!request.isEdit || request.messageID ?? messageID != nil, "an edit names its message")
         let _: IgnoredResult = try await call(request, messageID: messageID)
         return nil
     }
@@ -99,6 +100,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// Sends an edit's text and buttons as a new message, for when the message it applies to is
     /// gone or was never sent; returns the new message's id.
     public func performAsNewMessage(_ request: BotRequest) async throws(TelegramError) -> Int {
+        precondition(request.method == .editMessageText, "only a text edit's parameters make a message")
         let message: SentMessage = try await call(BotRequest(method: .sendMessage, parameters: request.parameters))
         return message.messageId
     }

@@ -1,5 +1,5 @@
 public import BotClock
-public import Foundation
+import Foundation
 import OpenWeather
 import TelegramBotAPI
 public import WeatherBotStore

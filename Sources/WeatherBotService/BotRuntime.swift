@@ -39,7 +39,7 @@ public struct BotRuntime: Sendable {
         outbox = OutboxSender(
             database: database, client: telegram, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
             messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)
-        workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger)
+        workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock,

@@ -1,3 +1,4 @@
+public import BotClock
 import DequeModule
 import Foundation
 public import Logging
@@ -19,6 +20,8 @@ public actor ChatWorkers: Service {
     private let activity: (any ChatActivity)?
     private let outbox: OutboxSender?
     private let logger: Logger
+    /// The time commits are stamped with.
+    private let clock: any WallClock
     private let maximumConcurrentChats: Int
 
     private var pending: [Int64: Deque<Work>] = [:]
@@ -36,13 +39,14 @@ public actor ChatWorkers: Service {
 
     public init(
         database: BotDatabase, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
-        maximumConcurrentChats: Int = 64
+        clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64
     ) {
         self.database = database
         self.conversation = conversation
         self.activity = activity
         self.outbox = outbox
         self.logger = logger
+        self.clock = clock
         self.maximumConcurrentChats = maximumConcurrentChats
     }
 
@@ -179,7 +183,7 @@ public actor ChatWorkers: Service {
             let encoder = JSONEncoder()
             let followUps = try step.followUps.map { try encoder.encode($0) }
             let written = try await database.commitStep(
-                chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps)
+                chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps, at: clock.date)
             self.logger.debug(
                 "handled",
                 metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })
@@ -218,7 +222,7 @@ public actor ChatWorkers: Service {
         let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
         let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
         do {
-            if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology) {
+            if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology, at: clock.date) {
                 outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, request: apology)])
             }
             return true

@@ -1,5 +1,5 @@
 public import BotClock
-public import Foundation
+import Foundation
 public import Logging
 import OpenWeather
 public import ServiceLifecycle
@@ -152,8 +152,7 @@ public struct DailyScheduler: Service {
             }
         }
         do {
-            // The outbox runs on the wall clock, whatever clock the schedule runs on.
-            let ids = try await database.commitDeliveries(deliveries)
+            let ids = try await database.commitDeliveries(deliveries, at: clock.date)
             // Sending starts with the first cell, while the rest of the batch is being prepared.
             let queued = zip(ids, deliveries).compactMap { id, delivery -> QueuedReply? in
                 guard let id, let forecast = delivery.request else { return nil }

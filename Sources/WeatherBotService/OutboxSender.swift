@@ -30,7 +30,10 @@ public final class OutboxSender: Service, Sendable {
     private let maximumAnswersInFlight: Int
     private let maximumAttempts: Int
     private let drainTimeout: Duration
+    /// Dates written to the table (a retry's earliest time) are calendar time; the schedule in
+    /// memory runs on the monotonic clock from `started`, so pacing never follows the wall clock.
     private let clock: any WallClock
+    private let started = ContinuousClock.now
 
     /// - Parameters:
     ///   - bulkShare: the share of `messagesPerSecond` bulk messages keep while chats take the rest.
@@ -79,8 +82,8 @@ public final class OutboxSender: Service, Sendable {
     /// Whether memory holds every waiting reply (the table was read, no lane overflowed).
     var hasReadTheTable: Bool { queue.withLock { queue in OutboxLane.allCases.allSatisfy { queue.isComplete($0) } } }
 
-    /// The time in seconds since 1970, as the queue counts it.
-    private func now() -> Double { clock.date.timeIntervalSince1970 }
+    /// The time as the queue counts it: seconds since the sender was made, on the monotonic clock.
+    private func now() -> Double { (ContinuousClock.now - started).timeInterval }
 
     public func run() async throws {
         let deadline = Mutex<ContinuousClock.Instant?>(nil)
@@ -149,13 +152,14 @@ public final class OutboxSender: Service, Sendable {
         for item in items {
             guard let id = item.id else { continue }
             guard let request = item.request else {
-                logger.error("reply with an unknown method dropped from the outbox", metadata: ["chat.id": "\(item.chatId)", "method": "\(item.method)"])
+                logger.error(
+                    "a stored reply the sender cannot make was dropped from the outbox", metadata: ["chat.id": "\(item.chatId)", "method": "\(item.method)"])
                 record { try database.completeOutbox(id: id, chatID: item.chatId) }
                 continue
             }
             var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, request: request)
             row.attempts = item.attempts
-            row.notBefore = item.notBefore.timeIntervalSince1970
+            row.notBefore = now() + max(item.notBefore.timeIntervalSince(clock.date), 0)
             rows.append(row)
         }
         queue.withLock { $0.finishRead(lane, rows: rows, fetched: items.count, last: items.last?.id) }
@@ -269,9 +273,9 @@ public final class OutboxSender: Service, Sendable {
     }
 
     private func retry(_ queued: QueuedReply, after seconds: TimeInterval) {
-        let notBefore = clock.date.addingTimeInterval(seconds)
-        record { try database.retryOutbox(id: queued.id, chatID: queued.chatID, notBefore: notBefore) }
-        queue.withLock { $0.retry(queued, notBefore: notBefore.timeIntervalSince1970, at: now()) }
+        record { try database.retryOutbox(id: queued.id, chatID: queued.chatID, notBefore: clock.date.addingTimeInterval(seconds)) }
+        let now = now()
+        queue.withLock { $0.retry(queued, notBefore: now + seconds, at: now) }
     }
 
     private func record(_ body: () throws -> Void) {

@@ -17,12 +17,18 @@ extension BotDatabase {
             t.add(column: "messageId", .integer)
         }
         let decoder = JSONDecoder()
-        for row in try Row.fetchAll(db, sql: "SELECT id, chatId, parameters FROM outbox") {
-            guard let stored = try? decoder.decode(StoredReply.self, from: row["parameters"] as Data) else { continue }
-            let request = stored.request(chatID: row["chatId"])
-            try db.execute(
-                sql: "UPDATE outbox SET method = ?, parameters = ?, tag = ?, messageId = ? WHERE id = ?",
-                arguments: [request.method.rawValue, request.parameters, request.tag, request.messageID, row["id"] as Int64])
+        let update = try db.makeStatement(sql: "UPDATE outbox SET method = ?, parameters = ?, tag = ?, messageId = ? WHERE id = ?")
+        // A thousand rows at a time: a broadcast's backlog may hold a hundred thousand.
+        var last = Int64.min
+        while true {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, chatId, parameters FROM outbox WHERE id > ? ORDER BY id LIMIT 1000", arguments: [last])
+            guard let end = rows.last?["id"] as Int64? else { break }
+            last = end
+            for row in rows {
+                guard let stored = try? decoder.decode(StoredReply.self, from: row["parameters"] as Data) else { continue }
+                let request = stored.request(chatID: row["chatId"])
+                try update.execute(arguments: [request.method.rawValue, request.parameters, request.tag, request.messageID, row["id"] as Int64])
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ import Testing
             .keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true), KeyboardButton(text: "x")]])),
             .keyboard(ReplyKeyboardMarkup(keyboard: [], resizeKeyboard: nil, oneTimeKeyboard: false, inputFieldPlaceholder: "Город\n")),
             .removeKeyboard(ReplyKeyboardRemove()),
-            .forceReply(ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 41)),
+            .forceReply(ForceReply(selective: true, inputFieldPlaceholder: "Город")),
         ]
         for markup in markups {
             var json = JSONWriter()
@@ -84,10 +84,10 @@ import Testing
         }
     }
 
-    @Test func aQuestionsReplyTargetIsKeptInTheOutboxButNotSentInTheMarkup() throws {
+    @Test func aQuestionsReplyTargetIsNotPartOfTheMarkup() throws {
         let question = ReplyMarkup.forceReply(ForceReply(selective: true, replyTo: 41))
         var json = JSONWriter()
-        question.forRequest.write(to: &json)
+        question.write(to: &json)
         let body = try JSONSerialization.jsonObject(with: json.data) as? [String: Any]
         #expect(body?["force_reply"] as? Bool == true)
         #expect(body?["reply_to"] == nil)

@@ -22,7 +22,6 @@ import WeatherBot
         }
     }
 
-    /// A clock the test moves by hand; sleeping moves it too.
     /// Weather for any place, counting the calls.
     final class CountingWeather: WeatherSource {
         let calls = Mutex(0)

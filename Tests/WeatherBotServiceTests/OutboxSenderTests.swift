@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import GRDB
 import HTTPTransport
@@ -21,21 +22,22 @@ extension LoopbackTests {
             let telegram: FakeTelegram
             let sender: OutboxSender
 
-            init(messagesPerSecond: Double = 30, window: Int = 10_000) async throws {
+            init(messagesPerSecond: Double = 30, window: Int = 10_000, clock: any WallClock = SystemWallClock()) async throws {
                 folder = try TemporaryFolder()
                 database = try BotDatabase.open(path: folder.databasePath)
                 telegram = try await FakeTelegram()
                 var logger = Logger(label: "weatherbot.tests.outbox")
                 logger.logLevel = .critical
                 let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(15))
-                sender = OutboxSender(database: database, client: client, logger: logger, messagesPerSecond: messagesPerSecond, window: window)
+                sender = OutboxSender(
+                    database: database, client: client, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond, window: window)
             }
 
-            func commit(_ replies: [Reply], chat: Int64) throws {
+            func commit(_ replies: [Reply], chat: Int64, at now: Date = Date()) throws {
                 let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
                 try database.commit(
                     chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
-                    replies: replies.map { $0.request(chatID: chat) }, followUps: [])
+                    replies: replies.map { $0.request(chatID: chat) }, followUps: [], at: now)
             }
 
             /// Commits `replies` as the chat workers do, handing them over to the sender in memory.
@@ -160,6 +162,20 @@ extension LoopbackTests {
             }
             try await setup.drain()
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["два"])
+            await setup.telegram.server.shutdown()
+        }
+
+        /// The wall clock stamps what the table keeps; pacing and retries in memory run on the
+        /// monotonic clock. A sender whose wall clock stands still (years behind the machine's)
+        /// still paces a chat past its burst and retries a failed message.
+        @Test func aChatIsPacedAndRetriedInRealTimeWhateverTheWallClockSays() async throws {
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_600_000_000))
+            let setup = try await Setup(clock: clock)
+            setup.fail("sendMessage", with: [Self.error(502, "Bad Gateway")])
+            let texts = (1...5).map { "сообщение \($0)" }
+            try setup.commit(texts.map { .send(text: $0) }, chat: chatID, at: clock.date)
+            try await setup.drain(timeout: .seconds(20))
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == texts)
             await setup.telegram.server.shutdown()
         }
 

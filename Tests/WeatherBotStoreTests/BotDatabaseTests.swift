@@ -36,7 +36,7 @@ import Testing
         try old.write { db in
             for payload in [question, card, plain] {
                 try db.execute(
-                    sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (1, 'interactive', ?, 0, 0, 0)",
+                    sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (1, 0, ?, 0, 0, 0)",
                     arguments: [Data(payload.utf8)])
             }
         }
@@ -50,6 +50,18 @@ import Testing
         #expect(objects[1] == (try JSONSerialization.jsonObject(with: Data(
             #"{"edit":{"_0":{"id":{"_0":7}},"text":"inlineKeyboard","keyboard":{"inline_keyboard":[[{"text":"Да","callback_data":"cy:1"}]]}}}"#.utf8)) as? NSDictionary))
         #expect(payloads[2] == Data(plain.utf8))
+
+        // Opened by this version, the same rows go on to become the Bot API calls that make them.
+        let database = try BotDatabase.open(path: path)
+        let requests = try database.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.request)
+        let expected: [BotRequest?] = [
+            .sendMessage(chatID: 1, text: "Город?", replyMarkup: .forceReply(ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 41))),
+            .editMessageText(
+                chatID: 1, target: .id(7), text: "inlineKeyboard",
+                replyMarkup: InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Да", callbackData: "cy:1")]])),
+            .answerCallbackQuery(id: "q"),
+        ]
+        #expect(requests == expected)
     }
 
     @Test func repliesWaitingInTheOutboxBecomeTheBotAPICallsThatMakeThemWhenTheFileIsOpened() throws {
