@@ -41,6 +41,10 @@ let package = Package(
         .target(name: "TelegramBotAPI", dependencies: ["HTTPTransport"]),
         // Geocoding and weather from OpenWeather.
         .target(name: "OpenWeather", dependencies: ["BotClock", "HTTPTransport"]),
+        // Cairo, found with pkg-config, for drawing the charts.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        // The 48-hour and week charts: their geometry from a forecast, drawn with Cairo into PNGs.
+        .target(name: "WeatherChart", dependencies: ["CCairo", "OpenWeather"]),
         // Persistence: migrations, chats, inbox, outbox, offsets.
         .target(
             name: "WeatherBotStore",
@@ -122,6 +126,7 @@ let package = Package(
             dependencies: ["weatherbot", "HTTPTransport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "BotClockTests", dependencies: ["BotClock"]),
+        .testTarget(name: "WeatherChartTests", dependencies: ["WeatherChart", "CCairo", "OpenWeather"]),
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport", "LoopbackHTTP", .product(name: "NIOSSL", package: "swift-nio-ssl")]
@@ -160,7 +165,7 @@ let package = Package(
 // What a module shows of another is said at its import (`public import` only where a public
 // signature needs it), each file imports the modules whose members it uses, and existentials say
 // `any`. .ci/check-imports keeps Package.swift's dependencies in step with the imports.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("MemberImportVisibility"),
         .enableUpcomingFeature("InternalImportsByDefault"),

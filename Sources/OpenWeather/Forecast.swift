@@ -114,13 +114,16 @@ public struct HourlyForecast: Codable, Sendable, Hashable {
     /// mm over the step.
     public var precipitation: Double
     public var condition: Condition
+    /// How the temperature feels, when OpenWeather gives it.
+    public var feelsLike: Double?
 
     public init(
         time: Date, temperature: Double, clouds: Int, humidity: Int, pressure: Double, windSpeed: Double,
-        windDegrees: Double, precipitationChance: Double, precipitation: Double, condition: Condition
+        windDegrees: Double, precipitationChance: Double, precipitation: Double, condition: Condition, feelsLike: Double? = nil
     ) {
         self.time = time
         self.temperature = temperature
+        self.feelsLike = feelsLike
         self.clouds = clouds
         self.humidity = humidity
         self.pressure = pressure

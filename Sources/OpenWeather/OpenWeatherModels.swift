@@ -65,6 +65,7 @@ struct OneCallBody: Decodable {
     struct Hour: Decodable {
         var dt: Double
         var temp: Double
+        var feelsLike: Double?
         var pressure: Double?
         var humidity: Double?
         var clouds: Double?
@@ -129,7 +130,7 @@ struct OneCallBody: Decodable {
                 time: date(hour.dt), temperature: hour.temp, clouds: percent(hour.clouds), humidity: percent(hour.humidity),
                 pressure: hour.pressure ?? 0, windSpeed: hour.windSpeed ?? 0, windDegrees: hour.windDeg ?? 0,
                 precipitationChance: hour.pop ?? 0, precipitation: (hour.rain?.amount ?? 0) + (hour.snow?.amount ?? 0),
-                condition: (hour.weather ?? []).condition)
+                condition: (hour.weather ?? []).condition, feelsLike: hour.feelsLike)
         }
         let days = (daily ?? []).map { day in
             DailyForecast(
@@ -215,7 +216,8 @@ struct ForecastBody: Decodable {
                 time: date(entry.dt), temperature: entry.main.temp, clouds: percent(entry.clouds?.all),
                 humidity: percent(entry.main.humidity), pressure: entry.main.pressure ?? 0, windSpeed: entry.wind?.speed ?? 0,
                 windDegrees: entry.wind?.deg ?? 0, precipitationChance: entry.pop ?? 0,
-                precipitation: (entry.rain?.amount ?? 0) + (entry.snow?.amount ?? 0), condition: (entry.weather ?? []).condition)
+                precipitation: (entry.rain?.amount ?? 0) + (entry.snow?.amount ?? 0), condition: (entry.weather ?? []).condition,
+                feelsLike: entry.main.feelsLike)
         }
     }
 }

@@ -69,6 +69,7 @@ extension OneCallBody: PlausibleBody {
         for hour in hourly ?? [] {
             check.check("hourly.dt", hour.dt, Plausible.time)
             check.check("hourly.temp", hour.temp, Plausible.temperature)
+            check.check("hourly.feels_like", hour.feelsLike, Plausible.temperature)
             check.conditions(
                 "hourly", pressure: hour.pressure, humidity: hour.humidity, clouds: hour.clouds, windSpeed: hour.windSpeed,
                 windDeg: hour.windDeg, pop: hour.pop, rain: hour.rain, snow: hour.snow)
