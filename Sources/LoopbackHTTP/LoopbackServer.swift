@@ -57,6 +57,8 @@ public final class LoopbackServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     private let log: RequestLog?
+    /// Requests being answered: their answers are written on the event loop, which must outlive them.
+    private let answering: Answering
     /// The port the server listens on.
     public let port: Int
 
@@ -73,6 +75,8 @@ public final class LoopbackServer: Sendable {
     ///   - tls: serve https with ``LoopbackTLS``'s certificate for 127.0.0.1.
     public init(threads: Int = 1, recording: Bool = true, tls: Bool = false, handler: @escaping Handler) async throws {
         let log = recording ? RequestLog() : nil
+        let answering = Answering()
+        self.answering = answering
         secure = tls
         let context = tls ? try LoopbackTLS.serverContext() : nil
         self.log = log
@@ -90,7 +94,7 @@ public final class LoopbackServer: Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     if let context { try pipeline.addHandler(NIOSSLServerHandler(context: context)) }
                     try pipeline.configureHTTPServerPipeline()
-                    try pipeline.addHandler(RequestHandler(handler: handler))
+                    try pipeline.addHandler(RequestHandler(handler: handler, answering: answering))
                 }
             }
         do {
@@ -107,6 +111,12 @@ public final class LoopbackServer: Sendable {
     /// Closes the listening socket and every connection.
     public func shutdown() async {
         try? await channel.close()
+        // A handler still working (a long poll) writes its answer on the event loop when it ends:
+        // the loop stays up until it has, for a few seconds at most.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while answering.count.withLock({ $0 }) > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         try? await group.shutdownGracefully()
     }
 }
@@ -115,16 +125,22 @@ private final class RequestLog: Sendable {
     let requests = Mutex<[LoopbackRequest]>([])
 }
 
+private final class Answering: Sendable {
+    let count = Mutex(0)
+}
+
 private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let handler: LoopbackServer.Handler
+    private let answering: Answering
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
 
-    init(handler: @escaping LoopbackServer.Handler) {
+    init(handler: @escaping LoopbackServer.Handler, answering: Answering) {
         self.handler = handler
+        self.answering = answering
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -143,6 +159,8 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             let handler = handler
             let loop = context.eventLoop
             let promise = loop.makePromise(of: LoopbackResponse.self)
+            let answering = answering
+            answering.count.withLock { $0 += 1 }
             promise.completeWithTask { await handler(request) }
             let boundContext = NIOLoopBound(context, eventLoop: loop)
             promise.futureResult.whenSuccess { response in
@@ -152,6 +170,8 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
                 }
                 Self.write(response, version: version, keepAlive: keepAlive, context: boundContext.value)
             }
+            // After the answer is written: the loop is needed until then.
+            promise.futureResult.whenComplete { _ in answering.count.withLock { $0 -= 1 } }
         }
     }
 
