@@ -89,15 +89,8 @@ extension BotRequest {
     /// New text and buttons for an earlier message. Its parameters are also those of a new message
     /// with that text and buttons.
     public static func editMessageText(chatID: Int64, target: MessageTarget, text: String, replyMarkup: InlineKeyboardMarkup? = nil) -> Self {
-        let parameters = writing { json in
-            json.field("chat_id", chatID)
-            writeText(text, to: &json)
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.write(to: &json)
-            }
-        }
-        return Self(method: .editMessageText, parameters: parameters, tag: target.tag, messageID: target.messageID)
+        let message = sendMessage(chatID: chatID, text: text, replyMarkup: replyMarkup.map(ReplyMarkup.inline))
+        return Self(method: .editMessageText, parameters: message.parameters, tag: target.tag, messageID: target.messageID)
     }
 
     /// New buttons (none when nil) for an earlier message, its text unchanged.
