@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // Time: the wall clock every part reads, a manual one for simulated days, and Duration in
@@ -37,8 +38,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // Bot API types and a client over the transport.
-        .target(name: "TelegramBotAPI", dependencies: ["HTTPTransport"]),
+        // Bot API types and a client over the transport; photos are uploaded as multipart/form-data.
+        .target(
+            name: "TelegramBotAPI",
+            dependencies: [
+                "HTTPTransport",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Geocoding and weather from OpenWeather.
         .target(name: "OpenWeather", dependencies: ["BotClock", "HTTPTransport"]),
         // Cairo, found with pkg-config, for drawing the charts.
@@ -131,7 +140,13 @@ let package = Package(
             name: "HTTPTransportTests",
             dependencies: ["HTTPTransport", "LoopbackHTTP", .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
-        .testTarget(name: "TelegramBotAPITests", dependencies: ["TelegramBotAPI", "HTTPTransport", "LoopbackHTTP"]),
+        .testTarget(
+            name: "TelegramBotAPITests",
+            dependencies: [
+                "TelegramBotAPI", "HTTPTransport", "LoopbackHTTP", .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "OpenWeatherTests",
             dependencies: ["OpenWeather", "BotClock", "HTTPTransport", "LoopbackHTTP"],

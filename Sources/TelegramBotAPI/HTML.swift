@@ -2,6 +2,8 @@
 public enum HTML {
     /// The longest text of a message, in UTF-16 units.
     public static let maximumMessageLength = 4096
+    /// Telegram's limit for a photo's caption.
+    public static let maximumCaptionLength = 1024
 
     /// Escapes text for HTML parse mode: `&`, `<`, `>` and `"` become entities.
     public static func escape(_ text: some StringProtocol) -> String {
@@ -23,6 +25,9 @@ public enum HTML {
     ///
     /// Views never open a tag on one line and close it on another, so cutting at a line keeps the
     /// markup valid. A single line too long on its own is cut at a character outside any tag or entity.
+    /// A caption kept within ``maximumCaptionLength`` the same way.
+    public static func fittingCaption(_ text: String) -> String { fitting(text, limit: maximumCaptionLength) }
+
     public static func fitting(_ text: String, limit: Int = maximumMessageLength) -> String {
         guard text.utf16.count > limit else { return text }
         let ellipsis = "\n…"

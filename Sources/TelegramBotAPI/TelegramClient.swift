@@ -29,7 +29,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// The methods this client calls.
     private static let methods = [
         "getMe", "deleteWebhook", "getUpdates", "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery",
-        "setMyCommands", "sendChatAction", "getChatMember",
+        "setMyCommands", "sendChatAction", "getChatMember", "sendPhoto", "editMessageMedia",
     ]
 
     public var description: String { "TelegramClient(\(apiURL.host ?? "?"), token: <redacted>)" }
@@ -105,6 +105,21 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         return message.messageId
     }
 
+    /// Sends a photo with its caption and buttons: uploaded (`multipart/form-data`) or by `file_id`.
+    public func sendPhoto(chatID: Int64, photo: InputPhoto, caption: String? = nil, replyMarkup: InlineKeyboardMarkup? = nil)
+        async throws(TelegramError) -> SentPhoto
+    {
+        try await call(PhotoCall(method: .sendPhoto, chatID: chatID, photo: photo, caption: caption, replyMarkup: replyMarkup))
+    }
+
+    /// Replaces a photo message's photo, caption and buttons. Returns the message as Telegram
+    /// answers it, with the new photo's `file_id`.
+    public func editMessageMedia(chatID: Int64, messageID: Int, photo: InputPhoto, caption: String? = nil, replyMarkup: InlineKeyboardMarkup? = nil)
+        async throws(TelegramError) -> SentPhoto
+    {
+        try await call(PhotoCall(method: .editMessageMedia, chatID: chatID, messageID: messageID, photo: photo, caption: caption, replyMarkup: replyMarkup))
+    }
+
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.
     public func setMyCommands(_ commands: [BotCommand], languageCode: String? = nil) async throws(TelegramError) {
         let _: Bool = try await call("setMyCommands") { json in
@@ -159,17 +174,29 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         return try await call(method, body: json.data, timeout: timeout, maximumBodySize: maximumBodySize)
     }
 
+    /// Makes a photo call, uploading the photo when it is not a `file_id`.
+    private func call<Result: Decodable>(_ photo: PhotoCall) async throws(TelegramError) -> Result {
+        let encoded: (contentType: String, body: Data)
+        do {
+            encoded = try photo.encoded()
+        } catch {
+            throw TelegramError(code: .transport, method: photo.method.rawValue, description: "the upload could not be written: \(error)")
+        }
+        return try await call(photo.method.rawValue, body: encoded.body, contentType: encoded.contentType)
+    }
+
     /// Posts `body` to `method` and decodes the envelope's `result`.
     private func call<Result: Decodable>(
         _ method: String,
         body: Data,
+        contentType: String = "application/json",
         timeout: Duration? = nil,
         maximumBodySize: Int? = nil
     ) async throws(TelegramError) -> Result {
         let request = HTTPRequest(
             method: .post,
             url: url(of: method),
-            headers: ["Content-Type": "application/json"],
+            headers: ["Content-Type": contentType],
             body: body,
             timeout: timeout ?? requestTimeout,
             maximumBodySize: maximumBodySize

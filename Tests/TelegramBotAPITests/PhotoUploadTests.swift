@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTransport
+import LoopbackHTTP
+import MultipartKit
+import NIOCore
+import Testing
+@testable import TelegramBotAPI
+
+@Suite struct PhotoUploadTests {
+    /// The parts of a `multipart/form-data` body, by name: their headers and bytes.
+    static func parts(of request: LoopbackRequest) throws -> [String: (headers: [String: String], body: Data)] {
+        let contentType = try #require(request.headers["content-type"])
+        #expect(contentType.hasPrefix("multipart/form-data; boundary="))
+        let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [String: (headers: [String: String], body: Data)] = [:]
+        var headers: [String: String] = [:]
+        var body = Data()
+        parser.onHeader = { name, value in headers[name.lowercased()] = value }
+        parser.onBody = { chunk in body.append(contentsOf: chunk.readableBytesView) }
+        parser.onPartComplete = {
+            let disposition = headers["content-disposition"] ?? ""
+            let name = disposition.components(separatedBy: "name=\"").dropFirst().first?.components(separatedBy: "\"").first ?? "?"
+            parts[name] = (headers, body)
+            headers = [:]
+            body = Data()
+        }
+        try parser.execute([UInt8](request.body))
+        return parts
+    }
+
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<5_000).map { UInt8($0 % 251) })
+    static let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Неделя", callbackData: "g:w")]])
+
+    static func photoAnswer(_ method: String) -> LoopbackResponse {
+        .json([
+            "ok": true,
+            "result": [
+                "message_id": 50, "date": 1, "chat": ["id": 5, "type": "private"],
+                "photo": [
+                    ["file_id": "big", "file_unique_id": "b", "width": 1280, "height": 720],
+                    ["file_id": "small", "file_unique_id": "s", "width": 90, "height": 51],
+                ],
+            ],
+        ])
+    }
+
+    @Test func aChartIsUploadedAsMultipartAndItsLargestSizeIsKeptByFileID() async throws {
+        let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
+        defer { Task { await api.server.shutdown() } }
+        let sent = try await api.client.sendPhoto(
+            chatID: 5, photo: .upload(Self.png, filename: "chart.png"), caption: "📈 <b>Москва</b> · 48 часов", replyMarkup: Self.keyboard)
+        #expect(sent == SentPhoto(messageID: 50, fileID: "big"))
+
+        let request = try #require(api.server.requests.first)
+        #expect(request.path == "/bot\(TelegramClientTests.token)/sendPhoto")
+        let parts = try Self.parts(of: request)
+        #expect(Set(parts.keys) == ["chat_id", "caption", "parse_mode", "reply_markup", "photo"])
+        #expect(parts["chat_id"]?.body == Data("5".utf8))
+        #expect(parts["caption"].map { String(decoding: $0.body, as: UTF8.self) } == "📈 <b>Москва</b> · 48 часов")
+        #expect(parts["parse_mode"]?.body == Data("HTML".utf8))
+        let markup = try #require(parts["reply_markup"]).body
+        #expect((try JSONSerialization.jsonObject(with: markup) as? [String: Any])?["inline_keyboard"] != nil)
+        let photo = try #require(parts["photo"])
+        #expect(photo.body == Self.png)
+        #expect(photo.headers["content-type"] == "image/png")
+        #expect(photo.headers["content-disposition"]?.contains(#"filename="chart.png""#) == true)
+    }
+
+    @Test func aPhotoTelegramKeepsGoesByItsFileIDAsJSON() async throws {
+        let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
+        defer { Task { await api.server.shutdown() } }
+        _ = try await api.client.sendPhoto(chatID: 5, photo: .fileID("big"), caption: "📈 London")
+        let request = try #require(api.server.requests.first)
+        #expect(request.headers["content-type"] == "application/json")
+        let body = try #require(request.json)
+        #expect(body["photo"] as? String == "big")
+        #expect(body["caption"] as? String == "📈 London")
+        #expect(request.body.count < 200)
+    }
+
+    /// Switching a chart's view replaces the photo of its message: the new picture is attached and
+    /// `media` points at it, the caption inside `media`.
+    @Test func anEditReplacesThePhotoByAnAttachmentTheMediaNames() async throws {
+        let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
+        defer { Task { await api.server.shutdown() } }
+        let edited = try await api.client.editMessageMedia(
+            chatID: 5, messageID: 50, photo: .upload(Self.png, filename: "week.png"), caption: "📈 Москва · неделя", replyMarkup: Self.keyboard)
+        #expect(edited.fileID == "big")
+        let request = try #require(api.server.requests.first)
+        #expect(request.path.hasSuffix("/editMessageMedia"))
+        let parts = try Self.parts(of: request)
+        #expect(Set(parts.keys) == ["chat_id", "message_id", "media", "reply_markup", "chart"])
+        #expect(parts["message_id"]?.body == Data("50".utf8))
+        let mediaPart = try #require(parts["media"])
+        let media = try #require(try JSONSerialization.jsonObject(with: mediaPart.body) as? [String: Any])
+        #expect(media["type"] as? String == "photo")
+        #expect(media["media"] as? String == "attach://chart")
+        #expect(media["caption"] as? String == "📈 Москва · неделя")
+        #expect(media["parse_mode"] as? String == "HTML")
+        #expect(parts["chart"]?.body == Self.png)
+
+        _ = try await api.client.editMessageMedia(chatID: 5, messageID: 50, photo: .fileID("big"))
+        let byID = try #require(api.server.requests.last?.json)
+        #expect((byID["media"] as? [String: Any])?["media"] as? String == "big")
+        #expect(byID["message_id"] as? Int == 50)
+    }
+
+    @Test func aCaptionLongerThanTelegramTakesIsCutAtALine() async throws {
+        let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
+        defer { Task { await api.server.shutdown() } }
+        let caption = (1...200).map { "строка \($0)" }.joined(separator: "\n")
+        _ = try await api.client.sendPhoto(chatID: 5, photo: .fileID("big"), caption: caption)
+        let sent = try #require(api.server.requests.first?.json?["caption"] as? String)
+        #expect(sent.utf16.count <= HTML.maximumCaptionLength)
+        #expect(sent.hasSuffix("\n…"))
+    }
+}
