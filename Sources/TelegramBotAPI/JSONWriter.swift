@@ -64,6 +64,12 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
     }
 
+    /// A value already written as JSON, such as an object made by another writer.
+    mutating func raw(_ json: Data) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
     public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)

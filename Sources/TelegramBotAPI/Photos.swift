@@ -61,48 +61,65 @@ struct PhotoCall {
     /// The name of the uploaded file's part in an edit, which `media` points at.
     static let attachment = "chart"
 
+    /// A parameter's value: written as JSON in a JSON body, as text in a form part.
+    enum Value {
+        case text(String)
+        case integer(Int64)
+        /// A JSON object, as its text in a form part.
+        case json(Data)
+    }
+
+    /// The parameters besides an uploaded file, in order.
+    var parameters: [(name: StaticString, value: Value)] {
+        let reference = if case .fileID(let id) = photo { id } else { "attach://\(Self.attachment)" }
+        var parameters: [(name: StaticString, value: Value)] = [("chat_id", .integer(chatID))]
+        if let messageID { parameters.append(("message_id", .integer(Int64(messageID)))) }
+        switch method {
+        case .sendPhoto:
+            if case .fileID = photo { parameters.append(("photo", .text(reference))) }
+            if let caption { parameters += [("caption", .text(HTML.fittingCaption(caption))), ("parse_mode", .text("HTML"))] }
+        case .editMessageMedia:
+            var media = JSONWriter()
+            media.object { json in
+                json.field("type", "photo")
+                json.field("media", reference)
+                if let caption {
+                    json.field("caption", HTML.fittingCaption(caption))
+                    json.field("parse_mode", "HTML")
+                }
+            }
+            parameters.append(("media", .json(media.data)))
+        }
+        if let replyMarkup {
+            var markup = JSONWriter()
+            replyMarkup.write(to: &markup)
+            parameters.append(("reply_markup", .json(markup.data)))
+        }
+        return parameters
+    }
+
     func encoded() throws -> (contentType: String, body: Data) {
-        let reference: String
-        switch photo {
-        case .fileID(let id): reference = id
-        case .upload: reference = "attach://\(Self.attachment)"
-        }
-        let markup = replyMarkup.map { markup in
-            var json = JSONWriter()
-            markup.write(to: &json)
-            return json.data
-        }
-        let media = method == .editMessageMedia ? mediaJSON(reference) : nil
         guard case .upload(let data, let filename) = photo else {
             var json = JSONWriter()
             json.object { json in
-                json.field("chat_id", chatID)
-                if let messageID { json.field("message_id", messageID) }
-                if method == .sendPhoto {
-                    json.field("photo", reference)
-                    writeCaption(to: &json)
-                } else {
-                    json.key("media")
-                    writeMedia(reference, to: &json)
-                }
-                if let replyMarkup {
-                    json.key("reply_markup")
-                    replyMarkup.write(to: &json)
+                for (name, value) in parameters {
+                    json.key(name)
+                    switch value {
+                    case .text(let text): json.string(text)
+                    case .integer(let number): json.integer(number)
+                    case .json(let object): json.raw(object)
+                    }
                 }
             }
             return ("application/json", json.data)
         }
-        var fields: [(String, String)] = [("chat_id", String(chatID))]
-        if let messageID { fields.append(("message_id", String(messageID))) }
-        if let media { fields.append(("media", String(decoding: media, as: UTF8.self))) }
-        if method == .sendPhoto, let caption {
-            fields.append(("caption", HTML.fittingCaption(caption)))
-            fields.append(("parse_mode", "HTML"))
-        }
-        if let markup { fields.append(("reply_markup", String(decoding: markup, as: UTF8.self))) }
-        var parts = fields.map { name, value in
-            var part = MultipartPart(body: value)
-            part.name = name
+        var parts = parameters.map { name, value in
+            var part = switch value {
+            case .text(let text): MultipartPart(body: text)
+            case .integer(let number): MultipartPart(body: String(number))
+            case .json(let object): MultipartPart(body: object)
+            }
+            part.name = "\(name)"
             return part
         }
         let fileName = method == .sendPhoto ? "photo" : Self.attachment
@@ -115,25 +132,5 @@ struct PhotoCall {
         var buffer = ByteBuffer()
         try MultipartSerializer().serialize(parts: parts, boundary: boundary, into: &buffer)
         return ("multipart/form-data; boundary=\(boundary)", Data(buffer.readableBytesView))
-    }
-
-    private func writeCaption(to json: inout JSONWriter) {
-        guard let caption else { return }
-        json.field("caption", HTML.fittingCaption(caption))
-        json.field("parse_mode", "HTML")
-    }
-
-    private func writeMedia(_ reference: String, to json: inout JSONWriter) {
-        json.object { json in
-            json.field("type", "photo")
-            json.field("media", reference)
-            writeCaption(to: &json)
-        }
-    }
-
-    private func mediaJSON(_ reference: String) -> Data {
-        var json = JSONWriter()
-        writeMedia(reference, to: &json)
-        return json.data
     }
 }

@@ -93,10 +93,10 @@ public enum ChartRenderer {
             canvas.fill(ChartRect(x: night.lowerBound, y: plot.y, width: night.upperBound - night.lowerBound, height: plot.height), Palette.night)
         }
         canvas.temperatureGrid(geometry.temperature, plot: plot)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = geometry.timeZone
         for day in geometry.dayBoundaries {
             canvas.line(from: (day.x, plot.y), to: (day.x, plot.maxY + 8), Palette.muted, width: 1.5)
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = geometry.timeZone
             let label = "\(labels.weekday(calendar.component(.weekday, from: day.date))) \(calendar.component(.day, from: day.date))"
             canvas.text(label, at: (day.x + 6, plot.y + 22), size: 18, Palette.text, bold: true)
         }
