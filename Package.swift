@@ -80,6 +80,7 @@ let package = Package(
                 "TelegramBotAPI",
                 "OpenWeather",
                 "HTTPTransport",
+                "WeatherChart",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,10 +119,11 @@ let package = Package(
             ]
         ),
         // What the tests use to watch the bot: loopback HTTP(S) servers on SwiftNIO for the fake
-        // Telegram and OpenWeather, HTTP and SOCKS5 proxies, and captured log lines.
+        // Telegram and OpenWeather, HTTP and SOCKS5 proxies, uploaded forms, and captured log lines.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -143,8 +145,7 @@ let package = Package(
         .testTarget(
             name: "TelegramBotAPITests",
             dependencies: [
-                "TelegramBotAPI", "HTTPTransport", "LoopbackHTTP", .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "TelegramBotAPI", "HTTPTransport", "LoopbackHTTP",
             ]
         ),
         .testTarget(

@@ -2,12 +2,13 @@ public import Foundation
 
 /// A Bot API call written out before it is made: the method and its JSON parameters, exactly as
 /// they will be posted. Replies are committed to the outbox in this form, so the sender reads
-/// nothing back into types; the one thing it adds is the id of the message an edit applies to,
-/// when that message was sent after the edit was written.
+/// nothing back into types. What it adds is the id of the message an edit applies to, when that
+/// message was sent after the edit was written, and a photo's bytes or `file_id`, named by
+/// ``photo`` and found when the call is made.
 public struct BotRequest: Sendable, Hashable {
     /// The methods a reply is made with.
     public enum Method: String, Sendable, Hashable, CaseIterable {
-        case sendMessage, editMessageText, editMessageReplyMarkup, answerCallbackQuery
+        case sendMessage, editMessageText, editMessageReplyMarkup, answerCallbackQuery, sendPhoto, editMessageMedia
     }
 
     public var method: Method
@@ -20,13 +21,17 @@ public struct BotRequest: Sendable, Hashable {
     public var tag: String?
     /// The message an edit applies to, when its id was known as the edit was written.
     public var messageID: Int?
+    /// For a photo, what the photo is, in the words of whoever sends it (the sender renders or
+    /// looks it up when the call is made, so the outbox holds no image).
+    public var photo: String?
 
     /// A request as stored; the static builders below write new ones.
-    public init(method: Method, parameters: Data, tag: String? = nil, messageID: Int? = nil) {
+    public init(method: Method, parameters: Data, tag: String? = nil, messageID: Int? = nil, photo: String? = nil) {
         self.method = method
         self.parameters = parameters
         self.tag = tag
         self.messageID = messageID
+        self.photo = photo
     }
 
     /// Whether it sends or changes a message, and so counts against Telegram's message limits;
@@ -34,7 +39,10 @@ public struct BotRequest: Sendable, Hashable {
     public var isMessage: Bool { method != .answerCallbackQuery }
 
     /// Whether it changes a message sent earlier, which must be named by id.
-    public var isEdit: Bool { method == .editMessageText || method == .editMessageReplyMarkup }
+    public var isEdit: Bool { method == .editMessageText || method == .editMessageReplyMarkup || method == .editMessageMedia }
+
+    /// Whether it sends or replaces a photo, which ``photo`` names.
+    public var isPhoto: Bool { method == .sendPhoto || method == .editMessageMedia }
 
     /// The parameters with `message_id` first, when it is given.
     func parameters(messageID: Int?) -> Data {
@@ -113,6 +121,30 @@ extension BotRequest {
             if showAlert { json.field("show_alert", true) }
         }
         return Self(method: .answerCallbackQuery, parameters: parameters)
+    }
+
+    /// A photo with its caption and buttons; `photo` names it (see ``photo``), `tag` names the
+    /// message for later edits.
+    public static func sendPhoto(chatID: Int64, photo: String, caption: String?, replyMarkup: InlineKeyboardMarkup? = nil, tag: String? = nil) -> Self {
+        let parameters = writing { json in
+            json.field("chat_id", chatID)
+            if let caption {
+                json.field("caption", HTML.fittingCaption(caption))
+                json.field("parse_mode", "HTML")
+            }
+            if let replyMarkup {
+                json.key("reply_markup")
+                replyMarkup.write(to: &json)
+            }
+        }
+        return Self(method: .sendPhoto, parameters: parameters, tag: tag, photo: photo)
+    }
+
+    /// Another photo, caption and buttons for an earlier photo message. Its parameters are those of
+    /// ``sendPhoto(chatID:photo:caption:replyMarkup:tag:)``, so it can be sent as a new photo.
+    public static func editMessageMedia(chatID: Int64, target: MessageTarget, photo: String, caption: String?, replyMarkup: InlineKeyboardMarkup? = nil) -> Self {
+        let message = sendPhoto(chatID: chatID, photo: photo, caption: caption, replyMarkup: replyMarkup)
+        return Self(method: .editMessageMedia, parameters: message.parameters, tag: target.tag, messageID: target.messageID, photo: photo)
     }
 
     private static func writing(_ fields: (inout JSONWriter) -> Void) -> Data {

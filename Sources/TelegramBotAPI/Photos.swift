@@ -46,17 +46,42 @@ public struct SentPhoto: Decodable, Sendable, Hashable {
 /// `multipart/form-data` when it is uploaded, its other parameters then text parts (objects as
 /// their JSON).
 struct PhotoCall {
-    enum Method: String {
-        case sendPhoto, editMessageMedia
-    }
-
-    var method: Method
+    var method: BotRequest.Method
     var chatID: Int64
     /// The message whose photo is replaced (`editMessageMedia`).
     var messageID: Int?
     var photo: InputPhoto
     var caption: String?
     var replyMarkup: InlineKeyboardMarkup?
+
+    /// The parameters a photo request was written with (see ``BotRequest/sendPhoto(chatID:photo:caption:replyMarkup:tag:)``).
+    private struct Written: Decodable {
+        var chatID: Int64
+        var caption: String?
+        var replyMarkup: InlineKeyboardMarkup?
+
+        enum CodingKeys: String, CodingKey {
+            case chatID = "chat_id", caption, replyMarkup = "reply_markup"
+        }
+    }
+
+    /// The call a photo request makes with `photo`; `method` is the request's unless given.
+    init(_ request: BotRequest, photo: InputPhoto, messageID: Int?, method: BotRequest.Method? = nil) throws(TelegramError) {
+        let method = method ?? request.method
+        precondition(method == .sendPhoto || method == .editMessageMedia, "a photo call sends or replaces a photo")
+        let written: Written
+        do {
+            written = try JSONDecoder().decode(Written.self, from: request.parameters)
+        } catch {
+            throw TelegramError(code: .undecodable, method: method.rawValue, description: "the photo's parameters do not read: \(error)")
+        }
+        self.method = method
+        self.chatID = written.chatID
+        self.messageID = method == .editMessageMedia ? request.messageID ?? messageID : nil
+        self.photo = photo
+        self.caption = written.caption
+        self.replyMarkup = written.replyMarkup
+    }
 
     /// The name of the uploaded file's part in an edit, which `media` points at.
     static let attachment = "chart"
@@ -77,14 +102,14 @@ struct PhotoCall {
         switch method {
         case .sendPhoto:
             if case .fileID = photo { parameters.append(("photo", .text(reference))) }
-            if let caption { parameters += [("caption", .text(HTML.fittingCaption(caption))), ("parse_mode", .text("HTML"))] }
-        case .editMessageMedia:
+            if let caption { parameters += [("caption", .text(caption)), ("parse_mode", .text("HTML"))] }
+        default:
             var media = JSONWriter()
             media.object { json in
                 json.field("type", "photo")
                 json.field("media", reference)
                 if let caption {
-                    json.field("caption", HTML.fittingCaption(caption))
+                    json.field("caption", caption)
                     json.field("parse_mode", "HTML")
                 }
             }

@@ -88,6 +88,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// request does not (it was written before that message was sent).
     /// - Returns: the id of the message sent, for `sendMessage`; nil for the other methods.
     public func perform(_ request: BotRequest, messageID: Int? = nil) async throws(TelegramError) -> Int? {
+        precondition(!request.isPhoto, "a photo call is made with its photo")
         if request.method == .sendMessage {
             let message: SentMessage = try await call(request)
             return message.messageId
@@ -105,19 +106,19 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         return message.messageId
     }
 
-    /// Sends a photo with its caption and buttons: uploaded (`multipart/form-data`) or by `file_id`.
-    public func sendPhoto(chatID: Int64, photo: InputPhoto, caption: String? = nil, replyMarkup: InlineKeyboardMarkup? = nil)
-        async throws(TelegramError) -> SentPhoto
-    {
-        try await call(PhotoCall(method: .sendPhoto, chatID: chatID, photo: photo, caption: caption, replyMarkup: replyMarkup))
+    /// Makes a photo request with the photo its ``BotRequest/photo`` names: uploaded
+    /// (`multipart/form-data`) or by `file_id`. `messageID` is as for ``perform(_:messageID:)``.
+    /// - Returns: the message with the photo's `file_id`.
+    public func perform(_ request: BotRequest, photo: InputPhoto, messageID: Int? = nil) async throws(TelegramError) -> SentPhoto {
+        let call = try PhotoCall(request, photo: photo, messageID: messageID)
+        precondition(call.method == .sendPhoto || call.messageID != nil, "an edit names its message")
+        return try await self.call(call)
     }
 
-    /// Replaces a photo message's photo, caption and buttons. Returns the message as Telegram
-    /// answers it, with the new photo's `file_id`.
-    public func editMessageMedia(chatID: Int64, messageID: Int, photo: InputPhoto, caption: String? = nil, replyMarkup: InlineKeyboardMarkup? = nil)
-        async throws(TelegramError) -> SentPhoto
-    {
-        try await call(PhotoCall(method: .editMessageMedia, chatID: chatID, messageID: messageID, photo: photo, caption: caption, replyMarkup: replyMarkup))
+    /// Sends a photo edit's photo, caption and buttons as a new photo message, for when the message
+    /// it applies to is gone or was never sent.
+    public func performAsNewPhoto(_ request: BotRequest, photo: InputPhoto) async throws(TelegramError) -> SentPhoto {
+        try await call(PhotoCall(request, photo: photo, messageID: nil, method: .sendPhoto))
     }
 
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.

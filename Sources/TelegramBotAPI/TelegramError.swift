@@ -80,6 +80,10 @@ extension TelegramError {
     public var isMessageNotModified: Bool {
         errorCode == 400 && description_.lowercased().contains("message is not modified")
     }
+    /// A photo sent by `file_id` that Telegram no longer knows.
+    public var isFileRejected: Bool {
+        errorCode == 400 && description_.lowercased().contains("file identifier")
+    }
     /// The message to edit is gone or can no longer be edited.
     public var isMessageUneditable: Bool {
         guard errorCode == 400 else { return false }

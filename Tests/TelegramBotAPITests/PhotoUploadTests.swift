@@ -1,32 +1,14 @@
 import Foundation
 import HTTPTransport
 import LoopbackHTTP
-import MultipartKit
-import NIOCore
 import Testing
 @testable import TelegramBotAPI
 
 @Suite struct PhotoUploadTests {
-    /// The parts of a `multipart/form-data` body, by name: their headers and bytes.
-    static func parts(of request: LoopbackRequest) throws -> [String: (headers: [String: String], body: Data)] {
-        let contentType = try #require(request.headers["content-type"])
-        #expect(contentType.hasPrefix("multipart/form-data; boundary="))
-        let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
-        let parser = MultipartParser(boundary: boundary)
-        var parts: [String: (headers: [String: String], body: Data)] = [:]
-        var headers: [String: String] = [:]
-        var body = Data()
-        parser.onHeader = { name, value in headers[name.lowercased()] = value }
-        parser.onBody = { chunk in body.append(contentsOf: chunk.readableBytesView) }
-        parser.onPartComplete = {
-            let disposition = headers["content-disposition"] ?? ""
-            let name = disposition.components(separatedBy: "name=\"").dropFirst().first?.components(separatedBy: "\"").first ?? "?"
-            parts[name] = (headers, body)
-            headers = [:]
-            body = Data()
-        }
-        try parser.execute([UInt8](request.body))
-        return parts
+    /// The parts of a `multipart/form-data` body, by name.
+    static func parts(of request: LoopbackRequest) throws -> [String: FormPart] {
+        #expect(request.headers["content-type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+        return try #require(request.formParts)
     }
 
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<5_000).map { UInt8($0 % 251) })
@@ -48,8 +30,8 @@ import Testing
     @Test func aChartIsUploadedAsMultipartAndItsLargestSizeIsKeptByFileID() async throws {
         let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
         defer { Task { await api.server.shutdown() } }
-        let sent = try await api.client.sendPhoto(
-            chatID: 5, photo: .upload(Self.png, filename: "chart.png"), caption: "📈 <b>Москва</b> · 48 часов", replyMarkup: Self.keyboard)
+        let chart = BotRequest.sendPhoto(chatID: 5, photo: "chart of Moscow", caption: "📈 <b>Москва</b> · 48 часов", replyMarkup: Self.keyboard)
+        let sent = try await api.client.perform(chart, photo: .upload(Self.png, filename: "chart.png"))
         #expect(sent == SentPhoto(messageID: 50, fileID: "big"))
 
         let request = try #require(api.server.requests.first)
@@ -70,7 +52,7 @@ import Testing
     @Test func aPhotoTelegramKeepsGoesByItsFileIDAsJSON() async throws {
         let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
         defer { Task { await api.server.shutdown() } }
-        _ = try await api.client.sendPhoto(chatID: 5, photo: .fileID("big"), caption: "📈 London")
+        _ = try await api.client.perform(.sendPhoto(chatID: 5, photo: "chart of London", caption: "📈 London"), photo: .fileID("big"))
         let request = try #require(api.server.requests.first)
         #expect(request.headers["content-type"] == "application/json")
         let body = try #require(request.json)
@@ -84,8 +66,8 @@ import Testing
     @Test func anEditReplacesThePhotoByAnAttachmentTheMediaNames() async throws {
         let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
         defer { Task { await api.server.shutdown() } }
-        let edited = try await api.client.editMessageMedia(
-            chatID: 5, messageID: 50, photo: .upload(Self.png, filename: "week.png"), caption: "📈 Москва · неделя", replyMarkup: Self.keyboard)
+        let edit = BotRequest.editMessageMedia(chatID: 5, target: .id(50), photo: "week", caption: "📈 Москва · неделя", replyMarkup: Self.keyboard)
+        let edited = try await api.client.perform(edit, photo: .upload(Self.png, filename: "week.png"))
         #expect(edited.fileID == "big")
         let request = try #require(api.server.requests.first)
         #expect(request.path.hasSuffix("/editMessageMedia"))
@@ -100,17 +82,26 @@ import Testing
         #expect(media["parse_mode"] as? String == "HTML")
         #expect(parts["chart"]?.body == Self.png)
 
-        _ = try await api.client.editMessageMedia(chatID: 5, messageID: 50, photo: .fileID("big"))
+        let tagged = BotRequest.editMessageMedia(chatID: 5, target: .tag("chart"), photo: "week", caption: nil)
+        _ = try await api.client.perform(tagged, photo: .fileID("big"), messageID: 51)
         let byID = try #require(api.server.requests.last?.json)
         #expect((byID["media"] as? [String: Any])?["media"] as? String == "big")
-        #expect(byID["message_id"] as? Int == 50)
+        #expect(byID["message_id"] as? Int == 51)
+
+        // A photo whose message is gone goes as a new photo, with the edit's caption and buttons.
+        _ = try await api.client.performAsNewPhoto(edit, photo: .fileID("big"))
+        let asNew = try #require(api.server.requests.last)
+        #expect(asNew.path.hasSuffix("/sendPhoto"))
+        #expect(asNew.json?["photo"] as? String == "big")
+        #expect(asNew.json?["caption"] as? String == "📈 Москва · неделя")
+        #expect(asNew.json?["message_id"] == nil)
     }
 
     @Test func aCaptionLongerThanTelegramTakesIsCutAtALine() async throws {
         let api = try await TelegramClientTests.FakeAPI { method, _ in Self.photoAnswer(method) }
         defer { Task { await api.server.shutdown() } }
         let caption = (1...200).map { "строка \($0)" }.joined(separator: "\n")
-        _ = try await api.client.sendPhoto(chatID: 5, photo: .fileID("big"), caption: caption)
+        _ = try await api.client.perform(.sendPhoto(chatID: 5, photo: "long", caption: caption), photo: .fileID("big"))
         let sent = try #require(api.server.requests.first?.json?["caption"] as? String)
         #expect(sent.utf16.count <= HTML.maximumCaptionLength)
         #expect(sent.hasSuffix("\n…"))
