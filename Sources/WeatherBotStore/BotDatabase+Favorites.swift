@@ -28,6 +28,9 @@ extension BotDatabase {
         case .unsubscribe(let id):
             _ = try Subscription.filter(Subscription.Columns.chatId == chatID && Subscription.Columns.id == id).deleteAll(db)
             return
+        case .setChart(let id, let withChart):
+            try db.execute(sql: "UPDATE subscription SET withChart = ? WHERE id = ? AND chatId = ?", arguments: [withChart, id, chatID])
+            return
         case .unsubscribeAll:
             _ = try Subscription.filter(Subscription.Columns.chatId == chatID).deleteAll(db)
             return
@@ -82,7 +85,7 @@ public enum FavoriteList {
             }
         case .forgetChat:
             list = []
-        case .subscribe, .unsubscribe, .unsubscribeAll, .resumeSubscriptions:
+        case .subscribe, .unsubscribe, .setChart, .unsubscribeAll, .resumeSubscriptions:
             break
         }
         for index in list.indices { list[index].position = index + 1 }

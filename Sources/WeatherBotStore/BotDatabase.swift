@@ -147,6 +147,10 @@ public struct BotDatabase: Sendable {
             }
         }
         migrator.registerMigration("v8: the outbox keeps Bot API calls", migrate: storingRepliesAsRequests)
+        migrator.registerMigration("v9: charts") { db in
+            try db.alter(table: "outbox") { t in t.add(column: "photo", .text) }
+            try db.alter(table: "subscription") { t in t.add(column: "withChart", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 
@@ -341,8 +345,11 @@ extension BotDatabase {
     @discardableResult
     static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, _ db: Database) throws -> Int64 {
         try db.cachedStatement(
-            sql: "INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, attempts, notBefore, createdAt) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)"
-        ).execute(arguments: [chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, now, now])
+            sql: """
+                INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, photo, attempts, notBefore, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                """
+        ).execute(arguments: [chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, request.photo, now, now])
         return db.lastInsertedRowID
     }
 

@@ -43,6 +43,8 @@ public enum ChatChange: Sendable, Hashable {
     case subscribe(Subscription, limit: Int)
     /// Cancels the chat's subscription with this id.
     case unsubscribe(id: Int64)
+    /// Whether the chat's subscription with this id comes with the chart; its schedule is kept.
+    case setChart(subscriptionID: Int64, Bool)
     /// Cancels all the chat's subscriptions.
     case unsubscribeAll
     /// Resumes the chat's paused subscriptions: it wrote again after blocking the bot.

@@ -189,6 +189,8 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var tag: String?
     /// As ``BotRequest/messageID``.
     public var messageId: Int?
+    /// As ``BotRequest/photo``.
+    public var photo: String?
     public var attempts: Int
     /// Not to be tried before this time (backoff after a failure).
     public var notBefore: Date
@@ -205,6 +207,7 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
         self.parameters = request.parameters
         self.tag = request.tag
         self.messageId = request.messageID
+        self.photo = request.photo
         self.attempts = attempts
         self.notBefore = notBefore
         self.createdAt = createdAt
@@ -212,7 +215,7 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
 
     /// The call to make; nil when the method is not one the sender makes.
     public var request: BotRequest? {
-        BotRequest.Method(rawValue: method).map { BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId) }
+        BotRequest.Method(rawValue: method).map { BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId, photo: photo) }
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

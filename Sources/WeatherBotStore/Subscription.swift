@@ -20,10 +20,12 @@ public struct Subscription: Codable, Sendable, Hashable, FetchableRecord, Persis
     /// False while the chat has blocked the bot.
     public var isActive: Bool
     public var createdAt: Date
+    /// Whether the forecast comes with the 48-hour chart (`/daily 8:00 chart`).
+    public var withChart: Bool
 
     public init(
         id: Int64? = nil, chatId: Int64, place: Place, timeZone: String, hour: Int, minute: Int, nextSendAt: Date,
-        lastSentDay: String? = nil, isActive: Bool = true, createdAt: Date = Date()
+        lastSentDay: String? = nil, isActive: Bool = true, createdAt: Date = Date(), withChart: Bool = false
     ) {
         self.id = id
         self.chatId = chatId
@@ -35,6 +37,7 @@ public struct Subscription: Codable, Sendable, Hashable, FetchableRecord, Persis
         self.lastSentDay = lastSentDay
         self.isActive = isActive
         self.createdAt = createdAt
+        self.withChart = withChart
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -61,16 +64,17 @@ public struct DailyDelivery: Sendable, Hashable {
     public var chatID: Int64
     /// The local date the forecast is for.
     public var day: String
-    /// The forecast message; nil when the day was skipped (missed for too long).
-    public var request: BotRequest?
+    /// The forecast's messages (its text, and its chart when asked for); none when the day was
+    /// skipped (missed for too long).
+    public var requests: [BotRequest]
     /// When the subscription is due next.
     public var nextSendAt: Date
 
-    public init(subscriptionID: Int64, chatID: Int64, day: String, request: BotRequest?, nextSendAt: Date) {
+    public init(subscriptionID: Int64, chatID: Int64, day: String, requests: [BotRequest], nextSendAt: Date) {
         self.subscriptionID = subscriptionID
         self.chatID = chatID
         self.day = day
-        self.request = request
+        self.requests = requests
         self.nextSendAt = nextSendAt
     }
 }
@@ -112,19 +116,19 @@ extension BotDatabase {
     /// local date and rescheduled, and its forecast goes to the outbox's bulk lane, unless that date
     /// was already sent (a batch committed twice sends nothing twice).
     ///
-    /// - Returns: for each delivery, the outbox id of its forecast, or nil when none was queued.
+    /// - Returns: for each delivery, the outbox ids of its messages; none when nothing was queued.
     @discardableResult
-    public func commit(_ deliveries: [DailyDelivery], at now: Date = Date()) throws -> [Int64?] {
+    public func commit(_ deliveries: [DailyDelivery], at now: Date = Date()) throws -> [[Int64]] {
         try writer.write { db in try Self.write(deliveries, now: now, db) }
     }
 
     /// ``commit(_:at:)`` for the scheduler, sharing commits with the chats' steps and the sender,
     /// so that no thread waits for the database's writer meanwhile.
-    public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date = Date()) async throws -> [Int64?] {
+    public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date = Date()) async throws -> [[Int64]] {
         try await group.write { db in try Self.write(deliveries, now: now, db) }
     }
 
-    private static func write(_ deliveries: [DailyDelivery], now: Date, _ db: Database) throws -> [Int64?] {
+    private static func write(_ deliveries: [DailyDelivery], now: Date, _ db: Database) throws -> [[Int64]] {
         let mark = try db.cachedStatement(
             sql: """
                 UPDATE subscription SET lastSentDay = ?, nextSendAt = ?
@@ -132,8 +136,8 @@ extension BotDatabase {
                 """)
         return try deliveries.map { delivery in
             try mark.execute(arguments: [delivery.day, delivery.nextSendAt, delivery.subscriptionID, delivery.chatID, delivery.day])
-            guard db.changesCount == 1, let request = delivery.request else { return nil }
-            return try queue(request, chatID: delivery.chatID, lane: .bulk, now: now, db)
+            guard db.changesCount == 1 else { return [] }
+            return try delivery.requests.map { request in try queue(request, chatID: delivery.chatID, lane: .bulk, now: now, db) }
         }
     }
 

@@ -241,9 +241,9 @@ import Testing
         }
         let due = try database.dueSubscriptions(at: Date())
         let ids = try database.commit(due.map {
-            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", request: reply("f"), nextSendAt: .distantFuture)
+            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", requests: [reply("f")], nextSendAt: .distantFuture)
         })
-        #expect(ids.compactMap { $0 }.count == 200)
+        #expect(ids.joined().count == 200)
         try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [reply("2a")], followUps: [])
 
         let first = try database.outboxItems(lane: .interactive, from: .min, limit: 2)
@@ -253,7 +253,7 @@ import Testing
         #expect(rest.map(\.parameters) == [payload("2a")])
         let bulk = try database.outboxItems(lane: .bulk, from: .min, limit: 1_000)
         #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.parameters == payload("f") })
-        #expect(bulk.map(\.id) == ids)
+        #expect(bulk.map(\.id) == ids.joined().map { $0 })
         #expect(try database.outboxBacklog(lane: .bulk) == 200)
         #expect(try database.outboxBacklog(lane: .interactive) == 3)
 

@@ -130,15 +130,28 @@ import Testing
         try database.commit(chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1, changes: changes, replies: [], followUps: [])
     }
 
+    /// The chart is switched on a subscription of the chat only; its schedule stays as it was.
+    @Test func theChartIsSwitchedOnTheChatsOwnSubscriptionOnly() throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        try setUp(database, chat: 1, [.subscribe(subscription(1), limit: 5)])
+        let id = try #require(try database.subscriptions(chatID: 1).first?.id)
+        try setUp(database, chat: 2, [.setChart(subscriptionID: id, true)])
+        #expect(try database.subscriptions(chatID: 1).map(\.withChart) == [false])
+        try setUp(database, chat: 1, [.setChart(subscriptionID: id, true)])
+        let switched = try #require(try database.subscriptions(chatID: 1).first)
+        #expect(switched.withChart && switched.nextSendAt == subscription(1).nextSendAt)
+    }
+
     @Test func aBatchCommittedTwiceSendsNothingTwice() throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
         try setUp(database, chat: 1, [.subscribe(subscription(1), limit: 5)])
         let due = try database.dueSubscriptions(at: Date(timeIntervalSince1970: 1_763_701_300))
         #expect(due.count == 1)
-        let delivery = DailyDelivery(subscriptionID: due[0].subscription.id!, chatID: 1, day: "2026-11-21", request: .sendMessage(chatID: 1, text: "f"), nextSendAt: Date(timeIntervalSince1970: 1_763_787_600))
-        #expect(try database.commit([delivery]).compactMap { $0 }.count == 1)
-        #expect(try database.commit([delivery]) == [nil])
+        let delivery = DailyDelivery(subscriptionID: due[0].subscription.id!, chatID: 1, day: "2026-11-21", requests: [.sendMessage(chatID: 1, text: "f")], nextSendAt: Date(timeIntervalSince1970: 1_763_787_600))
+        #expect(try database.commit([delivery]).joined().count == 1)
+        #expect(try database.commit([delivery]) == [[]])
         #expect(try database.outboxBacklog() == 1)
         #expect(try database.dueSubscriptions(at: Date(timeIntervalSince1970: 1_763_701_300)).isEmpty)
     }
