@@ -27,6 +27,10 @@ public enum CallbackAction: Sendable, Hashable {
     /// A view of a place as a new message, leaving the message with the button as it is
     /// (the buttons under a daily forecast).
     case openView(WeatherView, PlaceReference)
+    /// «📈 График» under a weather view: the place's chart as a new photo.
+    case chart(ChartRequest.View, PlaceReference)
+    /// «48 часов» / «Неделя» under a chart: the other view, replacing the photo.
+    case chartView(ChartRequest.View, PlaceReference)
     /// «🗑 Удалить», «↕️ Переставить», «« Готово»: switch the favorites message between its modes.
     case favoritesMode(FavoritesMode)
     /// A delete button of the favorites message; in a group, with the member who opened it.
@@ -54,6 +58,8 @@ public enum CallbackAction: Sendable, Hashable {
         case .makeCity(let view, let place): "mc:\(view.code):\(place.code)"
         case .open(let place): "o:\(place.code)"
         case .openView(let view, let place): "ov:\(view.code):\(place.code)"
+        case .chart(let view, let place): "ch:\(view.rawValue):\(place.code)"
+        case .chartView(let view, let place): "cv:\(view.rawValue):\(place.code)"
         case .favoritesMode(let mode): "fm:\(mode.rawValue)"
         case .deleteFavorite(let id, let member): "fd:\(id)" + (member.map { ":\($0)" } ?? "")
         case .moveFavorite(let id, let up): up ? "fu:\(id)" : "fw:\(id)"
@@ -94,6 +100,9 @@ public enum CallbackAction: Sendable, Hashable {
             case "mc": self = .makeCity(view, place)
             default: self = .addFavorite(view, place)
             }
+        case ("ch", 3), ("cv", 3):
+            guard let view = ChartRequest.View(rawValue: String(parts[1])), let place = PlaceReference(code: parts[2]) else { return nil }
+            self = parts[0] == "ch" ? .chart(view, place) : .chartView(view, place)
         case ("o", 2):
             guard let place = PlaceReference(code: parts[1]) else { return nil }
             self = .open(place)

@@ -4,7 +4,7 @@ import OpenWeather
 import TelegramBotAPI
 import WeatherBotStore
 
-/// Daily forecasts: /daily HH:MM [N], /daily off, and /daily alone with its cancel buttons.
+/// Daily forecasts: /daily HH:MM [N] [chart], /daily off, and /daily alone with its cancel buttons.
 extension Conversation {
     func dailyCommand(_ argument: String?, _ context: inout Context) async {
         guard let argument else { return await showSubscriptions(editing: nil, &context) }
@@ -15,10 +15,11 @@ extension Conversation {
             return context.say(context.texts.dailyCancelled(count))
         }
         // «7:30», «7.30», «7 pm», «8 утра», «20ч», then perhaps a favorite's number.
-        guard let (hour, minute, rest) = TypedTime.leading(argument) else {
+        guard let (hour, minute, afterTime) = TypedTime.leading(argument) else {
             guard TypedTime.isTimeLike(argument) else { return context.say(context.texts.dailyUsage) }
             return context.say(context.texts.badTime(HTML.escape(HTML.truncate(words[0], maximumCharacters: 20))))
         }
+        let (rest, withChart) = Self.chartOption(afterTime)
         // The place: the chat's city, or favorite N.
         let place: Place
         if !rest.isEmpty {
@@ -33,8 +34,12 @@ extension Conversation {
             place = city
         }
         let existing = (try? await store.subscriptions(of: context.chat.id)) ?? []
-        if existing.contains(where: { $0.place.isSamePlace(as: place) && $0.hour == hour && $0.minute == minute }) {
-            return context.say(context.texts.dailyDuplicate)
+        if let same = existing.first(where: { $0.place.isSamePlace(as: place) && $0.hour == hour && $0.minute == minute }) {
+            // The same forecast with or without the chart: it changes, keeping its schedule.
+            guard same.withChart != withChart, let id = same.id else { return context.say(context.texts.dailyDuplicate) }
+            context.changes.append(.setChart(subscriptionID: id, withChart))
+            let name = "<b>\(Views.name(of: same.place, context.language))</b>"
+            return context.say(context.texts.dailyChartChanged(name, Self.clock(hour, minute), withChart: withChart))
         }
         guard existing.count < maximumSubscriptions else { return context.say(context.texts.dailyLimit(maximumSubscriptions)) }
         // The zone comes with the weather: One Call names it, the free plan gives an offset.
@@ -54,11 +59,15 @@ extension Conversation {
         var stored = place
         stored.timeZone = zone
         context.changes.append(.subscribe(
-            Subscription(chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock.date),
+            Subscription(
+                chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock.date,
+                withChart: withChart),
             limit: maximumSubscriptions))
-        context.say(context.texts.subscribed(
+        var said = context.texts.subscribed(
             "<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute),
-            nowThere: WeatherViews.clockTime(clock.date, in: timeZone)))
+            nowThere: WeatherViews.clockTime(clock.date, in: timeZone))
+        if withChart { said += "\n" + context.texts.dailyWithChart }
+        context.say(said)
     }
 
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.
@@ -72,7 +81,9 @@ extension Conversation {
         var lines = [context.texts.dailyListTitle, ""]
         lines += subscriptions.isEmpty
             ? [context.texts.noDaily]
-            : subscriptions.map { "⏰ \(Self.clock($0.hour, $0.minute)) — <b>\(Views.name(of: $0.place, context.language))</b>" }
+            : subscriptions.map {
+                "⏰ \(Self.clock($0.hour, $0.minute)) — <b>\(Views.name(of: $0.place, context.language))</b>" + ($0.withChart ? " · \(context.texts.withChartMark)" : "")
+            }
         lines += ["", context.texts.dailyUsage]
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: subscriptions.compactMap { subscription in
             subscription.id.map { id in
@@ -96,6 +107,20 @@ extension Conversation {
         context.answer(queryID, context.texts.dailyCancelledOne)
         await showSubscriptions(editing: messageID, owner: owner, &context)
     }
+
+    /// What follows the time with «chart» («график», «с графиком», «with chart») taken out, and
+    /// whether it was there.
+    static func chartOption(_ text: String) -> (rest: String, withChart: Bool) {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let isChart = { (word: Substring) in Self.chartWords.contains(word.lowercased()) }
+        guard words.contains(where: isChart) else { return (text, false) }
+        let kept = words.filter { !isChart($0) && !Self.chartJoiners.contains($0.lowercased()) }
+        return (kept.joined(separator: " "), true)
+    }
+
+    static let chartWords: Set<String> = ["chart", "график", "графиком", "📈"]
+    /// Words that only join the chart to the rest: «с графиком», «with chart», «+ chart».
+    static let chartJoiners: Set<String> = ["с", "with", "+", "and", "и"]
 
     /// «08:00».
     static func clock(_ hour: Int, _ minute: Int) -> String {

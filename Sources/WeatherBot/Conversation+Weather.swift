@@ -43,6 +43,8 @@ extension Conversation {
         case .makeCity(let view, let reference): settle(reference, context).map { .makeCity(view, $0) }
         case .openView(let view, let reference): settle(reference, context).map { .openView(view, $0) }
         case .open(let reference): settle(reference, context).map { .open($0) }
+        case .chart(let view, let reference): settle(reference, context).map { .chart(view, $0) }
+        case .chartView(let view, let reference): settle(reference, context).map { .chartView(view, $0) }
         default: action
         }
     }

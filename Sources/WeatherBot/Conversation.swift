@@ -310,6 +310,10 @@ public struct Conversation: Sendable {
             guard await resolve(reference, &context) != nil else { return stale(queryID, &context) }
             context.answer(queryID)
             await showWeather(.now, of: reference, &context)
+        case .chart(let view, let reference):
+            await showChart(view, of: reference, queryID: queryID, editing: nil, &context)
+        case .chartView(let view, let reference):
+            await showChart(view, of: reference, queryID: queryID, editing: messageID, &context)
         case .addFavorite(let view, let reference):
             await toggleFavorite(reference, view: view, queryID: queryID, messageID: messageID, &context)
         case .makeCity(let view, let reference):

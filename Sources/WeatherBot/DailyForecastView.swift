@@ -16,6 +16,15 @@ public enum DailyForecastView {
         ]])
     }
 
+    /// The 48-hour chart that follows the forecast when the subscription asked for it
+    /// (`/daily 8:00 chart`); its buttons switch views of the subscription's place.
+    public static func chart(subscriptionID: Int64, place: Place, report: WeatherReport, texts: Texts) -> Reply {
+        let chart = ChartRequest(view: .hours, place: place, language: texts.language, forecastTime: report.fetchedAt)
+        return .chart(
+            chart, caption: ChartViews.caption(.hours, place: place, texts: texts),
+            keyboard: ChartViews.keyboard(.hours, .subscription(subscriptionID), texts))
+    }
+
     /// The message's text for `day` (`yyyy-MM-dd`, local to the place).
     public static func text(place: Place, forecast: Forecast, day: String, texts: Texts) -> String {
         let zone = forecast.timeZone.timeZone

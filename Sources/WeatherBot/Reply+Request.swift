@@ -13,6 +13,10 @@ extension Reply {
             .editMessageReplyMarkup(chatID: chatID, target: target, replyMarkup: keyboard)
         case .answer(let queryID, let text, let showAlert):
             .answerCallbackQuery(id: queryID, text: text, showAlert: showAlert)
+        case .chart(let chart, let caption, let keyboard):
+            .sendPhoto(chatID: chatID, photo: chart.encoded, caption: caption, replyMarkup: keyboard)
+        case .editChart(let target, let chart, let caption, let keyboard):
+            .editMessageMedia(chatID: chatID, target: target, photo: chart.encoded, caption: caption, replyMarkup: keyboard)
         }
     }
 }

@@ -10,12 +10,17 @@ public enum Reply: Sendable, Hashable {
     case editKeyboard(MessageTarget, keyboard: InlineKeyboardMarkup?)
     /// The answer every button press gets; `text` shows as a short notice, or as an alert.
     case answer(callbackQueryID: String, text: String? = nil, showAlert: Bool = false)
+    /// A chart as a photo with its caption and buttons.
+    case chart(ChartRequest, caption: String, keyboard: InlineKeyboardMarkup?)
+    /// Another chart in place of an earlier chart's photo; sent as a new photo if that one is gone.
+    case editChart(MessageTarget, ChartRequest, caption: String, keyboard: InlineKeyboardMarkup?)
 
     /// The text of a message, kept within Telegram's limit.
     public var text: String? {
         switch self {
         case .send(let text, _, _), .edit(_, let text, _): text
         case .answer(_, let text, _): text
+        case .chart(_, let caption, _), .editChart(_, _, let caption, _): caption
         case .editKeyboard: nil
         }
     }

@@ -124,6 +124,21 @@ public struct Texts: Sendable {
     var hourlyButton: String { pick("По часам", "Hourly") }
     var dailyButton: String { pick("На 7 дней", "7 days") }
     var refreshButton: String { pick("🔄 Обновить", "🔄 Refresh") }
+    var chartButton: String { pick("📈 График", "📈 Chart") }
+    var chartHoursButton: String { pick("48 часов", "48 hours") }
+    var chartWeekButton: String { pick("Неделя", "Week") }
+    var chartHoursTitle: String { pick("48 часов", "48 hours") }
+    var chartWeekTitle: String { pick("неделя", "the week") }
+    public var chartTemperature: String { pick("Температура", "Temperature") }
+    public var chartFeelsLike: String { pick("Ощущается", "Feels like") }
+    public var chartPrecipitation: String { pick("Осадки", "Precipitation") }
+    public var chartPrecipitationChance: String { pick("Вероятность", "Chance") }
+    public var chartMillimetres: String { millimetres }
+    public var chartWeekdays: [String] { weekdays }
+    /// The chart's subtitle: «48 часов · данные на 14:05 (UTC+3)».
+    public func chartSubtitle(_ view: ChartRequest.View, dataTime: String) -> String {
+        "\(view == .hours ? chartHoursButton : chartWeekButton) · \(dataAsOf(dataTime))"
+    }
     var previousDayButton: String { pick("◀ Сегодня", "◀ Today") }
     var nextDayButton: String { pick("Завтра ▶", "Tomorrow ▶") }
     /// The default city's hint in a group, where a typed name must answer the bot's message.
@@ -202,8 +217,15 @@ public struct Texts: Sendable {
     // MARK: Daily forecasts
 
     var dailyUsage: String {
-        pick("Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для вашего города, <code>/daily 8:00 2</code> — для места №2 из /fav. Время — местное для места. <code>/daily off</code> — отменить все.",
-             "To get a forecast every day: <code>/daily 8:00</code> for your city, <code>/daily 8:00 2</code> for place #2 in /fav. The time is the place's local time. <code>/daily off</code> cancels them all.")
+        pick("Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для вашего города, <code>/daily 8:00 2</code> — для места №2 из /fav, <code>/daily 8:00 график</code> — вместе с графиком на 48 часов. Время — местное для места. <code>/daily off</code> — отменить все.",
+             "To get a forecast every day: <code>/daily 8:00</code> for your city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart. The time is the place's local time. <code>/daily off</code> cancels them all.")
+    }
+    var dailyWithChart: String { pick("📈 С графиком на 48 часов.", "📈 With the 48-hour chart.") }
+    var withChartMark: String { pick("📈 с графиком", "📈 with chart") }
+    func dailyChartChanged(_ place: String, _ time: String, withChart: Bool) -> String {
+        withChart
+            ? pick("📈 Прогноз в \(time) (\(place)) теперь приходит с графиком.", "📈 The \(time) forecast for \(place) now comes with the chart.")
+            : pick("Прогноз в \(time) (\(place)) теперь приходит без графика.", "The \(time) forecast for \(place) now comes without the chart.")
     }
     var dailyListTitle: String { pick("🗓 <b>Ежедневные прогнозы</b>", "🗓 <b>Daily forecasts</b>") }
     var noDaily: String { pick("Подписок пока нет.", "No subscriptions yet.") }

@@ -45,8 +45,9 @@ public enum WeatherViews {
             text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount, standing: standing))
     }
 
-    /// «Сейчас», «По часам», «На 7 дней», then «🔄 Обновить» with the star, then «📍 Сделать моим
-    /// городом» for a place that is not the chat's city; the current view's button is marked.
+    /// «Сейчас», «По часам», «На 7 дней», then «📈 График», then «🔄 Обновить» with the star, then
+    /// «📍 Сделать моим городом» for a place that is not the chat's city; the current view's button
+    /// is marked.
     static func keyboard(
         _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, standing: Standing = .ownCity
     ) -> InlineKeyboardMarkup {
@@ -67,6 +68,7 @@ public enum WeatherViews {
                     : InlineKeyboardButton(text: texts.previousDayButton, callbackData: CallbackAction.view(.hourly(page: 0), reference).encoded)
             ])
         }
+        rows.append([InlineKeyboardButton(text: texts.chartButton, callbackData: CallbackAction.chart(ChartViews.view(for: view), reference).encoded)])
         var last = [InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
         if case .other(let saved) = standing {
             let star = saved ? texts.savedFavoriteButton : texts.addFavoriteButton
@@ -249,7 +251,7 @@ public enum WeatherViews {
     }
 
     /// «HH:mm» of `date` in `zone`.
-    static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+    public static func clockTime(_ date: Date, in zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.hour, .minute], from: date)

@@ -14,14 +14,16 @@ import WeatherBotService
         let conversation: Conversation
         let id: Int64
         var update: Int64 = 0
+        /// The language the chat's user writes in.
+        var language = Language.ru
 
-        init(id: Int64 = 77, limit: Int = 20, membership: (any ChatMembership)? = nil) throws {
+        init(id: Int64 = 77, limit: Int = 20, membership: (any ChatMembership)? = nil, weather: any WeatherSource = FakeWeather()) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-fav-\(UUID().uuidString)")
             database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
             let geocoder = FakeGeocoder(
                 byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa], "Казань, Вахитовский": [.kazanDowntown]], reverse: [.saransk])
             conversation = Conversation(
-                geocoder: geocoder, weather: FakeWeather(), store: database, activity: FakeActivity(), membership: membership, maximumFavorites: limit)
+                geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), membership: membership, maximumFavorites: limit)
             self.id = id
         }
 
@@ -38,7 +40,7 @@ import WeatherBotService
             let item = try database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
             let step = await conversation.handle(
                 .incoming(Incoming(
-                    updateID: update, chatID: chatID, language: .ru, intent: intent, callbackQueryID: query, messageID: messageID,
+                    updateID: update, chatID: chatID, language: language, intent: intent, callbackQueryID: query, messageID: messageID,
                     isGroup: group, senderID: sender, userMessageID: userMessageID, isEdit: isEdit)),
                 chat: try database.chat(chatID))
             try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
@@ -48,7 +50,9 @@ import WeatherBotService
         func press(_ label: String, in step: Conversation.Step, messageID: Int = 1) async throws -> Conversation.Step {
             let buttons = step.replies.flatMap { reply -> [InlineKeyboardButton] in
                 switch reply {
-                case .send(_, .inline(let keyboard)?, _), .edit(_, _, let keyboard?), .editKeyboard(_, let keyboard?): keyboard.inlineKeyboard.flatMap { $0 }
+                case .send(_, .inline(let keyboard)?, _), .edit(_, _, let keyboard?), .editKeyboard(_, let keyboard?), .chart(_, _, let keyboard?),
+                    .editChart(_, _, _, let keyboard?):
+                    keyboard.inlineKeyboard.flatMap { $0 }
                 default: []
                 }
             }

@@ -116,6 +116,15 @@ import WeatherBotService
                     describe(keyboard.map(ReplyMarkup.inline), messageID: id)
                 case .answer(_, let text, let showAlert):
                     lines.append("< answer\(showAlert ? " (alert)" : ""): " + (text ?? "—"))
+                case .chart(let chart, let caption, let keyboard):
+                    let id = nextMessageID
+                    nextMessageID += 1
+                    lines.append("< #\(id): [chart \(chart.view.rawValue): \(chart.place.name)] " + caption)
+                    describe(keyboard.map(ReplyMarkup.inline), messageID: id)
+                case .editChart(let target, let chart, let caption, let keyboard):
+                    let id = messageID(target)
+                    lines.append("< edit #\(id): [chart \(chart.view.rawValue): \(chart.place.name)] " + caption)
+                    describe(keyboard.map(ReplyMarkup.inline), messageID: id)
                 }
             }
         }
@@ -169,6 +178,8 @@ import WeatherBotService
         try await walk.press(ru ? "По часам" : "Hourly")
         try await walk.press(ru ? "На 7 дней" : "7 days")
         try await walk.press(ru ? "Обновить" : "Refresh")
+        try await walk.press(ru ? "График" : "Chart")
+        try await walk.press(ru ? "48 часов" : "48 hours")
 
         walk.section("looking places up")
         try await walk.type(ru ? "/search Париж" : "/search Paris")
@@ -188,6 +199,7 @@ import WeatherBotService
 
         walk.section("daily forecasts")
         try await walk.type("/daily 8:00")
+        try await walk.type(ru ? "/daily 8:00 с графиком" : "/daily 8:00 with chart")
         try await walk.type("/daily 7 pm 2")
         try await walk.type("/daily 25:00")
         try await walk.type("/daily")

@@ -165,7 +165,9 @@ import WeatherBotStore
         let buttons = rendered.keyboard.inlineKeyboard
         #expect(buttons[0].map(\.text) == ["Сейчас", "По часам", "· На 7 дней ·"])
         #expect(buttons[0].map(\.callbackData) == ["v:n:m", "v:h0:m", "v:d:m"])
-        #expect(buttons[1] == [InlineKeyboardButton(text: "🔄 Обновить", callbackData: "r:d:m")])
+        // The chart of the view shown: the week's under «На 7 дней».
+        #expect(buttons[1] == [InlineKeyboardButton(text: "📈 График", callbackData: "ch:w:m")])
+        #expect(buttons[2] == [InlineKeyboardButton(text: "🔄 Обновить", callbackData: "r:d:m")])
     }
 
     @Test func everyViewFitsInOneMessageWhateverTheNamesAndDescriptions() {

@@ -1,0 +1,150 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+/// «📈 График» under the weather views, the view buttons under a chart, and /daily with the chart.
+@Suite struct ChartConversationTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func withCity(_ chat: Chat? = nil) async throws -> Chat {
+        let chat = try chat ?? Chat()
+        let asked = try await chat.send(.text(chat.language == .ru ? "Саранск" : "Саранск"))
+        _ = try await chat.press(chat.language == .ru ? "Да, всё верно" : "Yes", in: asked)
+        return chat
+    }
+
+    /// The photo a step sends: its chart, caption and buttons.
+    func chart(in step: Conversation.Step) throws -> (request: ChartRequest, caption: String, keyboard: [String], target: MessageTarget?) {
+        for reply in step.replies {
+            switch reply {
+            case .chart(let request, let caption, let keyboard):
+                return (request, caption, keyboard?.inlineKeyboard.joined().map(\.text) ?? [], nil)
+            case .editChart(let target, let request, let caption, let keyboard):
+                return (request, caption, keyboard?.inlineKeyboard.joined().map(\.text) ?? [], target)
+            default: continue
+            }
+        }
+        throw NoChart(replies: step.replies)
+    }
+
+    struct NoChart: Error { var replies: [Reply] }
+
+    @Test func theChartButtonSendsThe48HourChartOfTheCardsPlaceAsAPhoto() async throws {
+        let chat = try await withCity()
+        let card = try await chat.send(.command(.weather))
+        let pressed = try await chat.press("📈 График", in: card, messageID: 5)
+        #expect(pressed.replies.first == .answer(callbackQueryID: "q"))
+        let sent = try chart(in: pressed)
+        #expect(sent.target == nil, "a new photo, the card stays")
+        #expect(sent.request.view == .hours)
+        #expect(sent.request.place.name == "Саранск")
+        #expect(sent.request.place.latitude == Place.saransk.latitude && sent.request.place.longitude == Place.saransk.longitude)
+        #expect(sent.request.language == .ru)
+        #expect(sent.request.forecastTime == FakeWeather().fetchedAt)
+        #expect(sent.caption.contains("<b>Саранск</b>") && sent.caption.hasSuffix("— 48 часов"), "\(sent.caption)")
+        #expect(sent.keyboard == ["· 48 часов ·", "Неделя"])
+    }
+
+    @Test func theViewButtonsUnderAChartReplaceItsPhoto() async throws {
+        let chat = try await withCity()
+        let card = try await chat.send(.command(.weather))
+        let photo = try await chat.press("📈 График", in: card)
+        let week = try await chat.press("Неделя", in: photo, messageID: 9)
+        let replaced = try chart(in: week)
+        #expect(replaced.target == .id(9))
+        #expect(replaced.request.view == .week)
+        #expect(replaced.caption.hasSuffix("— неделя"))
+        #expect(replaced.keyboard == ["48 часов", "· Неделя ·"])
+        let back = try chart(in: try await chat.press("48 часов", in: week, messageID: 9))
+        #expect(back.target == .id(9) && back.request.view == .hours)
+    }
+
+    @Test func theSevenDayViewsChartIsTheWeeks() async throws {
+        let chat = try await withCity()
+        let card = try await chat.send(.command(.weather))
+        let days = try await chat.press("На 7 дней", in: card)
+        #expect(try chart(in: try await chat.press("📈 График", in: days)).request.view == .week)
+    }
+
+    /// What makes the picture, and nothing else, is in the request: two chats asking for the same
+    /// place's chart ask for one picture, which another language or view makes another.
+    @Test func chatsAskingForTheSamePlacesChartAskForOnePicture() async throws {
+        let first = try await withCity(try Chat(id: 1))
+        let second = try await withCity(try Chat(id: 2))
+        try await second.send(.command(.search("Казань")))
+        let one = try chart(in: try await first.press("📈 График", in: try await first.send(.command(.weather))))
+        let other = try chart(in: try await second.press("📈 График", in: try await second.send(.command(.weather))))
+        #expect(one.request.encoded == other.request.encoded)
+        #expect(ChartRequest(encoded: one.request.encoded) == one.request)
+
+        let english = try Chat(id: 3)
+        english.language = .en
+        _ = try await withCity(english)
+        let inEnglish = try chart(in: try await english.press("📈 Chart", in: try await english.send(.command(.weather))))
+        #expect(inEnglish.request.encoded != one.request.encoded)
+        #expect(inEnglish.caption.hasSuffix("— 48 hours"))
+        #expect(inEnglish.keyboard == ["· 48 hours ·", "Week"])
+        for garbage in ["", "{}", "chart", #"{"view":"x"}"#] { #expect(ChartRequest(encoded: garbage) == nil) }
+    }
+
+    @Test func aChartWithoutWeatherSaysWhyAndSendsNothing() async throws {
+        let chat = try await withCity()
+        let card = try await chat.send(.command(.weather))
+        let failing = try Chat(id: chat.id, weather: FakeWeather(failure: OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "")))
+        // The same database file is not shared: the failing chat needs its own city.
+        _ = try await withCity(failing)
+        let pressed = try await failing.press("📈 График", in: card)
+        guard case .answer(_, let text?, true) = pressed.replies.first else {
+            Issue.record("expected an alert, got \(pressed.replies)")
+            return
+        }
+        #expect(text.hasPrefix("Не удалось получить погоду"))
+        #expect(pressed.replies.count == 1)
+    }
+
+    @Test func aChartOfAPlaceNoLongerSavedIsAStaleButton() async throws {
+        let chat = try await withCity()
+        let step = try await chat.send(.button(.chartView(.week, .favorite(999))), query: "q", messageID: 3)
+        #expect(step.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+    }
+
+    // MARK: /daily with the chart
+
+    @Test func aDailyForecastCanComeWithTheChartAndTheListSaysSo() async throws {
+        let chat = try await withCity()
+        let step = try await chat.send(.command(.daily("8:00 chart")))
+        #expect(step.replies.first?.text?.contains("📈 С графиком на 48 часов.") == true, "\(step.replies)")
+        try chat.database.subscriptions(chatID: chat.id).forEach { #expect($0.withChart && $0.hour == 8) }
+        try await chat.save(["Казань"])
+        for typed in ["9:00 1 с графиком", "10:00 график 1", "7 pm + chart"] {
+            let step = try await chat.send(.command(.daily(typed)))
+            #expect(step.replies.first?.text?.hasPrefix("✅") == true, "\(typed): \(step.replies)")
+        }
+        let subscriptions = try chat.database.subscriptions(chatID: chat.id)
+        #expect(subscriptions.map(\.withChart) == [true, true, true, true])
+        #expect(subscriptions.map { $0.place.name(in: "ru") } == ["Саранск", "Казань", "Казань", "Саранск"])
+        let list = try #require(try await chat.send(.command(.daily(nil))).replies.first?.text)
+        #expect(list.contains("⏰ 08:00 — <b>Саранск</b> · 📈 с графиком"), "\(list)")
+        #expect(list.contains("<code>/daily 8:00 график</code>"))
+    }
+
+    /// Asking again for the same forecast with or without the chart changes it, keeping its schedule;
+    /// asking for it as it is says so.
+    @Test func theSameForecastWithOrWithoutTheChartChangesIt() async throws {
+        let chat = try await withCity()
+        try await chat.send(.command(.daily("8:00")))
+        let before = try #require(try chat.database.subscriptions(chatID: chat.id).first)
+        let on = try await chat.send(.command(.daily("8:00 chart")))
+        #expect(on.replies.first?.text == "📈 Прогноз в 08:00 (<b>Саранск</b>) теперь приходит с графиком.")
+        let after = try #require(try chat.database.subscriptions(chatID: chat.id).first)
+        #expect(after.withChart && after.id == before.id && after.nextSendAt == before.nextSendAt)
+        let again = try await chat.send(.command(.daily("8:00 график")))
+        #expect(again.replies.first?.text == "Такой прогноз уже есть.")
+        let off = try await chat.send(.command(.daily("8:00")))
+        #expect(off.replies.first?.text == "Прогноз в 08:00 (<b>Саранск</b>) теперь приходит без графика.")
+        #expect(try chat.database.subscriptions(chatID: chat.id).map(\.withChart) == [false])
+    }
+}
