@@ -12,6 +12,8 @@ public struct BotRuntime: Sendable {
     public let workers: ChatWorkers
     public let poller: Poller
     public let scheduler: DailyScheduler
+    /// The charts drawn and uploaded, and their `file_id`s.
+    public let charts: ChartPhotos
     let activity: TelegramChatActivity
     let telegram: TelegramClient
     let logger: Logger
@@ -36,8 +38,9 @@ public struct BotRuntime: Sendable {
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
             membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites, clock: clock)
+        charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
-            database: database, client: telegram, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
+            database: database, client: telegram, photos: charts, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
             messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)
         workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)

@@ -117,7 +117,7 @@ public struct DailyScheduler: Service {
         var schedules = Schedules()
         let late = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) > gracePeriod }
         let onTime = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) <= gracePeriod }
-        var deliveries = late.compactMap { delivery(for: $0.subscription, request: nil, now: now, &schedules) }
+        var deliveries = late.compactMap { delivery(for: $0.subscription, requests: [], now: now, &schedules) }
         if !late.isEmpty {
             logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
         }
@@ -141,8 +141,12 @@ public struct DailyScheduler: Service {
                     let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
                     texts[key] = text
                     let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
-                    let forecast = Reply.send(text: text, markup: .inline(keyboard)).request(chatID: subscription.chatId)
-                    if let delivery = delivery(for: subscription, request: forecast, now: now, &schedules) {
+                    var replies = [Reply.send(text: text, markup: .inline(keyboard))]
+                    if subscription.withChart {
+                        replies.append(DailyForecastView.chart(subscriptionID: id, place: subscription.place, report: report, texts: words))
+                    }
+                    let requests = replies.map { $0.request(chatID: subscription.chatId) }
+                    if let delivery = delivery(for: subscription, requests: requests, now: now, &schedules) {
                         deliveries.append(delivery)
                     }
                 }
@@ -154,9 +158,8 @@ public struct DailyScheduler: Service {
         do {
             let ids = try await database.commitDeliveries(deliveries, at: clock.date)
             // Sending starts with the first cell, while the rest of the batch is being prepared.
-            let queued = zip(ids, deliveries).compactMap { id, delivery -> QueuedReply? in
-                guard let id, let forecast = delivery.request else { return nil }
-                return QueuedReply(id: id, chatID: delivery.chatID, lane: .bulk, request: forecast)
+            let queued = zip(ids, deliveries).flatMap { ids, delivery in
+                zip(ids, delivery.requests).map { id, request in QueuedReply(id: id, chatID: delivery.chatID, lane: .bulk, request: request) }
             }
             outbox?.committed(queued)
             return queued.count
@@ -203,10 +206,10 @@ public struct DailyScheduler: Service {
     }
 
     /// Marks a subscription done for the local date it was due on, and schedules the next one.
-    private func delivery(for subscription: Subscription, request: BotRequest?, now: Date, _ schedules: inout Schedules) -> DailyDelivery? {
+    private func delivery(for subscription: Subscription, requests: [BotRequest], now: Date, _ schedules: inout Schedules) -> DailyDelivery? {
         guard let id = subscription.id, let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone else { return nil }
         let day = schedules.day(of: subscription.nextSendAt, in: zone)
         let next = schedules.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
-        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, request: request, nextSendAt: next)
+        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, requests: requests, nextSendAt: next)
     }
 }

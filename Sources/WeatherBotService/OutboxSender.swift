@@ -19,10 +19,13 @@ public import WeatherBotStore
 /// again (at least once). 429 is honoured with `retry_after`; 5xx and network errors are retried
 /// with backoff; 403 drops the chat's replies and marks it inactive; «message is not modified» is
 /// success; an edit whose message is gone becomes a new message; an answer to a query that is too
-/// old is dropped. On graceful shutdown it keeps sending for up to `drainTimeout`.
+/// old is dropped. A photo (a chart) is made or found by `photos` when its turn comes, counts as a
+/// message, and is retried with backoff while it cannot be made. On graceful shutdown it keeps
+/// sending for up to `drainTimeout`.
 public final class OutboxSender: Service, Sendable {
     private let database: BotDatabase
     private let client: TelegramClient
+    private let photos: (any PhotoSource)?
     private let logger: Logger
     private let wakeSignal = WakeSignal()
     private let queue: Mutex<OutboxQueue>
@@ -43,6 +46,7 @@ public final class OutboxSender: Service, Sendable {
     public init(
         database: BotDatabase,
         client: TelegramClient,
+        photos: (any PhotoSource)? = nil,
         logger: Logger,
         clock: any WallClock = SystemWallClock(),
         messagesPerSecond: Double = 30,
@@ -56,6 +60,7 @@ public final class OutboxSender: Service, Sendable {
     ) {
         self.database = database
         self.client = client
+        self.photos = photos
         self.logger = logger
         self.queue = Mutex(
             OutboxQueue(
@@ -189,11 +194,20 @@ public final class OutboxSender: Service, Sendable {
             let sent: (tag: String?, messageID: Int?)
             do {
                 defer { if !queued.isAnswer { queue.withLock { $0.answered(at: now()) } } }
-                sent = try await send(queued.request, chatID: queued.chatID, logger: logger)
+                sent =
+                    if queued.request.isPhoto {
+                        try await sendPhoto(queued.request, chatID: queued.chatID, logger: logger)
+                    } else {
+                        try await send(queued.request, chatID: queued.chatID, logger: logger)
+                    }
             }
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
-        } catch {
+        } catch let error as TelegramError {
             handle(error, queued: queued, logger: logger)
+        } catch let error as PhotoUnavailable where error.isPermanent {
+            drop(queued, error, logger: logger)
+        } catch {
+            retryOrDrop(queued, error, logger: logger)
         }
     }
 
@@ -242,7 +256,49 @@ public final class OutboxSender: Service, Sendable {
                 logger.debug("callback query too old to answer")
             }
             return (nil, nil)
+        case .sendPhoto, .editMessageMedia:
+            preconditionFailure("photos are sent by sendPhoto(_:chatID:logger:)")
         }
+    }
+
+    /// Makes a photo reply's call with the photo its request names; returns as ``send(_:chatID:logger:)``.
+    private func sendPhoto(_ request: BotRequest, chatID: Int64, logger: Logger) async throws -> (tag: String?, messageID: Int?) {
+        let client = client
+        if request.method == .editMessageMedia, let messageID = messageID(of: request, chatID: chatID) {
+            let edited = await Self.result {
+                try await self.photo(of: request) { photo throws(TelegramError) in try await client.perform(request, photo: photo, messageID: messageID) }
+            }
+            switch edited {
+            case .success:
+                return (nil, nil)
+            case .failure(let error as TelegramError) where error.isMessageNotModified:
+                return (nil, nil)
+            case .failure(let error as TelegramError) where error.isMessageUneditable:
+                logger.info("photo to replace is gone; sending a new one")
+            case .failure(let error):
+                throw error
+            }
+        }
+        let sent = try await photo(of: request) { photo throws(TelegramError) in try await client.performAsNewPhoto(request, photo: photo) }
+        return (request.tag, sent.messageID)
+    }
+
+    private static func result<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Makes a photo call with the photo its request names.
+    private func photo(
+        of request: BotRequest, _ call: @escaping @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto
+    ) async throws -> SentPhoto {
+        guard let photos, let name = request.photo else {
+            throw PhotoUnavailable(isPermanent: true, description: "no photo source for \(request.method)")
+        }
+        return try await photos.send(name, with: call)
     }
 
     /// The id of the message an edit applies to; nil when a tagged message was never delivered.
@@ -261,15 +317,25 @@ public final class OutboxSender: Service, Sendable {
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])
             queue.withLock { $0.pause(for: wait, at: now()) }
             retry(queued, after: wait)
-        } else if error.isTransient && queued.attempts + 1 < maximumAttempts {
-            let delay = Backoff.delay(afterFailures: queued.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
-            logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-            retry(queued, after: delay.timeInterval)
+        } else if error.isTransient {
+            retryOrDrop(queued, error, logger: logger)
         } else {
-            logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(queued.attempts + 1)"])
-            record { try database.completeOutbox(id: queued.id, chatID: queued.chatID) }
-            queue.withLock { $0.finish(queued, delivered: false, at: now()) }
+            drop(queued, error, logger: logger)
         }
+    }
+
+    /// A reply whose call could not be made (a photo not made yet): tried again with backoff.
+    private func retryOrDrop(_ queued: QueuedReply, _ error: any Error, logger: Logger) {
+        guard queued.attempts + 1 < maximumAttempts else { return drop(queued, error, logger: logger) }
+        let delay = Backoff.delay(afterFailures: queued.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
+        logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
+        retry(queued, after: delay.timeInterval)
+    }
+
+    private func drop(_ queued: QueuedReply, _ error: any Error, logger: Logger) {
+        logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(queued.attempts + 1)"])
+        record { try database.completeOutbox(id: queued.id, chatID: queued.chatID) }
+        queue.withLock { $0.finish(queued, delivered: false, at: now()) }
     }
 
     private func retry(_ queued: QueuedReply, after seconds: TimeInterval) {

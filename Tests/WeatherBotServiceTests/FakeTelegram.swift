@@ -24,6 +24,20 @@ final class FakeTelegram: Sendable {
         var markup: String?
     }
 
+    /// A photo the bot sent or put in place of another: its message and how it came.
+    struct Photo: Sendable, Equatable {
+        var chatID: Int64
+        var messageID: Int
+        var caption: String
+        var markup: String?
+        /// The `file_id` of the picture shown.
+        var fileID: String
+        /// Whether its bytes were uploaded with this call (else it went by `file_id`).
+        var uploaded: Bool
+        /// Whether it replaced the photo of an earlier message (`editMessageMedia`).
+        var isEdit: Bool
+    }
+
     struct State {
         var queued: [(id: Int, json: Data)] = []
         var nextUpdateID = 1000
@@ -47,6 +61,10 @@ final class FakeTelegram: Sendable {
         var menus: [String: [String]] = [:]
         /// The texts of the answers to button presses, in order ("" for none).
         var answerTexts: [String] = []
+        /// Photos sent and replaced, in order; photo messages are in `sent` too, their caption as text.
+        var photos: [Photo] = []
+        /// The pictures uploaded, by the `file_id` given them.
+        var files: [String: Data] = [:]
     }
 
     let state: Locked<State>
@@ -227,7 +245,7 @@ final class FakeTelegram: Sendable {
             return .json(["ok": false, "error_code": 404, "description": "Not Found"], status: 404)
         }
         let method = String(parts[1])
-        let body = request.json ?? [:]
+        let body = request.json ?? request.formParts.map(Self.fields) ?? [:]
         if let failure = state.withLock({ state -> LoopbackResponse? in
             guard var list = state.failures[method], !list.isEmpty else { return nil }
             let first = list.removeFirst()
@@ -303,12 +321,70 @@ final class FakeTelegram: Sendable {
                 $0.answerTexts.append(body["text"] as? String ?? "")
             }
             return .json(["ok": true, "result": true])
+        case "sendPhoto", "editMessageMedia":
+            return photo(method, body, request.formParts, state)
         case "sendChatAction":
             state.withLock { $0.chatActions.append((body["chat_id"] as? NSNumber)?.int64Value ?? 0) }
             return .json(["ok": true, "result": true])
         default:
             return .json(["ok": false, "error_code": 404, "description": "Not Found: method not found"], status: 404)
         }
+    }
+
+    /// A form's text parts as the fields of a JSON body: objects (`reply_markup`, `media`) parsed.
+    private static func fields(_ parts: [String: FormPart]) -> [String: Any] {
+        parts.filter { $0.value.headers["content-type"] == nil }.mapValues { part -> Any in
+            if let object = try? JSONSerialization.jsonObject(with: part.body) as? [String: Any] { return object }
+            return Int64(part.text).map { NSNumber(value: $0) } ?? part.text
+        }
+    }
+
+    /// `sendPhoto` and `editMessageMedia`: an uploaded picture gets a new `file_id`; one sent by
+    /// `file_id` must be a picture uploaded before.
+    private static func photo(_ method: String, _ body: [String: Any], _ form: [String: FormPart]?, _ state: Locked<State>) -> LoopbackResponse {
+        let chatID = (body["chat_id"] as? NSNumber)?.int64Value ?? 0
+        let isEdit = method == "editMessageMedia"
+        let media = isEdit ? body["media"] as? [String: Any] ?? [:] : body
+        let reference = (isEdit ? media["media"] : body["photo"]) as? String
+        let caption = media["caption"] as? String ?? ""
+        let markup = body["reply_markup"].flatMap(jsonText)
+        let upload: Data? =
+            if let reference, reference.hasPrefix("attach://") { form?[String(reference.dropFirst("attach://".count))]?.body } else { isEdit ? nil : form?["photo"]?.body }
+        let result = state.withLock { state -> (messageID: Int, fileID: String)? in
+            let fileID: String
+            if let upload {
+                fileID = "photo-\(state.files.count + 1)"
+                state.files[fileID] = upload
+            } else if let reference, state.files[reference] != nil {
+                fileID = reference
+            } else {
+                return nil
+            }
+            var messageID = state.nextMessageID
+            if isEdit {
+                messageID = (body["message_id"] as? NSNumber)?.intValue ?? 0
+                guard state.photos.contains(where: { $0.chatID == chatID && $0.messageID == messageID }) else { return (-1, fileID) }
+                state.edits.append(Edit(chatID: chatID, messageID: messageID, text: caption, markup: markup))
+            } else {
+                state.nextMessageID += 1
+                state.sent.append(Sent(chatID: chatID, messageID: messageID, text: caption, markup: markup))
+            }
+            state.photos.append(Photo(chatID: chatID, messageID: messageID, caption: caption, markup: markup, fileID: fileID, uploaded: upload != nil, isEdit: isEdit))
+            return (messageID, fileID)
+        }
+        guard let result else {
+            return .json(["ok": false, "error_code": 400, "description": "Bad Request: wrong file identifier/HTTP URL specified"], status: 400)
+        }
+        guard result.messageID >= 0 else {
+            return .json(["ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"], status: 400)
+        }
+        return .json(["ok": true, "result": [
+            "message_id": result.messageID, "date": 1_700_000_000, "chat": ["id": chatID, "type": "private"], "caption": caption,
+            "photo": [
+                ["file_id": "\(result.fileID)-small", "file_unique_id": "s", "width": 320, "height": 180],
+                ["file_id": result.fileID, "file_unique_id": "b", "width": 1280, "height": 720],
+            ],
+        ]])
     }
 
     private static func getUpdates(_ body: [String: Any], _ state: Locked<State>) async -> LoopbackResponse {

@@ -85,7 +85,7 @@ extension LoopbackTests {
                 try database.commit(try database.dueSubscriptions(at: Date(), limit: count).map {
                     DailyDelivery(
                         subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23",
-                        request: .sendMessage(chatID: $0.subscription.chatId, text: "🗓 Прогноз на сегодня"), nextSendAt: .distantFuture)
+                        requests: [.sendMessage(chatID: $0.subscription.chatId, text: "🗓 Прогноз на сегодня")], nextSendAt: .distantFuture)
                 })
             }
 

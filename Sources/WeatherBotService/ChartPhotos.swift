@@ -1,0 +1,145 @@
+import DequeModule
+import OpenWeather
+import Dispatch
+public import Foundation
+public import Logging
+public import TelegramBotAPI
+public import WeatherBot
+import WeatherChart
+
+/// Gives the outbox sender the photo a request names (``BotRequest/photo``).
+public protocol PhotoSource: Sendable {
+    /// Makes `call` with the photo `name` names: by the `file_id` Telegram gave the same photo
+    /// before, or else made now and uploaded.
+    func send(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto
+}
+
+/// Why a photo could not be made.
+public struct PhotoUnavailable: Error, CustomStringConvertible {
+    /// Trying again will not help (the name does not read, the forecast cannot be drawn).
+    public var isPermanent: Bool
+    public var description: String
+}
+
+/// The charts as photos. Each chart (a ``ChartRequest``: place, view, language, forecast time) is
+/// drawn and uploaded once; Telegram's `file_id` for it is kept, and every other chat asking for
+/// the same chart gets it by `file_id`, with no drawing and no upload. Requests for a chart whose
+/// upload is under way wait for that upload instead of making their own.
+///
+/// Drawing reads the forecast from the shared weather cache, so a chart is what the cards show,
+/// and runs on a queue of its own: Cairo's work never holds a thread the chats run on.
+public actor ChartPhotos: PhotoSource {
+    private let weather: any WeatherSource
+    private let logger: Logger
+    private let capacity: Int
+    private static let drawing = DispatchQueue(label: "weatherbot.charts", qos: .userInitiated)
+
+    private var fileIDs: [String: String] = [:]
+    /// Names by age, to forget the oldest beyond `capacity`.
+    private var order = Deque<String>()
+    /// Charts being drawn and uploaded, with the requests waiting for them.
+    private var uploading: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Charts drawn, and uploads made, since start.
+    public private(set) var renders = 0
+    public private(set) var uploads = 0
+
+    /// - Parameter capacity: the most `file_id`s kept; a chart is asked for while its forecast is
+    ///   the cache's, so the oldest are the first no longer needed.
+    public init(weather: any WeatherSource, logger: Logger, capacity: Int = 10_000) {
+        self.weather = weather
+        self.logger = logger
+        self.capacity = capacity
+    }
+
+    public func send(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
+        while true {
+            if let fileID = fileIDs[name] {
+                switch await Self.result(of: call, .fileID(fileID)) {
+                case .success(let sent):
+                    return sent
+                case .failure(let error) where error.isFileRejected:
+                    logger.notice("Telegram no longer knows a chart's file_id; uploading it again")
+                    if fileIDs[name] == fileID { fileIDs[name] = nil }
+                    continue
+                case .failure(let error):
+                    throw error
+                }
+            }
+            if uploading[name] != nil {
+                await withCheckedContinuation { uploading[name, default: []].append($0) }
+                continue
+            }
+            return try await upload(name, with: call)
+        }
+    }
+
+    private static func result(
+        of call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto, _ photo: InputPhoto
+    ) async -> Result<SentPhoto, TelegramError> {
+        do {
+            return .success(try await call(photo))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Draws and uploads a chart, while other requests for it wait; remembers its `file_id`.
+    private func upload(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
+        uploading[name] = []
+        defer {
+            for waiting in uploading.removeValue(forKey: name) ?? [] { waiting.resume() }
+        }
+        let png = try await draw(name)
+        uploads += 1
+        let sent = try await call(.upload(png, filename: "chart.png"))
+        if let fileID = sent.fileID { remember(fileID, for: name) }
+        return sent
+    }
+
+    private func remember(_ fileID: String, for name: String) {
+        if fileIDs.updateValue(fileID, forKey: name) == nil { order.append(name) }
+        while order.count > capacity, let oldest = order.popFirst() { fileIDs[oldest] = nil }
+    }
+
+    /// The chart a name stands for, as a PNG.
+    private func draw(_ name: String) async throws -> Data {
+        guard let chart = ChartRequest(encoded: name) else {
+            throw PhotoUnavailable(isPermanent: true, description: "not a chart: \(name.prefix(80))")
+        }
+        let report: WeatherReport
+        do {
+            report = try await weather.weather(at: chart.place, language: chart.language, refresh: false)
+        } catch {
+            throw PhotoUnavailable(isPermanent: false, description: "no forecast to draw: \(error)")
+        }
+        renders += 1
+        let labels = ChartLabels(chart, report: report)
+        let result: Result<RenderedChart, ChartError> = await withCheckedContinuation { continuation in
+            Self.drawing.async {
+                continuation.resume(
+                    returning: Result { () throws(ChartError) in
+                        switch chart.view {
+                        case .hours: try ChartRenderer.hourly(report.forecast, labels: labels)
+                        case .week: try ChartRenderer.weekly(report.forecast, labels: labels)
+                        }
+                    })
+            }
+        }
+        switch result {
+        case .success(let rendered): return rendered.png
+        case .failure(let error): throw PhotoUnavailable(isPermanent: true, description: "the chart could not be drawn: \(error)")
+        }
+    }
+}
+
+extension ChartLabels {
+    /// A chart's words in its language; the time of its data in the place's zone.
+    init(_ chart: ChartRequest, report: WeatherReport) {
+        let texts = Texts.for(chart.language)
+        let dataTime = WeatherViews.clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone)
+        self.init(
+            place: chart.title, subtitle: texts.chartSubtitle(chart.view, dataTime: dataTime), temperature: texts.chartTemperature,
+            feelsLike: texts.chartFeelsLike, precipitation: texts.chartPrecipitation, precipitationChance: texts.chartPrecipitationChance,
+            millimetres: texts.chartMillimetres, weekdays: texts.chartWeekdays)
+    }
+}
