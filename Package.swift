@@ -168,7 +168,7 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
-                "LoopbackHTTP",
+                "LoopbackHTTP", "WeatherChart",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

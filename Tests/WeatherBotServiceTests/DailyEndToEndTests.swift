@@ -49,5 +49,40 @@ extension LoopbackTests {
             try await bot.stop()
             await loopback.shutdown()
         }
+
+        /// Two chats asking for the same forecast with the chart: each gets its forecast, then the
+        /// chart under it, drawn and uploaded once.
+        @Test func forecastsWithTheChartShareOneUpload() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let clock = ShiftedClock()
+            let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
+            let nextMinute = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(60))
+            let time = String(format: "%d:%02d", nextMinute.hour!, nextMinute.minute!)
+            let chats: [Int64] = [911, 912]
+            for chat in chats {
+                telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chat)
+                try await telegram.waitUntil("the question") { state in state.edits.contains { $0.chatID == chat && $0.text.contains("Это ваш город?") } }
+                try telegram.press("Да, всё верно", on: try #require(telegram.screen(chat).last).messageID, in: chat)
+                telegram.sendText("/daily \(time) график", from: chat)
+                try await telegram.waitUntil("the confirmation") { state in state.sent.last { $0.chatID == chat }?.text.contains("С графиком") ?? false }
+            }
+
+            clock.shift(by: 61)
+            try await telegram.waitUntil("two charts") { $0.photos.count == 2 }
+            let (photos, sent) = telegram.state.withLock { ($0.photos, $0.sent) }
+            #expect(photos.filter(\.uploaded).count == 1)
+            #expect(Set(photos.map(\.fileID)).count == 1)
+            for chat in chats {
+                let forecast = try #require(sent.last { $0.chatID == chat && $0.text.contains("Прогноз на сегодня") })
+                let chart = try #require(photos.first { $0.chatID == chat })
+                #expect(chart.messageID > forecast.messageID, "the chart comes under the forecast")
+                #expect(chart.caption.contains("Саранск") && chart.markup?.contains("Неделя") == true)
+            }
+            try await bot.stop()
+            await loopback.shutdown()
+        }
     }
 }

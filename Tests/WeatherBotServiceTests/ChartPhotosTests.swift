@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import OpenWeather
+import Synchronization
+import TelegramBotAPI
+import Testing
+import WeatherBot
+import WeatherBotStore
+import WeatherChart
+@testable import WeatherBotService
+
+/// The charts' photos without HTTP: what is drawn and uploaded, and what goes by `file_id`.
+@Suite struct ChartPhotosTests {
+    /// A day and a half in Moscow, one point an hour, fetched at 14:05 local time.
+    final class Weather: WeatherSource {
+        static let fetchedAt = Date(timeIntervalSince1970: 1_795_777_500)  // 2026-11-27 11:05 UTC
+        /// How many coming calls fail.
+        let failures = Mutex(0)
+
+        func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+            let fails = failures.withLock { failures in
+                defer { failures = max(failures - 1, 0) }
+                return failures > 0
+            }
+            if fails { throw OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "") }
+            return WeatherReport(forecast: Self.forecast, fetchedAt: Self.fetchedAt)
+        }
+
+        static let condition = Condition(description: "облачно", icon: "04d")
+        static let start = fetchedAt.timeIntervalSince1970 - 3900
+
+        static func hour(_ index: Int) -> HourlyForecast {
+            let temperature = Double(index % 12) - 4
+            return HourlyForecast(
+                time: Date(timeIntervalSince1970: start + Double(index) * 3600), temperature: temperature, clouds: 50, humidity: 80,
+                pressure: 1013, windSpeed: 3, windDegrees: 180, precipitationChance: 0.4, precipitation: index % 7 == 0 ? 1.2 : 0,
+                condition: condition, feelsLike: temperature - 3)
+        }
+
+        static func day(_ index: Int) -> DailyForecast {
+            DailyForecast(
+                time: Date(timeIntervalSince1970: start + Double(index) * 86_400), dayTemperature: 3, nightTemperature: -2,
+                morningTemperature: 0, eveningTemperature: 1, minimumTemperature: -3, maximumTemperature: 4, clouds: 50, humidity: 80,
+                pressure: 1013, windSpeed: 3, windDegrees: 180, precipitationChance: 0.5, precipitation: 2, condition: condition)
+        }
+
+        static let current = CurrentWeather(
+            time: fetchedAt, temperature: 1, feelsLike: -2, clouds: 50, humidity: 80, pressure: 1013, windSpeed: 3, windDegrees: 180,
+            condition: condition)
+
+        static let forecast = Forecast(
+            timeZone: .identifier("Europe/Moscow"), current: current, hourly: (0..<48).map(hour), daily: (0..<7).map(day))
+    }
+
+    static let moscow = Place(name: "Moscow", localNames: ["ru": "Москва", "en": "Moscow"], country: "RU", latitude: 55.75, longitude: 37.62)
+
+    static func chart(_ view: ChartRequest.View = .hours, _ language: Language = .ru) -> ChartRequest {
+        ChartRequest(view: view, place: moscow, language: language, forecastTime: Weather.fetchedAt)
+    }
+
+    /// Telegram as far as the photos go: a new `file_id` per upload, every call counted.
+    final class Calls: Sendable {
+        let uploads = Mutex<[Data]>([])
+        let byFileID = Mutex<[String]>([])
+
+        func call(_ photo: InputPhoto) async throws(TelegramError) -> SentPhoto {
+            // Slow enough that the other requests arrive while the upload is under way.
+            try? await Task.sleep(for: .milliseconds(50))
+            switch photo {
+            case .upload(let data, _):
+                let count = uploads.withLock { uploads in
+                    uploads.append(data)
+                    return uploads.count
+                }
+                return SentPhoto(messageID: 1, fileID: "file-\(count)")
+            case .fileID(let id):
+                byFileID.withLock { $0.append(id) }
+                return SentPhoto(messageID: 2, fileID: id)
+            }
+        }
+    }
+
+    @Test func manyChatsAskingAtOnceCostOneDrawingAndOneUpload() async throws {
+        let photos = ChartPhotos(weather: Weather(), logger: Logger(label: "test"))
+        let calls = Calls()
+        let name = Self.chart().encoded
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask { _ = try? await photos.send(name, with: calls.call) }
+            }
+        }
+        #expect(await photos.renders == 1)
+        #expect(await photos.uploads == 1)
+        #expect(calls.uploads.withLock(\.count) == 1)
+        #expect(calls.byFileID.withLock { $0 } == Array(repeating: "file-1", count: 19))
+        // The week, or the same chart in English, is another picture.
+        _ = try await photos.send(Self.chart(.week).encoded, with: calls.call)
+        _ = try await photos.send(Self.chart(.hours, .en).encoded, with: calls.call)
+        #expect(await photos.uploads == 3)
+    }
+
+    /// A chart that cannot be drawn yet (no forecast) fails for the sender to retry, and the next
+    /// request draws it; one that never can is said to be so.
+    @Test func aChartWithoutItsForecastFailsAndIsDrawnWhenTheForecastComes() async throws {
+        let weather = Weather()
+        weather.failures.withLock { $0 = 1 }
+        let photos = ChartPhotos(weather: weather, logger: Logger(label: "test"))
+        let calls = Calls()
+        await #expect(throws: PhotoUnavailable.self) { try await photos.send(Self.chart().encoded, with: calls.call) }
+        #expect(calls.uploads.withLock(\.count) == 0)
+        _ = try await photos.send(Self.chart().encoded, with: calls.call)
+        #expect(calls.uploads.withLock(\.count) == 1)
+        do {
+            _ = try await photos.send("not a chart", with: calls.call)
+            Issue.record("a name that is not a chart was sent")
+        } catch let error as PhotoUnavailable {
+            #expect(error.isPermanent)
+        }
+    }
+
+    @Test func theChartsWordsAreInItsLanguage() {
+        let report = WeatherReport(forecast: Weather.forecast, fetchedAt: Weather.fetchedAt)
+        let russian = ChartLabels(Self.chart(.hours, .ru), report: report)
+        #expect(russian.place == "Москва")
+        #expect(russian.subtitle == "48 часов · данные на 14:05")
+        #expect([russian.temperature, russian.feelsLike, russian.precipitation, russian.precipitationChance, russian.millimetres]
+            == ["Температура", "Ощущается", "Осадки", "Вероятность", "мм"])
+        #expect(russian.weekdays.first == "Вс")
+        let english = ChartLabels(Self.chart(.week, .en), report: report)
+        #expect(english.place == "Moscow")
+        #expect(english.subtitle == "Week · data as of 14:05")
+        #expect([english.temperature, english.feelsLike, english.precipitation, english.precipitationChance, english.millimetres]
+            == ["Temperature", "Feels like", "Precipitation", "Chance", "mm"])
+        #expect(english.weekdays.first == "Sun")
+    }
+}
