@@ -111,7 +111,9 @@ let package = Package(
             name: "weatherbot-bench",
             dependencies: [
                 "BotClock",
+                "HTTPTransport",
                 "OpenWeather",
+                "WeatherChart",
                 "WeatherBot",
                 "WeatherBotStore",
                 "LoopbackHTTP",

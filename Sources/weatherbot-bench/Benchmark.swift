@@ -30,11 +30,12 @@ struct Benchmark: AsyncParsableCommand {
     enum Scenario: String, CaseIterable, ExpressibleByArgument {
         case cache, startup, throughput, broadcast
         case broadcastChat = "broadcast-chat"
+        case charts
     }
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts).")
     var scenarios: [Scenario] = []
 
     func run() async throws {
@@ -49,6 +50,7 @@ struct Benchmark: AsyncParsableCommand {
             (.throughput, { try await ThroughputScenario(quick: quick, executable: $0).run() }),
             (.broadcast, { try await BroadcastScenario(quick: quick, executable: $0).run() }),
             (.broadcastChat, { try await BroadcastChatScenario(quick: quick, executable: $0).run() }),
+            (.charts, { try await ChartScenario(quick: quick, executable: $0).run() }),
         ]
         runs.removeAll { !chosen.contains($0.0) }
         for (_, run) in runs {

@@ -61,6 +61,9 @@ final class FakeBotAPI: Sendable {
         var recent: [Date] = []
         var recentHead = 0
         var nextPerChat: [Int64: Double] = [:]
+        /// Photos uploaded, and sent by a `file_id` an upload was given.
+        var uploads = 0
+        var byFileID = 0
     }
 
     private let updates: [PreparedUpdate]
@@ -98,6 +101,7 @@ final class FakeBotAPI: Sendable {
     }
 
     var replies: Int { state.withLock { $0.replies } }
+    var photos: (uploads: Int, byFileID: Int) { state.withLock { ($0.uploads, $0.byFileID) } }
     var rateLimited: Int { state.withLock { $0.rateLimited } }
     /// From the first update handed out to the last answer's 200.
     var window: (Date?, Date?) { state.withLock { ($0.first, $0.last) } }
@@ -129,10 +133,12 @@ final class FakeBotAPI: Sendable {
             return .json(["ok": true, "result": ["id": 1, "is_bot": true, "first_name": "Bench", "username": "bench_bot"]])
         case "getUpdates":
             return await getUpdates(offset: request.json?["offset"] as? Int ?? firstID)
-        case "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery":
+        case "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery", "sendPhoto", "editMessageMedia":
+            let form = request.formParts
             let body = request.json ?? [:]
+            let isPhoto = method == "sendPhoto" || method == "editMessageMedia"
             // Callback query ids are "<chat>:<n>", so an answer counts for its chat.
-            let chat = (body["chat_id"] as? Int).map(Int64.init)
+            let chat = (body["chat_id"] as? Int).map(Int64.init) ?? form?["chat_id"].flatMap { Int64($0.text) }
                 ?? (body["callback_query_id"] as? String)?.split(separator: ":").first.flatMap { Int64($0) } ?? 0
             let limited = method != "answerCallbackQuery" && limits != nil
             let messageID: Int? = state.withLock { state in
@@ -143,6 +149,10 @@ final class FakeBotAPI: Sendable {
                 }
                 state.replies += 1
                 state.last = now
+                if isPhoto {
+                    // An upload's file_id is "file-<n>"; anything else went by file_id.
+                    if form != nil { state.uploads += 1 } else { state.byFileID += 1 }
+                }
                 state.received[chat, default: 0] += 1
                 if method == "answerCallbackQuery" {
                     if let query = body["callback_query_id"] as? String, let index = callbackQueries[query] {
@@ -162,6 +172,15 @@ final class FakeBotAPI: Sendable {
             }
             if method == "sendMessage" {
                 return .json(["ok": true, "result": ["message_id": messageID, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"]]])
+            }
+            if isPhoto {
+                // The picture's file_id: one per upload, else the one the call named.
+                let media = body["media"] as? [String: Any]
+                let fileID = form != nil ? "file-\(messageID)" : (body["photo"] as? String ?? media?["media"] as? String ?? "")
+                return .json(["ok": true, "result": [
+                    "message_id": messageID, "date": 1_795_000_000, "chat": ["id": chat, "type": "private"],
+                    "photo": [["file_id": fileID, "file_unique_id": fileID, "width": 1280, "height": 720]],
+                ]])
             }
             return .json(["ok": true, "result": true])
         default:
@@ -286,7 +305,13 @@ final class FakeWeatherAPI: Sendable {
 
     func answer(_ request: LoopbackRequest) -> LoopbackResponse {
         switch request.path {
-        case "/geo/1.0/direct", "/geo/1.0/reverse": return LoopbackResponse(body: Self.geocoded)
+        case "/geo/1.0/direct":
+            // «Place N» is a place of its own, N degrees from the others; any other name is Kazan.
+            if let name = request.query["q"], name.hasPrefix("Place "), let number = Int(name.dropFirst("Place ".count)) {
+                return LoopbackResponse(body: Data(#"[{"name":"\#(name)","lat":\#(40 + number),"lon":30,"country":"RU"}]"#.utf8))
+            }
+            return LoopbackResponse(body: Self.geocoded)
+        case "/geo/1.0/reverse": return LoopbackResponse(body: Self.geocoded)
         default:
             counter.withLock { $0 += 1 }
             return LoopbackResponse(body: oneCall)

@@ -118,6 +118,8 @@ struct ThroughputScenario {
         var cpu = 0.0
         var peakRSS = 0.0
         var latencies: [Double] = []
+        /// Photos uploaded and sent by `file_id`.
+        var photos = (uploads: 0, byFileID: 0)
 
         init(executable: String, updates: [PreparedUpdate], firstID: Int, releaseInterval: Double?, deadline: TimeInterval) async throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-\(UUID().uuidString)")
@@ -147,6 +149,7 @@ struct ThroughputScenario {
             replies = telegram.replies
             if replies != expected { finished = false }
             latencies = telegram.latencies
+            photos = telegram.photos
             process.terminate()
             process.waitUntilExit()
             try await Task.sleep(for: .milliseconds(1200))
