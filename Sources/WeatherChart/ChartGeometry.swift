@@ -196,7 +196,8 @@ public struct DailyChartGeometry: Sendable {
 
     public init(days: [DailyForecast], timeZone: TimeZone, plot: ChartRect) {
         self.plot = plot
-        let shown = Array(days.prefix(8))
+        // The seven days of «На 7 дней»: One Call gives eight.
+        let shown = Array(days.prefix(7))
         let width = plot.width / Double(max(shown.count, 1))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

@@ -95,10 +95,14 @@ public enum ChartRenderer {
         canvas.temperatureGrid(geometry.temperature, plot: plot)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = geometry.timeZone
+        let dayLabel = { (date: Date) in "\(labels.weekday(calendar.component(.weekday, from: date))) \(calendar.component(.day, from: date))" }
+        // The first day is named at the left edge, when its part leaves room for the name.
+        if let first = geometry.steps.first, (geometry.dayBoundaries.first?.x ?? plot.maxX) - plot.x > 90 {
+            canvas.text(dayLabel(first.time), at: (plot.x + 6, plot.y + 22), size: 18, Palette.text, bold: true)
+        }
         for day in geometry.dayBoundaries {
             canvas.line(from: (day.x, plot.y), to: (day.x, plot.maxY + 8), Palette.muted, width: 1.5)
-            let label = "\(labels.weekday(calendar.component(.weekday, from: day.date))) \(calendar.component(.day, from: day.date))"
-            canvas.text(label, at: (day.x + 6, plot.y + 22), size: 18, Palette.text, bold: true)
+            canvas.text(dayLabel(day.date), at: (day.x + 6, plot.y + 22), size: 18, Palette.text, bold: true)
         }
         for tick in geometry.hourTicks {
             canvas.line(from: (tick.x, plot.maxY), to: (tick.x, plot.maxY + 6), Palette.muted, width: 1)
@@ -113,10 +117,10 @@ public enum ChartRenderer {
         let chanceTop = geometry.precipitation.to
         let chance = geometry.steps.map { ($0.x + ($0.endX - $0.x) / 2, plot.maxY - $0.precipitationChance * (plot.maxY - chanceTop)) }
         canvas.polyline(chance, Palette.precipitation, width: 2, dash: [2, 5])
+        // The chance's scale in the left margin, where the temperature's is above it.
         for percent in [50, 100] {
             let y = plot.maxY - Double(percent) / 100 * (plot.maxY - chanceTop)
-            canvas.line(from: (plot.x, y), to: (plot.x + 8, y), Palette.precipitation, width: 1.5)
-            canvas.text("\(percent)%", at: (plot.x + 12, y + 5), size: 14, Palette.precipitation)
+            canvas.text("\(percent)%", at: (plot.x - 10, y + 5), size: 15, Palette.precipitation, align: .right)
         }
         for tick in geometry.precipitation.ticks.dropFirst() {
             let y = geometry.precipitation.position(tick)

@@ -125,14 +125,17 @@ func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
         }
         // 09:00Z is 22:00 in Auckland (+13), still Monday the 23rd there; in Honolulu (−10) 23:00 of Sunday the 22nd.
         let auckland = DailyChartGeometry(days: days, timeZone: TimeZone(identifier: "Pacific/Auckland")!, plot: Self.plot)
-        #expect(auckland.columns.count == 8)
-        #expect(auckland.columns.map(\.weekday) == [2, 3, 4, 5, 6, 7, 1, 2])
+        // One Call's eight days make the seven of «На 7 дней».
+        #expect(auckland.columns.count == 7)
+        #expect(auckland.columns.map(\.weekday) == [2, 3, 4, 5, 6, 7, 1])
         #expect(auckland.columns.first?.dayOfMonth == 23)
-        let centres: [Double] = (0..<8).map { (index: Int) -> Double in 160 + Double(index) * 120 }
-        #expect(auckland.columns.map(\.x) == centres)
+        let width = 960.0 / 7
+        let centres: [Double] = (0..<7).map { (index: Int) -> Double in 100 + width * (Double(index) + 0.5) }
+        #expect(zip(auckland.columns.map(\.x), centres).allSatisfy { abs($0 - $1) < 1e-9 })
         let honolulu = DailyChartGeometry(days: days, timeZone: TimeZone(identifier: "Pacific/Honolulu")!, plot: Self.plot)
         #expect(honolulu.columns.first?.weekday == 1)
         #expect(honolulu.columns.first?.dayOfMonth == 22)
-        #expect(auckland.temperature.lower <= -6 && auckland.temperature.upper >= 7)
+        // The scale covers the seven days shown (day temperatures 0…6, nights −6…0), not the eighth.
+        #expect(auckland.temperature.lower <= -6 && auckland.temperature.upper >= 6)
     }
 }
