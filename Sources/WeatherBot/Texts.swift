@@ -326,12 +326,13 @@ public struct Texts: Sendable {
             /fav — избранные места
             /del N — удалить место N из избранного
             /move N M — переставить место N на позицию M
-            /daily 8:00 — прогноз каждый день в 8:00 (/daily 8:00 2 — для места №2)
+            /daily 8:00 — прогноз каждый день в 8:00 (/daily 8:00 2 — для места №2, /daily 8:00 график — с графиком)
             /daily — ваши ежедневные прогнозы, /daily off — отменить все
             /reset — забыть всё об этом чате
             /help — эта справка
 
             Можно просто отправить геолокацию, координаты или ссылку на карту, или написать название города: «погода в Казани завтра».
+            Кнопка «📈 График» под погодой присылает график на 48 часов и на неделю.
             В группе отвечайте на мои сообщения или упоминайте меня.
             """,
             """
@@ -344,12 +345,13 @@ public struct Texts: Sendable {
             /fav — favorite places
             /del N — delete place N from favorites
             /move N M — move place N to position M
-            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
+            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2, /daily 8:00 chart with the chart)
             /daily — your daily forecasts; /daily off cancels them all
             /reset — forget everything about this chat
             /help — this help
 
             You can also just share your location, coordinates or a map link, or type a city's name: “weather in London tomorrow”.
+            The “📈 Chart” button under the weather sends a chart of the next 48 hours and of the week.
             In a group, reply to my messages or mention me.
             """)
     }
