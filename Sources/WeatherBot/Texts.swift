@@ -135,6 +135,7 @@ public struct Texts: Sendable {
     public var chartPrecipitationChance: String { pick("Вероятность", "Chance") }
     public var chartMillimetres: String { millimetres }
     public var chartWeekdays: [String] { weekdays }
+    public var chartDecimalMark: String { pick(",", ".") }
     /// The chart's subtitle: «48 часов · данные на 14:05 (UTC+3)».
     public func chartSubtitle(_ view: ChartRequest.View, dataTime: String) -> String {
         "\(view == .hours ? chartHoursButton : chartWeekButton) · \(dataAsOf(dataTime))"

@@ -140,6 +140,6 @@ extension ChartLabels {
         self.init(
             place: chart.title, subtitle: texts.chartSubtitle(chart.view, dataTime: dataTime), temperature: texts.chartTemperature,
             feelsLike: texts.chartFeelsLike, precipitation: texts.chartPrecipitation, precipitationChance: texts.chartPrecipitationChance,
-            millimetres: texts.chartMillimetres, weekdays: texts.chartWeekdays)
+            millimetres: texts.chartMillimetres, weekdays: texts.chartWeekdays, decimalMark: texts.chartDecimalMark)
     }
 }

@@ -16,10 +16,12 @@ public struct ChartLabels: Sendable, Hashable {
     public var millimetres: String
     /// Short weekday names, Sunday first (Calendar's weekday 1…7).
     public var weekdays: [String]
+    /// «,» or «.» before a number's tenths.
+    public var decimalMark: String
 
     public init(
         place: String, subtitle: String, temperature: String, feelsLike: String, precipitation: String, precipitationChance: String,
-        millimetres: String, weekdays: [String]
+        millimetres: String, weekdays: [String], decimalMark: String = "."
     ) {
         self.place = place
         self.subtitle = subtitle
@@ -29,6 +31,12 @@ public struct ChartLabels: Sendable, Hashable {
         self.precipitationChance = precipitationChance
         self.millimetres = millimetres
         self.weekdays = weekdays
+        self.decimalMark = decimalMark
+    }
+
+    /// «1,5» or «1.5»; whole numbers without tenths.
+    func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value).replacingOccurrences(of: ".", with: decimalMark)
     }
 
     func weekday(_ number: Int) -> String {
@@ -124,7 +132,7 @@ public enum ChartRenderer {
         }
         for tick in geometry.precipitation.ticks.dropFirst() {
             let y = geometry.precipitation.position(tick)
-            canvas.text("\(Self.number(tick)) \(labels.millimetres)", at: (plot.maxX + 8, y + 6), size: 15, Palette.precipitation)
+            canvas.text("\(labels.number(tick)) \(labels.millimetres)", at: (plot.maxX + 8, y + 6), size: 15, Palette.precipitation)
         }
         // Temperature and feels-like, at each step's middle; on the free plan each 3-hour point is marked.
         let middle = { (step: HourlyChartGeometry.Step) in step.x + (step.endX - step.x) / 2 }
@@ -167,7 +175,7 @@ public enum ChartRenderer {
                 let barTop = geometry.precipitation.position(column.precipitation)
                 canvas.fill(ChartRect(x: column.x - band / 2, y: barTop, width: band, height: plot.maxY - barTop), Palette.precipitation)
                 canvas.text(
-                    "\(Self.number(column.precipitation)) \(labels.millimetres)", at: (column.x, barTop - 6), size: 15, Palette.precipitation,
+                    "\(labels.number(column.precipitation)) \(labels.millimetres)", at: (column.x, barTop - 6), size: 15, Palette.precipitation,
                     align: .center)
             }
             canvas.text(
@@ -180,10 +188,6 @@ public enum ChartRenderer {
     static func degrees(_ value: Double) -> String {
         let rounded = Int(value.rounded())
         return rounded > 0 ? "+\(rounded)°" : rounded < 0 ? "−\(-rounded)°" : "0°"
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 
     // MARK: Cairo

@@ -126,11 +126,13 @@ import WeatherChart
         #expect([russian.temperature, russian.feelsLike, russian.precipitation, russian.precipitationChance, russian.millimetres]
             == ["Температура", "Ощущается", "Осадки", "Вероятность", "мм"])
         #expect(russian.weekdays.first == "Вс")
+        #expect(russian.decimalMark == ",")
         let english = ChartLabels(Self.chart(.week, .en), report: report)
         #expect(english.place == "Moscow")
         #expect(english.subtitle == "Week · data as of 14:05")
         #expect([english.temperature, english.feelsLike, english.precipitation, english.precipitationChance, english.millimetres]
             == ["Temperature", "Feels like", "Precipitation", "Chance", "mm"])
         #expect(english.weekdays.first == "Sun")
+        #expect(english.decimalMark == ".")
     }
 }

@@ -50,7 +50,8 @@ final class DecodedPNG {
 @Suite struct ChartRendererTests {
     static let russian = ChartLabels(
         place: "Москва", subtitle: "48 часов · данные на 14:05", temperature: "Температура", feelsLike: "Ощущается как",
-        precipitation: "Осадки", precipitationChance: "Вероятность", millimetres: "мм", weekdays: ["вс", "пн", "вт", "ср", "чт", "пт", "сб"])
+        precipitation: "Осадки", precipitationChance: "Вероятность", millimetres: "мм", weekdays: ["вс", "пн", "вт", "ср", "чт", "пт", "сб"],
+        decimalMark: ",")
     static let english = ChartLabels(
         place: "London", subtitle: "48 hours · data of 14:05", temperature: "Temperature", feelsLike: "Feels like",
         precipitation: "Precipitation", precipitationChance: "Chance", millimetres: "mm", weekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"])
@@ -67,6 +68,12 @@ final class DecodedPNG {
                 temperature: { Double(($0 * stepHours) % 24) - 5 }, precipitation: { ($0 * stepHours) % 24 == 12 ? 2 : 0 },
                 night: { ($0 * stepHours) % 24 >= 16 || ($0 * stepHours) % 24 < 8 }),
             source: stepHours == 1 ? .oneCall : .freePlan)
+    }
+
+    @Test func amountsAreWrittenWithTheLanguagesDecimalMark() {
+        #expect(Self.russian.number(1.5) == "1,5")
+        #expect(Self.english.number(1.5) == "1.5")
+        #expect(Self.russian.number(2) == "2")
     }
 
     @Test func theHourlyChartIsAPNGOfTheSizeAPhoneReads() throws {
