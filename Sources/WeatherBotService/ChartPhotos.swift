@@ -39,6 +39,11 @@ public actor ChartPhotos: PhotoSource {
     private var order = Deque<String>()
     /// Charts being drawn and uploaded, with the requests waiting for them.
     private var uploading: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Charts drawn whose upload failed (a 429, a network error), kept for the next try so that a
+    /// chart is drawn once however often its upload is tried; the oldest go beyond a few.
+    private var drawnNotSent: [String: Data] = [:]
+    private var drawnOrder = Deque<String>()
+    private static let drawnNotSentLimit = 32
     /// Charts drawn, and uploads made, since start.
     public private(set) var renders = 0
     public private(set) var uploads = 0
@@ -89,11 +94,19 @@ public actor ChartPhotos: PhotoSource {
         defer {
             for waiting in uploading.removeValue(forKey: name) ?? [] { waiting.resume() }
         }
-        let png = try await draw(name)
+        let png: Data
+        if let drawn = drawnNotSent[name] { png = drawn } else { png = try await draw(name) }
         uploads += 1
-        let sent = try await call(.upload(png, filename: "chart.png"))
-        if let fileID = sent.fileID { remember(fileID, for: name) }
-        return sent
+        switch await Self.result(of: call, .upload(png, filename: "chart.png")) {
+        case .success(let sent):
+            if drawnNotSent.removeValue(forKey: name) != nil { drawnOrder.removeAll { $0 == name } }
+            if let fileID = sent.fileID { remember(fileID, for: name) }
+            return sent
+        case .failure(let error):
+            if drawnNotSent.updateValue(png, forKey: name) == nil { drawnOrder.append(name) }
+            while drawnOrder.count > Self.drawnNotSentLimit, let oldest = drawnOrder.popFirst() { drawnNotSent[oldest] = nil }
+            throw error
+        }
     }
 
     private func remember(_ fileID: String, for name: String) {

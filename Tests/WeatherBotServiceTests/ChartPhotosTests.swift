@@ -99,6 +99,22 @@ import WeatherChart
         #expect(await photos.uploads == 3)
     }
 
+    /// An upload that fails (Telegram asks to slow down) is tried again with the picture already
+    /// drawn: a chart is drawn once however often its upload is tried.
+    @Test func aFailedUploadIsTriedAgainWithoutDrawingAgain() async throws {
+        let photos = ChartPhotos(weather: Weather(), logger: Logger(label: "test"))
+        let failing: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto = { (_: InputPhoto) async throws(TelegramError) -> SentPhoto in
+            throw TelegramError(code: .api(429), method: "sendPhoto", description: "Too Many Requests: retry after 1")
+        }
+        let name = Self.chart().encoded
+        for _ in 0..<3 { await #expect(throws: TelegramError.self) { try await photos.send(name, with: failing) } }
+        let calls = Calls()
+        _ = try await photos.send(name, with: calls.call)
+        #expect(await photos.renders == 1)
+        #expect(await photos.uploads == 4)
+        #expect(calls.uploads.withLock(\.count) == 1)
+    }
+
     /// A chart that cannot be drawn yet (no forecast) fails for the sender to retry, and the next
     /// request draws it; one that never can is said to be so.
     @Test func aChartWithoutItsForecastFailsAndIsDrawnWhenTheForecastComes() async throws {

@@ -105,6 +105,24 @@ import WeatherBotStore
         #expect(pressed.replies.count == 1)
     }
 
+    /// In a group any member may look at the chart: nothing of the chat's changes, and nobody is
+    /// asked anything.
+    @Test func inAGroupAnyMembersPressSendsTheChart() async throws {
+        let chat = try Chat(id: -100_500)
+        let asked = try await chat.send(.command(.city("Саранск")), group: true, sender: 1)
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let card = try await chat.send(.command(.weather), group: true, sender: 1)
+        let data = card.replies.compactMap { reply -> String? in
+            guard case .send(_, .inline(let keyboard)?, _) = reply else { return nil }
+            return keyboard.inlineKeyboard.joined().first { $0.text == "📈 График" }?.callbackData
+        }
+        let action = try #require(data.first.flatMap(CallbackAction.init(encoded:)))
+        let pressed = try await chat.send(.button(action), query: "q", messageID: 4, group: true, sender: 2)
+        let sent = try chart(in: pressed)
+        #expect(sent.request.place.name == "Саранск" && sent.target == nil)
+        #expect(pressed.replies.count == 2)
+    }
+
     @Test func aChartOfAPlaceNoLongerSavedIsAStaleButton() async throws {
         let chat = try await withCity()
         let step = try await chat.send(.button(.chartView(.week, .favorite(999))), query: "q", messageID: 3)
