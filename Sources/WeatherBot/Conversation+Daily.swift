@@ -112,7 +112,7 @@ extension Conversation {
     /// whether it was there.
     static func chartOption(_ text: String) -> (rest: String, withChart: Bool) {
         let words = text.split(whereSeparator: \.isWhitespace)
-        let isChart = { (word: Substring) in Self.chartWords.contains(word.lowercased()) }
+        let isChart = { (word: Substring) in Self.chartWords.contains(word.lowercased().trimmingCharacters(in: .punctuationCharacters)) }
         guard words.contains(where: isChart) else { return (text, false) }
         let kept = words.filter { !isChart($0) && !Self.chartJoiners.contains($0.lowercased()) }
         return (kept.joined(separator: " "), true)

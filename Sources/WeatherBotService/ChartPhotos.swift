@@ -24,7 +24,10 @@ public struct PhotoUnavailable: Error, CustomStringConvertible {
 /// The charts as photos. Each chart (a ``ChartRequest``: place, view, language, forecast time) is
 /// drawn and uploaded once; Telegram's `file_id` for it is kept, and every other chat asking for
 /// the same chart gets it by `file_id`, with no drawing and no upload. Requests for a chart whose
-/// upload is under way wait for that upload instead of making their own.
+/// upload is under way wait for that upload instead of making their own. When it fails for a
+/// reason of its own chat (the message gone, the bot blocked), one of them uploads instead; when
+/// it fails for everyone (a 429, Telegram or OpenWeather down), they fail with it and go back to
+/// the sender's backoff, rather than trying one after another.
 ///
 /// Drawing reads the forecast from the shared weather cache, so a chart is what the cards show,
 /// and runs on a queue of its own: Cairo's work never holds a thread the chats run on.
@@ -37,8 +40,9 @@ public actor ChartPhotos: PhotoSource {
     private var fileIDs: [String: String] = [:]
     /// Names by age, to forget the oldest beyond `capacity`.
     private var order = Deque<String>()
-    /// Charts being drawn and uploaded, with the requests waiting for them.
-    private var uploading: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Charts being drawn and uploaded, with the requests waiting for them: resumed with the error
+    /// they fail with, or nil to look again.
+    private var uploading: [String: [CheckedContinuation<(any Error)?, Never>]] = [:]
     /// Charts drawn whose upload failed (a 429, a network error), kept for the next try so that a
     /// chart is drawn once however often its upload is tried; the oldest go beyond a few.
     private var drawnNotSent: [String: Data] = [:]
@@ -58,20 +62,21 @@ public actor ChartPhotos: PhotoSource {
 
     public func send(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
         while true {
+            try Task.checkCancellation()
             if let fileID = fileIDs[name] {
                 switch await Self.result(of: call, .fileID(fileID)) {
                 case .success(let sent):
                     return sent
                 case .failure(let error) where error.isFileRejected:
                     logger.notice("Telegram no longer knows a chart's file_id; uploading it again")
-                    if fileIDs[name] == fileID { fileIDs[name] = nil }
+                    if fileIDs[name] == fileID { forget(name) }
                     continue
                 case .failure(let error):
                     throw error
                 }
             }
             if uploading[name] != nil {
-                await withCheckedContinuation { uploading[name, default: []].append($0) }
+                if let failure = await withCheckedContinuation({ uploading[name, default: []].append($0) }) { throw failure }
                 continue
             }
             return try await upload(name, with: call)
@@ -91,11 +96,22 @@ public actor ChartPhotos: PhotoSource {
     /// Draws and uploads a chart, while other requests for it wait; remembers its `file_id`.
     private func upload(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
         uploading[name] = []
+        var failure: (any Error)?
         defer {
-            for waiting in uploading.removeValue(forKey: name) ?? [] { waiting.resume() }
+            let shared = failure.flatMap(Self.sharedFailure)
+            for waiting in uploading.removeValue(forKey: name) ?? [] { waiting.resume(returning: shared) }
         }
         let png: Data
-        if let drawn = drawnNotSent[name] { png = drawn } else { png = try await draw(name) }
+        if let drawn = drawnNotSent[name] {
+            png = drawn
+        } else {
+            do {
+                png = try await draw(name)
+            } catch {
+                failure = error
+                throw error
+            }
+        }
         uploads += 1
         switch await Self.result(of: call, .upload(png, filename: "chart.png")) {
         case .success(let sent):
@@ -103,10 +119,27 @@ public actor ChartPhotos: PhotoSource {
             if let fileID = sent.fileID { remember(fileID, for: name) }
             return sent
         case .failure(let error):
+            failure = error
             if drawnNotSent.updateValue(png, forKey: name) == nil { drawnOrder.append(name) }
             while drawnOrder.count > Self.drawnNotSentLimit, let oldest = drawnOrder.popFirst() { drawnNotSent[oldest] = nil }
             throw error
         }
+    }
+
+    /// What the requests waiting for a failed upload fail with: a 429 as it is (the sender pauses
+    /// for it), a failure of Telegram or the drawing as a photo not made yet; nil for a failure of
+    /// the uploading chat's own (its message gone, the bot blocked there), after which one of them
+    /// uploads instead.
+    static func sharedFailure(_ error: any Error) -> (any Error)? {
+        guard let error = error as? TelegramError else { return error }
+        if error.isRateLimited { return error }
+        if error.isTransient { return PhotoUnavailable(isPermanent: false, description: "the chart's upload failed: \(error)") }
+        return nil
+    }
+
+    private func forget(_ name: String) {
+        fileIDs[name] = nil
+        order.removeAll { $0 == name }
     }
 
     private func remember(_ fileID: String, for name: String) {

@@ -206,6 +206,9 @@ public final class OutboxSender: Service, Sendable {
             handle(error, queued: queued, logger: logger)
         } catch let error as PhotoUnavailable where error.isPermanent {
             drop(queued, error, logger: logger)
+        } catch let error as PhotoUnavailable {
+            // A chart not drawn yet holds up the chat's later replies: tried for seconds, not hours.
+            retryOrDrop(queued, error, attempts: min(maximumAttempts, Self.photoAttempts), logger: logger)
         } catch {
             retryOrDrop(queued, error, logger: logger)
         }
@@ -324,13 +327,17 @@ public final class OutboxSender: Service, Sendable {
         }
     }
 
-    /// A reply whose call could not be made (a photo not made yet): tried again with backoff.
-    private func retryOrDrop(_ queued: QueuedReply, _ error: any Error, logger: Logger) {
-        guard queued.attempts + 1 < maximumAttempts else { return drop(queued, error, logger: logger) }
+    /// A reply whose call failed for now (a network error, a 5xx, a photo not made yet): tried
+    /// again with backoff, and dropped after the last attempt.
+    private func retryOrDrop(_ queued: QueuedReply, _ error: any Error, attempts: Int? = nil, logger: Logger) {
+        guard queued.attempts + 1 < attempts ?? maximumAttempts else { return drop(queued, error, logger: logger) }
         let delay = Backoff.delay(afterFailures: queued.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
         logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         retry(queued, after: delay.timeInterval)
     }
+
+    /// Attempts at a photo that cannot be made: about 15 seconds with the backoff's 1, 2, 4 and 8.
+    static let photoAttempts = 5
 
     private func drop(_ queued: QueuedReply, _ error: any Error, logger: Logger) {
         logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(queued.attempts + 1)"])

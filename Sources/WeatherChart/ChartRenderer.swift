@@ -36,7 +36,8 @@ public struct ChartLabels: Sendable, Hashable {
 
     /// «1,5» or «1.5»; whole numbers without tenths.
     func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value).replacingOccurrences(of: ".", with: decimalMark)
+        guard value.isFinite, abs(value) < 1e9 else { return "–" }
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value).replacingOccurrences(of: ".", with: decimalMark)
     }
 
     func weekday(_ number: Int) -> String {
@@ -186,6 +187,7 @@ public enum ChartRenderer {
     }
 
     static func degrees(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e9 else { return "–" }
         let rounded = Int(value.rounded())
         return rounded > 0 ? "+\(rounded)°" : rounded < 0 ? "−\(-rounded)°" : "0°"
     }

@@ -72,10 +72,20 @@ extension LoopbackTests {
             #expect(otherWeek.isEdit && !otherWeek.uploaded && otherWeek.fileID == week.fileID && otherWeek.messageID == second.messageID)
             #expect(telegram.state.withLock { $0.photos.filter(\.uploaded).count } == 3)
 
-            // Telegram no longer knowing a file_id costs one upload, not the chart.
+            // Telegram no longer knowing a file_id costs the chart one more drawing and upload; the
+            // photo is still replaced.
             telegram.state.withLock { $0.files.removeAll() }
             let again = try await pressForPhoto(telegram, "48 часов", on: second.messageID, in: 502)
             #expect(again.uploaded && again.isEdit && again.messageID == second.messageID)
+
+            // A chart's button on a photo Telegram no longer has: the chart comes as a new photo.
+            let markup = try #require(first.markup)
+            let weekData = try #require(FakeTelegram.callbackData("Неделя", in: markup))
+            let before = telegram.state.withLock { $0.photos.count }
+            telegram.pressRaw(data: weekData, on: 9_999, in: 501)
+            try await telegram.waitUntil("the chart as a new photo") { $0.photos.count > before }
+            let replacement = try #require(telegram.state.withLock { $0.photos.last })
+            #expect(!replacement.isEdit && replacement.chatID == 501 && replacement.caption.hasSuffix("— неделя"))
 
             try await bot.stop()
             await loopback.shutdown()

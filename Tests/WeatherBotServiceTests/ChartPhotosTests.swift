@@ -99,6 +99,84 @@ import WeatherChart
         #expect(await photos.uploads == 3)
     }
 
+    /// Telegram as far as the photos go, failing the first upload with `error`.
+    final class FailingOnce: Sendable {
+        let error: TelegramError
+        let calls = Mutex(0)
+
+        init(_ error: TelegramError) { self.error = error }
+
+        func call(_ photo: InputPhoto) async throws(TelegramError) -> SentPhoto {
+            try? await Task.sleep(for: .milliseconds(50))
+            let count = calls.withLock { calls in
+                calls += 1
+                return calls
+            }
+            if count == 1 { throw error }
+            if case .fileID(let id) = photo { return SentPhoto(messageID: 2, fileID: id) }
+            return SentPhoto(messageID: 1, fileID: "file-\(count)")
+        }
+    }
+
+    /// Sends one chart from 20 chats at once; what each ended with.
+    func sendTogether(_ photos: ChartPhotos, _ telegram: FailingOnce) async -> [Result<SentPhoto, any Error>] {
+        let name = Self.chart().encoded
+        return await withTaskGroup(of: Result<SentPhoto, any Error>.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do { return .success(try await photos.send(name, with: telegram.call)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Telegram failing the upload fails the chats waiting for it too, at once, for the sender's
+    /// backoff: they do not each upload in turn.
+    @Test func anUploadFailingForEveryoneFailsItsWaitersWithIt() async throws {
+        for (error, shared) in [
+            (TelegramError(code: .api(502), method: "sendPhoto", description: "Bad Gateway"), "photo"),
+            (TelegramError(code: .transport, method: "sendPhoto", description: "timed out"), "photo"),
+            (TelegramError(code: .api(429), method: "sendPhoto", description: "Too Many Requests", retryAfter: 3), "429"),
+        ] {
+            let telegram = FailingOnce(error)
+            let results = await sendTogether(ChartPhotos(weather: Weather(), logger: Logger(label: "test")), telegram)
+            #expect(telegram.calls.withLock { $0 } == 1, "\(error)")
+            for case .failure(let failure) in results {
+                switch shared {
+                case "429": #expect((failure as? TelegramError)?.retryAfter == 3)
+                default: #expect((failure as? PhotoUnavailable)?.isPermanent == false || (failure as? TelegramError) == error)
+                }
+            }
+            #expect(results.filter { if case .failure = $0 { true } else { false } }.count == 20)
+        }
+    }
+
+    /// An upload that fails for its own chat (the bot blocked there) is taken over by one of the
+    /// chats waiting: the others get its file_id.
+    @Test func anUploadFailingForItsOwnChatIsTakenOverByAWaiter() async throws {
+        let telegram = FailingOnce(TelegramError(code: .api(403), method: "sendPhoto", description: "Forbidden: bot was blocked by the user"))
+        let photos = ChartPhotos(weather: Weather(), logger: Logger(label: "test"))
+        let results = await sendTogether(photos, telegram)
+        #expect(results.filter { if case .success = $0 { true } else { false } }.count == 19)
+        #expect(telegram.calls.withLock { $0 } == 20)
+        #expect(await photos.uploads == 2)
+        #expect(await photos.renders == 1)
+    }
+
+    /// The oldest file_ids are forgotten beyond the capacity; such a chart is uploaded again.
+    @Test func theOldestFileIDsAreForgottenBeyondTheCapacity() async throws {
+        let photos = ChartPhotos(weather: Weather(), logger: Logger(label: "test"), capacity: 2)
+        let calls = Calls()
+        let names = [Self.chart(.hours, .ru), Self.chart(.week, .ru), Self.chart(.hours, .en)].map(\.encoded)
+        for name in names { _ = try await photos.send(name, with: calls.call) }
+        _ = try await photos.send(names[2], with: calls.call)
+        _ = try await photos.send(names[1], with: calls.call)
+        #expect(calls.uploads.withLock(\.count) == 3)
+        _ = try await photos.send(names[0], with: calls.call)
+        #expect(calls.uploads.withLock(\.count) == 4)
+    }
+
     /// An upload that fails (Telegram asks to slow down) is tried again with the picture already
     /// drawn: a chart is drawn once however often its upload is tried.
     @Test func aFailedUploadIsTriedAgainWithoutDrawingAgain() async throws {

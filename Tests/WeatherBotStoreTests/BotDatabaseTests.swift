@@ -64,6 +64,36 @@ import Testing
         #expect(requests == expected)
     }
 
+    /// A v8 file opened by this version: its subscriptions come without the chart, its waiting
+    /// replies without a photo, and both read as before.
+    @Test func aFileOfTheVersionBeforeChartsKeepsItsForecastsAndReplies() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try BotDatabase.migrator.migrate(old, upTo: "v8: the outbox keeps Bot API calls")
+        let reply = BotRequest.sendMessage(chatID: 5, text: "🗓 Прогноз на сегодня")
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO subscription (chatId, place, timeZone, hour, minute, nextSendAt, isActive, createdAt)
+                    VALUES (5, ?, 'Europe/Moscow', 8, 0, 0, 1, 0)
+                    """,
+                arguments: [String(decoding: try JSONEncoder().encode(Place(name: "Москва", latitude: 55.75, longitude: 37.62)), as: UTF8.self)])
+            try db.execute(
+                sql: "INSERT INTO outbox (chatId, lane, method, parameters, attempts, notBefore, createdAt) VALUES (5, 1, 'sendMessage', ?, 0, 0, 0)",
+                arguments: [reply.parameters])
+        }
+        try old.close()
+
+        let database = try BotDatabase.open(path: path)
+        let subscription = try #require(try database.subscriptions(chatID: 5).first)
+        #expect(subscription.place.name == "Москва" && subscription.hour == 8 && !subscription.withChart)
+        let item = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 10).first)
+        #expect(item.photo == nil && item.request == reply)
+    }
+
     @Test func repliesWaitingInTheOutboxBecomeTheBotAPICallsThatMakeThemWhenTheFileIsOpened() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
