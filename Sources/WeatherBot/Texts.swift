@@ -128,11 +128,13 @@ public struct Texts: Sendable {
     var chartHoursButton: String { pick("48 часов", "48 hours") }
     var chartWeekButton: String { pick("Неделя", "Week") }
     var chartHoursTitle: String { pick("48 часов", "48 hours") }
-    var chartWeekTitle: String { pick("неделя", "the week") }
+    var chartWeekTitle: String { pick("неделя", "week") }
     public var chartTemperature: String { pick("Температура", "Temperature") }
     public var chartFeelsLike: String { pick("Ощущается", "Feels like") }
     public var chartPrecipitation: String { pick("Осадки", "Precipitation") }
-    public var chartPrecipitationChance: String { pick("Вероятность", "Chance") }
+    public var chartPrecipitationChance: String { pick("Вероятность осадков", "Chance of precipitation") }
+    public var chartDayAndNight: String { pick("Днём и ночью", "Day and night") }
+    public var chartHour: String { pick("ч", "h") }
     public var chartMillimetres: String { millimetres }
     public var chartWeekdays: [String] { weekdays }
     public var chartDecimalMark: String { pick(",", ".") }

@@ -186,6 +186,7 @@ extension ChartLabels {
         self.init(
             place: chart.title, subtitle: texts.chartSubtitle(chart.view, dataTime: dataTime), temperature: texts.chartTemperature,
             feelsLike: texts.chartFeelsLike, precipitation: texts.chartPrecipitation, precipitationChance: texts.chartPrecipitationChance,
-            millimetres: texts.chartMillimetres, weekdays: texts.chartWeekdays, decimalMark: texts.chartDecimalMark)
+            dayAndNight: texts.chartDayAndNight, millimetres: texts.chartMillimetres, hour: texts.chartHour, weekdays: texts.chartWeekdays,
+            decimalMark: texts.chartDecimalMark)
     }
 }

@@ -121,7 +121,7 @@ public struct HourlyChartGeometry: Sendable {
         func x(_ date: Date) -> Double { plot.x + date.timeIntervalSince(first) / length * plot.width }
 
         let values = shown.flatMap { [$0.temperature] + ($0.feelsLike.map { [$0] } ?? []) }
-        temperature = ChartScale(covering: values, minimumSpan: 6, ticks: 6, from: plot.maxY - plot.height * 0.3, to: plot.y + 40)
+        temperature = ChartScale(covering: values, minimumSpan: 6, ticks: 6, from: plot.maxY - plot.height * 0.36, to: plot.y + 48)
         precipitation = ChartScale(
             covering: shown.map(\.precipitation), minimumSpan: self.stepHours == 1 ? 2 : 5, ticks: 4, from: plot.maxY,
             to: plot.maxY - plot.height * 0.25, startAtZero: true)
@@ -209,9 +209,9 @@ public struct DailyChartGeometry: Sendable {
         }
         temperature = ChartScale(
             covering: shown.flatMap { [$0.dayTemperature, $0.nightTemperature] }, minimumSpan: 6, ticks: 6,
-            from: plot.maxY - plot.height * 0.3, to: plot.y + 40)
+            from: plot.maxY - plot.height * 0.36, to: plot.y + 48)
         precipitation = ChartScale(
-            covering: shown.map(\.precipitation), minimumSpan: 5, ticks: 4, from: plot.maxY, to: plot.maxY - plot.height * 0.25,
+            covering: shown.map(\.precipitation), minimumSpan: 5, ticks: 4, from: plot.maxY, to: plot.maxY - plot.height * 0.22,
             startAtZero: true)
     }
 }

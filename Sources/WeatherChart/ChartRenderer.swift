@@ -12,8 +12,12 @@ public struct ChartLabels: Sendable, Hashable {
     public var feelsLike: String
     public var precipitation: String
     public var precipitationChance: String
+    /// The week's band: «Днём и ночью».
+    public var dayAndNight: String
     /// «мм» or «mm».
     public var millimetres: String
+    /// «ч» or «h», in «мм/ч».
+    public var hour: String
     /// Short weekday names, Sunday first (Calendar's weekday 1…7).
     public var weekdays: [String]
     /// «,» or «.» before a number's tenths.
@@ -21,7 +25,7 @@ public struct ChartLabels: Sendable, Hashable {
 
     public init(
         place: String, subtitle: String, temperature: String, feelsLike: String, precipitation: String, precipitationChance: String,
-        millimetres: String, weekdays: [String], decimalMark: String = "."
+        dayAndNight: String, millimetres: String, hour: String, weekdays: [String], decimalMark: String = "."
     ) {
         self.place = place
         self.subtitle = subtitle
@@ -29,7 +33,9 @@ public struct ChartLabels: Sendable, Hashable {
         self.feelsLike = feelsLike
         self.precipitation = precipitation
         self.precipitationChance = precipitationChance
+        self.dayAndNight = dayAndNight
         self.millimetres = millimetres
+        self.hour = hour
         self.weekdays = weekdays
         self.decimalMark = decimalMark
     }
@@ -57,13 +63,14 @@ public struct ChartError: Error, Sendable, CustomStringConvertible {
     public var description: String
 }
 
-/// Draws the bot's charts: 1280×720, readable on a phone. Pure CPU work on the calling thread;
-/// the caller keeps it off the threads that serve chats.
+/// Draws the bot's charts: 1280×720, readable on a phone, where a chat shows the picture about a
+/// third of its size: no text smaller than 20 pixels. Pure CPU work on the calling thread; the
+/// caller keeps it off the threads that serve chats.
 public enum ChartRenderer {
     public static let width = 1280
     public static let height = 720
-    /// The area inside the axes.
-    public static let plot = ChartRect(x: 90, y: 110, width: 1100, height: 560)
+    /// The area inside the axes, below the title, the subtitle and the legend.
+    public static let plot = ChartRect(x: 100, y: 150, width: 1060, height: 520)
     static let font = "DejaVu Sans"
 
     enum Palette {
@@ -75,6 +82,7 @@ public enum ChartRenderer {
         static let temperature = (0.87, 0.33, 0.13)
         static let feelsLike = (0.55, 0.35, 0.75)
         static let precipitation = (0.22, 0.50, 0.85)
+        static let chance = (0.10, 0.25, 0.50)
         static let day = (0.96, 0.64, 0.20)
     }
 
@@ -101,21 +109,26 @@ public enum ChartRenderer {
         for night in geometry.nights {
             canvas.fill(ChartRect(x: night.lowerBound, y: plot.y, width: night.upperBound - night.lowerBound, height: plot.height), Palette.night)
         }
-        canvas.temperatureGrid(geometry.temperature, plot: plot)
+        let chanceTop = geometry.precipitation.to
+        let chanceY = { (percent: Double) in plot.maxY - percent / 100 * (plot.maxY - chanceTop) }
+        // Temperature ticks clear of the chance's scale, which shares the left margin.
+        canvas.temperatureGrid(geometry.temperature, plot: plot, avoiding: [chanceY(100), chanceY(50)])
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = geometry.timeZone
         let dayLabel = { (date: Date) in "\(labels.weekday(calendar.component(.weekday, from: date))) \(calendar.component(.day, from: date))" }
-        // The first day is named at the left edge, when its part leaves room for the name.
-        if let first = geometry.steps.first, (geometry.dayBoundaries.first?.x ?? plot.maxX) - plot.x > 90 {
-            canvas.text(dayLabel(first.time), at: (plot.x + 6, plot.y + 22), size: 18, Palette.text, bold: true)
+        // Each day named where it starts, the first at the left edge, when its part has room.
+        if let first = geometry.steps.first, (geometry.dayBoundaries.first?.x ?? plot.maxX) - plot.x > 100 {
+            canvas.text(dayLabel(first.time), at: (plot.x + 8, plot.y + 28), size: 24, Palette.text, bold: true)
         }
         for day in geometry.dayBoundaries {
-            canvas.line(from: (day.x, plot.y), to: (day.x, plot.maxY + 8), Palette.muted, width: 1.5)
-            canvas.text(dayLabel(day.date), at: (day.x + 6, plot.y + 22), size: 18, Palette.text, bold: true)
+            canvas.line(from: (day.x, plot.y), to: (day.x, plot.maxY + 8), Palette.muted, width: 2)
+            if plot.maxX - day.x > 100 {
+                canvas.text(dayLabel(day.date), at: (day.x + 8, plot.y + 28), size: 24, Palette.text, bold: true)
+            }
         }
         for tick in geometry.hourTicks {
             canvas.line(from: (tick.x, plot.maxY), to: (tick.x, plot.maxY + 6), Palette.muted, width: 1)
-            canvas.text(String(format: "%02d", tick.hour), at: (tick.x, plot.maxY + 26), size: 16, Palette.muted, align: .center)
+            canvas.text(String(format: "%02d", tick.hour), at: (tick.x, plot.maxY + 30), size: 22, Palette.muted, align: .center)
         }
         // Precipitation: bars of millimetres per step, and the chance as a dotted line over them.
         for step in geometry.steps where step.precipitation > 0 {
@@ -123,40 +136,39 @@ public enum ChartRenderer {
             let gap = min((step.endX - step.x) * 0.15, 3)
             canvas.fill(ChartRect(x: step.x + gap, y: top, width: step.endX - step.x - 2 * gap, height: plot.maxY - top), Palette.precipitation)
         }
-        let chanceTop = geometry.precipitation.to
-        let chance = geometry.steps.map { ($0.x + ($0.endX - $0.x) / 2, plot.maxY - $0.precipitationChance * (plot.maxY - chanceTop)) }
-        canvas.polyline(chance, Palette.precipitation, width: 2, dash: [2, 5])
-        // The chance's scale in the left margin, where the temperature's is above it.
-        for percent in [50, 100] {
-            let y = plot.maxY - Double(percent) / 100 * (plot.maxY - chanceTop)
-            canvas.text("\(percent)%", at: (plot.x - 10, y + 5), size: 15, Palette.precipitation, align: .right)
+        let chance = geometry.steps.map { ($0.x + ($0.endX - $0.x) / 2, chanceY($0.precipitationChance * 100)) }
+        canvas.polyline(chance, Palette.chance, width: 3, dash: [3, 6])
+        for percent in [50.0, 100] {
+            canvas.text("\(Int(percent))%", at: (plot.x - 10, chanceY(percent) + 7), size: 20, Palette.chance, align: .right)
         }
-        for tick in geometry.precipitation.ticks.dropFirst() {
-            let y = geometry.precipitation.position(tick)
-            canvas.text("\(labels.number(tick)) \(labels.millimetres)", at: (plot.maxX + 8, y + 6), size: 15, Palette.precipitation)
+        let perStep = geometry.stepHours == 1 ? labels.hour : "\(geometry.stepHours) \(labels.hour)"
+        let amounts = geometry.precipitation.ticks.dropFirst()
+        for tick in amounts {
+            let unit = tick == amounts.last ? " \(labels.millimetres)/\(perStep)" : ""
+            canvas.text(labels.number(tick) + unit, at: (plot.maxX + 8, geometry.precipitation.position(tick) + 7), size: 20, Palette.precipitation)
         }
         // Temperature and feels-like, at each step's middle; on the free plan each 3-hour point is marked.
         let middle = { (step: HourlyChartGeometry.Step) in step.x + (step.endX - step.x) / 2 }
         let feels = geometry.steps.compactMap { step in step.feelsLike.map { (middle(step), geometry.temperature.position($0)) } }
-        canvas.polyline(feels, Palette.feelsLike, width: 2.5, dash: [10, 6])
+        canvas.polyline(feels, Palette.feelsLike, width: 3, dash: [12, 7])
         let line = geometry.steps.map { (middle($0), geometry.temperature.position($0.temperature)) }
-        canvas.polyline(line, Palette.temperature, width: 4)
+        canvas.polyline(line, Palette.temperature, width: 5)
         if geometry.stepHours > 1 {
-            for point in line { canvas.dot(at: point, radius: 5, Palette.temperature) }
+            for point in line { canvas.dot(at: point, radius: 6, Palette.temperature) }
         }
         for (index, above) in [(geometry.warmest, true), (geometry.coldest, false)] {
             guard let index else { continue }
             let point = line[index]
-            canvas.dot(at: point, radius: 6, Palette.temperature)
+            canvas.dot(at: point, radius: 7, Palette.temperature)
             let label = Self.degrees(geometry.steps[index].temperature)
             // Kept inside the plot, clear of the temperature axis.
-            let x = min(max(point.0, plot.x + 30), plot.maxX - 30)
-            canvas.text(label, at: (x, point.1 + (above ? -14 : 30)), size: 22, Palette.temperature, bold: true, align: .center)
+            let x = min(max(point.0, plot.x + 36), plot.maxX - 36)
+            canvas.text(label, at: (x, point.1 + (above ? -16 : 36)), size: 28, Palette.temperature, bold: true, align: .center)
         }
-        canvas.legend(
-            [(labels.temperature, Palette.temperature, []), (labels.feelsLike, Palette.feelsLike, [10, 6]),
-             (labels.precipitation, Palette.precipitation, []), (labels.precipitationChance, Palette.precipitation, [2, 5])],
-            right: plot.maxX, y: 84)
+        canvas.legend([
+            (labels.temperature + ", °C", Palette.temperature, .line([])), (labels.feelsLike, Palette.feelsLike, .line([12, 7])),
+            (labels.precipitation, Palette.precipitation, .block), (labels.precipitationChance, Palette.chance, .line([3, 6])),
+        ])
     }
 
     static func draw(_ geometry: DailyChartGeometry, labels: ChartLabels, on canvas: inout Canvas) {
@@ -169,21 +181,37 @@ public enum ChartRenderer {
             let band = column.width * 0.36
             let top = min(day, night)
             canvas.fill(ChartRect(x: column.x - band / 2, y: top, width: band, height: max(abs(night - day), 3)), Palette.day, radius: band / 2)
-            canvas.text(Self.degrees(column.dayTemperature), at: (column.x, top - 10), size: 22, Palette.temperature, bold: true, align: .center)
+            // The day's temperature bold, the night's muted, each at its end of the band.
+            let dayAbove = column.dayTemperature >= column.nightTemperature
+            let upper = (dayAbove ? column.dayTemperature : column.nightTemperature, dayAbove)
+            let lower = (dayAbove ? column.nightTemperature : column.dayTemperature, !dayAbove)
             canvas.text(
-                Self.degrees(column.nightTemperature), at: (column.x, max(day, night) + 28), size: 20, Palette.muted, align: .center)
+                Self.degrees(upper.0), at: (column.x, top - 12), size: upper.1 ? 28 : 24, upper.1 ? Palette.temperature : Palette.muted,
+                bold: upper.1, align: .center)
+            canvas.text(
+                Self.degrees(lower.0), at: (column.x, max(day, night) + 32), size: lower.1 ? 28 : 24, lower.1 ? Palette.temperature : Palette.muted,
+                bold: lower.1, align: .center)
+            var labelY = plot.maxY - 8
             if column.precipitation > 0 {
                 let barTop = geometry.precipitation.position(column.precipitation)
                 canvas.fill(ChartRect(x: column.x - band / 2, y: barTop, width: band, height: plot.maxY - barTop), Palette.precipitation)
                 canvas.text(
-                    "\(labels.number(column.precipitation)) \(labels.millimetres)", at: (column.x, barTop - 6), size: 15, Palette.precipitation,
+                    "\(labels.number(column.precipitation)) \(labels.millimetres)", at: (column.x, barTop - 8), size: 20, Palette.precipitation,
                     align: .center)
+                labelY = barTop - 34
+            }
+            let chance = Int((column.precipitationChance * 100).rounded())
+            if chance > 0 {
+                canvas.text("\(chance)%", at: (column.x, labelY), size: 20, Palette.chance, align: .center)
             }
             canvas.text(
-                "\(labels.weekday(column.weekday)) \(column.dayOfMonth)", at: (column.x, plot.maxY + 28), size: 19, Palette.text, bold: true,
+                "\(labels.weekday(column.weekday)) \(column.dayOfMonth)", at: (column.x, plot.maxY + 32), size: 24, Palette.text, bold: true,
                 align: .center)
         }
-        canvas.legend([(labels.temperature, Palette.day, []), (labels.precipitation, Palette.precipitation, [])], right: plot.maxX, y: 84)
+        canvas.legend([
+            (labels.dayAndNight + ", °C", Palette.day, .block), (labels.precipitation + ", " + labels.millimetres, Palette.precipitation, .block),
+            (labels.precipitationChance + ", %", Palette.chance, .text),
+        ])
     }
 
     static func degrees(_ value: Double) -> String {
@@ -236,8 +264,9 @@ struct Canvas {
 
     func fill(_ rect: ChartRect, _ rgb: (Double, Double, Double), radius: Double = 0) {
         color(rgb)
-        if radius > 0, rect.height > 2 * radius {
-            let r = min(radius, rect.width / 2)
+        if radius > 0 {
+            // A band shorter than it is wide is rounded as far as its height allows.
+            let r = min(radius, rect.width / 2, rect.height / 2)
             cairo_new_sub_path(context)
             cairo_arc(context, rect.x + r, rect.y + r, r, .pi, 1.5 * .pi)
             cairo_arc(context, rect.maxX - r, rect.y + r, r, 1.5 * .pi, 2 * .pi)
@@ -289,31 +318,50 @@ struct Canvas {
     }
 
     func title(_ labels: ChartLabels) {
-        text(labels.place, at: (ChartRenderer.plot.x, 48), size: 32, ChartRenderer.Palette.text, bold: true)
-        text(labels.subtitle, at: (ChartRenderer.plot.x, 82), size: 20, ChartRenderer.Palette.muted)
+        text(labels.place, at: (ChartRenderer.plot.x, 46), size: 40, ChartRenderer.Palette.text, bold: true)
+        text(labels.subtitle, at: (ChartRenderer.plot.x, 84), size: 26, ChartRenderer.Palette.muted)
     }
 
-    func temperatureGrid(_ scale: ChartScale, plot: ChartRect) {
+    /// The temperature's grid lines and ticks; a tick label within a line's height of one of
+    /// `avoiding` (another scale's labels in the same margin) is left out.
+    func temperatureGrid(_ scale: ChartScale, plot: ChartRect, avoiding: [Double] = []) {
         for tick in scale.ticks {
             let y = scale.position(tick)
             line(from: (plot.x, y), to: (plot.maxX, y), ChartRenderer.Palette.grid, width: 1)
-            text(ChartRenderer.degrees(tick), at: (plot.x - 10, y + 6), size: 16, ChartRenderer.Palette.muted, align: .right)
+            guard !avoiding.contains(where: { abs($0 - y) < 26 }) else { continue }
+            text(ChartRenderer.degrees(tick), at: (plot.x - 10, y + 8), size: 22, ChartRenderer.Palette.muted, align: .right)
         }
     }
 
-    /// Legend entries from the right edge leftwards.
-    func legend(_ entries: [(String, (Double, Double, Double), [Double])], right: Double, y: Double) {
-        var x = right
-        for (label, rgb, dash) in entries.reversed() {
-            cairo_select_font_face(context, ChartRenderer.font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-            cairo_set_font_size(context, 17)
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(context, label, &extents)
-            x -= extents.x_advance
-            text(label, at: (x, y), size: 17, ChartRenderer.Palette.text)
-            x -= 34
-            polyline([(x, y - 6), (x + 26, y - 6)], rgb, width: 4, dash: dash)
-            x -= 24
+    /// How a legend entry shows what it names.
+    enum Mark {
+        case line([Double])
+        case block
+        /// A sample of the text the chart writes in that colour.
+        case text
+    }
+
+    /// The legend, in a row under the subtitle from the plot's left edge.
+    func legend(_ entries: [(String, (Double, Double, Double), Mark)]) {
+        var x = ChartRenderer.plot.x
+        let y = 126.0
+        for (label, rgb, mark) in entries {
+            switch mark {
+            case .line(let dash): polyline([(x, y - 8), (x + 34, y - 8)], rgb, width: 5, dash: dash)
+            case .block: fill(ChartRect(x: x, y: y - 18, width: 34, height: 20), rgb)
+            case .text: text("%", at: (x + 17, y), size: 22, rgb, bold: true, align: .center)
+            }
+            x += 44
+            text(label, at: (x, y), size: 22, ChartRenderer.Palette.text)
+            x += advance(of: label, size: 22) + 30
         }
+    }
+
+    func advance(of string: String, size: Double) -> Double {
+        cairo_select_font_face(context, ChartRenderer.font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context, string, &extents)
+        return extents.x_advance
     }
 }

@@ -31,7 +31,8 @@ struct ChartScenario {
         await server.shutdown()
         let labels = ChartLabels(
             place: "Казань", subtitle: "48 часов · данные на 14:05", temperature: "Температура", feelsLike: "Ощущается",
-            precipitation: "Осадки", precipitationChance: "Вероятность", millimetres: "мм", weekdays: ["Вс", "Пн", "Вт", "Ср", "Чт", "Пт", "Сб"])
+            precipitation: "Осадки", precipitationChance: "Вероятность осадков", dayAndNight: "Днём и ночью", millimetres: "мм", hour: "ч",
+            weekdays: ["Вс", "Пн", "Вт", "Ср", "Чт", "Пт", "Сб"], decimalMark: ",")
         let rounds = quick ? 10 : 50
         var results: [Result] = []
         for (name, draw) in [

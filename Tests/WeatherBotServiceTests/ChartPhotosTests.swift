@@ -218,14 +218,16 @@ import WeatherChart
         #expect(russian.place == "Москва")
         #expect(russian.subtitle == "48 часов · данные на 14:05")
         #expect([russian.temperature, russian.feelsLike, russian.precipitation, russian.precipitationChance, russian.millimetres]
-            == ["Температура", "Ощущается", "Осадки", "Вероятность", "мм"])
+            == ["Температура", "Ощущается", "Осадки", "Вероятность осадков", "мм"])
+        #expect(russian.dayAndNight == "Днём и ночью" && russian.hour == "ч")
         #expect(russian.weekdays.first == "Вс")
         #expect(russian.decimalMark == ",")
         let english = ChartLabels(Self.chart(.week, .en), report: report)
         #expect(english.place == "Moscow")
         #expect(english.subtitle == "Week · data as of 14:05")
         #expect([english.temperature, english.feelsLike, english.precipitation, english.precipitationChance, english.millimetres]
-            == ["Temperature", "Feels like", "Precipitation", "Chance", "mm"])
+            == ["Temperature", "Feels like", "Precipitation", "Chance of precipitation", "mm"])
+        #expect(english.dayAndNight == "Day and night" && english.hour == "h")
         #expect(english.weekdays.first == "Sun")
         #expect(english.decimalMark == ".")
     }

@@ -50,11 +50,12 @@ final class DecodedPNG {
 @Suite struct ChartRendererTests {
     static let russian = ChartLabels(
         place: "Москва", subtitle: "48 часов · данные на 14:05", temperature: "Температура", feelsLike: "Ощущается как",
-        precipitation: "Осадки", precipitationChance: "Вероятность", millimetres: "мм", weekdays: ["вс", "пн", "вт", "ср", "чт", "пт", "сб"],
-        decimalMark: ",")
+        precipitation: "Осадки", precipitationChance: "Вероятность осадков", dayAndNight: "Днём и ночью", millimetres: "мм", hour: "ч",
+        weekdays: ["вс", "пн", "вт", "ср", "чт", "пт", "сб"], decimalMark: ",")
     static let english = ChartLabels(
         place: "London", subtitle: "48 hours · data of 14:05", temperature: "Temperature", feelsLike: "Feels like",
-        precipitation: "Precipitation", precipitationChance: "Chance", millimetres: "mm", weekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"])
+        precipitation: "Precipitation", precipitationChance: "Chance of precipitation", dayAndNight: "Day and night", millimetres: "mm",
+        hour: "h", weekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"])
 
     static func forecast(stepHours: Int = 1) -> Forecast {
         let count = stepHours == 1 ? 48 : 16
