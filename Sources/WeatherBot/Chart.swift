@@ -80,18 +80,22 @@ enum ChartViews {
 extension Conversation {
     /// Sends a chart of a place as a photo, or switches the photo under the pressed button to
     /// another view. The weather is read as for the cards (the shared cache); what it cannot get
-    /// is said in the button's notice, and the message stays as it was.
-    func showChart(_ view: ChartRequest.View, of reference: PlaceReference, queryID: String, editing messageID: Int?, _ context: inout Context) async {
-        guard var place = await resolve(reference, &context) else { return stale(queryID, &context) }
+    /// is said in the button's notice (or a message, for /chart), and the photo stays as it was.
+    func showChart(_ view: ChartRequest.View, of reference: PlaceReference, queryID: String?, editing messageID: Int?, _ context: inout Context) async {
+        guard var place = await resolve(reference, &context) else {
+            if let queryID { stale(queryID, &context) }
+            return
+        }
         if reference != .current, let city = context.chat.currentPlace, city.isSameCity(as: place) { place = city }
         let report: WeatherReport
         do {
             report = try await weather.weather(at: place, language: context.language, refresh: false)
         } catch {
-            return context.replies.append(
-                .answer(callbackQueryID: queryID, text: context.texts.weatherFailed(Views.reason(error, context.texts)), showAlert: true))
+            let failure = context.texts.weatherFailed(Views.reason(error, context.texts))
+            guard let queryID else { return context.say("⚠️ " + failure) }
+            return context.replies.append(.answer(callbackQueryID: queryID, text: failure, showAlert: true))
         }
-        context.answer(queryID)
+        if let queryID { context.answer(queryID) }
         let chart = ChartRequest(view: view, place: place, language: context.language, forecastTime: report.fetchedAt)
         let caption = ChartViews.caption(view, place: place, texts: context.texts)
         let keyboard = ChartViews.keyboard(view, marked(reference, place), context.texts)

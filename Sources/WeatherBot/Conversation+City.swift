@@ -53,7 +53,8 @@ extension Conversation {
     /// («погода», «weather tomorrow») show the chat's own weather.
     func freeText(_ text: String, _ context: inout Context) async {
         let reading = TypedQuery.read(text)
-        let view: WeatherView = reading?.tomorrow ?? TypedQuery.asksForTomorrow(text) ? .hourly(page: 1) : .now
+        let week = TypedQuery.asksForWeek(text)
+        let view: WeatherView = week ? .daily : reading?.tomorrow ?? TypedQuery.asksForTomorrow(text) ? .hourly(page: 1) : .now
         switch context.state {
         case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
             return await search(reading?.query ?? text, alternatives: reading?.alternatives ?? [], for: purpose, view: view, &context)
@@ -61,7 +62,10 @@ extension Conversation {
             break
         }
         guard let reading else {
-            await showWeather(view, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
+            // «график», «погода на неделю»: the chat's own place.
+            let own: PlaceReference = context.chat.currentPlace == nil ? .defaultCity : .current
+            if TypedQuery.asksForChart(text) { return await showChart(week ? .week : .hours, of: own, queryID: nil, editing: nil, &context) }
+            await showWeather(view, of: own, &context)
             return
         }
         let purpose: SearchPurpose = context.chat.currentPlace == nil ? .setCity : .browse

@@ -14,12 +14,16 @@ extension Conversation {
             context.changes.append(.unsubscribeAll)
             return context.say(context.texts.dailyCancelled(count))
         }
-        // «7:30», «7.30», «7 pm», «8 утра», «20ч», then perhaps a favorite's number.
-        guard let (hour, minute, afterTime) = TypedTime.leading(argument) else {
-            guard TypedTime.isTimeLike(argument) else { return context.say(context.texts.dailyUsage) }
-            return context.say(context.texts.badTime(HTML.escape(HTML.truncate(words[0], maximumCharacters: 20))))
+        // «chart» or «без графика» anywhere; then «7:30», «7.30», «7 pm», «8 утра», «20ч», then
+        // perhaps a favorite's number.
+        let (timeAndPlace, chart) = Self.chartOption(argument)
+        guard let (hour, minute, rest) = TypedTime.leading(timeAndPlace) else {
+            guard TypedTime.isTimeLike(timeAndPlace), let first = timeAndPlace.split(separator: " ").first else {
+                return context.say(context.texts.dailyUsage)
+            }
+            return context.say(context.texts.badTime(HTML.escape(HTML.truncate(first, maximumCharacters: 20))))
         }
-        let (rest, withChart) = Self.chartOption(afterTime)
+        let withChart = chart ?? false
         // The place: the chat's city, or favorite N.
         let place: Place
         if !rest.isEmpty {
@@ -35,8 +39,12 @@ extension Conversation {
         }
         let existing = (try? await store.subscriptions(of: context.chat.id)) ?? []
         if let same = existing.first(where: { $0.place.isSamePlace(as: place) && $0.hour == hour && $0.minute == minute }) {
-            // The same forecast with or without the chart: it changes, keeping its schedule.
-            guard same.withChart != withChart, let id = same.id else { return context.say(context.texts.dailyDuplicate) }
+            // Asked for with or without the chart, it changes, keeping its schedule; asked for as it
+            // is (or without saying), it stays, and the answer says how to change it.
+            guard let chart, same.withChart != chart, let id = same.id else {
+                let time = Self.clock(hour, minute)
+                return context.say(same.withChart ? context.texts.dailyDuplicateWithChart(time) : context.texts.dailyDuplicate)
+            }
             context.changes.append(.setChart(subscriptionID: id, withChart))
             let name = "<b>\(Views.name(of: same.place, context.language))</b>"
             return context.say(context.texts.dailyChartChanged(name, Self.clock(hour, minute), withChart: withChart))
@@ -92,10 +100,12 @@ extension Conversation {
             }
         })
         let text = HTML.fitting(lines.joined(separator: "\n"))
+        // No forecasts, no buttons: not an empty keyboard.
+        let buttons = keyboard.inlineKeyboard.isEmpty ? nil : keyboard
         if let messageID {
-            context.replies.append(.edit(.id(messageID), text: text, keyboard: keyboard))
+            context.replies.append(.edit(.id(messageID), text: text, keyboard: buttons))
         } else {
-            context.replies.append(.send(text: text, markup: .inline(keyboard)))
+            context.replies.append(.send(text: text, markup: buttons.map(ReplyMarkup.inline)))
         }
     }
 
@@ -108,19 +118,35 @@ extension Conversation {
         await showSubscriptions(editing: messageID, owner: owner, &context)
     }
 
-    /// What follows the time with «chart» («график», «с графиком», «with chart») taken out, and
-    /// whether it was there.
-    static func chartOption(_ text: String) -> (rest: String, withChart: Bool) {
+    /// The arguments with the chart's words taken out, and what they asked: with the chart
+    /// («chart», «график», «с графиком», «with chart»), without it («без графика», «without
+    /// chart», «no chart»), or nothing said (nil).
+    static func chartOption(_ text: String) -> (rest: String, withChart: Bool?) {
         let words = text.split(whereSeparator: \.isWhitespace)
-        let isChart = { (word: Substring) in Self.chartWords.contains(word.lowercased().trimmingCharacters(in: .punctuationCharacters)) }
-        guard words.contains(where: isChart) else { return (text, false) }
-        let kept = words.filter { !isChart($0) && !Self.chartJoiners.contains($0.lowercased()) }
-        return (kept.joined(separator: " "), true)
+        let keys = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        guard keys.contains(where: chartWords.contains) else { return (text, nil) }
+        var kept: [Substring] = []
+        var withChart: Bool?
+        var index = 0
+        while index < words.count {
+            if chartWords.contains(keys[index]) {
+                // «без графика», «without chart», «no chart»: the word before says no.
+                let negated = index > 0 && chartNegations.contains(keys[index - 1])
+                if negated, let last = kept.last, chartNegations.contains(last.lowercased()) { kept.removeLast() }
+                withChart = withChart ?? !negated
+            } else {
+                kept.append(words[index])
+            }
+            index += 1
+        }
+        kept.removeAll { chartJoiners.contains($0.lowercased()) }
+        return (kept.joined(separator: " "), withChart)
     }
 
-    static let chartWords: Set<String> = ["chart", "график", "графиком", "📈"]
+    static let chartWords: Set<String> = ["chart", "график", "графиком", "графика", "📈"]
     /// Words that only join the chart to the rest: «с графиком», «with chart», «+ chart».
     static let chartJoiners: Set<String> = ["с", "with", "+", "and", "и"]
+    static let chartNegations: Set<String> = ["без", "without", "no"]
 
     /// «08:00».
     static func clock(_ hour: Int, _ minute: Int) -> String {

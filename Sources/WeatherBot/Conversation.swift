@@ -210,6 +210,13 @@ public struct Conversation: Sendable {
             askCityName(for: .setCity, &context)
         case .city(let name?):
             await search(name, for: .setCity, &context)
+        case .chart(let argument):
+            if let argument, let reading = TypedQuery.read(argument) {
+                await search(reading.query, alternatives: reading.alternatives, for: .browse, &context)
+            } else {
+                let own: PlaceReference = context.chat.currentPlace == nil ? .defaultCity : .current
+                await showChart(TypedQuery.asksForWeek(argument ?? "") ? .week : .hours, of: own, queryID: nil, editing: nil, &context)
+            }
         case .favorites:
             await showFavorites(.list, editing: nil, &context)
         case .delete(let argument):

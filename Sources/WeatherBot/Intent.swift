@@ -19,6 +19,8 @@ public enum Command: Sendable, Hashable {
     case daily(String?)
     /// `/city NAME`: the chat's city by name, through «Это ваш город?»; `/city` alone asks for it.
     case city(String?)
+    /// `/chart`: the chart of the chat's city (`/chart week` the week's); `/chart NAME` looks a place up.
+    case chart(String?)
     case unknown(String)
 }
 

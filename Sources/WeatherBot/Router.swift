@@ -117,6 +117,7 @@ public enum Router {
         case "reset": return .reset
         case "daily": return .daily(arguments.isEmpty ? nil : arguments)
         case "city": return .city(arguments.isEmpty ? nil : arguments)
+        case "chart", "график": return .chart(arguments.isEmpty ? nil : arguments)
         default: return .unknown(String(head))
         }
     }

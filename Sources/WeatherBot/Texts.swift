@@ -220,8 +220,8 @@ public struct Texts: Sendable {
     // MARK: Daily forecasts
 
     var dailyUsage: String {
-        pick("Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для вашего города, <code>/daily 8:00 2</code> — для места №2 из /fav, <code>/daily 8:00 график</code> — вместе с графиком на 48 часов. Время — местное для места. <code>/daily off</code> — отменить все.",
-             "To get a forecast every day: <code>/daily 8:00</code> for your city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart. The time is the place's local time. <code>/daily off</code> cancels them all.")
+        pick("Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для вашего города, <code>/daily 8:00 2</code> — для места №2 из /fav, <code>/daily 8:00 график</code> — вместе с графиком на 48 часов (<code>/daily 8:00 без графика</code> — без него). Время — местное для места. <code>/daily off</code> — отменить все.",
+             "To get a forecast every day: <code>/daily 8:00</code> for your city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart (<code>/daily 8:00 no chart</code> without it). The time is the place's local time. <code>/daily off</code> cancels them all.")
     }
     var dailyWithChart: String { pick("📈 С графиком на 48 часов.", "📈 With the 48-hour chart.") }
     var withChartMark: String { pick("📈 с графиком", "📈 with chart") }
@@ -243,6 +243,10 @@ public struct Texts: Sendable {
         pick("Можно не больше \(limit) ежедневных прогнозов. Отмените один: /daily", "At most \(limit) daily forecasts. Cancel one: /daily")
     }
     var dailyDuplicate: String { pick("Такой прогноз уже есть.", "That forecast is already set.") }
+    func dailyDuplicateWithChart(_ time: String) -> String {
+        pick("Такой прогноз уже есть, с графиком. Без графика: <code>/daily \(time) без графика</code>",
+             "That forecast is already set, with the chart. Without it: <code>/daily \(time) no chart</code>")
+    }
     /// The time is the place's own: said with the time there now, so nobody mistakes it for theirs.
     func subscribed(_ place: String, _ time: String, nowThere: String) -> String {
         pick("✅ Каждый день в \(time) по времени места пришлю прогноз: \(place). Сейчас там \(nowThere).",
@@ -329,7 +333,9 @@ public struct Texts: Sendable {
             /fav — избранные места
             /del N — удалить место N из избранного
             /move N M — переставить место N на позицию M
-            /daily 8:00 — прогноз каждый день в 8:00 (/daily 8:00 2 — для места №2, /daily 8:00 график — с графиком)
+            /chart — график погоды на 48 часов (/chart неделя — на неделю)
+            /daily 8:00 — прогноз каждый день в 8:00 (/daily 8:00 2 — для места №2)
+            /daily 8:00 график — то же с графиком на 48 часов
             /daily — ваши ежедневные прогнозы, /daily off — отменить все
             /reset — забыть всё об этом чате
             /help — эта справка
@@ -348,7 +354,9 @@ public struct Texts: Sendable {
             /fav — favorite places
             /del N — delete place N from favorites
             /move N M — move place N to position M
-            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2, /daily 8:00 chart with the chart)
+            /chart — a weather chart of the next 48 hours (/chart week for the week)
+            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
+            /daily 8:00 chart — the same with the 48-hour chart
             /daily — your daily forecasts; /daily off cancels them all
             /reset — forget everything about this chat
             /help — this help
@@ -363,6 +371,7 @@ public struct Texts: Sendable {
     public var menu: [(command: String, description: String)] {
         [
             ("weather", pick("Погода в вашем городе", "The weather in your city")),
+            ("chart", pick("График погоды на 48 часов", "A weather chart of the next 48 hours")),
             ("city", pick("Выбрать свой город", "Choose your city")),
             ("search", pick("Найти город по названию", "Find a city by name")),
             ("fav", pick("Избранные места", "Favorite places")),

@@ -46,8 +46,12 @@ enum TypedQuery {
 
     /// Whether the text asks for tomorrow («погода завтра», «weather tomorrow»), with or without a
     /// place: a word of its own, so «послезавтра» does not count.
-    static func asksForTomorrow(_ text: String) -> Bool {
-        text.split(whereSeparator: { $0.isWhitespace }).contains { tomorrowWords.contains(key($0)) }
+    static func asksForTomorrow(_ text: String) -> Bool { mentions(tomorrowWords, in: text) }
+    static func asksForChart(_ text: String) -> Bool { mentions(chartWords, in: text) }
+    static func asksForWeek(_ text: String) -> Bool { mentions(weekWords, in: text) }
+
+    private static func mentions(_ words: Set<String>, in text: String) -> Bool {
+        text.split(whereSeparator: { $0.isWhitespace }).contains { words.contains(key($0)) }
     }
 
     /// Emoji, punctuation, a greeting, thanks or one of the bot's own keyboard buttons: no place to
@@ -89,21 +93,25 @@ enum TypedQuery {
     ]
 
     static let tomorrowWords: Set<String> = ["завтра", "tomorrow", "tomorrow's"]
+    /// «график», «chart»: the chart rather than the card.
+    static let chartWords: Set<String> = ["график", "графика", "графиком", "графики", "диаграмма", "диаграмму", "chart", "charts", "graph"]
+    /// «на неделю», «for the week»: the week rather than now.
+    static let weekWords: Set<String> = ["неделя", "неделю", "неделе", "week", "weekly"]
 
     /// Words that may stand before a place: «какая погода сейчас в …», «what's the weather like in …».
-    static let leadingWords: Set<String> = [
+    static let leadingWords: Set<String> = ([
         "погода", "погоду", "погоды", "погодка", "погодку", "прогноз", "прогноза", "какая", "какой", "какую", "как", "там",
         "сейчас", "сегодня", "завтра", "будет", "в", "во", "на", "для", "по", "покажи", "покажите", "скажи", "скажите",
         "подскажи", "подскажите", "пожалуйста", "плиз", "а", "ну", "мне",
         "weather", "forecast", "what's", "whats", "what", "is", "will", "be", "how's", "hows", "how", "like", "show", "tell",
         "me", "please", "in", "at", "for", "today", "now", "tomorrow", "tomorrow's", "current",
-    ]
+    ] as Set<String>).union(chartWords).union(weekWords)
 
     /// Words that may stand after a place: «Москва завтра», «London weather for tomorrow».
-    static let trailingWords: Set<String> = [
+    static let trailingWords: Set<String> = ([
         "погода", "погоду", "погоды", "прогноз", "сейчас", "сегодня", "завтра", "на", "будет", "пожалуйста", "плиз",
-        "weather", "forecast", "today", "now", "tomorrow", "for", "please",
-    ]
+        "weather", "forecast", "today", "now", "tomorrow", "for", "please", "the", "this",
+    ] as Set<String>).union(chartWords).union(weekWords)
 
     /// A word as compared with the lists: lowercased, «ё» as «е», without punctuation at its ends.
     static func key(_ word: Substring) -> String {

@@ -150,8 +150,8 @@ import WeatherBotStore
         #expect(list.contains("<code>/daily 8:00 график</code>"))
     }
 
-    /// Asking again for the same forecast with or without the chart changes it, keeping its schedule;
-    /// asking for it as it is says so.
+    /// Asking again for the same forecast with or without the chart changes it, keeping its
+    /// schedule; asking for it as it is, or without saying, leaves it and says how to change it.
     @Test func theSameForecastWithOrWithoutTheChartChangesIt() async throws {
         let chat = try await withCity()
         try await chat.send(.command(.daily("8:00")))
@@ -160,10 +160,55 @@ import WeatherBotStore
         #expect(on.replies.first?.text == "📈 Прогноз в 08:00 (<b>Саранск</b>) теперь приходит с графиком.")
         let after = try #require(try chat.database.subscriptions(chatID: chat.id).first)
         #expect(after.withChart && after.id == before.id && after.nextSendAt == before.nextSendAt)
-        let again = try await chat.send(.command(.daily("8:00 график")))
-        #expect(again.replies.first?.text == "Такой прогноз уже есть.")
-        let off = try await chat.send(.command(.daily("8:00")))
+        for typed in ["8:00 график", "8:00"] {
+            let again = try await chat.send(.command(.daily(typed)))
+            #expect(again.replies.first?.text == "Такой прогноз уже есть, с графиком. Без графика: <code>/daily 08:00 без графика</code>", "\(typed)")
+            #expect(try chat.database.subscriptions(chatID: chat.id).map(\.withChart) == [true])
+        }
+        let off = try await chat.send(.command(.daily("8:00 без графика")))
         #expect(off.replies.first?.text == "Прогноз в 08:00 (<b>Саранск</b>) теперь приходит без графика.")
         #expect(try chat.database.subscriptions(chatID: chat.id).map(\.withChart) == [false])
+        for typed in ["8:00", "8:00 no chart", "without chart 8:00"] {
+            #expect(try await chat.send(.command(.daily(typed))).replies.first?.text == "Такой прогноз уже есть.", "\(typed)")
+        }
+    }
+
+    @Test func theChartWordsMayStandAnywhereInDaily() {
+        let cases: [(String, String, Bool?)] = [
+            ("8:00", "8:00", nil), ("chart 9:30", "9:30", true), ("график 9:15", "9:15", true), ("9:00 1 с графиком", "9:00 1", true),
+            ("7 pm + chart.", "7 pm", true), ("8:00 без графика", "8:00", false), ("8:00 without chart", "8:00", false),
+            ("no chart 8:00 2", "8:00 2", false), ("8:00 и", "8:00 и", nil),
+        ]
+        for (typed, rest, chart) in cases {
+            let (read, withChart) = Conversation.chartOption(typed)
+            #expect(read == rest && withChart == chart, "\(typed) → \(read), \(String(describing: withChart))")
+        }
+    }
+
+    // MARK: Asking by words
+
+    @Test func theChartCanBeAskedForByCommandOrInWords() async throws {
+        let chat = try await withCity()
+        for (typed, view) in [("график", ChartRequest.View.hours), ("📈 График", .hours), ("покажи график на неделю", .week), ("chart", .hours)] {
+            let step = try await chat.send(.text(typed))
+            #expect(try chart(in: step).request.view == view, "\(typed)")
+            #expect(step.replies.count == 1, "no button was pressed: nothing to answer")
+        }
+        #expect(try chart(in: try await chat.send(.command(.chart(nil)))).request.view == .hours)
+        #expect(try chart(in: try await chat.send(.command(.chart("неделя")))).request.view == .week)
+        // With a place's name, the place is looked up: its card carries the chart's button.
+        let named = try await chat.send(.command(.chart("Казань")))
+        #expect(named.replies.first?.text?.contains("<b>Казань</b>") == true, "\(named.replies)")
+        let inWords = try await chat.send(.text("график Казань"))
+        #expect(inWords.replies.first?.text?.contains("<b>Казань</b>") == true)
+        // «погода на неделю» is the week of the chat's city, not a place called «неделю».
+        let week = try #require(try await chat.send(.text("погода на неделю")).replies.first?.text)
+        #expect(week.contains("на 7 дней"), "\(week)")
+    }
+
+    @Test func aChartAskedForWithoutWeatherSaysWhy() async throws {
+        let chat = try Chat(weather: FakeWeather(failure: OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "")))
+        let step = try await chat.send(.command(.chart(nil)))
+        #expect(step.replies.first?.text?.hasPrefix("⚠️ Не удалось получить погоду") == true, "\(step.replies)")
     }
 }

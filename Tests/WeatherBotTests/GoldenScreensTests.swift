@@ -180,6 +180,7 @@ import WeatherBotService
         try await walk.press(ru ? "Обновить" : "Refresh")
         try await walk.press(ru ? "График" : "Chart")
         try await walk.press(ru ? "48 часов" : "48 hours")
+        try await walk.type(ru ? "график на неделю" : "chart for the week")
 
         walk.section("looking places up")
         try await walk.type(ru ? "/search Париж" : "/search Paris")
@@ -200,6 +201,7 @@ import WeatherBotService
         walk.section("daily forecasts")
         try await walk.type("/daily 8:00")
         try await walk.type(ru ? "/daily 8:00 с графиком" : "/daily 8:00 with chart")
+        try await walk.type("/daily 8:00")
         try await walk.type("/daily 7 pm 2")
         try await walk.type("/daily 25:00")
         try await walk.type("/daily")

@@ -18,6 +18,8 @@ import Testing
         #expect(Router.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
         #expect(Router.route(message("/search"))?.intent == .command(.search(nil)))
         #expect(Router.route(message("/weather"))?.intent == .command(.weather))
+        #expect(Router.route(message("/chart"))?.intent == .command(.chart(nil)))
+        #expect(Router.route(message("/chart week"))?.intent == .command(.chart("week")))
         #expect(Router.route(message("/frobnicate now"))?.intent == .command(.unknown("frobnicate")))
         #expect(Router.route(message("/fav"))?.intent == .command(.favorites))
         #expect(Router.route(message("/del 2"))?.intent == .command(.delete("2")))
