@@ -15,7 +15,7 @@ public import WeatherBotStore
 /// replies, follow-ups). On graceful shutdown the chats in flight finish their current item; what
 /// is left stays in the inbox and is handled after the restart.
 public actor ChatWorkers: Service {
-    private let database: BotDatabase
+    private let database: any BotStore
     private let conversation: Conversation
     private let activity: (any ChatActivity)?
     private let outbox: OutboxSender?
@@ -38,7 +38,7 @@ public actor ChatWorkers: Service {
     private let botUsername = Mutex<String?>(nil)
 
     public init(
-        database: BotDatabase, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
+        database: any BotStore, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
         clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64
     ) {
         self.database = database
@@ -98,8 +98,8 @@ public actor ChatWorkers: Service {
     static let maximumAttempts = 5
 
     public func run() async throws {
-        try database.beginRun()
-        enqueue(try database.pendingInbox())
+        try await database.beginRun()
+        enqueue(try await database.pendingInbox())
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 while !isStopping && !Task.isCancelled {
@@ -115,7 +115,7 @@ public actor ChatWorkers: Service {
         }
         logger.info("chat workers stopped", metadata: ["inbox.left": "\(pendingCount)"])
         if let damage { throw damage }
-        loggingFailure(logger) { try database.endRun() }
+        await loggingFailure(logger) { try await database.endRun() }
     }
 
     /// The database file is damaged: the workers stop, and their service fails with the error.
@@ -164,7 +164,7 @@ public actor ChatWorkers: Service {
 
         guard let event = Self.event(of: item, update: work.update, botUsername: botUsername.withLock { $0 }) else {
             logger.notice("inbox item dropped: nothing to handle in it")
-            loggingFailure(logger) { try database.discardInboxItem(seq: seq, chatID: item.chatId) }
+            await loggingFailure(logger) { try await database.discardInboxItem(seq: seq, chatID: item.chatId) }
             return
         }
         if item.attempts >= Self.maximumAttempts,
@@ -176,7 +176,7 @@ public actor ChatWorkers: Service {
         var failures = 0
         // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
         try? await backoff.retry {
-            let chat = try database.chat(item.chatId)
+            let chat = try await database.chat(item.chatId)
             let step = await conversation.handle(event, chat: chat)
             defer { activity?.settled(in: item.chatId) }
             let replies = step.replies.map { $0.request(chatID: item.chatId) }
@@ -194,13 +194,13 @@ public actor ChatWorkers: Service {
         } failed: { error, delay in
             // Only the database can fail here; the item stays in the inbox and is tried again,
             // up to its last attempt. A damaged file stops the bot instead.
-            if BotDatabase.isDamage(error) {
+            if database.isDamage(error) {
                 await stop(damaged: error)
                 throw error
             }
             // Only a commit refused for what the step wrote counts against the item; a full
             // disk or a busy database is waited out, as long as it takes.
-            if BotDatabase.isRejection(error) { failures += 1 }
+            if database.isRejection(error) { failures += 1 }
             if item.attempts + failures >= Self.maximumAttempts,
                 await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)
             {
@@ -218,7 +218,7 @@ public actor ChatWorkers: Service {
     /// item stays, to be tried again.
     private nonisolated func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async -> Bool {
         logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
-        let stored = (try? database.chat(item.chatId))?.flatMap { Language(rawValue: $0.language) }
+        let stored = (try? await database.chat(item.chatId))?.flatMap { Language(rawValue: $0.language) }
         let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
         let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
         do {
@@ -254,8 +254,8 @@ public actor ChatWorkers: Service {
         }
     }
 
-    private nonisolated func loggingFailure(_ logger: Logger, _ body: () throws -> Void) {
-        do { try body() } catch { logger.error("database error", metadata: ["error": "\(error)"]) }
+    private nonisolated func loggingFailure(_ logger: Logger, _ body: @Sendable () async throws -> Void) async {
+        do { try await body() } catch { logger.error("database error", metadata: ["error": "\(error)"]) }
     }
 
     /// The conversation event an inbox item holds; nil when it holds nothing to answer.

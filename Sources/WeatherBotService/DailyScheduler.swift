@@ -13,7 +13,7 @@ public import WeatherBotStore
 /// its next time. A forecast missed by less than `gracePeriod` (after downtime) is sent late;
 /// older ones are skipped.
 public struct DailyScheduler: Service {
-    let database: BotDatabase
+    let database: any BotStore
     let weather: any WeatherSource
     let outbox: OutboxSender?
     let logger: Logger
@@ -25,7 +25,7 @@ public struct DailyScheduler: Service {
     let batchSize: Int
 
     public init(
-        database: BotDatabase, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
+        database: any BotStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
         clock: any WallClock = SystemWallClock(), interval: Duration = .seconds(20),
         gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
     ) {
@@ -71,7 +71,7 @@ public struct DailyScheduler: Service {
         while !Task.isCancelled {
             let due: [DueSubscription]
             do {
-                due = try database.dueSubscriptions(at: now, limit: batchSize)
+                due = try await database.dueSubscriptions(at: now, limit: batchSize)
             } catch {
                 logger.error("could not read due forecasts", metadata: ["error": "\(error)"])
                 break

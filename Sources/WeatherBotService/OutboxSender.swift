@@ -23,7 +23,7 @@ public import WeatherBotStore
 /// message, and is retried with backoff while it cannot be made. On graceful shutdown it keeps
 /// sending for up to `drainTimeout`.
 public final class OutboxSender: Service, Sendable {
-    private let database: BotDatabase
+    private let database: any BotStore
     private let client: TelegramClient
     private let photos: (any PhotoSource)?
     private let logger: Logger
@@ -44,7 +44,7 @@ public final class OutboxSender: Service, Sendable {
     ///     repeats at most these (one message per chat).
     ///   - window: the most replies of each lane held in memory; the rest wait in the table.
     public init(
-        database: BotDatabase,
+        database: any BotStore,
         client: TelegramClient,
         photos: (any PhotoSource)? = nil,
         logger: Logger,
@@ -115,7 +115,7 @@ public final class OutboxSender: Service, Sendable {
                         }
                         return (reads, started, wait - now, queue.takeEvents(), queue.count)
                     }
-                    for event in events { log(event) }
+                    for event in events { await log(event) }
                     if let deadline = deadline.withLock({ $0 }), left == 0 || ContinuousClock.now >= deadline { break }
                     for (lane, from, limit) in reads {
                         group.addTask {
@@ -137,7 +137,8 @@ public final class OutboxSender: Service, Sendable {
             deadline.withLock { $0 = ContinuousClock.now + self.drainTimeout }
             self.wakeSignal.signal()
         }
-        logger.info("outbox sender stopped", metadata: ["outbox.left": "\((try? database.outboxBacklog()) ?? -1)"])
+        let left = (try? await database.outboxBacklog()) ?? -1
+        logger.info("outbox sender stopped", metadata: ["outbox.left": "\(left)"])
     }
 
     /// Reads a lane's rows from the table into memory. A row whose method the sender does not make
@@ -145,7 +146,7 @@ public final class OutboxSender: Service, Sendable {
     private func read(_ lane: OutboxLane, from: Int64, limit: Int) async {
         let items: [OutboxItem]
         do {
-            items = try database.outboxItems(lane: lane, from: from, limit: limit)
+            items = try await database.outboxItems(lane: lane, from: from, limit: limit)
         } catch {
             logger.error("could not read the outbox; will retry", metadata: ["outbox.lane": "\(lane)", "error": "\(error)"])
             try? await Task.sleep(for: .seconds(1))
@@ -159,7 +160,7 @@ public final class OutboxSender: Service, Sendable {
             guard let request = item.request else {
                 logger.error(
                     "a stored reply the sender cannot make was dropped from the outbox", metadata: ["chat.id": "\(item.chatId)", "method": "\(item.method)"])
-                record { try database.completeOutbox(id: id, chatID: item.chatId) }
+                await record { try await database.completeOutbox(id: id, chatID: item.chatId, tag: nil, messageID: nil, at: clock.date) }
                 continue
             }
             var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, request: request)
@@ -170,10 +171,10 @@ public final class OutboxSender: Service, Sendable {
         queue.withLock { $0.finishRead(lane, rows: rows, fetched: items.count, last: items.last?.id) }
     }
 
-    private func log(_ event: OutboxQueue.Event) {
+    private func log(_ event: OutboxQueue.Event) async {
         switch event {
         case .broadcastStarted(let waiting, let more):
-            let total = more ? ((try? database.outboxBacklog(lane: .bulk)) ?? waiting) : waiting
+            let total = more ? ((try? await database.outboxBacklog(lane: .bulk)) ?? waiting) : waiting
             // The scheduler may still be queueing the rest: sending starts with its first cell.
             logger.info("broadcast started", metadata: ["broadcast.queued": "\(total)"])
         case .broadcastFinished(let sent, let dropped, let seconds):
@@ -203,14 +204,14 @@ public final class OutboxSender: Service, Sendable {
             }
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch let error as TelegramError {
-            handle(error, queued: queued, logger: logger)
+            await handle(error, queued: queued, logger: logger)
         } catch let error as PhotoUnavailable where error.isPermanent {
-            drop(queued, error, logger: logger)
+            await drop(queued, error, logger: logger)
         } catch let error as PhotoUnavailable {
             // A chart not drawn yet holds up the chat's later replies: tried for seconds, not hours.
-            retryOrDrop(queued, error, attempts: min(maximumAttempts, Self.photoAttempts), logger: logger)
+            await retryOrDrop(queued, error, attempts: min(maximumAttempts, Self.photoAttempts), logger: logger)
         } catch {
-            retryOrDrop(queued, error, logger: logger)
+            await retryOrDrop(queued, error, logger: logger)
         }
     }
 
@@ -220,7 +221,7 @@ public final class OutboxSender: Service, Sendable {
         var backoff = Backoff()
         // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
         try? await backoff.retry {
-            try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID)
+            try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date)
         } failed: { error, delay in
             logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         }
@@ -233,7 +234,7 @@ public final class OutboxSender: Service, Sendable {
         case .sendMessage:
             return (request.tag, try await client.perform(request))
         case .editMessageText:
-            if let messageID = messageID(of: request, chatID: chatID) {
+            if let messageID = await messageID(of: request, chatID: chatID) {
                 do {
                     _ = try await client.perform(request, messageID: messageID)
                     return (nil, nil)
@@ -245,7 +246,7 @@ public final class OutboxSender: Service, Sendable {
             }
             return (request.tag, try await client.performAsNewMessage(request))
         case .editMessageReplyMarkup:
-            guard let messageID = messageID(of: request, chatID: chatID) else { return (nil, nil) }
+            guard let messageID = await messageID(of: request, chatID: chatID) else { return (nil, nil) }
             do {
                 _ = try await client.perform(request, messageID: messageID)
             } catch where error.isMessageNotModified || error.isMessageUneditable {
@@ -267,7 +268,7 @@ public final class OutboxSender: Service, Sendable {
     /// Makes a photo reply's call with the photo its request names; returns as ``send(_:chatID:logger:)``.
     private func sendPhoto(_ request: BotRequest, chatID: Int64, logger: Logger) async throws -> (tag: String?, messageID: Int?) {
         let client = client
-        if request.method == .editMessageMedia, let messageID = messageID(of: request, chatID: chatID) {
+        if request.method == .editMessageMedia, let messageID = await messageID(of: request, chatID: chatID) {
             let edited = await Self.result {
                 try await self.photo(of: request) { photo throws(TelegramError) in try await client.perform(request, photo: photo, messageID: messageID) }
             }
@@ -305,53 +306,54 @@ public final class OutboxSender: Service, Sendable {
     }
 
     /// The id of the message an edit applies to; nil when a tagged message was never delivered.
-    private func messageID(of request: BotRequest, chatID: Int64) -> Int? {
+    private func messageID(of request: BotRequest, chatID: Int64) async -> Int? {
         if let id = request.messageID { return id }
-        return request.tag.flatMap { tag in try? database.messageID(chatID: chatID, tag: tag) }
+        guard let tag = request.tag else { return nil }
+        return (try? await database.messageID(chatID: chatID, tag: tag)) ?? nil
     }
 
-    private func handle(_ error: TelegramError, queued: QueuedReply, logger: Logger) {
+    private func handle(_ error: TelegramError, queued: QueuedReply, logger: Logger) async {
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
-            record { try database.deactivateChat(queued.chatID) }
+            await record { try await database.deactivateChat(queued.chatID) }
             queue.withLock { $0.drop(chatID: queued.chatID, failed: queued, at: now()) }
         } else if error.isRateLimited {
             let wait = Double(error.retryAfter ?? 1)
             logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(wait)"])
             queue.withLock { $0.pause(for: wait, at: now()) }
-            retry(queued, after: wait)
+            await retry(queued, after: wait)
         } else if error.isTransient {
-            retryOrDrop(queued, error, logger: logger)
+            await retryOrDrop(queued, error, logger: logger)
         } else {
-            drop(queued, error, logger: logger)
+            await drop(queued, error, logger: logger)
         }
     }
 
     /// A reply whose call failed for now (a network error, a 5xx, a photo not made yet): tried
     /// again with backoff, and dropped after the last attempt.
-    private func retryOrDrop(_ queued: QueuedReply, _ error: any Error, attempts: Int? = nil, logger: Logger) {
-        guard queued.attempts + 1 < attempts ?? maximumAttempts else { return drop(queued, error, logger: logger) }
+    private func retryOrDrop(_ queued: QueuedReply, _ error: any Error, attempts: Int? = nil, logger: Logger) async {
+        guard queued.attempts + 1 < attempts ?? maximumAttempts else { return await drop(queued, error, logger: logger) }
         let delay = Backoff.delay(afterFailures: queued.attempts + 1, initial: .seconds(1), maximum: .seconds(300))
         logger.warning("reply not sent; will retry", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
-        retry(queued, after: delay.timeInterval)
+        await retry(queued, after: delay.timeInterval)
     }
 
     /// Attempts at a photo that cannot be made: about 15 seconds with the backoff's 1, 2, 4 and 8.
     static let photoAttempts = 5
 
-    private func drop(_ queued: QueuedReply, _ error: any Error, logger: Logger) {
+    private func drop(_ queued: QueuedReply, _ error: any Error, logger: Logger) async {
         logger.error("reply dropped", metadata: ["error": "\(error)", "attempts": "\(queued.attempts + 1)"])
-        record { try database.completeOutbox(id: queued.id, chatID: queued.chatID) }
+        await record { try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: nil, messageID: nil, at: clock.date) }
         queue.withLock { $0.finish(queued, delivered: false, at: now()) }
     }
 
-    private func retry(_ queued: QueuedReply, after seconds: TimeInterval) {
-        record { try database.retryOutbox(id: queued.id, chatID: queued.chatID, notBefore: clock.date.addingTimeInterval(seconds)) }
+    private func retry(_ queued: QueuedReply, after seconds: TimeInterval) async {
+        await record { try await database.retryOutbox(id: queued.id, chatID: queued.chatID, notBefore: clock.date.addingTimeInterval(seconds)) }
         let now = now()
         queue.withLock { $0.retry(queued, notBefore: now + seconds, at: now) }
     }
 
-    private func record(_ body: () throws -> Void) {
-        do { try body() } catch { logger.error("database error in the outbox", metadata: ["error": "\(error)"]) }
+    private func record(_ body: () async throws -> Void) async {
+        do { try await body() } catch { logger.error("database error in the outbox", metadata: ["error": "\(error)"]) }
     }
 }

@@ -15,7 +15,7 @@ public struct Poller: Service {
     static let batchLimit = 100
 
     let client: TelegramClient
-    let database: BotDatabase
+    let database: any BotStore
     let workers: ChatWorkers
     let logger: Logger
     /// Seconds Telegram holds a getUpdates open.
@@ -23,7 +23,7 @@ public struct Poller: Service {
     /// The poller waits while this many items are queued for the chats.
     let maximumBacklog: Int
 
-    public init(client: TelegramClient, database: BotDatabase, workers: ChatWorkers, logger: Logger, pollTimeout: Int = 30, maximumBacklog: Int = 1000) {
+    public init(client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int = 30, maximumBacklog: Int = 1000) {
         self.client = client
         self.database = database
         self.workers = workers
@@ -52,7 +52,7 @@ public struct Poller: Service {
             await workers.waitForRoom(below: maximumBacklog)
             do {
                 if !knowsLastUpdateID {
-                    lastUpdateID = try database.lastUpdateID()
+                    lastUpdateID = try await database.lastUpdateID()
                     knowsLastUpdateID = true
                 }
                 // An id at the very top of the range is confirmed by asking from itself on.
@@ -84,7 +84,7 @@ public struct Poller: Service {
                         continue
                     }
                     // One update alone cannot be read: it is skipped, so that it stops no one else.
-                    if let unreadable = error.firstUpdateID, unreadable > (lastUpdateID ?? .min), skip(unreadable) {
+                    if let unreadable = error.firstUpdateID, unreadable > (lastUpdateID ?? .min), await skip(unreadable) {
                         lastUpdateID = unreadable
                         continue
                     }
@@ -112,7 +112,7 @@ public struct Poller: Service {
                 return
             } catch {
                 // A damaged file stops the bot: polling on would confirm updates no step can store.
-                if BotDatabase.isDamage(error) { throw error }
+                if database.isDamage(error) { throw error }
                 // The database could not commit the batch: nothing was confirmed, so Telegram re-sends it.
                 let delay = backoff.next()
                 logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
@@ -123,10 +123,10 @@ public struct Poller: Service {
 
     /// Confirms an update that cannot be read by moving the stored id past it; false when that
     /// could not be stored.
-    private func skip(_ updateID: Int64) -> Bool {
+    private func skip(_ updateID: Int64) async -> Bool {
         logger.error("an update could not be read; skipped", metadata: ["update.id": "\(updateID)"])
         do {
-            _ = try database.receive([], lastUpdateID: updateID)
+            _ = try await database.receive([], lastUpdateID: updateID, rebasing: false, at: Date())
             return true
         } catch {
             logger.error("could not record a skipped update", metadata: ["error": "\(error)"])
@@ -139,7 +139,7 @@ public struct Poller: Service {
         guard let last = updates.map(\.updateId).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
-                try database.notePoll()
+                try await database.notePoll(at: Date())
                 lastNoted = .now
             }
             return nil
@@ -147,7 +147,7 @@ public struct Poller: Service {
         lastNoted = .now
         let kept = updates.filter { $0.chatID != nil }
         let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
-        let items = try database.receive(rows, lastUpdateID: last, rebasing: rebasing)
+        let items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: Date())
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
         await workers.enqueue(items, updates: items.map { $0.updateId.flatMap { decoded[$0] } })

@@ -290,11 +290,6 @@ extension BotDatabase {
         return written.followUps
     }
 
-    /// What committing a step wrote: the ids its replies got in the outbox, in order, and its follow-ups.
-    public struct CommittedStep: Sendable {
-        public var replyIDs: [Int64]
-        public var followUps: [InboxItem]
-    }
 
     /// Commits one handled inbox item for the chat workers: the chat's new record, the item's
     /// removal, the replies into the outbox, and follow-ups into the inbox, all or nothing, sharing

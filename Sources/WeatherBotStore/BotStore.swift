@@ -1,0 +1,98 @@
+public import Foundation
+public import TelegramBotAPI
+
+/// What the bot's runtime needs from storage, whichever engine keeps it: the inbox and the
+/// update offset, chat steps with their replies, the outbox, the daily forecasts, and facts about
+/// runs. ``BotDatabase`` (SQLite) is the embedded engine.
+///
+/// What every engine keeps (the runtime counts on it, and the end-to-end tests check it):
+/// - each write is committed before its call returns, and a step is one transaction: the chat's
+///   record and changes, its inbox item's removal, its replies and follow-ups, all or nothing;
+/// - updates at or below the stored offset are never taken again (unless Telegram re-bases);
+/// - every operation that names a chat touches that chat's rows only;
+/// - a reply leaves the outbox only through ``completeDelivered(id:chatID:tag:messageID:at:)`` or
+///   ``completeOutbox(id:chatID:tag:messageID:at:)``.
+public protocol BotStore: Sendable {
+    // MARK: Inbox and offset
+
+    /// Stores a batch of updates in the inbox and moves the offset to `lastUpdateID`, in one
+    /// transaction; returns the items written, in order.
+    func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
+        -> [InboxItem]
+    /// Records that getUpdates answered, with nothing new.
+    func notePoll(at now: Date) async throws
+    /// The id of the last update stored (the offset is one more).
+    func lastUpdateID() async throws -> Int64?
+    /// The inbox items not handled yet, in order.
+    func pendingInbox() async throws -> [InboxItem]
+    /// Removes an inbox item that cannot be handled at all, changing nothing else.
+    func discardInboxItem(seq: Int64, chatID: Int64) async throws
+    /// Moves an item that keeps failing out of the inbox, queueing `apology` for the chat; returns
+    /// the apology's outbox id, or nil when the item was gone.
+    func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64?
+
+    // MARK: Chats
+
+    func chat(_ id: Int64) async throws -> ChatRecord?
+    /// Commits one handled inbox item: the chat's record and changes, the item's removal, the
+    /// replies into the outbox and the follow-ups into the inbox, all or nothing.
+    func commitStep(chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [BotRequest], followUps: [Data], at now: Date)
+        async throws -> CommittedStep
+    /// Marks a chat that blocked the bot: its replies and daily forecasts stop.
+    func deactivateChat(_ chatID: Int64) async throws
+    func favorites(chatID: Int64) async throws -> [Favorite]
+    func subscriptions(chatID: Int64) async throws -> [Subscription]
+
+    // MARK: Outbox
+
+    /// The waiting replies of one lane with ids from `id` on, oldest first, at most `limit`.
+    func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) async throws -> [OutboxItem]
+    func outboxBacklog() async throws -> Int
+    func outboxBacklog(lane: OutboxLane) async throws -> Int
+    /// Removes a reply that was sent or given up; for a message sent under a tag, remembers its id.
+    func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws
+    /// ``completeOutbox(id:chatID:tag:messageID:at:)`` for the sender, sharing commits with the chats' steps.
+    func completeDelivered(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws
+    /// Counts a failed attempt and keeps the reply until `notBefore`.
+    func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws
+    /// The id of the message the chat was sent under `tag`.
+    func messageID(chatID: Int64, tag: String) async throws -> Int?
+
+    // MARK: Daily forecasts
+
+    /// Active subscriptions due at or before `now`, earliest first, with their chats' languages.
+    func dueSubscriptions(at now: Date, limit: Int) async throws -> [DueSubscription]
+    /// Marks each delivery's subscription sent for its local date and queues its messages in the
+    /// bulk lane, unless that date was sent already; returns the outbox ids of each.
+    func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]]
+
+    // MARK: Runs
+
+    /// A run of the worker starts: items left in flight by the last one count as an attempt.
+    func beginRun() async throws
+    func endRun() async throws
+    /// A description of damage to the store, or nil when it reads as sound.
+    func quickCheck() async throws -> String?
+    /// Whether an error means the store is damaged (the bot must stop rather than go on failing).
+    func isDamage(_ error: any Error) -> Bool
+    /// Whether an error means the store refused the write as it stands (a constraint), so trying
+    /// the same step again will fail again.
+    func isRejection(_ error: any Error) -> Bool
+}
+
+/// What committing a step wrote: the ids its replies got in the outbox, in order, and its follow-ups.
+public struct CommittedStep: Sendable {
+    public var replyIDs: [Int64]
+    public var followUps: [InboxItem]
+
+    public init(replyIDs: [Int64], followUps: [InboxItem]) {
+        self.replyIDs = replyIDs
+        self.followUps = followUps
+    }
+}
+
+/// SQLite on GRDB, the embedded engine.
+extension BotDatabase: BotStore {
+    public func isDamage(_ error: any Error) -> Bool { Self.isDamage(error) }
+    public func isRejection(_ error: any Error) -> Bool { Self.isRejection(error) }
+}
