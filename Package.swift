@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Time: the wall clock every part reads, a manual one for simulated days, and Duration in
@@ -61,6 +62,17 @@ let package = Package(
                 "TelegramBotAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The same store on PostgreSQL, for replicas that share one database.
+        .target(
+            name: "WeatherBotPostgres",
+            dependencies: [
+                "WeatherBotStore",
+                "TelegramBotAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The product's pure core: intents, the conversation, views, texts. It does no I/O: the
@@ -154,6 +166,14 @@ let package = Package(
             name: "OpenWeatherTests",
             dependencies: ["OpenWeather", "BotClock", "HTTPTransport", "LoopbackHTTP"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "WeatherBotPostgresTests",
+            dependencies: [
+                "WeatherBotPostgres", "WeatherBotStore", "TelegramBotAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "WeatherBotStoreTests",

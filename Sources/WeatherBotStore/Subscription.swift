@@ -56,6 +56,11 @@ public struct Subscription: Codable, Sendable, Hashable, FetchableRecord, Persis
 public struct DueSubscription: Sendable, Hashable {
     public var subscription: Subscription
     public var language: String
+
+    public init(subscription: Subscription, language: String) {
+        self.subscription = subscription
+        self.language = language
+    }
 }
 
 /// What the scheduler decided for one due subscription, committed with the others of its batch.

@@ -1,0 +1,551 @@
+public import Foundation
+public import Logging
+public import PostgresNIO
+public import TelegramBotAPI
+public import WeatherBotStore
+
+/// The bot's store on PostgreSQL: the same operations and guarantees as ``BotDatabase``, each
+/// write one transaction on a connection of the client's pool.
+///
+/// The client is a service: ``run()`` must run (in the service group, or a task of the caller's)
+/// while the store is used.
+public final class PostgresStore: BotStore {
+    public let client: PostgresClient
+    let logger: Logger
+
+    public init(_ location: PostgresLocation, logger: Logger) {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = 16
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Runs the client's connection pool until the task is cancelled.
+    public func run() async {
+        await client.run()
+    }
+
+    // MARK: Schema
+
+    /// The schema's versions, in order; each applied once, in a transaction, under an advisory
+    /// lock, so replicas starting together migrate once. Names follow SQLite's: this engine starts
+    /// at the schema SQLite reaches with v9.
+    static let migrations: [(name: String, statements: [String])] = [
+        (
+            "v9: chats, inbox, outbox, favorites, daily forecasts, items set aside, charts",
+            [
+                """
+                CREATE TABLE chat (
+                    id BIGINT PRIMARY KEY, language TEXT NOT NULL, state BYTEA NOT NULL, current_place TEXT,
+                    recent_places TEXT NOT NULL DEFAULT '[]', place_seq INTEGER NOT NULL DEFAULT 0,
+                    question_seq INTEGER NOT NULL DEFAULT 0, is_active BOOLEAN NOT NULL DEFAULT TRUE,
+                    created_at TIMESTAMPTZ NOT NULL, updated_at TIMESTAMPTZ NOT NULL, last_message_id BIGINT)
+                """,
+                """
+                CREATE TABLE inbox (
+                    seq BIGSERIAL PRIMARY KEY, chat_id BIGINT NOT NULL, update_id BIGINT, kind TEXT NOT NULL,
+                    payload BYTEA NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)
+                """,
+                "CREATE INDEX inbox_chat ON inbox (chat_id, seq)",
+                """
+                CREATE TABLE inbox_failure (
+                    seq BIGINT PRIMARY KEY, chat_id BIGINT NOT NULL, update_id BIGINT, kind TEXT NOT NULL, payload BYTEA NOT NULL,
+                    attempts INTEGER NOT NULL, error TEXT NOT NULL, failed_at TIMESTAMPTZ NOT NULL)
+                """,
+                """
+                CREATE TABLE outbox (
+                    id BIGSERIAL PRIMARY KEY, chat_id BIGINT NOT NULL, lane INTEGER NOT NULL, method TEXT NOT NULL,
+                    parameters BYTEA NOT NULL, tag TEXT, message_id BIGINT, photo TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+                    not_before TIMESTAMPTZ NOT NULL, created_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX outbox_chat ON outbox (chat_id, id)",
+                "CREATE INDEX outbox_lane ON outbox (lane, id)",
+                """
+                CREATE TABLE message_tag (
+                    chat_id BIGINT NOT NULL, tag TEXT NOT NULL, message_id BIGINT NOT NULL, created_at TIMESTAMPTZ NOT NULL,
+                    PRIMARY KEY (chat_id, tag))
+                """,
+                "CREATE TABLE worker_fact (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                """
+                CREATE TABLE favorite (
+                    id BIGSERIAL PRIMARY KEY, chat_id BIGINT NOT NULL, position INTEGER NOT NULL, place TEXT NOT NULL,
+                    created_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX favorite_chat_position ON favorite (chat_id, position)",
+                """
+                CREATE TABLE subscription (
+                    id BIGSERIAL PRIMARY KEY, chat_id BIGINT NOT NULL, place TEXT NOT NULL, time_zone TEXT NOT NULL,
+                    hour INTEGER NOT NULL, minute INTEGER NOT NULL, next_send_at TIMESTAMPTZ NOT NULL, last_sent_day TEXT,
+                    is_active BOOLEAN NOT NULL DEFAULT TRUE, created_at TIMESTAMPTZ NOT NULL, with_chart BOOLEAN NOT NULL DEFAULT FALSE)
+                """,
+                "CREATE INDEX subscription_chat ON subscription (chat_id)",
+                "CREATE INDEX subscription_due ON subscription (is_active, next_send_at)",
+            ]
+        ),
+    ]
+
+    /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
+    static let migrationLock: Int64 = 0x7765_6174_6865_7201
+
+    /// Applies the migrations not applied yet; returns their names.
+    @discardableResult
+    public func migrate() async throws -> [String] {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)", logger: logger)
+            var applied: Set<String> = []
+            for try await name in try await connection.query("SELECT name FROM schema_migration", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            var done: [String] = []
+            for migration in Self.migrations where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO schema_migration (name, applied_at) VALUES (\(migration.name), \(Date()))", logger: logger)
+                done.append(migration.name)
+            }
+            return done
+        }
+    }
+
+    // MARK: Inbox and offset
+
+    static let lastUpdateIDKey = "lastUpdateId"
+    static let lastPollKey = "lastSuccessfulPollAt"
+    static let stoppedCleanlyKey = "stoppedCleanly"
+
+    public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
+        -> [InboxItem]
+    {
+        try await client.withTransaction(logger: logger) { connection in
+            let stored = try await Self.fact(Self.lastUpdateIDKey, connection, logger).flatMap(Int64.init) ?? .min
+            let previous = rebasing ? Int64.min : stored
+            var items: [InboxItem] = []
+            for update in updates where update.updateID > previous {
+                guard let chatID = update.chatID else { continue }
+                let item = InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload)
+                items.append(try await Self.insert(item, connection, logger))
+            }
+            try await Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), connection, logger)
+            try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
+            return items
+        }
+    }
+
+    public func notePoll(at now: Date) async throws {
+        try await client.withConnection { connection in
+            try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
+        }
+    }
+
+    public func lastUpdateID() async throws -> Int64? {
+        try await client.withConnection { connection in
+            try await Self.fact(Self.lastUpdateIDKey, connection, logger).flatMap(Int64.init)
+        }
+    }
+
+    public func pendingInbox() async throws -> [InboxItem] {
+        try await inbox(client.query("SELECT seq, chat_id, update_id, kind, payload, attempts FROM inbox ORDER BY seq", logger: logger))
+    }
+
+    public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
+        try await client.query("DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(chatID)", logger: logger)
+    }
+
+    public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64? {
+        guard let seq = item.seq else { return nil }
+        return try await client.withTransaction(logger: logger) { connection -> Int64? in
+            let deleted = try await connection.query(
+                "DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(item.chatId) RETURNING seq", logger: logger
+            ).collect()
+            guard !deleted.isEmpty else { return nil }
+            try await connection.query(
+                """
+                INSERT INTO inbox_failure (seq, chat_id, update_id, kind, payload, attempts, error, failed_at)
+                VALUES (\(seq), \(item.chatId), \(item.updateId), \(item.kind.rawValue), \(item.payload), \(attempts),
+                    \(String(error.prefix(2_000))), \(now))
+                ON CONFLICT (seq) DO UPDATE SET attempts = EXCLUDED.attempts, error = EXCLUDED.error, failed_at = EXCLUDED.failed_at
+                """, logger: logger)
+            return try await Self.queue(apology, chatID: item.chatId, lane: .interactive, now: now, connection, logger)
+        }
+    }
+
+    // MARK: Chats
+
+    public func chat(_ id: Int64) async throws -> ChatRecord? {
+        let rows = try await client.query(
+            """
+            SELECT id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id
+            FROM chat WHERE id = \(id)
+            """, logger: logger)
+        for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?).self) {
+            let decoder = JSONDecoder()
+            return ChatRecord(
+                id: row.0, language: row.1, state: row.2, currentPlace: try row.3.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
+                recentPlaces: try decoder.decode([RecentPlace].self, from: Data(row.4.utf8)), placeSeq: row.5, questionSeq: row.6, isActive: row.7,
+                createdAt: row.8, updatedAt: row.9, lastMessageID: row.10.map(Int.init))
+        }
+        return nil
+    }
+
+    public func commitStep(chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [BotRequest], followUps: [Data], at now: Date)
+        async throws -> CommittedStep
+    {
+        var stored = chat
+        stored.updatedAt = now
+        return try await client.withTransaction(logger: logger) { [stored] connection in
+            for change in changes {
+                try await Self.apply(change, chatID: stored.id, now: now, connection, logger)
+            }
+            try await Self.store(stored, connection, logger)
+            try await connection.query("DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(stored.id)", logger: logger)
+            var ids: [Int64] = []
+            for reply in replies {
+                ids.append(try await Self.queue(reply, chatID: stored.id, lane: .interactive, now: now, connection, logger))
+            }
+            var items: [InboxItem] = []
+            for payload in followUps {
+                items.append(try await Self.insert(InboxItem(chatId: stored.id, updateId: nil, kind: .followUp, payload: payload), connection, logger))
+            }
+            return CommittedStep(replyIDs: ids, followUps: items)
+        }
+    }
+
+    public func deactivateChat(_ chatID: Int64) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("DELETE FROM outbox WHERE chat_id = \(chatID)", logger: logger)
+            try await connection.query("UPDATE chat SET is_active = FALSE WHERE id = \(chatID)", logger: logger)
+            try await connection.query("UPDATE subscription SET is_active = FALSE WHERE chat_id = \(chatID)", logger: logger)
+        }
+    }
+
+    public func favorites(chatID: Int64) async throws -> [Favorite] {
+        try await client.withConnection { connection in try await Self.favorites(chatID, connection, logger) }
+    }
+
+    public func subscriptions(chatID: Int64) async throws -> [Subscription] {
+        try await subscriptions(
+            client.query("SELECT \(unescaped: Self.subscriptionColumns) FROM subscription WHERE chat_id = \(chatID) ORDER BY id", logger: logger))
+    }
+
+    // MARK: Outbox
+
+    public func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) async throws -> [OutboxItem] {
+        let rows = try await client.query(
+            """
+            SELECT id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at
+            FROM outbox WHERE lane = \(lane.rawValue) AND id >= \(id) ORDER BY id LIMIT \(limit)
+            """, logger: logger)
+        var items: [OutboxItem] = []
+        for try await row in rows.decode((Int64, Int64, Int, String, Data, String?, Int64?, String?, Int, Date, Date).self) {
+            var item = OutboxItem(
+                id: row.0, chatId: row.1, lane: OutboxLane(rawValue: row.2) ?? .interactive,
+                request: BotRequest(method: .sendMessage, parameters: row.4, tag: row.5, messageID: row.6.map(Int.init), photo: row.7),
+                attempts: row.8, notBefore: row.9, createdAt: row.10)
+            // The method as stored: one this version does not make reads as no request.
+            item.method = row.3
+            items.append(item)
+        }
+        return items
+    }
+
+    public func outboxBacklog() async throws -> Int {
+        try await count(client.query("SELECT COUNT(*) FROM outbox", logger: logger))
+    }
+
+    public func outboxBacklog(lane: OutboxLane) async throws -> Int {
+        try await count(client.query("SELECT COUNT(*) FROM outbox WHERE lane = \(lane.rawValue)", logger: logger))
+    }
+
+    public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("DELETE FROM outbox WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+            if let tag, let messageID {
+                try await connection.query(
+                    """
+                    INSERT INTO message_tag (chat_id, tag, message_id, created_at) VALUES (\(chatID), \(tag), \(Int64(messageID)), \(now))
+                    ON CONFLICT (chat_id, tag) DO UPDATE SET message_id = EXCLUDED.message_id, created_at = EXCLUDED.created_at
+                    """, logger: logger)
+            }
+        }
+    }
+
+    public func completeDelivered(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
+        try await completeOutbox(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)
+    }
+
+    public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
+        try await client.query(
+            "UPDATE outbox SET attempts = attempts + 1, not_before = \(notBefore) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+    }
+
+    public func messageID(chatID: Int64, tag: String) async throws -> Int? {
+        let rows = try await client.query("SELECT message_id FROM message_tag WHERE chat_id = \(chatID) AND tag = \(tag)", logger: logger)
+        for try await id in rows.decode(Int64.self) { return Int(id) }
+        return nil
+    }
+
+    // MARK: Daily forecasts
+
+    public func dueSubscriptions(at now: Date, limit: Int) async throws -> [DueSubscription] {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.subscriptionColumns("subscription.")), chat.language FROM subscription
+            JOIN chat ON chat.id = subscription.chat_id
+            WHERE subscription.is_active AND subscription.next_send_at <= \(now)
+            ORDER BY subscription.next_send_at LIMIT \(limit)
+            """, logger: logger)
+        var due: [DueSubscription] = []
+        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool, String).self) {
+            due.append(DueSubscription(subscription: try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), language: row.11))
+        }
+        return due
+    }
+
+    public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]] {
+        try await client.withTransaction(logger: logger) { connection in
+            var written: [[Int64]] = []
+            for delivery in deliveries {
+                let marked = try await connection.query(
+                    """
+                    UPDATE subscription SET last_sent_day = \(delivery.day), next_send_at = \(delivery.nextSendAt)
+                    WHERE id = \(delivery.subscriptionID) AND chat_id = \(delivery.chatID)
+                        AND (last_sent_day IS NULL OR last_sent_day <> \(delivery.day))
+                    RETURNING id
+                    """, logger: logger
+                ).collect()
+                guard !marked.isEmpty else {
+                    written.append([])
+                    continue
+                }
+                var ids: [Int64] = []
+                for request in delivery.requests {
+                    ids.append(try await Self.queue(request, chatID: delivery.chatID, lane: .bulk, now: now, connection, logger))
+                }
+                written.append(ids)
+            }
+            return written
+        }
+    }
+
+    // MARK: Runs
+
+    public func beginRun() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            if try await Self.fact(Self.stoppedCleanlyKey, connection, logger) == "0" {
+                try await connection.query(
+                    "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chat_id)", logger: logger)
+            }
+            try await Self.setFact(Self.stoppedCleanlyKey, "0", connection, logger)
+        }
+    }
+
+    public func endRun() async throws {
+        try await client.withConnection { connection in try await Self.setFact(Self.stoppedCleanlyKey, "1", connection, logger) }
+    }
+
+    /// The server answers: PostgreSQL keeps its own files' health.
+    public func quickCheck() async throws -> String? {
+        try await client.query("SELECT 1", logger: logger)
+        return nil
+    }
+
+    /// A damaged file stops the SQLite engine; the server reports its own damage as errors of the
+    /// statements, which are retried like any other.
+    public func isDamage(_ error: any Error) -> Bool { false }
+
+    /// A constraint refused the write (SQLSTATE class 23): the same step fails again.
+    public func isRejection(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState]?.hasPrefix("23") ?? false
+    }
+}
+
+// MARK: - Rows
+
+extension PostgresStore {
+    private static func fact(_ key: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+        for try await value in try await connection.query("SELECT value FROM worker_fact WHERE key = \(key)", logger: logger).decode(String.self) {
+            return value
+        }
+        return nil
+    }
+
+    private static func setFact(_ key: String, _ value: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query(
+            "INSERT INTO worker_fact (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", logger: logger)
+    }
+
+    private static func insert(_ item: InboxItem, _ connection: PostgresConnection, _ logger: Logger) async throws -> InboxItem {
+        let rows = try await connection.query(
+            """
+            INSERT INTO inbox (chat_id, update_id, kind, payload) VALUES (\(item.chatId), \(item.updateId), \(item.kind.rawValue), \(item.payload))
+            RETURNING seq
+            """, logger: logger)
+        var written = item
+        for try await seq in rows.decode(Int64.self) { written.seq = seq }
+        return written
+    }
+
+    private func inbox(_ rows: PostgresRowSequence) async throws -> [InboxItem] {
+        var items: [InboxItem] = []
+        for try await row in rows.decode((Int64, Int64, Int64?, String, Data, Int).self) {
+            items.append(
+                InboxItem(seq: row.0, chatId: row.1, updateId: row.2, kind: InboxItem.Kind(rawValue: row.3) ?? .update, payload: row.4, attempts: row.5))
+        }
+        return items
+    }
+
+    private func count(_ rows: PostgresRowSequence) async throws -> Int {
+        for try await value in rows.decode(Int64.self) { return Int(value) }
+        return 0
+    }
+
+    /// Puts one reply at the end of its lane; returns its id.
+    static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> Int64
+    {
+        let rows = try await connection.query(
+            """
+            INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at)
+            VALUES (\(chatID), \(lane.rawValue), \(request.method.rawValue), \(request.parameters), \(request.tag), \(request.messageID.map(Int64.init)),
+                \(request.photo), 0, \(now), \(now))
+            RETURNING id
+            """, logger: logger)
+        for try await id in rows.decode(Int64.self) { return id }
+        throw PostgresStoreError(description: "the outbox gave no id")
+    }
+
+    private static func store(_ chat: ChatRecord, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let place = try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let recent = String(decoding: try encoder.encode(chat.recentPlaces), as: UTF8.self)
+        try await connection.query(
+            """
+            INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
+            VALUES (\(chat.id), \(chat.language), \(chat.state), \(place), \(recent), \(chat.placeSeq), \(chat.questionSeq), \(chat.isActive),
+                \(chat.createdAt), \(chat.updatedAt), \(chat.lastMessageID.map(Int64.init)))
+            ON CONFLICT (id) DO UPDATE SET
+                language = EXCLUDED.language, state = EXCLUDED.state, current_place = EXCLUDED.current_place,
+                recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
+                is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+                last_message_id = EXCLUDED.last_message_id
+            """, logger: logger)
+    }
+
+    static func favorites(_ chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Favorite] {
+        let rows = try await connection.query(
+            "SELECT id, chat_id, position, place, created_at FROM favorite WHERE chat_id = \(chatID) ORDER BY position, id", logger: logger)
+        var favorites: [Favorite] = []
+        for try await row in rows.decode((Int64, Int64, Int, String, Date).self) {
+            favorites.append(
+                Favorite(id: row.0, chatId: row.1, position: row.2, place: try JSONDecoder().decode(Place.self, from: Data(row.3.utf8)), createdAt: row.4))
+        }
+        return favorites
+    }
+
+    static func subscriptionColumns(_ prefix: String) -> String {
+        ["id", "chat_id", "place", "time_zone", "hour", "minute", "next_send_at", "last_sent_day", "is_active", "created_at", "with_chart"]
+            .map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    static let subscriptionColumns = subscriptionColumns("")
+
+    private func subscriptions(_ rows: PostgresRowSequence) async throws -> [Subscription] {
+        var subscriptions: [Subscription] = []
+        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool).self) {
+            subscriptions.append(try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+        }
+        return subscriptions
+    }
+
+    private static func subscription(
+        _ id: Int64, _ chatID: Int64, _ place: String, _ zone: String, _ hour: Int, _ minute: Int, _ next: Date, _ lastSentDay: String?,
+        _ isActive: Bool, _ createdAt: Date, _ withChart: Bool
+    ) throws -> Subscription {
+        Subscription(
+            id: id, chatId: chatID, place: try JSONDecoder().decode(Place.self, from: Data(place.utf8)), timeZone: zone, hour: hour, minute: minute,
+            nextSendAt: next, lastSentDay: lastSentDay, isActive: isActive, createdAt: createdAt, withChart: withChart)
+    }
+
+    /// Applies one change to the chat's saved data inside the step's transaction; every statement
+    /// names the chat, so an id of another chat's changes nothing.
+    private static func apply(_ change: ChatChange, chatID: Int64, now: Date, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        switch change {
+        case .subscribe(let subscription, let limit):
+            let existing = try await subscriptions(chatID, connection, logger)
+            guard existing.count < limit,
+                !existing.contains(where: {
+                    $0.place.isSamePlace(as: subscription.place) && $0.hour == subscription.hour && $0.minute == subscription.minute
+                })
+            else { return }
+            let place = String(decoding: try JSONEncoder().encode(subscription.place), as: UTF8.self)
+            try await connection.query(
+                """
+                INSERT INTO subscription (chat_id, place, time_zone, hour, minute, next_send_at, last_sent_day, is_active, created_at, with_chart)
+                VALUES (\(chatID), \(place), \(subscription.timeZone), \(subscription.hour), \(subscription.minute), \(subscription.nextSendAt),
+                    \(subscription.lastSentDay), \(subscription.isActive), \(subscription.createdAt), \(subscription.withChart))
+                """, logger: logger)
+            return
+        case .unsubscribe(let id):
+            try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID) AND id = \(id)", logger: logger)
+            return
+        case .setChart(let id, let withChart):
+            try await connection.query("UPDATE subscription SET with_chart = \(withChart) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+            return
+        case .unsubscribeAll:
+            try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID)", logger: logger)
+            return
+        case .resumeSubscriptions:
+            try await connection.query("UPDATE subscription SET is_active = TRUE WHERE chat_id = \(chatID) AND NOT is_active", logger: logger)
+            return
+        case .addFavorite, .deleteFavorite, .moveFavorite, .forgetChat:
+            break
+        }
+        let before = try await favorites(chatID, connection, logger)
+        let after = FavoriteList.applying(change, to: before, chatID: chatID, now: now)
+        let kept = Set(after.compactMap(\.id))
+        for favorite in before where !kept.contains(favorite.id ?? -1) {
+            try await connection.query("DELETE FROM favorite WHERE chat_id = \(chatID) AND id = \(favorite.id ?? -1)", logger: logger)
+        }
+        let positions = Dictionary(uniqueKeysWithValues: before.compactMap { favorite in favorite.id.map { ($0, favorite.position) } })
+        for favorite in after {
+            if let id = favorite.id {
+                if positions[id] != favorite.position {
+                    try await connection.query(
+                        "UPDATE favorite SET position = \(favorite.position) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+                }
+            } else {
+                let place = String(decoding: try JSONEncoder().encode(favorite.place), as: UTF8.self)
+                try await connection.query(
+                    """
+                    INSERT INTO favorite (chat_id, position, place, created_at)
+                    VALUES (\(chatID), \(favorite.position), \(place), \(favorite.createdAt))
+                    """, logger: logger)
+            }
+        }
+        if change == .forgetChat {
+            for table in ["subscription", "message_tag", "outbox"] {
+                try await connection.query("DELETE FROM \(unescaped: table) WHERE chat_id = \(chatID)", logger: logger)
+            }
+            try await connection.query("DELETE FROM chat WHERE id = \(chatID)", logger: logger)
+        }
+    }
+
+    private static func subscriptions(_ chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Subscription] {
+        let rows = try await connection.query(
+            "SELECT \(unescaped: subscriptionColumns) FROM subscription WHERE chat_id = \(chatID) ORDER BY id", logger: logger)
+        var subscriptions: [Subscription] = []
+        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool).self) {
+            subscriptions.append(try subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+        }
+        return subscriptions
+    }
+}
+
+/// The store met something it did not expect of the server.
+public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,196 @@
+import Foundation
+import PostgresNIO
+import TelegramBotAPI
+import Testing
+@testable import WeatherBotPostgres
+import WeatherBotStore
+
+/// What every store engine must do, run on each (``Engine/available``): the same calls, the same
+/// answers.
+@Suite struct StoreContractTests {
+    static let moscow = Place(name: "Москва", localNames: ["en": "Moscow"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
+    static let kazan = Place(name: "Казань", latitude: 55.79, longitude: 49.12)
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func update(_ id: Int64, chat: Int64?) -> (updateID: Int64, chatID: Int64?, payload: Data) {
+        (id, chat, Data(#"{"update_id":\#(id)}"#.utf8))
+    }
+
+    static func chat(_ id: Int64, place: Place? = nil) -> ChatRecord {
+        ChatRecord(id: id, language: "ru", state: Data("idle".utf8), currentPlace: place, createdAt: now, updatedAt: now)
+    }
+
+    @Test(arguments: Engine.available)
+    func updatesAreTakenOnceInOrderAndTheOffsetCoversTheDroppedOnes(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            #expect(try await store.lastUpdateID() == nil)
+            let first = try await store.receive([Self.update(10, chat: 1), Self.update(11, chat: nil), Self.update(12, chat: 2)], lastUpdateID: 12, rebasing: false, at: Self.now)
+            #expect(first.map(\.updateId) == [10, 12])
+            #expect(first.allSatisfy { $0.seq != nil && $0.kind == .update && $0.attempts == 0 })
+            #expect(try await store.lastUpdateID() == 12)
+            // The same batch again (Telegram re-sent it) is not taken twice.
+            #expect(try await store.receive([Self.update(12, chat: 2), Self.update(13, chat: 1)], lastUpdateID: 13, rebasing: false, at: Self.now).map(\.updateId) == [13])
+            let pending = try await store.pendingInbox()
+            #expect(pending.map(\.updateId) == [10, 12, 13])
+            #expect(pending.first?.payload == Data(#"{"update_id":10}"#.utf8))
+            // After a quiet week Telegram starts lower: re-based, the ids are taken and the offset moves down.
+            #expect(try await store.receive([Self.update(5, chat: 3)], lastUpdateID: 5, rebasing: true, at: Self.now).map(\.updateId) == [5])
+            #expect(try await store.lastUpdateID() == 5)
+            try await store.discardInboxItem(seq: try #require(pending.first?.seq), chatID: 99)
+            #expect(try await store.pendingInbox().count == 4, "another chat's id removes nothing")
+            try await store.discardInboxItem(seq: try #require(pending.first?.seq), chatID: 1)
+            #expect(try await store.pendingInbox().map(\.updateId) == [12, 13, 5])
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func aStepCommitsTheChatItsChangesRepliesAndFollowUpsTogether(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let item = try #require(try await store.receive([Self.update(1, chat: 7)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
+            var chat = Self.chat(7, place: Self.moscow)
+            chat.recentPlaces = [RecentPlace(id: 1, place: Self.kazan)]
+            chat.placeSeq = 1
+            chat.questionSeq = 4
+            chat.lastMessageID = 77
+            let replies: [BotRequest] = [
+                .sendMessage(chatID: 7, text: "🔎 Определяем город…", tag: "locate-1"),
+                .sendPhoto(chatID: 7, photo: "chart", caption: "📈"),
+            ]
+            let written = try await store.commitStep(
+                chat: chat, handled: try #require(item.seq), changes: [.addFavorite(Self.kazan, limit: 20)], replies: replies,
+                followUps: [Data("follow".utf8)], at: Self.now)
+            #expect(written.replyIDs.count == 2 && written.replyIDs[0] < written.replyIDs[1])
+            #expect(written.followUps.map(\.kind) == [.followUp] && written.followUps.first?.payload == Data("follow".utf8))
+
+            let stored = try #require(try await store.chat(7))
+            #expect(stored.currentPlace == Self.moscow && stored.recentPlaces == chat.recentPlaces)
+            #expect(stored.state == chat.state && stored.questionSeq == 4 && stored.placeSeq == 1 && stored.lastMessageID == 77)
+            #expect(abs(stored.updatedAt.timeIntervalSince(Self.now)) < 0.001)
+            #expect(try await store.chat(8) == nil)
+            #expect(try await store.pendingInbox().map(\.kind) == [.followUp], "the update's item went with the step")
+            #expect(try await store.favorites(chatID: 7).map(\.place) == [Self.kazan])
+            let outbox = try await store.outboxItems(lane: .interactive, from: .min, limit: 10)
+            #expect(outbox.map(\.id) == written.replyIDs)
+            #expect(outbox.map(\.request) == replies)
+            #expect(try await store.outboxBacklog() == 2)
+            #expect(try await store.outboxBacklog(lane: .bulk) == 0)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func favoritesAndForecastsChangeOnlyForTheirOwnChat(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            func step(_ chat: Int64, _ changes: [ChatChange]) async throws {
+                let items = try await store.receive([Self.update(Int64.random(in: 1...Int64.max / 2), chat: chat)], lastUpdateID: 0, rebasing: true, at: Self.now)
+                _ = try await store.commitStep(
+                    chat: try await store.chat(chat) ?? Self.chat(chat), handled: try #require(items.first?.seq), changes: changes, replies: [],
+                    followUps: [], at: Self.now)
+            }
+            let forecast = Subscription(chatId: 1, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now)
+            try await step(1, [.addFavorite(Self.moscow, limit: 20), .addFavorite(Self.kazan, limit: 20), .subscribe(forecast, limit: 5)])
+            try await step(2, [.addFavorite(Self.kazan, limit: 20)])
+            let mine = try await store.favorites(chatID: 1)
+            let theirs = try await store.favorites(chatID: 2)
+            #expect(mine.map(\.place.name) == ["Москва", "Казань"] && mine.map(\.position) == [1, 2])
+            // Chat 2 names chat 1's ids: nothing of chat 1 changes.
+            let subscription = try #require(try await store.subscriptions(chatID: 1).first)
+            try await step(2, [.deleteFavorite(id: try #require(mine.first?.id)), .setChart(subscriptionID: try #require(subscription.id), true),
+                               .unsubscribe(id: try #require(subscription.id))])
+            #expect(try await store.favorites(chatID: 1) == mine)
+            #expect(try await store.subscriptions(chatID: 1).map(\.withChart) == [false])
+            try await step(1, [.moveFavorite(id: try #require(mine.last?.id), to: 1), .setChart(subscriptionID: try #require(subscription.id), true)])
+            #expect(try await store.favorites(chatID: 1).map(\.place.name) == ["Казань", "Москва"])
+            #expect(try await store.subscriptions(chatID: 1).map(\.withChart) == [true])
+            // The same forecast twice is one.
+            try await step(1, [.subscribe(forecast, limit: 5)])
+            #expect(try await store.subscriptions(chatID: 1).count == 1)
+            try await step(1, [.forgetChat])
+            #expect(try await store.favorites(chatID: 1).isEmpty)
+            #expect(try await store.subscriptions(chatID: 1).isEmpty)
+            #expect(try await store.favorites(chatID: 2).map(\.id) == theirs.map(\.id))
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func theOutboxRemembersTaggedMessagesCountsRetriesAndForgetsABlockedChat(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let item = try #require(try await store.receive([Self.update(1, chat: 5)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
+            let written = try await store.commitStep(
+                chat: Self.chat(5), handled: try #require(item.seq), changes: [],
+                replies: [.sendMessage(chatID: 5, text: "раз", tag: "t"), .sendMessage(chatID: 5, text: "два")], followUps: [], at: Self.now)
+            try await store.retryOutbox(id: written.replyIDs[1], chatID: 5, notBefore: Self.now.addingTimeInterval(30))
+            try await store.retryOutbox(id: written.replyIDs[1], chatID: 6, notBefore: Self.now.addingTimeInterval(90))
+            let retried = try #require(try await store.outboxItems(lane: .interactive, from: written.replyIDs[1], limit: 1).first)
+            #expect(retried.attempts == 1 && abs(retried.notBefore.timeIntervalSince(Self.now) - 30) < 0.001)
+
+            try await store.completeOutbox(id: written.replyIDs[0], chatID: 6, tag: "t", messageID: 1, at: Self.now)
+            #expect(try await store.outboxBacklog() == 2, "another chat's id completes nothing")
+            #expect(try await store.messageID(chatID: 5, tag: "t") == nil)
+            try await store.completeDelivered(id: written.replyIDs[0], chatID: 5, tag: "t", messageID: 501, at: Self.now)
+            #expect(try await store.messageID(chatID: 5, tag: "t") == 501)
+            #expect(try await store.messageID(chatID: 6, tag: "t") == 1, "each chat's tags are its own")
+            #expect(try await store.outboxBacklog() == 1)
+
+            try await store.deactivateChat(5)
+            #expect(try await store.outboxBacklog() == 0)
+            #expect(try await store.chat(5)?.isActive == false)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func aForecastIsQueuedOncePerLocalDateWithItsChatsLanguage(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let item = try #require(try await store.receive([Self.update(1, chat: 3)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
+            var chat = Self.chat(3)
+            chat.language = "en"
+            let forecast = Subscription(
+                chatId: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60), withChart: true)
+            _ = try await store.commitStep(
+                chat: chat, handled: try #require(item.seq), changes: [.subscribe(forecast, limit: 5)], replies: [], followUps: [], at: Self.now)
+            #expect(try await store.dueSubscriptions(at: Self.now.addingTimeInterval(-120), limit: 10).isEmpty)
+            let due = try await store.dueSubscriptions(at: Self.now, limit: 10)
+            #expect(due.map(\.language) == ["en"] && due.first?.subscription.place == Self.moscow && due.first?.subscription.withChart == true)
+            let delivery = DailyDelivery(
+                subscriptionID: try #require(due.first?.subscription.id), chatID: 3, day: "2026-11-18",
+                requests: [.sendMessage(chatID: 3, text: "🗓"), .sendPhoto(chatID: 3, photo: "chart", caption: nil)],
+                nextSendAt: Self.now.addingTimeInterval(86_400))
+            let ids = try await store.commitDeliveries([delivery], at: Self.now)
+            #expect(ids.count == 1 && ids[0].count == 2)
+            #expect(try await store.commitDeliveries([delivery], at: Self.now) == [[]], "the same date is not sent twice")
+            #expect(try await store.outboxItems(lane: .bulk, from: .min, limit: 10).map(\.id) == ids[0])
+            #expect(try await store.dueSubscriptions(at: Self.now, limit: 10).isEmpty)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func anUncleanStopCountsAnAttemptAndAnItemSetAsideApologises(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let items = try await store.receive([Self.update(1, chat: 4), Self.update(2, chat: 4)], lastUpdateID: 2, rebasing: false, at: Self.now)
+            try await store.beginRun()
+            try await store.endRun()
+            try await store.beginRun()
+            #expect(try await store.pendingInbox().map(\.attempts) == [0, 0], "the last run stopped cleanly")
+            try await store.beginRun()
+            #expect(try await store.pendingInbox().map(\.attempts) == [1, 0], "a crash counts against each chat's first item")
+            let apology = BotRequest.sendMessage(chatID: 4, text: "Не удалось обработать сообщение")
+            let id = try await store.setAside(items[0], attempts: 5, error: "boom", apology: apology, at: Self.now)
+            #expect(id != nil)
+            #expect(try await store.setAside(items[0], attempts: 5, error: "boom", apology: apology, at: Self.now) == nil, "already gone")
+            #expect(try await store.pendingInbox().map(\.updateId) == [2])
+            #expect(try await store.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.request) == [apology])
+            #expect(try await store.quickCheck() == nil)
+        }
+    }
+}
+
+/// The PostgreSQL engine's schema: versioned like SQLite's, applied once however often asked.
+@Suite(.enabled(if: Engine.serverURL != nil, "TEST_DATABASE_URL names no server")) struct PostgresSchemaTests {
+    @Test func migrationsAreAppliedOnceAndRecorded() async throws {
+        try await Engine.postgres.withStore { store in
+            let postgres = try #require(store as? PostgresStore)
+            #expect(try await postgres.migrate().isEmpty, "withStore migrated already")
+            let names = try await postgres.client.query("SELECT name FROM schema_migration ORDER BY name").collect().map { try $0.decode(String.self) }
+            #expect(names == PostgresStore.migrations.map(\.name))
+        }
+    }
+}
