@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 public import PostgresNIO
 public import TelegramBotAPI
+import Synchronization
 public import WeatherBotStore
 
 /// The bot's store on PostgreSQL: the same operations and guarantees as ``BotDatabase``, each
@@ -12,6 +13,8 @@ public import WeatherBotStore
 public final class PostgresStore: BotStore {
     public let client: PostgresClient
     let logger: Logger
+    /// The lease this replica writes under; nil writes unfenced (one replica, tests, moving house).
+    private let fence = Mutex<LeaderLease.Held?>(nil)
 
     public init(_ location: PostgresLocation, logger: Logger) {
         var configuration = location.configuration
@@ -82,6 +85,16 @@ public final class PostgresStore: BotStore {
                 "CREATE INDEX subscription_due ON subscription (is_active, next_send_at)",
             ]
         ),
+        (
+            "v10: leadership",
+            [
+                """
+                CREATE TABLE leader_lease (
+                    name TEXT PRIMARY KEY, holder TEXT NOT NULL, epoch BIGINT NOT NULL, acquired_at TIMESTAMPTZ NOT NULL,
+                    expires_at TIMESTAMPTZ NOT NULL)
+                """
+            ]
+        ),
     ]
 
     /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
@@ -110,6 +123,29 @@ public final class PostgresStore: BotStore {
         }
     }
 
+    // MARK: Fencing
+
+    /// From now on every write checks, in its own transaction, that `lease` is still this
+    /// replica's: a replica that froze and lost it writes nothing, and the takeover waits for
+    /// the writes that checked before it.
+    public func fence(with lease: LeaderLease.Held?) {
+        fence.withLock { $0 = lease }
+    }
+
+    /// Runs `body` in a transaction, fenced by the lease when one is set.
+    private func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let lease = fence.withLock { $0 }
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                if let lease { try await LeaderLease.check(lease, connection, logger) }
+                return try await body(connection)
+            }
+        } catch let error as PostgresTransactionError {
+            // What failed, not the wrapper: the runtime classifies it (not leading, a constraint).
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+    }
+
     // MARK: Inbox and offset
 
     static let lastUpdateIDKey = "lastUpdateId"
@@ -119,7 +155,7 @@ public final class PostgresStore: BotStore {
     public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
         -> [InboxItem]
     {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             let stored = try await Self.fact(Self.lastUpdateIDKey, connection, logger).flatMap(Int64.init) ?? .min
             let previous = rebasing ? Int64.min : stored
             var items: [InboxItem] = []
@@ -135,7 +171,7 @@ public final class PostgresStore: BotStore {
     }
 
     public func notePoll(at now: Date) async throws {
-        try await client.withConnection { connection in
+        try await write { connection in
             try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
         }
     }
@@ -151,12 +187,14 @@ public final class PostgresStore: BotStore {
     }
 
     public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
-        try await client.query("DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(chatID)", logger: logger)
+        try await write { connection in
+            try await connection.query("DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(chatID)", logger: logger)
+        }
     }
 
     public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64? {
         guard let seq = item.seq else { return nil }
-        return try await client.withTransaction(logger: logger) { connection -> Int64? in
+        return try await write { connection -> Int64? in
             let deleted = try await connection.query(
                 "DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(item.chatId) RETURNING seq", logger: logger
             ).collect()
@@ -195,7 +233,7 @@ public final class PostgresStore: BotStore {
     {
         var stored = chat
         stored.updatedAt = now
-        return try await client.withTransaction(logger: logger) { [stored] connection in
+        return try await write { [stored] connection in
             for change in changes {
                 try await Self.apply(change, chatID: stored.id, now: now, connection, logger)
             }
@@ -214,7 +252,7 @@ public final class PostgresStore: BotStore {
     }
 
     public func deactivateChat(_ chatID: Int64) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             try await connection.query("DELETE FROM outbox WHERE chat_id = \(chatID)", logger: logger)
             try await connection.query("UPDATE chat SET is_active = FALSE WHERE id = \(chatID)", logger: logger)
             try await connection.query("UPDATE subscription SET is_active = FALSE WHERE chat_id = \(chatID)", logger: logger)
@@ -260,7 +298,7 @@ public final class PostgresStore: BotStore {
     }
 
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             try await connection.query("DELETE FROM outbox WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
             if let tag, let messageID {
                 try await connection.query(
@@ -277,8 +315,10 @@ public final class PostgresStore: BotStore {
     }
 
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
-        try await client.query(
-            "UPDATE outbox SET attempts = attempts + 1, not_before = \(notBefore) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+        try await write { connection in
+            try await connection.query(
+                "UPDATE outbox SET attempts = attempts + 1, not_before = \(notBefore) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+        }
     }
 
     public func messageID(chatID: Int64, tag: String) async throws -> Int? {
@@ -305,7 +345,7 @@ public final class PostgresStore: BotStore {
     }
 
     public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]] {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             var written: [[Int64]] = []
             for delivery in deliveries {
                 let marked = try await connection.query(
@@ -333,7 +373,7 @@ public final class PostgresStore: BotStore {
     // MARK: Runs
 
     public func beginRun() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             if try await Self.fact(Self.stoppedCleanlyKey, connection, logger) == "0" {
                 try await connection.query(
                     "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chat_id)", logger: logger)
@@ -343,7 +383,7 @@ public final class PostgresStore: BotStore {
     }
 
     public func endRun() async throws {
-        try await client.withConnection { connection in try await Self.setFact(Self.stoppedCleanlyKey, "1", connection, logger) }
+        try await write { connection in try await Self.setFact(Self.stoppedCleanlyKey, "1", connection, logger) }
     }
 
     /// The server answers: PostgreSQL keeps its own files' health.
@@ -353,8 +393,9 @@ public final class PostgresStore: BotStore {
     }
 
     /// A damaged file stops the SQLite engine; the server reports its own damage as errors of the
-    /// statements, which are retried like any other.
-    public func isDamage(_ error: any Error) -> Bool { false }
+    /// statements, which are retried like any other. A replica no longer leading stops as a
+    /// damaged one does: nothing it writes may count.
+    public func isDamage(_ error: any Error) -> Bool { error is NotLeading }
 
     /// A constraint refused the write (SQLSTATE class 23): the same step fails again.
     public func isRejection(_ error: any Error) -> Bool {

@@ -1,0 +1,103 @@
+public import Foundation
+public import Logging
+public import PostgresNIO
+
+/// Which replica on one PostgreSQL database is active: the one holding the lease row. A lease
+/// lasts `duration` from its last renewal, on the server's clock (replicas' clocks may differ);
+/// the holder renews it well before then. When the holder dies, freezes or loses the network, the
+/// lease runs out and a standby takes it, with the next epoch. Writes are fenced by the epoch
+/// (``PostgresStore/fence(with:)``), so a former holder that wakes up writes nothing.
+public struct LeaderLease: Sendable {
+    /// A lease as this replica holds it.
+    public struct Held: Sendable, Hashable {
+        public var holder: String
+        public var epoch: Int64
+    }
+
+    /// The lease as anyone reads it, for `weatherbot status`.
+    public struct Standing: Sendable, Hashable {
+        public var holder: String
+        public var epoch: Int64
+        public var acquiredAt: Date
+        public var expiresAt: Date
+        /// Whether it had not run out when read.
+        public var isCurrent: Bool
+    }
+
+    let client: PostgresClient
+    let logger: Logger
+    /// How long a lease lasts after its last renewal.
+    public let duration: Duration
+    static let name = "bot"
+
+    public init(client: PostgresClient, duration: Duration = .seconds(6), logger: Logger) {
+        self.client = client
+        self.duration = duration
+        self.logger = logger
+    }
+
+    private var seconds: Double { Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 }
+
+    /// Takes the lease when nobody holds it or it ran out; nil while another replica holds it.
+    public func acquire(as holder: String) async throws -> Held? {
+        let rows = try await client.query(
+            """
+            INSERT INTO leader_lease (name, holder, epoch, acquired_at, expires_at)
+            VALUES (\(Self.name), \(holder), 1, now(), now() + make_interval(secs => \(seconds)))
+            ON CONFLICT (name) DO UPDATE SET
+                holder = EXCLUDED.holder, epoch = leader_lease.epoch + 1, acquired_at = now(), expires_at = EXCLUDED.expires_at
+            WHERE leader_lease.expires_at < now()
+            RETURNING epoch
+            """, logger: logger)
+        for try await epoch in rows.decode(Int64.self) { return Held(holder: holder, epoch: epoch) }
+        return nil
+    }
+
+    /// Extends a lease still held; false when it ran out or another replica took it.
+    public func renew(_ lease: Held) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE leader_lease SET expires_at = now() + make_interval(secs => \(seconds))
+            WHERE name = \(Self.name) AND holder = \(lease.holder) AND epoch = \(lease.epoch) AND expires_at > now()
+            RETURNING epoch
+            """, logger: logger)
+        return try await !rows.collect().isEmpty
+    }
+
+    /// Gives the lease up at once (a graceful stop), so that a standby need not wait for it to run out.
+    public func release(_ lease: Held) async throws {
+        try await client.query(
+            """
+            UPDATE leader_lease SET expires_at = now() - interval '1 millisecond'
+            WHERE name = \(Self.name) AND holder = \(lease.holder) AND epoch = \(lease.epoch)
+            """, logger: logger)
+    }
+
+    /// The lease as it stands; nil before any replica took it.
+    public func standing() async throws -> Standing? {
+        let rows = try await client.query(
+            "SELECT holder, epoch, acquired_at, expires_at, expires_at > now() FROM leader_lease WHERE name = \(Self.name)", logger: logger)
+        for try await row in rows.decode((String, Int64, Date, Date, Bool).self) {
+            return Standing(holder: row.0, epoch: row.1, acquiredAt: row.2, expiresAt: row.3, isCurrent: row.4)
+        }
+        return nil
+    }
+
+    /// Inside a write's transaction: the lease is still `lease`, and stays so until the
+    /// transaction ends (a takeover waits for the row); throws ``NotLeading`` otherwise.
+    static func check(_ lease: Held, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT epoch FROM leader_lease
+            WHERE name = \(name) AND holder = \(lease.holder) AND epoch = \(lease.epoch) AND expires_at > now()
+            FOR SHARE
+            """, logger: logger)
+        guard try await !rows.collect().isEmpty else { throw NotLeading(lease: lease) }
+    }
+}
+
+/// This replica's lease ran out or another replica took it: what it would write is refused.
+public struct NotLeading: Error, Sendable, CustomStringConvertible {
+    public var lease: LeaderLease.Held
+    public var description: String { "this replica (\(lease.holder), epoch \(lease.epoch)) no longer holds the lease" }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import PostgresNIO
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBotPostgres
+
+/// The lease that makes one replica active, on a real PostgreSQL (`TEST_DATABASE_URL`).
+@Suite(.enabled(if: Engine.serverURL != nil, "TEST_DATABASE_URL names no server")) struct LeaderLeaseTests {
+    @Test func oneReplicaHoldsTheLeaseAndAnotherTakesItWhenItRunsOut() async throws {
+        try await Engine.postgres.withStore { store in
+            let postgres = try #require(store as? PostgresStore)
+            let lease = LeaderLease(client: postgres.client, duration: .milliseconds(400), logger: Engine.logger)
+            #expect(try await lease.standing() == nil)
+            let first = try #require(try await lease.acquire(as: "replica-a"))
+            #expect(first.epoch == 1)
+            #expect(try await lease.acquire(as: "replica-b") == nil, "held: the standby waits")
+            #expect(try await lease.renew(first))
+            let standing = try #require(try await lease.standing())
+            #expect(standing.holder == "replica-a" && standing.isCurrent)
+
+            // replica-a stops renewing (killed, frozen, cut off): the lease runs out and b takes it.
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(try await lease.standing()?.isCurrent == false)
+            let second = try #require(try await lease.acquire(as: "replica-b"))
+            #expect(second.epoch == 2)
+            #expect(try await !lease.renew(first), "a's lease is gone for good")
+            try await lease.release(second)
+            #expect(try await lease.acquire(as: "replica-a")?.epoch == 3, "released: taken at once")
+        }
+    }
+
+    /// A replica that froze past its lease and wakes up writes nothing; the one holding the lease
+    /// writes as usual.
+    @Test func writesUnderALeaseNoLongerHeldAreRefused() async throws {
+        try await Engine.postgres.withStore { store in
+            let postgres = try #require(store as? PostgresStore)
+            let lease = LeaderLease(client: postgres.client, duration: .milliseconds(300), logger: Engine.logger)
+            let first = try #require(try await lease.acquire(as: "replica-a"))
+            postgres.fence(with: first)
+            #expect(try await postgres.receive([(1, 1, Data("{}".utf8))], lastUpdateID: 1, rebasing: false, at: Date()).count == 1)
+
+            try await Task.sleep(for: .milliseconds(500))
+            let taken = try #require(try await lease.acquire(as: "replica-b"))
+            await #expect(throws: NotLeading.self) {
+                try await postgres.receive([(2, 1, Data("{}".utf8))], lastUpdateID: 2, rebasing: false, at: Date())
+            }
+            #expect(postgres.isDamage(NotLeading(lease: first)), "a replica that lost the lease stops")
+            #expect(try await postgres.lastUpdateID() == 1)
+            // The same store fenced by the new holder's lease writes again.
+            postgres.fence(with: taken)
+            #expect(try await postgres.receive([(2, 1, Data("{}".utf8))], lastUpdateID: 2, rebasing: false, at: Date()).count == 1)
+        }
+    }
+}
