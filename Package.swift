@@ -105,6 +105,7 @@ let package = Package(
             name: "weatherbot",
             dependencies: [
                 "WeatherBotService",
+                "WeatherBotPostgres",
                 "WeatherBot",
                 "WeatherBotStore",
                 "TelegramBotAPI",

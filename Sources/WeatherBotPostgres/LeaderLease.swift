@@ -99,5 +99,10 @@ public struct LeaderLease: Sendable {
 /// This replica's lease ran out or another replica took it: what it would write is refused.
 public struct NotLeading: Error, Sendable, CustomStringConvertible {
     public var lease: LeaderLease.Held
+
+    public init(lease: LeaderLease.Held) {
+        self.lease = lease
+    }
+
     public var description: String { "this replica (\(lease.holder), epoch \(lease.epoch)) no longer holds the lease" }
 }

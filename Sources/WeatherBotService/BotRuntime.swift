@@ -31,6 +31,7 @@ public struct BotRuntime: Sendable {
         dailyGracePeriod: Duration = .seconds(2 * 3600),
         clock: any WallClock = SystemWallClock(),
         schedulerInterval: Duration = .seconds(20),
+        deliveryFence: (@Sendable () -> Bool)? = nil,
         logger: Logger
     ) {
         let activity = TelegramChatActivity(client: telegram, logger: logger)
@@ -40,7 +41,7 @@ public struct BotRuntime: Sendable {
             membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites, clock: clock)
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
-            database: database, client: telegram, photos: charts, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
+            database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
             messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)
         workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock)
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
@@ -79,10 +80,12 @@ public struct BotRuntime: Sendable {
     /// The services in start order; a graceful shutdown stops them in reverse: polling and the
     /// scheduler first, then the chats in flight, then the outbox, which is flushed for a few
     /// seconds, and last the «typing…» indicators the chats asked for.
-    public func serviceGroup(signals: [UnixSignal] = []) -> ServiceGroup {
+    /// - Parameter first: a service started before the others and stopped after them, such as
+    ///   the lease a replica holds while it is active.
+    public func serviceGroup(signals: [UnixSignal] = [], first: (any Service)? = nil) -> ServiceGroup {
         ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
+                services: (first.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                     .init(service: activity),
                     .init(service: outbox),
                     .init(service: workers),

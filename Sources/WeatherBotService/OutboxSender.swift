@@ -26,6 +26,8 @@ public final class OutboxSender: Service, Sendable {
     private let database: any BotStore
     private let client: TelegramClient
     private let photos: (any PhotoSource)?
+    /// Whether this replica may still send (it holds the lease); nil for a single process.
+    private let deliveryFence: (@Sendable () -> Bool)?
     private let logger: Logger
     private let wakeSignal = WakeSignal()
     private let queue: Mutex<OutboxQueue>
@@ -47,6 +49,7 @@ public final class OutboxSender: Service, Sendable {
         database: any BotStore,
         client: TelegramClient,
         photos: (any PhotoSource)? = nil,
+        deliveryFence: (@Sendable () -> Bool)? = nil,
         logger: Logger,
         clock: any WallClock = SystemWallClock(),
         messagesPerSecond: Double = 30,
@@ -61,6 +64,7 @@ public final class OutboxSender: Service, Sendable {
         self.database = database
         self.client = client
         self.photos = photos
+        self.deliveryFence = deliveryFence
         self.logger = logger
         self.queue = Mutex(
             OutboxQueue(
@@ -191,6 +195,11 @@ public final class OutboxSender: Service, Sendable {
     func deliver(_ queued: QueuedReply) async {
         var logger = logger
         logger[metadataKey: "chat.id"] = "\(queued.chatID)"
+        // A replica that froze past its lease sends nothing: the replica that took over sends it.
+        if let deliveryFence, !deliveryFence() {
+            logger.warning("not sent: this replica no longer holds the lease")
+            return
+        }
         do {
             let sent: (tag: String?, messageID: Int?)
             do {

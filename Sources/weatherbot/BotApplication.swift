@@ -6,6 +6,8 @@ import ServiceLifecycle
 import TelegramBotAPI
 import UnixSignals
 import WeatherBot
+import Synchronization
+import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
 
@@ -35,6 +37,9 @@ struct BotApplication {
         let logger = Logger(label: "weatherbot")
         for warning in configuration.warnings { logger.warning("\(warning)") }
 
+        if let location = configuration.databaseURL {
+            return try await runReplica(on: location, logger: logger)
+        }
         let database: BotDatabase
         do {
             database = try BotDatabase.open(path: configuration.databasePath)
@@ -42,6 +47,15 @@ struct BotApplication {
         } catch {
             throw StartFailure(message: "cannot use the database at \(configuration.databasePath): \(Self.describe(error))")
         }
+        try await serve(database, where: configuration.databasePath, logger: logger)
+    }
+
+    /// Runs the bot on `store` until SIGTERM or SIGINT; `first` starts before the other services
+    /// and stops after them, and `deliveryFence` says whether replies may still be sent.
+    private func serve(
+        _ store: any BotStore, where location: String, first: (any Service)? = nil, deliveryFence: (@Sendable () -> Bool)? = nil,
+        logger: Logger
+    ) async throws {
         // One client for both APIs, unless they go through different proxies.
         let telegramProxy = configuration.telegramProxy.proxy
         let openWeatherProxy = configuration.openWeatherProxy.proxy
@@ -58,11 +72,11 @@ struct BotApplication {
             freshFor: .seconds(configuration.weatherCacheTTL), logger: logger)
 
         let runtime = BotRuntime(
-            database: database, telegram: telegram, geocoder: weather, weather: weather,
+            database: store, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
             messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, bulkShare: configuration.bulkShare,
             maximumFavorites: configuration.maximumFavorites,
-            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), logger: logger)
+            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, logger: logger)
         do {
             try await runtime.prepare()
         } catch let error as TelegramError where error.isUnauthorized {
@@ -70,18 +84,92 @@ struct BotApplication {
         } catch let error as TelegramError {
             throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
         }
-        let group = runtime.serviceGroup(signals: [.sigterm, .sigint])
-        logger.info("weatherbot started", metadata: ["database": "\(configuration.databasePath)"])
+        let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first)
+        logger.info("weatherbot started", metadata: ["database": "\(location)"])
         do {
             try await group.run()
         } catch let error as TelegramError where error.isUnauthorized {
             throw StartFailure(message: "Telegram rejected the bot token (\(error.reason)). Check TELEGRAM_BOT_TOKEN.")
-        } catch where BotDatabase.isDamage(error) {
+        } catch let error as NotLeading {
+            throw StartFailure(message: "\(error); a standby replica takes over")
+        } catch where store.isDamage(error) {
             logger.critical("stopping: \(Self.describe(error))")
-            throw StartFailure(message: "the database at \(configuration.databasePath): \(Self.describe(error))")
+            throw StartFailure(message: "the database at \(location): \(Self.describe(error))")
         }
         try? await telegramTransport.shutdown()
         try? await openWeatherTransport.shutdown()
         logger.info("weatherbot stopped")
+    }
+
+    /// One of the replicas on a PostgreSQL database: it waits as a standby until it holds the
+    /// lease, then runs the bot with every write fenced by the lease, until SIGTERM (when it
+    /// gives the lease up) or until it loses the lease (when it exits, for its supervisor to start
+    /// it again as a standby).
+    private func runReplica(on location: PostgresLocation, logger: Logger) async throws {
+        let store = PostgresStore(location, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            // The pool starts in its own task; asked before it runs, it waits, with a warning.
+            try await Task.sleep(for: .milliseconds(50))
+            do {
+                try await store.migrate()
+            } catch {
+                throw StartFailure(message: "cannot use the database at \(location): \(error)")
+            }
+            let lease = LeaderLease(client: store.client, logger: logger)
+            let standby = Standby(lease: lease, name: ReplicaName.current, logger: logger)
+            try await ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [.init(service: standby, successTerminationBehavior: .gracefullyShutdownGroup)],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            ).run()
+            guard let (held, acquiredAt) = standby.acquired else { return }
+            store.fence(with: held)
+            let keeper = LeaseKeeper(lease: lease, held: held, acquiredAt: acquiredAt, logger: logger)
+            try await serve(store, where: "\(location)", first: keeper, deliveryFence: { keeper.isLeading }, logger: logger)
+        }
+    }
+}
+
+/// Waits for the lease, trying once a second; ends when this replica holds it, or on SIGTERM.
+final class Standby: Service {
+    private let lease: LeaderLease
+    private let name: String
+    private let logger: Logger
+    private let held = Mutex<(LeaderLease.Held, ContinuousClock.Instant)?>(nil)
+
+    init(lease: LeaderLease, name: String, logger: Logger) {
+        self.lease = lease
+        self.name = name
+        self.logger = logger
+    }
+
+    /// The lease, and when it was taken; nil when the wait was stopped.
+    var acquired: (LeaderLease.Held, ContinuousClock.Instant)? { held.withLock { $0 } }
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            var announced = false
+            while !Task.isCancelled {
+                let started = ContinuousClock.now
+                do {
+                    if let taken = try await self.lease.acquire(as: self.name) {
+                        self.logger.notice("active: this replica holds the lease", metadata: ["replica": "\(self.name)", "epoch": "\(taken.epoch)"])
+                        self.held.withLock { $0 = (taken, started) }
+                        return
+                    }
+                    if !announced {
+                        let holder = try? await self.lease.standing()
+                        self.logger.notice(
+                            "standby: another replica is active", metadata: ["replica": "\(self.name)", "active": "\(holder?.holder ?? "?")"])
+                        announced = true
+                    }
+                } catch {
+                    self.logger.warning("could not reach the database for the lease; trying again", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
     }
 }

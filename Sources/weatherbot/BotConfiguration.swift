@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import WeatherBotPostgres
 import HTTPTransport
 import Logging
 import SystemPackage
@@ -24,6 +25,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     /// Seconds a forecast stays fresh in the shared cache.
     var weatherCacheTTL: Int
     var databasePath: String
+    /// PostgreSQL instead of the SQLite file (`DATABASE_URL`), for replicas sharing one database.
+    var databaseURL: PostgresLocation?
     /// The most favorites one chat may keep.
     var maximumFavorites: Int
     /// Seconds a daily forecast may be late (after downtime) and still be sent.
@@ -65,6 +68,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("openWeather.cacheTTL", "OPEN_WEATHER_CACHE_TTL", "600"),
         ("openWeather.proxy", "OPEN_WEATHER_PROXY", "HTTPS_PROXY"),
         ("database.path", "DATABASE_PATH", "weatherbot.sqlite"),
+        ("database.url", "DATABASE_URL", ""),
         ("favorites.limit", "FAVORITES_LIMIT", "20"),
         ("daily.gracePeriod", "DAILY_GRACE_PERIOD", "7200"),
         ("log.level", "LOG_LEVEL", "info"),
@@ -76,13 +80,28 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         return reader.string(forKey: "database.path", default: "weatherbot.sqlite")
     }
 
+    /// The PostgreSQL database alone, when one is configured.
+    static func databaseURL(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws
+        -> PostgresLocation?
+    {
+        let (reader, _) = try await reader(configPath: configPath, environment: environment)
+        guard let text = reader.string(forKey: "database.url", isSecret: true)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            return nil
+        }
+        do {
+            return try PostgresLocation(url: text)
+        } catch {
+            throw Invalid(problems: ["error: DATABASE_URL must be postgres://user:password@host:port/name: \(error)"])
+        }
+    }
+
     /// The environment over the config file, and any warning about the file.
     private static func reader(configPath: String?, environment: [String: String]) async throws -> (ConfigReader, [String]) {
         var providers: [any ConfigProvider] = [
             EnvironmentVariablesProvider(
                 environmentVariables: environment,
                 // A proxy's URL may carry its password.
-                secretsSpecifier: .specific(["TELEGRAM_BOT_TOKEN", "OPEN_WEATHER_API_KEY", "TELEGRAM_PROXY", "OPEN_WEATHER_PROXY"]))
+                secretsSpecifier: .specific(["TELEGRAM_BOT_TOKEN", "OPEN_WEATHER_API_KEY", "TELEGRAM_PROXY", "OPEN_WEATHER_PROXY", "DATABASE_URL"]))
         ]
         var warnings: [String] = []
         if let configPath {
@@ -171,6 +190,14 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if databasePath.isEmpty {
             problems.append("error: DATABASE_PATH must not be empty.")
         }
+        var databaseURL: PostgresLocation?
+        if let text = reader.string(forKey: "database.url", isSecret: true)?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            do {
+                databaseURL = try PostgresLocation(url: text)
+            } catch {
+                problems.append("error: DATABASE_URL must be postgres://user:password@host:port/name: \(error)")
+            }
+        }
         let maximumFavorites = reader.int(forKey: "favorites.limit", default: 20)
         if !(1...100).contains(maximumFavorites) {
             problems.append("error: FAVORITES_LIMIT must be between 1 and 100, not \(maximumFavorites).")
@@ -189,7 +216,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
             messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
-            databasePath: databasePath, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level,
+            databasePath: databasePath, databaseURL: databaseURL, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level,
             telegramProxy: telegramProxy, openWeatherProxy: openWeatherProxy, warnings: warnings)
     }
 
@@ -223,7 +250,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),
             ("openWeather.cacheTTL", "\(weatherCacheTTL)"),
             ("openWeather.proxy", "\(openWeatherProxy)"),
-            ("database.path", databasePath),
+            ("database.path", databaseURL == nil ? databasePath : "(not used: database.url is set)"),
+            ("database.url", databaseURL.map { "\($0)" } ?? "(SQLite)"),
             ("favorites.limit", "\(maximumFavorites)"),
             ("daily.gracePeriod", "\(dailyGracePeriod)"),
             ("log.level", logLevel.rawValue),

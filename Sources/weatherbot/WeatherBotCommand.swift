@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Logging
+import WeatherBotPostgres
 import WeatherBotStore
 
 @main
@@ -20,6 +22,8 @@ struct WeatherBotCommand: AsyncParsableCommand {
               OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
               OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
               DATABASE_PATH                 default weatherbot.sqlite
+              DATABASE_URL                  postgres://user:password@host:5432/name?sslmode=… instead of
+                                            the file: replicas on one database, one of them active
               FAVORITES_LIMIT               default 20 (favorites one chat may keep)
               DAILY_GRACE_PERIOD            default 7200 (seconds a missed daily forecast may be late)
               LOG_LEVEL                     default info
@@ -43,6 +47,11 @@ struct ConfigOptions: ParsableArguments {
     /// Only the database path: commands that read the database need no secrets.
     func databasePath() async throws -> String {
         try await exitingOnInvalid { try await BotConfiguration.databasePath(configPath: config) }
+    }
+
+    /// The PostgreSQL database, when one is configured.
+    func databaseURL() async throws -> PostgresLocation? {
+        try await exitingOnInvalid { try await BotConfiguration.databaseURL(configPath: config) }
     }
 
     private func exitingOnInvalid<Value>(_ read: () async throws -> Value) async throws -> Value {
@@ -84,6 +93,9 @@ extension WeatherBotCommand {
         var maxPollAge: Int = 300
 
         func run() async throws {
+            if let location = try await options.databaseURL() {
+                return try await replicaStatus(location)
+            }
             let path = try await options.databasePath()
             guard FileManager.default.fileExists(atPath: path) else {
                 FileHandle.standardError.write(Data("unhealthy: no database at \(path)\n".utf8))
@@ -119,6 +131,39 @@ extension WeatherBotCommand {
                 throw ExitCode(1)
             }
             print("healthy")
+        }
+
+        /// On PostgreSQL: which replica is active and since when, and the queues.
+        private func replicaStatus(_ location: PostgresLocation) async throws {
+            var logger = Logger(label: "weatherbot.status")
+            logger.logLevel = .critical
+            let store = PostgresStore(location, logger: logger)
+            let formatter = ISO8601DateFormatter()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await store.run() }
+                defer { group.cancelAll() }
+                try await Task.sleep(for: .milliseconds(50))
+                let standing: LeaderLease.Standing?
+                let backlog: [(OutboxLane, Int)]
+                do {
+                    standing = try await LeaderLease(client: store.client, logger: logger).standing()
+                    var lanes: [(OutboxLane, Int)] = []
+                    for lane in OutboxLane.allCases { lanes.append((lane, try await store.outboxBacklog(lane: lane))) }
+                    backlog = lanes
+                    print("inbox backlog: \(try await store.pendingInbox().count)")
+                } catch {
+                    FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
+                for (lane, count) in backlog { print("outbox \(lane): \(count)") }
+                guard let standing, standing.isCurrent else {
+                    print("active replica: none\(standing.map { " (the last, \($0.holder), let its lease run out at \(formatter.string(from: $0.expiresAt)))" } ?? "")")
+                    print("unhealthy: no replica is active")
+                    throw ExitCode(1)
+                }
+                print("active replica: \(standing.holder) (epoch \(standing.epoch)) since \(formatter.string(from: standing.acquiredAt))")
+                print("healthy")
+            }
         }
     }
 
