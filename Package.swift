@@ -191,7 +191,8 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
-                "LoopbackHTTP", "WeatherChart",
+                "LoopbackHTTP", "WeatherChart", "WeatherBotPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -15,6 +15,8 @@ final class FakeTelegram: Sendable {
         var markup: String?
         /// The message it replies to (`reply_parameters`), when any.
         var replyTo: Int? = nil
+        /// When it was accepted.
+        var at = Date()
     }
 
     struct Edit: Sendable, Equatable {
