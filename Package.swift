@@ -106,6 +106,7 @@ let package = Package(
             dependencies: [
                 "WeatherBotService",
                 "WeatherBotPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "WeatherBot",
                 "WeatherBotStore",
                 "TelegramBotAPI",
@@ -127,6 +128,9 @@ let package = Package(
                 "HTTPTransport",
                 "OpenWeather",
                 "WeatherChart",
+                "WeatherBotPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 "WeatherBot",
                 "WeatherBotStore",
                 "LoopbackHTTP",

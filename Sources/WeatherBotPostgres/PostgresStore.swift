@@ -14,13 +14,23 @@ public final class PostgresStore: BotStore {
     public let client: PostgresClient
     let logger: Logger
     /// The lease this replica writes under; nil writes unfenced (one replica, tests, moving house).
-    private let fence = Mutex<LeaderLease.Held?>(nil)
+    private let fence = Fence()
+    /// The chats' records as last committed: only the replica holding the lease writes them.
+    private let chats: ChatCache
+    /// The chats' steps and the sender's completions share transactions under load.
+    private let group: PostgresGroupCommit
 
-    public init(_ location: PostgresLocation, logger: Logger) {
+    final class Fence: Sendable {
+        let lease = Mutex<LeaderLease.Held?>(nil)
+    }
+
+    public init(_ location: PostgresLocation, cachedChats: Int = 10_000, logger: Logger) {
         var configuration = location.configuration
         configuration.options.maximumConnections = 16
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        chats = ChatCache(capacity: cachedChats)
+        group = PostgresGroupCommit { [client, fence, logger] writes in try await Self.transaction(client, fence, logger, writes) }
     }
 
     /// Runs the client's connection pool until the task is cancelled.
@@ -129,12 +139,18 @@ public final class PostgresStore: BotStore {
     /// replica's: a replica that froze and lost it writes nothing, and the takeover waits for
     /// the writes that checked before it.
     public func fence(with lease: LeaderLease.Held?) {
-        fence.withLock { $0 = lease }
+        fence.lease.withLock { $0 = lease }
     }
 
     /// Runs `body` in a transaction, fenced by the lease when one is set.
-    private func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let lease = fence.withLock { $0 }
+    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await Self.transaction(client, fence, logger, body)
+    }
+
+    private static func transaction<T: Sendable>(
+        _ client: PostgresClient, _ fence: Fence, _ logger: Logger, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let lease = fence.lease.withLock { $0 }
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 if let lease { try await LeaderLease.check(lease, connection, logger) }
@@ -213,6 +229,13 @@ public final class PostgresStore: BotStore {
     // MARK: Chats
 
     public func chat(_ id: Int64) async throws -> ChatRecord? {
+        if let cached = chats.record(id) { return cached }
+        let record = try await readChat(id)
+        if let record { chats.keep(record) }
+        return record
+    }
+
+    private func readChat(_ id: Int64) async throws -> ChatRecord? {
         let rows = try await client.query(
             """
             SELECT id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id
@@ -233,7 +256,7 @@ public final class PostgresStore: BotStore {
     {
         var stored = chat
         stored.updatedAt = now
-        return try await write { [stored] connection in
+        let written = try await group.write { [stored, logger] connection in
             for change in changes {
                 try await Self.apply(change, chatID: stored.id, now: now, connection, logger)
             }
@@ -249,6 +272,8 @@ public final class PostgresStore: BotStore {
             }
             return CommittedStep(replyIDs: ids, followUps: items)
         }
+        chats.keep(stored)
+        return written
     }
 
     public func deactivateChat(_ chatID: Int64) async throws {
@@ -257,6 +282,7 @@ public final class PostgresStore: BotStore {
             try await connection.query("UPDATE chat SET is_active = FALSE WHERE id = \(chatID)", logger: logger)
             try await connection.query("UPDATE subscription SET is_active = FALSE WHERE chat_id = \(chatID)", logger: logger)
         }
+        chats.forget(chatID)
     }
 
     public func favorites(chatID: Int64) async throws -> [Favorite] {
@@ -298,20 +324,24 @@ public final class PostgresStore: BotStore {
     }
 
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        try await write { connection in
-            try await connection.query("DELETE FROM outbox WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-            if let tag, let messageID {
-                try await connection.query(
-                    """
-                    INSERT INTO message_tag (chat_id, tag, message_id, created_at) VALUES (\(chatID), \(tag), \(Int64(messageID)), \(now))
-                    ON CONFLICT (chat_id, tag) DO UPDATE SET message_id = EXCLUDED.message_id, created_at = EXCLUDED.created_at
-                    """, logger: logger)
-            }
+        try await write { connection in try await Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, connection, logger) }
+    }
+
+    private static func complete(
+        id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        try await connection.query("DELETE FROM outbox WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+        if let tag, let messageID {
+            try await connection.query(
+                """
+                INSERT INTO message_tag (chat_id, tag, message_id, created_at) VALUES (\(chatID), \(tag), \(Int64(messageID)), \(now))
+                ON CONFLICT (chat_id, tag) DO UPDATE SET message_id = EXCLUDED.message_id, created_at = EXCLUDED.created_at
+                """, logger: logger)
         }
     }
 
     public func completeDelivered(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        try await completeOutbox(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)
+        try await group.write { [logger] connection in try await Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, connection, logger) }
     }
 
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {

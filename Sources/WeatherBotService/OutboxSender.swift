@@ -195,9 +195,11 @@ public final class OutboxSender: Service, Sendable {
     func deliver(_ queued: QueuedReply) async {
         var logger = logger
         logger[metadataKey: "chat.id"] = "\(queued.chatID)"
-        // A replica that froze past its lease sends nothing: the replica that took over sends it.
+        // A replica past its lease sends nothing: the reply waits, for this replica once the lease
+        // is renewed, or for the one that takes over, which reads it from the table.
         if let deliveryFence, !deliveryFence() {
-            logger.warning("not sent: this replica no longer holds the lease")
+            logger.warning("not sent yet: the lease is not renewed")
+            await retry(queued, after: 0.5)
             return
         }
         do {

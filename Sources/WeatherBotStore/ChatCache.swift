@@ -2,10 +2,11 @@ import DequeModule
 import Synchronization
 
 /// The records of the chats most recently read or written, so a chat's next update does not read
-/// its row again. Every write of a chat row goes through ``BotDatabase``, which keeps this in step
-/// with what it committed: a step's record after its transaction, removal when a chat is
-/// deactivated. The oldest entries make room first.
-final class ChatCache: Sendable {
+/// its row again. Every write of a chat row goes through the store, which keeps this in step with
+/// what it committed: a step's record after its transaction, removal when a chat is deactivated.
+/// (On PostgreSQL only the replica holding the lease writes, so its cache stays true.) The oldest
+/// entries make room first.
+public final class ChatCache: Sendable {
     private struct State {
         var records: [Int64: ChatRecord] = [:]
         /// Ids in the order they were first cached; may hold ids removed since.
@@ -15,15 +16,15 @@ final class ChatCache: Sendable {
     private let capacity: Int
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = capacity
     }
 
-    func record(_ id: Int64) -> ChatRecord? {
+    public func record(_ id: Int64) -> ChatRecord? {
         state.withLock { $0.records[id] }
     }
 
-    func keep(_ record: ChatRecord) {
+    public func keep(_ record: ChatRecord) {
         guard capacity > 0 else { return }
         state.withLock { state in
             if state.records.updateValue(record, forKey: record.id) == nil {
@@ -35,9 +36,9 @@ final class ChatCache: Sendable {
         }
     }
 
-    func forget(_ id: Int64) {
+    public func forget(_ id: Int64) {
         _ = state.withLock { $0.records.removeValue(forKey: id) }
     }
 
-    var count: Int { state.withLock { $0.records.count } }
+    public var count: Int { state.withLock { $0.records.count } }
 }

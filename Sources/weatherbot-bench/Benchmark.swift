@@ -27,6 +27,11 @@ struct Benchmark: AsyncParsableCommand {
         valueName: "path"))
     var baseline: String?
 
+    @Option(help: ArgumentHelp(
+        "A PostgreSQL server (postgres://user@host:port/db) to run throughput and latency on as well; a database is created for each run.",
+        valueName: "url"))
+    var postgres: String?
+
     enum Scenario: String, CaseIterable, ExpressibleByArgument {
         case cache, startup, throughput, broadcast
         case broadcastChat = "broadcast-chat"
@@ -48,6 +53,10 @@ struct Benchmark: AsyncParsableCommand {
         var runs: [(Scenario, (String) async throws -> [Result])] = [
             (.startup, { try await StartupScenario(quick: quick, executable: $0).run() }),
             (.throughput, { try await ThroughputScenario(quick: quick, executable: $0).run() }),
+            (.throughput, { executable in
+                guard let postgres else { return [] }
+                return try await ThroughputScenario(quick: quick, executable: executable, postgres: postgres).run()
+            }),
             (.broadcast, { try await BroadcastScenario(quick: quick, executable: $0).run() }),
             (.broadcastChat, { try await BroadcastChatScenario(quick: quick, executable: $0).run() }),
             (.charts, { try await ChartScenario(quick: quick, executable: $0).run() }),
@@ -103,6 +112,15 @@ enum Memory {
         return kilobytes / 1024
     }
 
+    /// The CPU seconds of every process of this name (the database server's).
+    static func cpuSeconds(ofProcessesNamed name: String) -> Double {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).reduce(0) { total, pid in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            return comm == name ? total + (cpuSeconds(pid: pid) ?? 0) : total
+        }
+    }
+
     /// User and system CPU seconds a process has used.
     static func cpuSeconds(pid: Int32) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -129,6 +147,14 @@ enum Worker {
         ].merging(extra) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // WEATHERBOT_BENCH_LOG=folder keeps each worker's errors in a file there, for a figure that
+        // needs explaining.
+        if let folder = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_LOG"] {
+            process.environment?["LOG_LEVEL"] = "warning"
+            let path = "\(folder)/worker-\(UUID().uuidString.prefix(8)).log"
+            FileManager.default.createFile(atPath: path, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: path)
+        }
         try process.run()
         return process
     }

@@ -101,6 +101,12 @@ final class FakeBotAPI: Sendable {
     }
 
     var replies: Int { state.withLock { $0.replies } }
+    /// Chats still waiting for answers, with how many calls each got and how many updates wait.
+    var unanswered: [(chat: Int64, received: Int, waiting: Int)] {
+        state.withLock { state in
+            state.waiting.filter { !$0.value.isEmpty }.map { ($0.key, state.received[$0.key] ?? 0, $0.value.count) }.sorted { $0.chat < $1.chat }
+        }
+    }
     var photos: (uploads: Int, byFileID: Int) { state.withLock { ($0.uploads, $0.byFileID) } }
     var rateLimited: Int { state.withLock { $0.rateLimited } }
     /// From the first update handed out to the last answer's 200.

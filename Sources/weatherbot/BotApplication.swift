@@ -2,6 +2,7 @@ import Foundation
 import HTTPTransport
 import Logging
 import OpenWeather
+import PostgresNIO
 import ServiceLifecycle
 import TelegramBotAPI
 import UnixSignals
@@ -107,8 +108,14 @@ struct BotApplication {
     /// it again as a standby).
     private func runReplica(on location: PostgresLocation, logger: Logger) async throws {
         let store = PostgresStore(location, logger: logger)
+        // The lease has connections of its own, so that its renewal never waits behind the bot's
+        // queries for one.
+        var leaseConfiguration = location.configuration
+        leaseConfiguration.options.maximumConnections = 2
+        let leaseClient = PostgresClient(configuration: leaseConfiguration, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            group.addTask { await leaseClient.run() }
             defer { group.cancelAll() }
             // The pool starts in its own task; asked before it runs, it waits, with a warning.
             try await Task.sleep(for: .milliseconds(50))
@@ -117,7 +124,7 @@ struct BotApplication {
             } catch {
                 throw StartFailure(message: "cannot use the database at \(location): \(error)")
             }
-            let lease = LeaderLease(client: store.client, logger: logger)
+            let lease = LeaderLease(client: leaseClient, logger: logger)
             let standby = Standby(lease: lease, name: ReplicaName.current, logger: logger)
             try await ServiceGroup(
                 configuration: ServiceGroupConfiguration(
