@@ -143,6 +143,7 @@ public final class PostgresStore: BotStore {
     }
 
     /// Runs `body` in a transaction, fenced by the lease when one is set.
+    @discardableResult
     func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await Self.transaction(client, fence, logger, body)
     }

@@ -34,6 +34,10 @@ public actor ChatWorkers: Service {
     private var damage: (any Error)?
     private let wake = WakeSignal()
     private let capacity = WakeSignal()
+    /// Whether the items left in the inbox by the last run are queued (or the workers stopped
+    /// before): the poller commits nothing before, or those items would be read twice.
+    private var loaded = false
+    private let loadedSignal = WakeSignal()
     /// This bot's username, once getMe told it: commands for other bots are ignored.
     private let botUsername = Mutex<String?>(nil)
 
@@ -86,6 +90,20 @@ public actor ChatWorkers: Service {
         if !items.isEmpty { wake.signal() }
     }
 
+    private func markLoaded() {
+        loaded = true
+        loadedSignal.signal()
+    }
+
+    /// Waits until the items the last run left in the inbox are queued. The poller's first batch
+    /// waits for it: read by a store on the network, the inbox could otherwise hold that batch
+    /// already and queue it twice, or after later updates of the same chats.
+    public func waitUntilLoaded() async {
+        while !loaded && !isStopping {
+            await loadedSignal.wait(timeout: .milliseconds(200))
+        }
+    }
+
     /// Waits until the backlog is below `limit`, so the poller does not run far ahead of the chats.
     public func waitForRoom(below limit: Int) async {
         while pendingCount >= limit && !isStopping {
@@ -98,8 +116,15 @@ public actor ChatWorkers: Service {
     static let maximumAttempts = 5
 
     public func run() async throws {
-        try await database.beginRun()
-        enqueue(try await database.pendingInbox())
+        do {
+            try await database.beginRun()
+            enqueue(try await database.pendingInbox())
+            markLoaded()
+        } catch {
+            stop()
+            markLoaded()
+            throw error
+        }
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 while !isStopping && !Task.isCancelled {

@@ -34,6 +34,7 @@ public struct Poller: Service {
 
     public func run() async throws {
         _ = try await cancelWhenGracefulShutdown {
+            await workers.waitUntilLoaded()
             try await pollUntilCancelled()
         }
         logger.info("polling stopped")

@@ -27,15 +27,21 @@ extension LoopbackTests {
         }
 
         func start(_ loopback: Loopback) throws -> Process {
+            try Self.start(loopback, database: ["DATABASE_PATH": loopback.folder.databasePath])
+        }
+
+        /// The executable against the loopback fakes, on the database `database` names
+        /// (`DATABASE_PATH` or `DATABASE_URL`), its output discarded.
+        static func start(_ loopback: Loopback, database: [String: String]) throws -> Process {
             let process = Process()
-            process.executableURL = Self.executable
+            process.executableURL = executable
             process.arguments = ["run"]
             process.environment = [
                 "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
                 "TELEGRAM_API_URL": loopback.telegram.url.absoluteString, "OPEN_WEATHER_API_URL": loopback.weather.url.absoluteString,
-                "DATABASE_PATH": loopback.folder.databasePath, "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
+                "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
                 "TELEGRAM_MESSAGES_PER_SECOND": "2000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "200",
-            ]
+            ].merging(database) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

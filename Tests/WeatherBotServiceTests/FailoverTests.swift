@@ -37,19 +37,7 @@ extension LoopbackTests {
         }
 
         func start(_ loopback: Loopback, databaseURL: String) throws -> Process {
-            let process = Process()
-            process.executableURL = Self.executable
-            process.arguments = ["run"]
-            process.environment = [
-                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
-                "TELEGRAM_API_URL": loopback.telegram.url.absoluteString, "OPEN_WEATHER_API_URL": loopback.weather.url.absoluteString,
-                "DATABASE_URL": databaseURL, "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
-                "TELEGRAM_MESSAGES_PER_SECOND": "2000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "200",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            try CrashRecoveryTests.start(loopback, database: ["DATABASE_URL": databaseURL])
         }
 
         /// The process id in the lease's holder («host/pid»), when a replica is active.
