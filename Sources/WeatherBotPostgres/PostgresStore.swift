@@ -291,8 +291,7 @@ public final class PostgresStore: BotStore {
     }
 
     public func subscriptions(chatID: Int64) async throws -> [Subscription] {
-        try await subscriptions(
-            client.query("SELECT \(unescaped: Self.subscriptionColumns) FROM subscription WHERE chat_id = \(chatID) ORDER BY id", logger: logger))
+        try await client.withConnection { connection in try await Self.subscriptions(chatID, connection, logger) }
     }
 
     // MARK: Outbox
@@ -524,14 +523,6 @@ extension PostgresStore {
     }
 
     static let subscriptionColumns = subscriptionColumns("")
-
-    private func subscriptions(_ rows: PostgresRowSequence) async throws -> [Subscription] {
-        var subscriptions: [Subscription] = []
-        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool).self) {
-            subscriptions.append(try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-        }
-        return subscriptions
-    }
 
     private static func subscription(
         _ id: Int64, _ chatID: Int64, _ place: String, _ zone: String, _ hour: Int, _ minute: Int, _ next: Date, _ lastSentDay: String?,
