@@ -3,7 +3,9 @@ import LoopbackHTTP
 import Synchronization
 
 /// One prepared update: its JSON, its chat, and how many Bot API calls answer it; for a button
-/// press, the callback query's id, whose answer is timed on its own.
+/// press, the callback query's id, whose answer is timed on its own. A button press comes out of
+/// getUpdates only once the chat got every call that answers its earlier updates: a user cannot
+/// press a button before the message that bears it arrived.
 struct PreparedUpdate: Sendable {
     var data: Data
     var chat: Int64
@@ -67,6 +69,8 @@ final class FakeBotAPI: Sendable {
     }
 
     private let updates: [PreparedUpdate]
+    /// For each update, the calls its chat must have received before it can be handed out.
+    private let shownAfter: [Int]
     private let firstID: Int
     private let releaseInterval: Double?
     private let releaseStart: ReleaseStart
@@ -90,12 +94,15 @@ final class FakeBotAPI: Sendable {
         var state = State(handedOut: unanswered, answeredAt: unanswered, callbackAnsweredAt: unanswered)
         var totals: [Int64: Int] = [:]
         var callbackQueries: [String: Int] = [:]
+        var shownAfter = [Int](repeating: 0, count: updates.count)
         for (index, update) in updates.enumerated() {
+            if update.callbackQueryID != nil { shownAfter[index] = totals[update.chat] ?? 0 }
             totals[update.chat, default: 0] += update.replies
             state.waiting[update.chat, default: []].append((index, totals[update.chat]!))
             if let id = update.callbackQueryID { callbackQueries[id] = index }
         }
         self.callbackQueries = callbackQueries
+        self.shownAfter = shownAfter
         updatingChats = Set(updates.map(\.chat))
         self.state = Mutex(state)
     }
@@ -196,7 +203,9 @@ final class FakeBotAPI: Sendable {
 
     private func getUpdates(offset: Int) async -> LoopbackResponse {
         let start = max(offset - firstID, 0)
-        for attempt in 0..<2 {
+        // A long poll: held until something comes out, at most about a second.
+        let deadline = Date().addingTimeInterval(1)
+        while true {
             let (batch, wait): (ArraySlice<PreparedUpdate>, Double) = state.withLock { state in
                 let now = Date()
                 if state.firstPoll == nil { state.firstPoll = now }
@@ -207,7 +216,12 @@ final class FakeBotAPI: Sendable {
                 } else {
                     released = updates.count
                 }
-                let end = min(start + 100, released)
+                var end = min(start + 100, released)
+                // Telegram has no button press before its message was delivered, nor anything after it.
+                if let pressed = (start..<end).first(where: { shownAfter[$0] > state.received[updates[$0].chat] ?? 0 }) {
+                    end = pressed
+                    if start == end { return ([], 0.002) }
+                }
                 guard start < end else {
                     // Held until the next update is released, at most a second, as a long poll is;
                     // while the release has not started, looked at again every 50 ms.
@@ -220,7 +234,9 @@ final class FakeBotAPI: Sendable {
                 }
                 if state.first == nil { state.first = now }
                 for index in start..<end where state.handedOut[index] == nil {
-                    state.handedOut[index] = releaseInterval.map { state.releaseOrigin!.addingTimeInterval(Double(index) * $0) } ?? now
+                    // Held back by a button press, an update is timed from when it came out.
+                    let release = releaseInterval.map { state.releaseOrigin!.addingTimeInterval(Double(index) * $0) } ?? now
+                    state.handedOut[index] = max(release, shownAfter[index] > 0 ? now : release)
                 }
                 return (updates[start..<end], 0)
             }
@@ -233,8 +249,9 @@ final class FakeBotAPI: Sendable {
                 body.append(contentsOf: Data("]}".utf8))
                 return LoopbackResponse(body: body)
             }
-            try? await Task.sleep(for: .seconds(wait))
-            if attempt == 0 && wait >= 1 { break }
+            let left = deadline.timeIntervalSinceNow
+            try? await Task.sleep(for: .seconds(max(min(wait, left), 0)))
+            if wait >= left { break }
         }
         return .json(["ok": true, "result": [Any]()])
     }
