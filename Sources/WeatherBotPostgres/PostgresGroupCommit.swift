@@ -1,58 +1,55 @@
-import PostgresNIO
+import WeatherBotStore
 
 /// Writes submitted while a transaction is under way share the next one, as on SQLite
-/// (`GroupCommit`): under load one commit, one fence check and one round of the server's log
+/// (`GroupCommit`): under load one commit, one fence check and one statement per kind of row
 /// serve many chats; alone, a write goes at once. When a shared transaction fails, its writes are
-/// tried again one transaction each, so a write that fails does so alone. A write may therefore
-/// run twice (the first time rolled back): it must only touch the database.
+/// tried again one transaction each, so a write that fails does so alone.
 actor PostgresGroupCommit {
     private struct Job {
-        let body: @Sendable (PostgresConnection) async throws -> any Sendable
-        let continuation: CheckedContinuation<any Sendable, any Error>
+        let write: SharedWrite
+        let continuation: CheckedContinuation<CommittedStep?, any Error>
     }
 
-    /// Runs the writes of one transaction (``PostgresStore``'s fenced transaction).
-    typealias Transaction = @Sendable (@Sendable (PostgresConnection) async throws -> [any Sendable]) async throws -> [any Sendable]
+    /// Commits writes in one transaction (``PostgresStore``'s fenced transaction); returns, for
+    /// each in order, what a step committed.
+    typealias Commit = @Sendable ([SharedWrite]) async throws -> [CommittedStep?]
 
-    private let transaction: Transaction
+    private let commit: Commit
     private let maximumBatch: Int
     private var waiting: [Job] = []
     private var committing = false
 
-    init(maximumBatch: Int = 128, transaction: @escaping Transaction) {
+    init(maximumBatch: Int = 128, commit: @escaping Commit) {
         self.maximumBatch = maximumBatch
-        self.transaction = transaction
+        self.commit = commit
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let result = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            waiting.append(Job(body: { try await body($0) }, continuation: continuation))
+    /// Commits `write`, possibly with others; returns once it committed.
+    func write(_ write: SharedWrite) async throws -> CommittedStep? {
+        try await withCheckedThrowingContinuation { continuation in
+            waiting.append(Job(write: write, continuation: continuation))
             if !committing {
                 committing = true
                 Task { await self.commitWaiting() }
             }
         }
-        // The erased value is always the T that `body` returned.
-        return result as! T
     }
 
     private func commitWaiting() async {
         while !waiting.isEmpty {
             let batch = Array(waiting.prefix(maximumBatch))
             waiting.removeFirst(batch.count)
-            let bodies = batch.map(\.body)
             do {
-                let results = try await transaction { connection in
-                    var results: [any Sendable] = []
-                    for body in bodies { results.append(try await body(connection)) }
-                    return results
-                }
+                let results = try await commit(batch.map(\.write))
                 for (job, result) in zip(batch, results) { job.continuation.resume(returning: result) }
             } catch {
+                guard batch.count > 1 else {
+                    batch[0].continuation.resume(throwing: error)
+                    continue
+                }
                 for job in batch {
                     do {
-                        let results = try await transaction { connection in [try await job.body(connection)] }
-                        job.continuation.resume(returning: results[0])
+                        job.continuation.resume(returning: try await commit([job.write])[0])
                     } catch {
                         job.continuation.resume(throwing: error)
                     }

@@ -30,7 +30,9 @@ public final class PostgresStore: BotStore {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         chats = ChatCache(capacity: cachedChats)
-        group = PostgresGroupCommit { [client, fence, logger] writes in try await Self.transaction(client, fence, logger, writes) }
+        group = PostgresGroupCommit { [client, fence, logger] writes in
+            try await Self.transaction(client, fence, logger) { connection in try await Self.commit(writes, connection, logger) }
+        }
     }
 
     /// Runs the client's connection pool until the task is cancelled.
@@ -175,12 +177,10 @@ public final class PostgresStore: BotStore {
         try await write { connection in
             let stored = try await Self.fact(Self.lastUpdateIDKey, connection, logger).flatMap(Int64.init) ?? .min
             let previous = rebasing ? Int64.min : stored
-            var items: [InboxItem] = []
-            for update in updates where update.updateID > previous {
-                guard let chatID = update.chatID else { continue }
-                let item = InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload)
-                items.append(try await Self.insert(item, connection, logger))
-            }
+            let items = try await Self.insert(
+                updates.filter { $0.updateID > previous }.compactMap { update in
+                    update.chatID.map { InboxItem(chatId: $0, updateId: update.updateID, kind: .update, payload: update.payload) }
+                }, connection, logger)
             try await Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), connection, logger)
             try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
             return items
@@ -223,7 +223,7 @@ public final class PostgresStore: BotStore {
                     \(String(error.prefix(2_000))), \(now))
                 ON CONFLICT (seq) DO UPDATE SET attempts = EXCLUDED.attempts, error = EXCLUDED.error, failed_at = EXCLUDED.failed_at
                 """, logger: logger)
-            return try await Self.queue(apology, chatID: item.chatId, lane: .interactive, now: now, connection, logger)
+            return try await Self.queue([QueuedRow(chatID: item.chatId, lane: .interactive, request: apology, at: now)], connection, logger).first
         }
     }
 
@@ -257,24 +257,10 @@ public final class PostgresStore: BotStore {
     {
         var stored = chat
         stored.updatedAt = now
-        let written = try await group.write { [stored, logger] connection in
-            for change in changes {
-                try await Self.apply(change, chatID: stored.id, now: now, connection, logger)
-            }
-            try await Self.store(stored, connection, logger)
-            try await connection.query("DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(stored.id)", logger: logger)
-            var ids: [Int64] = []
-            for reply in replies {
-                ids.append(try await Self.queue(reply, chatID: stored.id, lane: .interactive, now: now, connection, logger))
-            }
-            var items: [InboxItem] = []
-            for payload in followUps {
-                items.append(try await Self.insert(InboxItem(chatId: stored.id, updateId: nil, kind: .followUp, payload: payload), connection, logger))
-            }
-            return CommittedStep(replyIDs: ids, followUps: items)
-        }
+        let written = try await group.write(.step(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, at: now))
         chats.keep(stored)
-        return written
+        // A step's write always returns what it committed.
+        return written ?? CommittedStep(replyIDs: [], followUps: [])
     }
 
     public func deactivateChat(_ chatID: Int64) async throws {
@@ -324,24 +310,12 @@ public final class PostgresStore: BotStore {
     }
 
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        try await write { connection in try await Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, connection, logger) }
-    }
-
-    private static func complete(
-        id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws {
-        try await connection.query("DELETE FROM outbox WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-        if let tag, let messageID {
-            try await connection.query(
-                """
-                INSERT INTO message_tag (chat_id, tag, message_id, created_at) VALUES (\(chatID), \(tag), \(Int64(messageID)), \(now))
-                ON CONFLICT (chat_id, tag) DO UPDATE SET message_id = EXCLUDED.message_id, created_at = EXCLUDED.created_at
-                """, logger: logger)
-        }
+        let sent = SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)
+        try await write { connection in try await Self.complete([sent], connection, logger) }
     }
 
     public func completeDelivered(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        try await group.write { [logger] connection in try await Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, connection, logger) }
+        _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)))
     }
 
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
@@ -390,11 +364,8 @@ public final class PostgresStore: BotStore {
                     written.append([])
                     continue
                 }
-                var ids: [Int64] = []
-                for request in delivery.requests {
-                    ids.append(try await Self.queue(request, chatID: delivery.chatID, lane: .bulk, now: now, connection, logger))
-                }
-                written.append(ids)
+                written.append(
+                    try await Self.queue(delivery.requests.map { QueuedRow(chatID: delivery.chatID, lane: .bulk, request: $0, at: now) }, connection, logger))
             }
             return written
         }
@@ -448,17 +419,6 @@ extension PostgresStore {
             "INSERT INTO worker_fact (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", logger: logger)
     }
 
-    private static func insert(_ item: InboxItem, _ connection: PostgresConnection, _ logger: Logger) async throws -> InboxItem {
-        let rows = try await connection.query(
-            """
-            INSERT INTO inbox (chat_id, update_id, kind, payload) VALUES (\(item.chatId), \(item.updateId), \(item.kind.rawValue), \(item.payload))
-            RETURNING seq
-            """, logger: logger)
-        var written = item
-        for try await seq in rows.decode(Int64.self) { written.seq = seq }
-        return written
-    }
-
     private func inbox(_ rows: PostgresRowSequence) async throws -> [InboxItem] {
         var items: [InboxItem] = []
         for try await row in rows.decode((Int64, Int64, Int64?, String, Data, Int).self) {
@@ -471,39 +431,6 @@ extension PostgresStore {
     private func count(_ rows: PostgresRowSequence) async throws -> Int {
         for try await value in rows.decode(Int64.self) { return Int(value) }
         return 0
-    }
-
-    /// Puts one reply at the end of its lane; returns its id.
-    static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, _ connection: PostgresConnection, _ logger: Logger)
-        async throws -> Int64
-    {
-        let rows = try await connection.query(
-            """
-            INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at)
-            VALUES (\(chatID), \(lane.rawValue), \(request.method.rawValue), \(request.parameters), \(request.tag), \(request.messageID.map(Int64.init)),
-                \(request.photo), 0, \(now), \(now))
-            RETURNING id
-            """, logger: logger)
-        for try await id in rows.decode(Int64.self) { return id }
-        throw PostgresStoreError(description: "the outbox gave no id")
-    }
-
-    private static func store(_ chat: ChatRecord, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let place = try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        let recent = String(decoding: try encoder.encode(chat.recentPlaces), as: UTF8.self)
-        try await connection.query(
-            """
-            INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
-            VALUES (\(chat.id), \(chat.language), \(chat.state), \(place), \(recent), \(chat.placeSeq), \(chat.questionSeq), \(chat.isActive),
-                \(chat.createdAt), \(chat.updatedAt), \(chat.lastMessageID.map(Int64.init)))
-            ON CONFLICT (id) DO UPDATE SET
-                language = EXCLUDED.language, state = EXCLUDED.state, current_place = EXCLUDED.current_place,
-                recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
-                is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-                last_message_id = EXCLUDED.last_message_id
-            """, logger: logger)
     }
 
     static func favorites(_ chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Favorite] {
@@ -535,7 +462,7 @@ extension PostgresStore {
 
     /// Applies one change to the chat's saved data inside the step's transaction; every statement
     /// names the chat, so an id of another chat's changes nothing.
-    private static func apply(_ change: ChatChange, chatID: Int64, now: Date, _ connection: PostgresConnection, _ logger: Logger) async throws {
+    static func apply(_ change: ChatChange, chatID: Int64, now: Date, _ connection: PostgresConnection, _ logger: Logger) async throws {
         switch change {
         case .subscribe(let subscription, let limit):
             let existing = try await subscriptions(chatID, connection, logger)

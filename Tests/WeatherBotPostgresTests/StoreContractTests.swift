@@ -181,6 +181,63 @@ import WeatherBotStore
             #expect(try await store.quickCheck() == nil)
         }
     }
+
+    /// Replies of chat `id` of the step below: none to three, the first tagged.
+    static func replies(_ id: Int64) -> [BotRequest] {
+        (0..<Int(id % 4)).map { BotRequest.sendMessage(chatID: id, text: "\(id)/\($0)", tag: $0 == 0 ? "t" : nil) }
+    }
+
+    /// Under load the engines share transactions among steps and sent replies: each step still
+    /// gets the ids of its own rows, in order, and a sent reply leaves only its own row.
+    @Test(arguments: Engine.available)
+    func stepsCommittedTogetherEachGetTheirOwnRowsInOrder(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let chats: [Int64] = Array(1...40)
+            let items = try await store.receive(chats.map { Self.update($0, chat: $0) }, lastUpdateID: 40, rebasing: false, at: Self.now)
+            let steps = try await withThrowingTaskGroup(of: (Int64, CommittedStep).self) { group in
+                for item in items {
+                    let chatID = item.chatId
+                    group.addTask {
+                        var chat = Self.chat(chatID)
+                        chat.lastMessageID = chatID % 3 == 0 ? nil : Int(chatID) * 10
+                        let replies = Self.replies(chatID)
+                        let followUps = chatID % 5 == 0 ? [Data("more \(chatID)".utf8)] : []
+                        let step = try await store.commitStep(
+                            chat: chat, handled: try #require(item.seq), changes: [], replies: replies, followUps: followUps, at: Self.now)
+                        return (chatID, step)
+                    }
+                }
+                return try await group.reduce(into: [Int64: CommittedStep]()) { $0[$1.0] = $1.1 }
+            }
+            let outbox = try await store.outboxItems(lane: .interactive, from: .min, limit: 1_000)
+            let byID = Dictionary(uniqueKeysWithValues: outbox.map { ($0.id, $0) })
+            for chatID in chats {
+                let step = try #require(steps[chatID])
+                #expect(step.replyIDs.map { byID[$0]?.request } == Self.replies(chatID))
+                #expect(step.replyIDs == step.replyIDs.sorted())
+                #expect(step.followUps.map(\.payload) == (chatID % 5 == 0 ? [Data("more \(chatID)".utf8)] : []))
+                #expect(step.followUps.allSatisfy { $0.chatId == chatID && $0.seq != nil })
+                #expect(try await store.chat(chatID)?.lastMessageID == (chatID % 3 == 0 ? nil : Int(chatID) * 10))
+            }
+            #expect(try await store.pendingInbox().map(\.kind) == Array(repeating: .followUp, count: 8))
+
+            // Sent together, each with another chat's id once: only the right ones leave.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for item in outbox {
+                    let id = try #require(item.id)
+                    group.addTask {
+                        try await store.completeDelivered(id: id, chatID: item.chatId + 1_000, tag: nil, messageID: nil, at: Self.now)
+                        try await store.completeDelivered(id: id, chatID: item.chatId, tag: item.request?.tag, messageID: Int(id), at: Self.now)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.outboxBacklog() == 0)
+            for item in outbox where item.request?.tag == "t" {
+                #expect(try await store.messageID(chatID: item.chatId, tag: "t") == item.id.map(Int.init))
+            }
+        }
+    }
 }
 
 /// The PostgreSQL engine's schema: versioned like SQLite's, applied once however often asked.
