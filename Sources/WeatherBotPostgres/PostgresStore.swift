@@ -8,8 +8,7 @@ public import WeatherBotStore
 /// The bot's store on PostgreSQL: the same operations and guarantees as ``BotDatabase``, each
 /// write one transaction on a connection of the client's pool.
 ///
-/// The client is a service: ``run()`` must run (in the service group, or a task of the caller's)
-/// while the store is used.
+/// The client's pool must run while the store is used (``withRunning(_:_:)``).
 public final class PostgresStore: BotStore {
     public let client: PostgresClient
     let logger: Logger
@@ -33,11 +32,6 @@ public final class PostgresStore: BotStore {
         group = PostgresGroupCommit { [client, fence, logger] writes in
             try await Self.transaction(client, fence, logger) { connection in try await Self.commit(writes, connection, logger) }
         }
-    }
-
-    /// Runs the client's connection pool until the task is cancelled.
-    public func run() async {
-        await client.run()
     }
 
     // MARK: Schema

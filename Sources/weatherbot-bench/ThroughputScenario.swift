@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import WeatherBotPostgres
 
 /// Updates from many chats through the weatherbot executable, end to end: from the fake Telegram
 /// handing them out in getUpdates to the replies' HTTP 200, with Telegram's rate limits lifted.
@@ -149,8 +150,8 @@ struct ThroughputScenario {
         init(
             executable: String, updates: [PreparedUpdate], firstID: Int, releaseInterval: Double?, deadline: TimeInterval, postgres: String? = nil
         ) async throws {
-            var database: BenchDatabase?
-            if let postgres { database = try await BenchDatabase(server: postgres) }
+            var database: ScratchDatabase?
+            if let postgres { database = try await ScratchDatabase.create(on: postgres, prefix: "weatherbot_bench") }
             // WEATHERBOT_BENCH_KEEP_DATABASE keeps it, to look into after the run.
             let keep = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_KEEP_DATABASE"] != nil
 

@@ -113,12 +113,7 @@ struct BotApplication {
         var leaseConfiguration = location.configuration
         leaseConfiguration.options.maximumConnections = 2
         let leaseClient = PostgresClient(configuration: leaseConfiguration, backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            group.addTask { await leaseClient.run() }
-            defer { group.cancelAll() }
-            // The pool starts in its own task; asked before it runs, it waits, with a warning.
-            try await Task.sleep(for: .milliseconds(50))
+        try await withRunning([store.client, leaseClient]) {
             do {
                 try await store.migrate()
             } catch {

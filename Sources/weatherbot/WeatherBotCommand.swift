@@ -139,10 +139,7 @@ extension WeatherBotCommand {
             logger.logLevel = .critical
             let store = PostgresStore(location, logger: logger)
             let formatter = ISO8601DateFormatter()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await store.run() }
-                defer { group.cancelAll() }
-                try await Task.sleep(for: .milliseconds(50))
+            try await withRunning([store.client]) {
                 let standing: LeaderLease.Standing?
                 let backlog: [(OutboxLane, Int)]
                 do {

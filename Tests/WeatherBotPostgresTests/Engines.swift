@@ -32,41 +32,19 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
             defer { try? FileManager.default.removeItem(at: folder) }
             return try await body(try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path))
         case .postgres:
-            let server = try #require(Self.serverURL)
-            let name = "weatherbot_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20))"
-            try await Self.withServer(server) { client in
-                try await client.query("CREATE DATABASE \(unescaped: name)", logger: Self.logger)
-            }
-            let drop = { try await Self.withServer(server) { try await $0.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: Self.logger) } }
-            var url = try #require(URLComponents(string: server))
-            url.path = "/" + name
-            let store = PostgresStore(try PostgresLocation(url: try #require(url.string)), logger: Self.logger)
+            let database = try await ScratchDatabase.create(on: try #require(Self.serverURL), prefix: "weatherbot_contract")
+            let store = PostgresStore(try PostgresLocation(url: database.url), logger: Self.logger)
             do {
-                let result = try await Self.running(store.client) {
+                let result = try await withRunning([store.client]) {
                     try await store.migrate()
                     return try await body(store)
                 }
-                try await drop()
+                await database.drop()
                 return result
             } catch {
-                try? await drop()
+                await database.drop()
                 throw error
             }
-        }
-    }
-
-    /// Runs `body` with a client of the server's test database.
-    static func withServer<T>(_ url: String, _ body: (PostgresClient) async throws -> T) async throws -> T {
-        let client = PostgresClient(configuration: try PostgresLocation(url: url).configuration, backgroundLogger: logger)
-        return try await running(client) { try await body(client) }
-    }
-
-    /// Runs `body` while the client's pool runs.
-    static func running<T>(_ client: PostgresClient, _ body: () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body()
         }
     }
 }

@@ -20,22 +20,6 @@ extension LoopbackTests {
             return logger
         }
 
-        /// An empty database on the test server for one run; its URL.
-        static func freshDatabase() async throws -> (url: String, drop: @Sendable () async -> Void) {
-            let server = try #require(serverURL)
-            let name = "weatherbot_failover_\(UInt32.random(in: 0...UInt32.max))"
-            let admin = PostgresClient(configuration: try PostgresLocation(url: server).configuration, backgroundLogger: logger)
-            let pool = Task { await admin.run() }
-            try await Task.sleep(for: .milliseconds(50))
-            try await admin.query("CREATE DATABASE \(unescaped: name)", logger: logger)
-            var url = try #require(URLComponents(string: server))
-            url.path = "/" + name
-            return (try #require(url.string), {
-                _ = try? await admin.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: logger)
-                pool.cancel()
-            })
-        }
-
         func start(_ loopback: Loopback, databaseURL: String) throws -> Process {
             try CrashRecoveryTests.start(loopback, database: ["DATABASE_URL": databaseURL])
         }
@@ -50,7 +34,7 @@ extension LoopbackTests {
         func theActiveReplicaKilledTwiceLosesNothingAndAStandbyTakesOver() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
-            let database = try await Self.freshDatabase()
+            let database = try await ScratchDatabase.create(on: try #require(Self.serverURL), prefix: "weatherbot_failover")
             let client = PostgresClient(configuration: try PostgresLocation(url: database.url).configuration, backgroundLogger: Self.logger)
             let pool = Task { await client.run() }
             var replicas = [try start(loopback, databaseURL: database.url)]
