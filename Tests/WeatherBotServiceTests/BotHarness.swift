@@ -5,29 +5,66 @@ import Testing
 import LoopbackHTTP
 import Logging
 import OpenWeather
+import PostgresNIO
 import ServiceLifecycle
 import TelegramBotAPI
 import WeatherBot
+import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
 
-/// The real worker (poller, chat workers, outbox sender) over a real SQLite file, talking real
-/// HTTP to the loopback fakes. Several can be started one after another on the same file.
+/// The store engines the end-to-end tests run on: SQLite always, PostgreSQL when
+/// `TEST_DATABASE_URL` names a server (`.ci/run` starts one).
+enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    static let serverURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static var available: [StoreEngine] { serverURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    var testDescription: String { rawValue }
+}
+
+/// The real worker (poller, chat workers, outbox sender) over a real store (a SQLite file, or a
+/// PostgreSQL database of its own), talking real HTTP to the loopback fakes. Several can be
+/// started one after another on the same store.
 /// Every test that runs servers, workers or processes on loopback, one suite at a time: run
 /// together they would compete for the machine's two cores and make each other's timeouts lie.
 @Suite(.serialized) enum LoopbackTests {}
 
 final class BotHarness {
-    let database: BotDatabase
+    let database: any BotStore
     let group: ServiceGroup
     let running: Task<Void, any Error>
+    /// PostgreSQL's connection pool, which runs while the worker does.
+    private let pool: Task<Void, Never>?
+
+    /// PostgreSQL's own log: a test reads what the bot did, not the pool's connections.
+    static let quiet: Logger = {
+        var logger = Logger(label: "weatherbot.tests.postgres")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// Where the worker keeps its data.
+    enum Store {
+        case file(String)
+        case postgres(url: String)
+    }
 
     init(
-        databasePath: String, telegramURL: URL, weatherURL: URL,
+        store: Store, telegramURL: URL, weatherURL: URL,
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         logger: Logger? = nil
     ) async throws {
-        database = try BotDatabase.open(path: databasePath)
+        switch store {
+        case .file(let path):
+            database = try BotDatabase.open(path: path)
+            pool = nil
+        case .postgres(let url):
+            let postgres = PostgresStore(try PostgresLocation(url: url), logger: Self.quiet)
+            pool = Task { await postgres.client.run() }
+            try await postgres.migrate()
+            database = postgres
+        }
         let transport = AsyncHTTPTransport()
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(15))
         let logger = logger ?? {
@@ -47,17 +84,29 @@ final class BotHarness {
         running = Task { try await group.run() }
     }
 
+    /// The SQLite store, for tests of what only that engine has.
+    var file: BotDatabase {
+        get throws { try #require(database as? BotDatabase) }
+    }
+
     /// Stops as SIGTERM would: polling first, then the chats in flight, then the outbox.
     func stop() async throws {
         await group.triggerGracefulShutdown()
         try await running.value
     }
 
+    /// The store stays readable after a graceful stop, until the harness goes.
+    deinit {
+        pool?.cancel()
+    }
+
     /// Stops without any grace, as close to `kill -9` as a test in one process gets: every task is
-    /// cancelled wherever it is.
+    /// cancelled wherever it is, and PostgreSQL's connections close.
     func kill() async {
         running.cancel()
         _ = try? await running.value
+        pool?.cancel()
+        _ = await pool?.value
     }
 }
 
@@ -73,30 +122,48 @@ final class ShiftedClock: WallClock {
     }
 }
 
-/// The loopback world of an end-to-end test: a database folder, a fake Telegram and a fake
-/// OpenWeather, on which workers can be started, stopped and started again.
+/// The loopback world of an end-to-end test: a store (a file in a fresh folder, or a fresh
+/// PostgreSQL database), a fake Telegram and a fake OpenWeather, on which workers can be started,
+/// stopped and started again.
 final class Loopback {
     let folder: TemporaryFolder
     let telegram: FakeTelegram
     let weather: LoopbackServer
+    /// The PostgreSQL database the workers share, on that engine.
+    let postgres: ScratchDatabase?
 
-    init(forecastDelay: Duration = .zero) async throws {
+    init(engine: StoreEngine = .sqlite, forecastDelay: Duration = .zero) async throws {
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram()
         weather = try await FakeOpenWeather.start(forecastDelay: forecastDelay)
+        switch engine {
+        case .sqlite: postgres = nil
+        case .postgres: postgres = try await ScratchDatabase.create(on: try #require(StoreEngine.serverURL), prefix: "weatherbot_e2e")
+        }
     }
 
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), logger: Logger? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
-            databasePath: folder.databasePath, telegramURL: telegram.url, weatherURL: weather.url,
+            store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, logger: logger)
+    }
+
+    /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.
+    func withStore<T>(_ body: (any BotStore) async throws -> T) async throws -> T {
+        guard let postgres else { return try await body(try BotDatabase.open(path: folder.databasePath)) }
+        let store = PostgresStore(try PostgresLocation(url: postgres.url), logger: BotHarness.quiet)
+        return try await withRunning([store.client]) {
+            try await store.migrate()
+            return try await body(store)
+        }
     }
 
     func shutdown() async {
         await weather.shutdown()
         await telegram.server.shutdown()
+        await postgres?.drop()
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LoopbackHTTP
 import Testing
 @testable import WeatherBotStore
@@ -12,15 +11,15 @@ extension LoopbackTests {
         static let subscribers = 400
 
         /// Chats subscribed to a forecast due in an hour, in four places.
-        func seed(_ path: String, dueAt due: Date) throws {
-            let database = try BotDatabase.open(path: path)
-            try database.writer.write { db in
+        func seed(_ loopback: Loopback, dueAt due: Date) async throws {
+            try await loopback.withStore { store in
                 for id in 1...Self.subscribers {
                     let place = Place(
                         name: "Place \(id % 4)", localNames: ["ru": "Место \(id % 4)"], country: "RU", latitude: 54 + Double(id % 4),
                         longitude: 45, timeZone: "Europe/Moscow")
-                    try ChatRecord(id: Int64(10_000 + id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place).insert(db)
-                    try Subscription(chatId: Int64(10_000 + id), place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due).insert(db)
+                    let chat = ChatRecord(id: Int64(10_000 + id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place)
+                    let subscription = Subscription(chatId: chat.id, place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due)
+                    _ = try await store.commitStep(chat: chat, handled: -1, changes: [.subscribe(subscription, limit: 1)], replies: [], followUps: [], at: Date())
                 }
             }
         }
@@ -29,10 +28,10 @@ extension LoopbackTests {
             state.sent.filter { $0.text.contains("Прогноз на сегодня") }.count
         }
 
-        @Test func aChatIsAnsweredWithinTwoSecondsWhileABroadcastGoesOut() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aChatIsAnsweredWithinTwoSecondsWhileABroadcastGoesOut(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
-            try seed(loopback.folder.databasePath, dueAt: Date().addingTimeInterval(3_600))
+            try await seed(loopback, dueAt: Date().addingTimeInterval(3_600))
             let clock = ShiftedClock()
             let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
 
@@ -61,7 +60,7 @@ extension LoopbackTests {
             try await Task.sleep(for: .milliseconds(300))
             let recipients = telegram.state.withLock { state in state.sent.filter { $0.text.contains("Прогноз на сегодня") }.map(\.chatID) }
             #expect(Set(recipients).count == Self.subscribers && recipients.count == Self.subscribers)
-            #expect(try bot.database.outboxBacklog() == 0)
+            #expect(try await bot.database.outboxBacklog() == 0)
             try await bot.stop()
             await loopback.shutdown()
         }

@@ -40,8 +40,8 @@ extension LoopbackTests {
             return (number(16..<20), number(20..<24))
         }
 
-        @Test func aChartIsUploadedOnceAndEveryOtherChatGetsItByFileID() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aChartIsUploadedOnceAndEveryOtherChatGetsItByFileID(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
             let cards = [
@@ -93,8 +93,8 @@ extension LoopbackTests {
 
         /// The outbox keeps what makes the chart, not the picture: a chart not yet sent when the bot
         /// stops is drawn and sent after it starts again.
-        @Test func aChartNotYetSentWhenTheBotStopsIsSentAfterItStartsAgain() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aChartNotYetSentWhenTheBotStopsIsSentAfterItStartsAgain(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             var bot = try await loopback.startBot()
             let card = try await cityAndCard(telegram, chatID: 601)
@@ -103,7 +103,7 @@ extension LoopbackTests {
             }
             try telegram.press("📈 График", on: card, in: 601)
             try await telegram.waitUntil("the button's answer") { $0.answers.count >= 2 }
-            #expect(try bot.database.outboxBacklog() == 1)
+            #expect(try await bot.database.outboxBacklog() == 1)
             await bot.kill()
 
             telegram.state.withLock { $0.failures["sendPhoto"] = nil }

@@ -8,8 +8,8 @@ extension LoopbackTests {
     @Suite(.serialized) struct CityDialogueEndToEndTests {
         let chatID: Int64 = 501
 
-        @Test func aSlowForecastShowsTypingWhileTheChatWaits() async throws {
-            let loopback = try await Loopback(forecastDelay: .seconds(2))
+        @Test(arguments: StoreEngine.available) func aSlowForecastShowsTypingWhileTheChatWaits(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine, forecastDelay: .seconds(2))
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
             telegram.sendText("/weather", from: chatID)
@@ -31,8 +31,8 @@ extension LoopbackTests {
             try await bot.stop()
         }
 
-        @Test func locationIsConfirmedAndTheWeatherShown() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func locationIsConfirmedAndTheWeatherShown(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
 
@@ -63,21 +63,21 @@ extension LoopbackTests {
             try await telegram.waitUntil("the answer to the button") { $0.answers.count == 1 }
 
             try await bot.stop()
-            let saved = try #require(try bot.database.chat(chatID)?.currentPlace)
+            let saved = try #require(try await bot.database.chat(chatID)?.currentPlace)
             #expect(saved.name(in: "ru") == "Саранск")
             #expect(saved.timeZone == "Europe/Moscow")
-            #expect(try bot.database.outboxBacklog() == 0)
+            #expect(try await bot.database.outboxBacklog() == 0)
             await loopback.shutdown()
         }
 
-        @Test func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let first = try await loopback.startBot()
             telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
             try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
             // The question has been delivered and its delivery recorded: the worker is idle, waiting.
-            try await waitUntil("an empty outbox") { try first.database.outboxBacklog() == 0 }
+            try await waitUntil("an empty outbox") { try await first.database.outboxBacklog() == 0 }
             await first.kill()
             let messagesBefore = telegram.state.withLock { $0.sent.count + $0.edits.count }
 
@@ -94,13 +94,13 @@ extension LoopbackTests {
             #expect(messagesBefore == 2)
             #expect(state.sent.count + state.edits.count == 5)
             #expect(state.answers.count == 1)
-            #expect(try second.database.chat(chatID)?.currentPlace?.name(in: "ru") == "Саранск")
-            #expect(try second.database.pendingInbox().isEmpty)
+            #expect(try await second.database.chat(chatID)?.currentPlace?.name(in: "ru") == "Саранск")
+            #expect(try await second.database.pendingInbox().isEmpty)
             await loopback.shutdown()
         }
 
-        @Test func theOpenSeaOffersManualChoiceAndANameFindsTheCity() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func theOpenSeaOffersManualChoiceAndANameFindsTheCity(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
 
@@ -121,12 +121,12 @@ extension LoopbackTests {
             try telegram.press("France", on: choice.messageID, in: chatID, language: "en")
             try await telegram.waitUntil("the notice") { $0.answers.count == 3 }
             try await bot.stop()
-            #expect(try bot.database.chat(chatID)?.currentPlace?.region == "Texas")
+            #expect(try await bot.database.chat(chatID)?.currentPlace?.region == "Texas")
             await loopback.shutdown()
         }
 
-        @Test func weatherViewsEditTheCardAndOneFetchServesThemAll() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func weatherViewsEditTheCardAndOneFetchServesThemAll(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let (telegram, weather) = (loopback.telegram, loopback.weather)
             let bot = try await loopback.startBot()
 
@@ -168,10 +168,10 @@ extension LoopbackTests {
 }
 
 /// Waits until `condition` holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: () throws -> Bool) async throws {
+func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-        if try condition() { return }
+        if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
     throw FakeTelegram.TimedOut(what: what)

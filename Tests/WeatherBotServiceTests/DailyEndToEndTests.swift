@@ -8,8 +8,8 @@ extension LoopbackTests {
     @Suite(.serialized) struct DailyEndToEndTests {
         let chatID: Int64 = 909
 
-        @Test func subscribingForTheNextMinuteDeliversExactlyOneForecast() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func subscribingForTheNextMinuteDeliversExactlyOneForecast(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let clock = ShiftedClock()
             let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
@@ -26,7 +26,7 @@ extension LoopbackTests {
             let time = String(format: "%d:%02d", nextMinute.hour!, nextMinute.minute!)
             telegram.sendText("/daily \(time)", from: chatID)
             try await telegram.waitUntil("the confirmation") { state in state.sent.last?.text.contains("Каждый день в") ?? false }
-            #expect(try bot.database.subscriptions(chatID: chatID).count == 1)
+            #expect(try await bot.database.subscriptions(chatID: chatID).count == 1)
 
             // A minute passes, then a few more seconds of ticks: one forecast, not more.
             clock.shift(by: 61)
@@ -52,8 +52,8 @@ extension LoopbackTests {
 
         /// Two chats asking for the same forecast with the chart: each gets its forecast, then the
         /// chart under it, drawn and uploaded once.
-        @Test func forecastsWithTheChartShareOneUpload() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func forecastsWithTheChartShareOneUpload(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let clock = ShiftedClock()
             let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))

@@ -12,8 +12,8 @@ extension LoopbackTests {
         static let boris: Int64 = 72
         static let admin: Int64 = 73
 
-        @Test func aGroupChoosesItsCityByReplyAndOnlyTheAskerOrAnAdministratorDeletes() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aGroupChoosesItsCityByReplyAndOnlyTheAskerOrAnAdministratorDeletes(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             telegram.state.withLock { $0.administrators = [Self.admin] }
             let bot = try await loopback.startBot()
@@ -39,7 +39,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the card") { state in
                 state.sent.contains { $0.chatID == Self.group && $0.text.contains("Ощущается как") }
             }
-            #expect(try bot.database.chat(Self.group)?.currentPlace?.name(in: "ru") == "Саранск")
+            #expect(try await bot.database.chat(Self.group)?.currentPlace?.name(in: "ru") == "Саранск")
 
             // Favorites through /search@bot, then Anna's delete buttons: Boris is refused, the administrator is not.
             telegram.sendGroupText("/search@weather_test_bot Казань", in: Self.group, from: Self.anna)
@@ -48,7 +48,7 @@ extension LoopbackTests {
             }
             let kazan = try #require(telegram.screen(Self.group).last)
             try telegram.pressInGroup("В избранное", on: kazan.messageID, in: Self.group, by: Self.anna)
-            try await waitUntil("the favorite") { try bot.database.favorites(chatID: Self.group).count == 1 }
+            try await waitUntil("the favorite") { try await bot.database.favorites(chatID: Self.group).count == 1 }
             telegram.sendGroupText("/del@weather_test_bot", in: Self.group, from: Self.anna)
             try await telegram.waitUntil("the delete buttons") { state in
                 state.sent.contains { $0.chatID == Self.group && ($0.markup ?? "").contains("🗑 1. Казань") }
@@ -58,9 +58,9 @@ extension LoopbackTests {
             try telegram.pressInGroup("Казань", on: buttons.messageID, in: Self.group, by: Self.boris)
             try await telegram.waitUntil("Boris's notice") { $0.answerTexts.count == answersBefore + 1 }
             #expect(telegram.state.withLock { $0.answerTexts.last }?.contains("администратор") == true)
-            #expect(try bot.database.favorites(chatID: Self.group).count == 1)
+            #expect(try await bot.database.favorites(chatID: Self.group).count == 1)
             try telegram.pressInGroup("Казань", on: buttons.messageID, in: Self.group, by: Self.admin)
-            try await waitUntil("the deletion") { try bot.database.favorites(chatID: Self.group).isEmpty }
+            try await waitUntil("the deletion") { try await bot.database.favorites(chatID: Self.group).isEmpty }
 
             try await bot.stop()
             await loopback.shutdown()

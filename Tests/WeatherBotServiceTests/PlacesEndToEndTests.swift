@@ -8,8 +8,8 @@ extension LoopbackTests {
     @Suite(.serialized) struct PlacesEndToEndTests {
         let chatID: Int64 = 808
 
-        @Test func searchStarListMoveDeleteResetAndStartAgain() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func searchStarListMoveDeleteResetAndStartAgain(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
 
@@ -31,7 +31,7 @@ extension LoopbackTests {
             try telegram.press("Франция", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
             try await telegram.waitUntil("Paris's card") { state in state.sent.last?.text.contains("Париж") ?? false }
             try telegram.press("В избранное", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
-            try await waitUntil("three favorites") { try bot.database.favorites(chatID: chatID).count == 3 }
+            try await waitUntil("three favorites") { try await bot.database.favorites(chatID: chatID).count == 3 }
 
             telegram.sendText("/fav", from: chatID)
             try await telegram.waitUntil("the list") { state in state.sent.last?.text.contains("Избранное") ?? false }
@@ -49,7 +49,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the deletion") { state in state.sent.last?.text.contains("Удалено: Казань") ?? false }
             telegram.sendText("/del 7", from: chatID)
             try await telegram.waitUntil("the range") { state in state.sent.last?.text.contains("от 1 до 2") ?? false }
-            #expect(try bot.database.favorites(chatID: chatID).map { $0.place.name(in: "ru") } == ["Париж", "Уфа"])
+            #expect(try await bot.database.favorites(chatID: chatID).map { $0.place.name(in: "ru") } == ["Париж", "Уфа"])
 
             // The reorder buttons on the list message edit it in place.
             try telegram.press("Переставить", on: list.messageID, in: chatID)
@@ -59,14 +59,14 @@ extension LoopbackTests {
             try await telegram.waitUntil("the reset question") { state in state.sent.last?.text.contains("Удалить всё") ?? false }
             try telegram.press("Да, удалить всё", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
             try await telegram.waitUntil("the reset") { state in state.edits.last?.text.contains("Всё удалено") ?? false }
-            #expect(try bot.database.favorites(chatID: chatID).isEmpty)
+            #expect(try await bot.database.favorites(chatID: chatID).isEmpty)
 
             telegram.sendText("/start", from: chatID)
             try await telegram.waitUntil("the greeting") { state in state.sent.last?.text.contains("Привет") ?? false }
             #expect(telegram.screen(chatID).last?.markup?.contains("request_location") ?? false)
 
             try await bot.stop()
-            #expect(try bot.database.chat(chatID)?.currentPlace == nil)
+            #expect(try await bot.database.chat(chatID)?.currentPlace == nil)
             await loopback.shutdown()
         }
     }

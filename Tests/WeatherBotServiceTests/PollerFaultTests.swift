@@ -6,8 +6,8 @@ import WeatherBotStore
 extension LoopbackTests {
     /// Long polling through Telegram's failures: every update is handled exactly once.
     @Suite(.serialized) struct PollerFaultTests {
-        @Test func serverErrorsConflictsAndStalledPollsLoseNothingAndRepeatNothing() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func serverErrorsConflictsAndStalledPollsLoseNothingAndRepeatNothing(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let error = { (code: Int, description: String) -> LoopbackResponse in
                 .json(["ok": false, "error_code": code, "description": description], status: code)
@@ -29,13 +29,13 @@ extension LoopbackTests {
             let state = telegram.state.withLock { $0 }
             #expect(state.sent.count == 30)  // each update answered once
             for chat in 1...6 { #expect(state.sent.filter { $0.chatID == Int64(chat) }.count == 5) }
-            #expect(try bot.database.pendingInbox().isEmpty)
-            #expect(try bot.database.lastUpdateID() == 1029)
+            #expect(try await bot.database.pendingInbox().isEmpty)
+            #expect(try await bot.database.lastUpdateID() == 1029)
             await loopback.shutdown()
         }
 
-        @Test func aShutdownWhilePollingBacksOffAfterAConflictIsGraceful() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aShutdownWhilePollingBacksOffAfterAConflictIsGraceful(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let conflict = LoopbackResponse.json(
                 ["ok": false, "error_code": 409, "description": "Conflict: terminated by other getUpdates request"], status: 409)
@@ -50,8 +50,8 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
-        @Test func aBatchOfTheLargestUpdatesIsTakenWhole() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func aBatchOfTheLargestUpdatesIsTakenWhole(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             // 100 messages of 4,096 Cyrillic characters replying to as long a message: about
             // 5 MB as Telegram writes them, every character a 6-byte escape.
@@ -63,32 +63,32 @@ extension LoopbackTests {
             let bot = try await loopback.startBot()
             try await telegram.waitUntil(timeout: .seconds(60), "every chat answered") { Set($0.sent.map(\.chatID)).count == 100 }
             try await bot.stop()
-            #expect(try bot.database.lastUpdateID() == 1099)
+            #expect(try await bot.database.lastUpdateID() == 1099)
             await loopback.shutdown()
         }
 
-        @Test func anUpdateThatCannotBeReadIsSkippedAndTheOthersHandled() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func anUpdateThatCannotBeReadIsSkippedAndTheOthersHandled(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             telegram.sendText("/help", from: 1)
             telegram.enqueueRaw { id in #"{"update_id":\#(id),"message":{"message_id":3,"chat":{"id":2,"type":"pri"# }
             telegram.sendText("/help", from: 3)
             let bot = try await loopback.startBot()
             try await telegram.waitUntil(timeout: .seconds(30), "both others answered") { Set($0.sent.map(\.chatID)) == [1, 3] }
-            #expect(try bot.database.lastUpdateID() == 1002)
+            #expect(try await bot.database.lastUpdateID() == 1002)
             try await bot.stop()
             await loopback.shutdown()
         }
 
-        @Test func anUpdateIdAtTheTopOfTheRangeCrashesNothing() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func anUpdateIdAtTheTopOfTheRangeCrashesNothing(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             telegram.rebaseUpdateIDs(to: Int.max - 1)
             telegram.sendText("/help", from: 1)
             telegram.sendText("/help", from: 2)
             let bot = try await loopback.startBot()
             try await telegram.waitUntil(timeout: .seconds(10), "both answered") { Set($0.sent.map(\.chatID)) == [1, 2] }
-            #expect(try bot.database.lastUpdateID() == .max)
+            #expect(try await bot.database.lastUpdateID() == .max)
             // No offset confirms the last id: it comes back, is not handled again, and is not
             // asked for in a tight loop (at most one poll a second, and a long poll's worth).
             let before = telegram.state.withLock { $0.delivered.filter { $0 == .max }.count }
@@ -100,13 +100,13 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
-        @Test func updateIdsThatStartAnewLowerAfterAQuietWeekAreHandled() async throws {
-            let loopback = try await Loopback()
+        @Test(arguments: StoreEngine.available) func updateIdsThatStartAnewLowerAfterAQuietWeekAreHandled(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
             telegram.sendText("/help", from: 1)
             try await telegram.waitUntil("the first answer") { $0.sent.count == 1 }
-            #expect(try bot.database.lastUpdateID() == 1000)
+            #expect(try await bot.database.lastUpdateID() == 1000)
 
             // A week later Telegram numbers updates from a new, lower id.
             telegram.rebaseUpdateIDs(to: 17)
@@ -118,7 +118,7 @@ extension LoopbackTests {
             try await Task.sleep(for: .milliseconds(500))
             let state = telegram.state.withLock { $0 }
             #expect(state.sent.map(\.chatID).sorted() == [1, 2, 3, 4])  // each once
-            #expect(try bot.database.lastUpdateID() == 19)
+            #expect(try await bot.database.lastUpdateID() == 19)
             // No tight loop: the new ids are confirmed, not handed out again and again.
             #expect(state.delivered.filter { $0 < 1000 } == [17, 18, 19])
             try await bot.stop()

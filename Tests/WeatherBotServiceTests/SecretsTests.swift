@@ -31,7 +31,7 @@ extension LoopbackTests {
             // A chat that blocked the bot.
             telegram.state.withLock { $0.failures["sendMessage", default: []].append(error(403, "Forbidden: bot was blocked by the user")) }
             telegram.sendText("/help", from: 2)
-            try await waitUntil("the blocked chat") { try bot.database.chat(2)?.isActive == false }
+            try await waitUntil("the blocked chat") { try await bot.database.chat(2)?.isActive == false }
             // OpenWeather gone: network errors on every weather call.
             await loopback.weather.shutdown()
             telegram.sendText("/weather", from: 3)

@@ -28,8 +28,8 @@ extension LoopbackTests {
             }
             let bot = try await loopback.startBot()
             try await telegram.waitUntil("the apology") { $0.sent.contains { $0.chatID == chatID && $0.text.contains("Не получилось обработать") } }
-            #expect(try bot.database.setAsideCount() == 1)
-            #expect(try bot.database.pendingInbox().isEmpty)
+            #expect(try bot.file.setAsideCount() == 1)
+            #expect(try bot.file.pendingInbox().isEmpty)
             // The chat goes on.
             telegram.sendText("/help", from: chatID)
             try await telegram.waitUntil("the help") { $0.sent.contains { $0.chatID == chatID && $0.text.contains("/search") } }
@@ -63,12 +63,12 @@ extension LoopbackTests {
             }
             // Another chat is not held up.
             #expect(telegram.state.withLock { $0.sent.contains { $0.chatID == 7 } })
-            let failure = try bot.database.writer.read { db in
+            let failure = try bot.file.writer.read { db in
                 try Row.fetchOne(db, sql: "SELECT attempts, error, chatId FROM inboxFailure")
             }
             #expect(failure?["attempts"] == 5)
             #expect((failure?["error"] as String?)?.contains("refused for the test") == true)
-            #expect(try bot.database.pendingInbox().isEmpty)
+            #expect(try bot.file.pendingInbox().isEmpty)
             try await bot.stop()
             await loopback.shutdown()
         }
