@@ -28,7 +28,7 @@ struct Benchmark: AsyncParsableCommand {
     var baseline: String?
 
     @Option(help: ArgumentHelp(
-        "A PostgreSQL server (postgres://user@host:port/db) to run throughput and latency on as well; a database is created for each run.",
+        "A PostgreSQL server (postgres://user@host:port/db) to run throughput and latency on as well, and failover; a database is created for each run.",
         valueName: "url"))
     var postgres: String?
 
@@ -36,11 +36,13 @@ struct Benchmark: AsyncParsableCommand {
         case cache, startup, throughput, broadcast
         case broadcastChat = "broadcast-chat"
         case charts
+        /// Two replicas on PostgreSQL (with --postgres), the active one killed.
+        case failover
     }
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts, failover).")
     var scenarios: [Scenario] = []
 
     func run() async throws {
@@ -60,6 +62,10 @@ struct Benchmark: AsyncParsableCommand {
             (.broadcast, { try await BroadcastScenario(quick: quick, executable: $0).run() }),
             (.broadcastChat, { try await BroadcastChatScenario(quick: quick, executable: $0).run() }),
             (.charts, { try await ChartScenario(quick: quick, executable: $0).run() }),
+            (.failover, { executable in
+                guard let postgres else { return [] }
+                return try await FailoverScenario(quick: quick, executable: executable, postgres: postgres).run()
+            }),
         ]
         runs.removeAll { !chosen.contains($0.0) }
         for (_, run) in runs {

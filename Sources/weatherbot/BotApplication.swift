@@ -120,7 +120,7 @@ struct BotApplication {
                 throw StartFailure(message: "cannot use the database at \(location): \(error)")
             }
             let lease = LeaderLease(client: leaseClient, logger: logger)
-            let standby = Standby(lease: lease, name: ReplicaName.current, logger: logger)
+            let standby = Standby(lease: lease, name: LeaderLease.replicaName, logger: logger)
             try await ServiceGroup(
                 configuration: ServiceGroupConfiguration(
                     services: [.init(service: standby, successTerminationBehavior: .gracefullyShutdownGroup)],

@@ -69,10 +69,3 @@ final class LeaseKeeper: Service {
         }
     }
 }
-
-/// A name for this replica in the lease and the logs: the host and the process.
-enum ReplicaName {
-    static var current: String {
-        "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)"
-    }
-}

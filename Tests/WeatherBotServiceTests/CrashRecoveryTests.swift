@@ -39,7 +39,7 @@ extension LoopbackTests {
             try await withRunning([client]) {
                 let deadline = ContinuousClock.now + .seconds(20)
                 // Before the first process migrated, the lease's table is not there yet.
-                while (try? await FailoverTests.activePID(client)) != process.processIdentifier {
+                while (try? await LeaderLease(client: client, logger: BotHarness.quiet).activeProcessID()) != process.processIdentifier {
                     guard ContinuousClock.now < deadline else { throw CancellationError() }
                     try await Task.sleep(for: .milliseconds(100))
                 }

@@ -24,12 +24,6 @@ extension LoopbackTests {
             try CrashRecoveryTests.start(loopback, database: ["DATABASE_URL": databaseURL])
         }
 
-        /// The process id in the lease's holder («host/pid»), when a replica is active.
-        static func activePID(_ client: PostgresClient) async throws -> Int32? {
-            guard let standing = try await LeaderLease(client: client, logger: logger).standing(), standing.isCurrent else { return nil }
-            return standing.holder.split(separator: "/").last.flatMap { Int32($0) }
-        }
-
         @Test(.enabled(if: serverURL != nil && FileManager.default.isExecutableFile(atPath: executable.path)))
         func theActiveReplicaKilledTwiceLosesNothingAndAStandbyTakesOver() async throws {
             let loopback = try await Loopback()
@@ -52,7 +46,7 @@ extension LoopbackTests {
             var takeovers: [Double] = []
             for pause in [4, 5] {
                 try await Task.sleep(for: .seconds(pause))
-                let pid = try #require(try await Self.activePID(client))
+                let pid = try #require(try await LeaderLease(client: client, logger: Self.logger).activeProcessID())
                 let killed = try #require(replicas.first { $0.processIdentifier == pid })
                 kill(pid, SIGKILL)
                 let at = Date()
