@@ -14,6 +14,14 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     public var configuration: PostgresClient.Configuration
     /// The URL without its password.
     public let description: String
+    /// The TLS the configuration asks for, as a single connection outside the pool is made with it.
+    let tls: TLS
+
+    enum TLS: Sendable {
+        case disable
+        case prefer(TLSConfiguration)
+        case require(TLSConfiguration)
+    }
 
     public struct Invalid: Error, Sendable, CustomStringConvertible {
         public var description: String
@@ -28,7 +36,6 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         guard !database.isEmpty else { throw Invalid(description: "the URL names no database") }
         let parameters = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        let tls: PostgresClient.Configuration.TLS
         switch parameters["sslmode"]?.lowercased() ?? "prefer" {
         case "disable":
             tls = .disable
@@ -48,8 +55,14 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         case let other:
             throw Invalid(description: "sslmode \(other) is not one of disable, prefer, require, verify-ca, verify-full")
         }
+        let clientTLS: PostgresClient.Configuration.TLS =
+            switch tls {
+            case .disable: .disable
+            case .prefer(let configuration): .prefer(configuration)
+            case .require(let configuration): .require(configuration)
+            }
         configuration = PostgresClient.Configuration(
-            host: host, port: url.port ?? 5432, username: user, password: url.password, database: database, tls: tls)
+            host: host, port: url.port ?? 5432, username: user, password: url.password, database: database, tls: clientTLS)
         var shown = url
         if shown.password != nil { shown.password = "***" }
         description = shown.string ?? "postgres://\(host)/\(database)"

@@ -28,8 +28,12 @@ struct WeatherBotCommand: AsyncParsableCommand {
               DAILY_GRACE_PERIOD            default 7200 (seconds a missed daily forecast may be late)
               LOG_LEVEL                     default info
             See config.example.json for every key.
+
+            To move from the SQLite file to PostgreSQL, stop the bot and run
+              weatherbot migrate-store --to postgres://user:password@host:5432/name
+            then start the replicas with DATABASE_URL set to the same URL.
             """,
-        subcommands: [Run.self, CheckConfig.self, Status.self],
+        subcommands: [Run.self, CheckConfig.self, Status.self, MigrateStore.self],
         defaultSubcommand: Run.self
     )
 }

@@ -1,0 +1,254 @@
+public import Foundation
+public import Logging
+import PostgresNIO
+public import WeatherBotStore
+
+/// Moving house: a bot's SQLite database copied into an empty PostgreSQL one, so that replicas
+/// go on where the single process stopped, with the same chats, favorites, daily forecasts,
+/// waiting replies and update offset.
+public enum StoreMigration {
+    /// The copy was not made (nothing was written but the schema); `description` says why, in one line.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// One table's rows on both sides after the copy.
+    public struct Count: Sendable, Hashable {
+        /// The table's name in PostgreSQL.
+        public var table: String
+        public var sqlite: Int
+        public var postgres: Int
+
+        public var matches: Bool { sqlite == postgres }
+    }
+
+    /// The copy's outcome: every table's rows counted on both sides once it was committed.
+    public struct Report: Sendable {
+        public var counts: [Count]
+
+        /// Whether every table holds as many rows in PostgreSQL as in SQLite.
+        public var matches: Bool { counts.allSatisfy(\.matches) }
+    }
+
+    /// The SQLite tables a copy carries and their names in PostgreSQL, in the order they are reported.
+    static let tables: [(sqlite: String, postgres: String)] = BotDatabase.Contents.tables.map { ($0, postgresNames[$0] ?? $0) }
+
+    static let postgresNames = ["inboxFailure": "inbox_failure", "messageTag": "message_tag", "workerFact": "worker_fact"]
+
+    /// The tables whose rows mean the database is in use: a copy into it is refused.
+    static let botData = ["chat", "favorite", "subscription", "inbox", "inbox_failure", "outbox", "message_tag"]
+
+    /// What the operator should know before the copy: the bot may be running, or stopped
+    /// without finishing its last steps. Neither stops the copy (the inbox goes along, so
+    /// nothing is lost), but what a running bot takes or sends afterwards is not copied.
+    public static func warnings(about contents: BotDatabase.Contents, now: Date = Date()) -> [String] {
+        guard contents.stoppedCleanly == false else { return [] }
+        let poll = contents.lastSuccessfulPoll.map { " (its last poll was \(Int(max(now.timeIntervalSince($0), 0))) s ago)" } ?? ""
+        return [
+            "warning: the bot did not stop cleanly or is still running\(poll); stop it before copying: what it does meanwhile is not copied. "
+                + "Items it was handling are copied and handled again."
+        ]
+    }
+
+    /// Brings the schema of `store`'s database up to date, copies `contents` into it in one
+    /// transaction, moves every id sequence past the ids copied, and counts each table's rows
+    /// on both sides once committed. The store's client must be running.
+    ///
+    /// - Throws: ``Refusal`` when the database already holds bot data or a replica is active on
+    ///   it; the server's errors as they come.
+    public static func copy(_ contents: BotDatabase.Contents, into store: PostgresStore, logger: Logger) async throws -> Report {
+        try await store.migrate()
+        if let standing = try await LeaderLease(client: store.client, logger: logger).standing(), standing.isCurrent {
+            throw Refusal(description: "a replica (\(standing.holder)) is running on the target database; stop every replica first")
+        }
+        do {
+            try await store.client.withTransaction(logger: logger) { connection in
+                try await refuseUnlessEmpty(connection, logger)
+                try await write(contents, connection, logger)
+            }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+        var counts: [Count] = []
+        for table in tables {
+            let rows = try await store.client.query("SELECT COUNT(*) FROM \(unescaped: table.postgres)", logger: logger)
+            var postgres = 0
+            for try await count in rows.decode(Int64.self) { postgres = Int(count) }
+            counts.append(Count(table: table.postgres, sqlite: contents.rowCounts[table.sqlite] ?? 0, postgres: postgres))
+        }
+        return Report(counts: counts)
+    }
+
+    /// Inside the copy's transaction: no other writer may change the tables until it ends, and
+    /// they hold no bot data.
+    private static func refuseUnlessEmpty(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        let tables = (botData + ["worker_fact"]).joined(separator: ", ")
+        try await connection.query("LOCK TABLE \(unescaped: tables) IN EXCLUSIVE MODE", logger: logger)
+        let used = botData.map { "SELECT '\($0)' WHERE EXISTS (SELECT 1 FROM \($0))" }.joined(separator: " UNION ALL ")
+        var found: Set<String> = []
+        for try await table in try await connection.query(PostgresQuery(unsafeSQL: used), logger: logger).decode(String.self) {
+            found.insert(table)
+        }
+        let holding = botData.filter(found.contains)
+        guard holding.isEmpty else {
+            throw Refusal(
+                description: "the target database already holds bot data (rows in \(holding.joined(separator: ", "))); copy into an empty database")
+        }
+    }
+
+    private static func write(_ contents: BotDatabase.Contents, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+
+        try await insert(
+            contents.chats, into: "chat",
+            columns: [
+                "id", "language", "state", "current_place", "recent_places", "place_seq", "question_seq", "is_active", "created_at",
+                "updated_at", "last_message_id",
+            ], connection, logger
+        ) { chat, row in
+            row.append(chat.id)
+            row.append(chat.language)
+            try row.append(chat.state)
+            row.append(try chat.currentPlace.map(json))
+            row.append(try json(chat.recentPlaces))
+            row.append(chat.placeSeq)
+            row.append(chat.questionSeq)
+            row.append(chat.isActive)
+            row.append(chat.createdAt)
+            row.append(chat.updatedAt)
+            row.append(chat.lastMessageID.map(Int64.init))
+        }
+        try await insert(contents.favorites, into: "favorite", columns: ["id", "chat_id", "position", "place", "created_at"], connection, logger) {
+            favorite, row in
+            row.append(favorite.id)
+            row.append(favorite.chatId)
+            row.append(favorite.position)
+            row.append(try json(favorite.place))
+            row.append(favorite.createdAt)
+        }
+        try await insert(
+            contents.subscriptions, into: "subscription",
+            columns: [
+                "id", "chat_id", "place", "time_zone", "hour", "minute", "next_send_at", "last_sent_day", "is_active", "created_at", "with_chart",
+            ], connection, logger
+        ) { subscription, row in
+            row.append(subscription.id)
+            row.append(subscription.chatId)
+            row.append(try json(subscription.place))
+            row.append(subscription.timeZone)
+            row.append(subscription.hour)
+            row.append(subscription.minute)
+            row.append(subscription.nextSendAt)
+            row.append(subscription.lastSentDay)
+            row.append(subscription.isActive)
+            row.append(subscription.createdAt)
+            row.append(subscription.withChart)
+        }
+        try await insert(contents.inbox, into: "inbox", columns: ["seq", "chat_id", "update_id", "kind", "payload", "attempts"], connection, logger) {
+            item, row in
+            row.append(item.seq)
+            row.append(item.chatId)
+            row.append(item.updateId)
+            row.append(item.kind.rawValue)
+            try row.append(item.payload)
+            row.append(item.attempts)
+        }
+        try await insert(
+            contents.setAside, into: "inbox_failure",
+            columns: ["seq", "chat_id", "update_id", "kind", "payload", "attempts", "error", "failed_at"], connection, logger
+        ) { item, row in
+            row.append(item.seq)
+            row.append(item.chatId)
+            row.append(item.updateId)
+            row.append(item.kind)
+            try row.append(item.payload)
+            row.append(item.attempts)
+            row.append(item.error)
+            row.append(item.failedAt)
+        }
+        try await insert(
+            contents.outbox, into: "outbox",
+            columns: ["id", "chat_id", "lane", "method", "parameters", "tag", "message_id", "photo", "attempts", "not_before", "created_at"],
+            connection, logger
+        ) { item, row in
+            row.append(item.id)
+            row.append(item.chatId)
+            row.append(item.lane.rawValue)
+            row.append(item.method)
+            try row.append(item.parameters)
+            row.append(item.tag)
+            row.append(item.messageId.map(Int64.init))
+            row.append(item.photo)
+            row.append(item.attempts)
+            row.append(item.notBefore)
+            row.append(item.createdAt)
+        }
+        try await insert(contents.messageTags, into: "message_tag", columns: ["chat_id", "tag", "message_id", "created_at"], connection, logger) {
+            tagged, row in
+            row.append(tagged.chatID)
+            row.append(tagged.tag)
+            row.append(Int64(tagged.messageID))
+            row.append(tagged.createdAt)
+        }
+        // The facts of a database that holds no bot data are about nothing: the file's replace them.
+        try await connection.query("DELETE FROM worker_fact", logger: logger)
+        try await insert(contents.facts.sorted { $0.key < $1.key }, into: "worker_fact", columns: ["key", "value"], connection, logger) {
+            fact, row in
+            row.append(fact.key)
+            row.append(fact.value)
+        }
+
+        // New rows get ids above every id the file gave out, the copied ones and those since
+        // deleted alike; a new inbox item's also stays clear of the items set aside, which keep theirs.
+        let floors: [(table: String, column: String, last: Int64)] = [
+            ("inbox", "seq", ([contents.lastIDs["inbox"]] + contents.inbox.map(\.seq) + contents.setAside.map(\.seq)).compactMap { $0 }.max() ?? 0),
+            ("outbox", "id", ([contents.lastIDs["outbox"]] + contents.outbox.map(\.id)).compactMap { $0 }.max() ?? 0),
+            ("favorite", "id", ([contents.lastIDs["favorite"]] + contents.favorites.map(\.id)).compactMap { $0 }.max() ?? 0),
+            ("subscription", "id", ([contents.lastIDs["subscription"]] + contents.subscriptions.map(\.id)).compactMap { $0 }.max() ?? 0),
+        ]
+        for floor in floors where floor.last > 0 {
+            try await connection.query("SELECT setval(pg_get_serial_sequence(\(floor.table), \(floor.column)), \(floor.last))", logger: logger)
+        }
+    }
+
+    /// Inserts `rows` with as few statements as the server's limit of parameters allows; `bind`
+    /// appends one row's values in the order of `columns`.
+    private static func insert<Element>(
+        _ rows: [Element], into table: String, columns: [String], _ connection: PostgresConnection, _ logger: Logger,
+        bind: (Element, inout PostgresBindings) throws -> Void
+    ) async throws {
+        let rowsPerStatement = min(1_000, Int(UInt16.max) / columns.count)
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let end = min(start + rowsPerStatement, rows.endIndex)
+            var bindings = PostgresBindings(capacity: (end - start) * columns.count)
+            var values: [String] = []
+            for row in rows[start..<end] {
+                let first = bindings.count
+                try bind(row, &bindings)
+                values.append("(" + (first + 1...bindings.count).map { "$\($0)" }.joined(separator: ", ") + ")")
+            }
+            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values.joined(separator: ", "))"
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+            start = end
+        }
+    }
+
+    /// An error of the copy as one line for the operator. The server's own errors read as its
+    /// message; none carries the connection's password.
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError {
+            return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())
+        }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "PostgreSQL: \(message)" + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+            }
+            if error.code == .sslUnsupported { return "the server does not offer TLS, which the URL's sslmode requires" }
+            return "PostgreSQL: \(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        }
+        return "\(error)"
+    }
+}
