@@ -50,9 +50,7 @@ extension WeatherBotCommand {
                 throw secret.fail("error: cannot connect to \(location): \(StoreMigration.describe(error))")
             }
             let store = PostgresStore(location, logger: logger)
-            let report = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await store.run() }
-                defer { group.cancelAll() }
+            let report = try await withRunning([store.client]) {
                 do {
                     return try await StoreMigration.copy(contents, into: store, logger: logger)
                 } catch let refusal as StoreMigration.Refusal {

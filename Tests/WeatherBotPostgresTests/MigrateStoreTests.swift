@@ -323,34 +323,20 @@ import WeatherBotStore
 
     /// An empty database on the test server for one test, dropped after; its URL.
     static func withEmptyDatabase<T>(_ body: (String) async throws -> T) async throws -> T {
-        let server = try #require(serverURL)
-        let name = "weatherbot_migrate_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        let admin = PostgresClient(configuration: try PostgresLocation(url: server).configuration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await admin.run() }
-            defer { group.cancelAll() }
-            try await admin.query("CREATE DATABASE \(unescaped: name)", logger: logger)
-            let drop = { _ = try? await admin.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: logger) }
-            var url = try #require(URLComponents(string: server))
-            url.path = "/" + name
-            do {
-                let result = try await body(try #require(url.string))
-                await drop()
-                return result
-            } catch {
-                await drop()
-                throw error
-            }
+        let database = try await ScratchDatabase.create(on: try #require(serverURL), prefix: "weatherbot_migrate")
+        do {
+            let result = try await body(database.url)
+            await database.drop()
+            return result
+        } catch {
+            await database.drop()
+            throw error
         }
     }
 
     /// Runs `body` with a store on `url` while its client runs.
     static func withStore<T>(_ url: String, _ body: (PostgresStore) async throws -> T) async throws -> T {
         let store = PostgresStore(try PostgresLocation(url: url), logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
-            return try await body(store)
-        }
+        return try await withRunning([store.client]) { try await body(store) }
     }
 }
