@@ -235,20 +235,4 @@ public enum StoreMigration {
             start = end
         }
     }
-
-    /// An error of the copy as one line for the operator. The server's own errors read as its
-    /// message; none carries the connection's password.
-    public static func describe(_ error: any Error) -> String {
-        if let error = error as? PostgresTransactionError {
-            return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())
-        }
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] {
-                return "PostgreSQL: \(message)" + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
-            }
-            if error.code == .sslUnsupported { return "the server does not offer TLS, which the URL's sslmode requires" }
-            return "PostgreSQL: \(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
-        }
-        return "\(error)"
-    }
 }

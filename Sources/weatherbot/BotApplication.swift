@@ -25,7 +25,7 @@ struct BotApplication {
     static func describe(_ error: any Error) -> String {
         if let damage = error as? DatabaseDamaged { return damage.description }
         if BotDatabase.isDamage(error) { return DatabaseDamaged(detail: "\(error)").description }
-        return "\(error)"
+        return PostgresStore.describe(error)
     }
 
     func run() async throws {
@@ -113,11 +113,18 @@ struct BotApplication {
         var leaseConfiguration = location.configuration
         leaseConfiguration.options.maximumConnections = 2
         let leaseClient = PostgresClient(configuration: leaseConfiguration, backgroundLogger: logger)
+        // The pools wait for an unreachable server as long as it takes: one connection first
+        // says at once what is wrong (refused, no such database, the password, TLS).
+        do {
+            try await location.checkConnection(logger: logger)
+        } catch {
+            throw StartFailure(message: "cannot connect to the database at \(location): \(Self.describe(error))")
+        }
         try await withRunning([store.client, leaseClient]) {
             do {
                 try await store.migrate()
             } catch {
-                throw StartFailure(message: "cannot use the database at \(location): \(error)")
+                throw StartFailure(message: "cannot use the database at \(location): \(Self.describe(error))")
             }
             let lease = LeaderLease(client: leaseClient, logger: logger)
             let standby = Standby(lease: lease, name: LeaderLease.replicaName, logger: logger)

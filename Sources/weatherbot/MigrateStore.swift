@@ -47,7 +47,7 @@ extension WeatherBotCommand {
             do {
                 try await location.checkConnection(logger: logger)
             } catch {
-                throw secret.fail("error: cannot connect to \(location): \(StoreMigration.describe(error))")
+                throw secret.fail("error: cannot connect to \(location): \(PostgresStore.describe(error))")
             }
             let store = PostgresStore(location, logger: logger)
             let report = try await withRunning([store.client]) {
@@ -56,7 +56,7 @@ extension WeatherBotCommand {
                 } catch let refusal as StoreMigration.Refusal {
                     throw secret.fail("error: \(refusal)")
                 } catch {
-                    throw secret.fail("error: cannot copy into \(location): \(StoreMigration.describe(error))")
+                    throw secret.fail("error: cannot copy into \(location): \(PostgresStore.describe(error))")
                 }
             }
 

@@ -143,6 +143,12 @@ extension WeatherBotCommand {
             logger.logLevel = .critical
             let store = PostgresStore(location, logger: logger)
             let formatter = ISO8601DateFormatter()
+            do {
+                try await location.checkConnection(logger: logger)
+            } catch {
+                FileHandle.standardError.write(Data("unhealthy: cannot connect to the database at \(location): \(PostgresStore.describe(error))\n".utf8))
+                throw ExitCode(1)
+            }
             try await withRunning([store.client]) {
                 let standing: LeaderLease.Standing?
                 let backlog: [(OutboxLane, Int)]
@@ -153,7 +159,7 @@ extension WeatherBotCommand {
                     backlog = lanes
                     print("inbox backlog: \(try await store.pendingInbox().count)")
                 } catch {
-                    FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(PostgresStore.describe(error))\n".utf8))
                     throw ExitCode(1)
                 }
                 for (lane, count) in backlog { print("outbox \(lane): \(count)") }

@@ -206,13 +206,37 @@ import WeatherBotStore
         }
     }
 
+    /// A replica whose database cannot be reached or used says why in one line and exits, instead
+    /// of waiting for a connection that never comes; so does `status`.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+    func aReplicaThatCannotReachItsDatabaseSaysWhyAndExits() throws {
+        let password = "never-shown-either"
+        var cases = [("postgres://bot:\(password)@127.0.0.1:1/bot?sslmode=disable", "cannot connect to the database at postgres://bot:***@127.0.0.1:1/bot")]
+        if let server = Self.serverURL, var missing = URLComponents(string: server) {
+            missing.path = "/weatherbot_no_such_database"
+            missing.password = password
+            cases.append((try #require(missing.string), #"PostgreSQL: database "weatherbot_no_such_database" does not exist"#))
+        }
+        for (url, reason) in cases {
+            let secrets = ["TELEGRAM_BOT_TOKEN": "1:token", "OPEN_WEATHER_API_KEY": "key", "DATABASE_URL": url, "LOG_LEVEL": "error"]
+            for command in [["run"], ["status"]] {
+                let started = Date()
+                let run = try Self.runCommand(command, databasePath: "/nonexistent/bot.sqlite", environment: secrets)
+                #expect(run.status != 0, "\(command): \(run.output)")
+                #expect(run.output.contains(reason), "\(command): \(run.output)")
+                #expect(!run.output.contains(password) && !run.output.contains("PSQLError"), "\(command): \(run.output)")
+                #expect(Date().timeIntervalSince(started) < 20, "\(command) waited instead of saying why")
+            }
+        }
+    }
+
     /// Runs the executable with `DATABASE_PATH`, waiting at most a minute; its exit status and
     /// its standard output and error together.
-    static func runCommand(_ arguments: [String], databasePath: String) throws -> (status: Int32, output: String) {
+    static func runCommand(_ arguments: [String], databasePath: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ["DATABASE_PATH": databasePath, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+        process.environment = ["DATABASE_PATH": databasePath, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"].merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
