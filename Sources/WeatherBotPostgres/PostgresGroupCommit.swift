@@ -2,9 +2,17 @@ import WeatherBotStore
 
 /// Writes submitted while a transaction is under way share the next one, as on SQLite
 /// (`GroupCommit`): under load one commit, one fence check and one statement per kind of row
-/// serve many chats; alone, a write goes at once. When a shared transaction fails, its writes are
-/// tried again one transaction each, so a write that fails does so alone.
+/// serve many chats; alone, a write goes at once. When a statement of a shared transaction fails
+/// (``WriteFailed``), its writes are tried again one transaction each, so a write that fails does
+/// so alone. Any other failure (the lease lost, the connection or the commit failing) is every
+/// write's: trying them again one by one would only repeat it, or, after a commit whose outcome
+/// is unknown, write them twice.
 actor PostgresGroupCommit {
+    /// A statement of the writes failed, `underlying` saying why.
+    struct WriteFailed: Error {
+        let underlying: any Error
+    }
+
     private struct Job {
         let write: SharedWrite
         let continuation: CheckedContinuation<CommittedStep?, any Error>
@@ -18,6 +26,8 @@ actor PostgresGroupCommit {
     private let maximumBatch: Int
     private var waiting: [Job] = []
     private var committing = false
+    /// Transactions that carried more than one write so far.
+    private(set) var shared = 0
 
     init(maximumBatch: Int = 128, commit: @escaping Commit) {
         self.maximumBatch = maximumBatch
@@ -39,23 +49,26 @@ actor PostgresGroupCommit {
         while !waiting.isEmpty {
             let batch = Array(waiting.prefix(maximumBatch))
             waiting.removeFirst(batch.count)
+            if batch.count > 1 { shared += 1 }
             do {
                 let results = try await commit(batch.map(\.write))
                 for (job, result) in zip(batch, results) { job.continuation.resume(returning: result) }
-            } catch {
-                guard batch.count > 1 else {
-                    batch[0].continuation.resume(throwing: error)
-                    continue
-                }
+            } catch is WriteFailed where batch.count > 1 {
                 for job in batch {
                     do {
                         job.continuation.resume(returning: try await commit([job.write])[0])
                     } catch {
-                        job.continuation.resume(throwing: error)
+                        job.continuation.resume(throwing: Self.reason(error))
                     }
                 }
+            } catch {
+                for job in batch { job.continuation.resume(throwing: Self.reason(error)) }
             }
         }
         committing = false
+    }
+
+    private static func reason(_ error: any Error) -> any Error {
+        (error as? WriteFailed)?.underlying ?? error
     }
 }

@@ -36,41 +36,57 @@ extension PostgresStore {
     /// An absent number in an array.
     static let absent = Int64.min
 
-    /// Commits a group's writes in one transaction: each step's changes in order, then every
-    /// chat, inbox removal, reply, follow-up and sent reply of the group in one statement each.
-    /// Returns, for each write in order, the step's committed ids (nil for a sent reply).
+    /// Writes a group's writes in one transaction, with the effect of writing them one by one in
+    /// order: the rows of a run of writes go in one statement per kind (chats, inbox removals,
+    /// replies, follow-ups, sent replies), and a step that changes the chat's saved data (a
+    /// favorite, a forecast, a reset that deletes its tags and replies) first writes the run
+    /// before it. Returns, for each write in order, the step's committed ids (nil for a sent reply).
     static func commit(_ writes: [SharedWrite], _ connection: PostgresConnection, _ logger: Logger) async throws -> [CommittedStep?] {
+        var results = [CommittedStep?](repeating: nil, count: writes.count)
+        var run = Run()
+        for (index, write) in writes.enumerated() {
+            switch write {
+            case .step(let chat, let seq, let changes, let replies, let followUps, let now):
+                if !changes.isEmpty { try await run.write(into: &results, connection, logger) }
+                for change in changes {
+                    try await apply(change, chatID: chat.id, now: now, connection, logger)
+                }
+                run.chats.append(chat)
+                run.handled.append((seq, chat.id))
+                run.replies += replies.map { QueuedRow(chatID: chat.id, lane: .interactive, request: $0, at: now) }
+                run.followUps += followUps.map { InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: $0) }
+                run.steps.append((index, replies.count, followUps.count))
+            case .sent(let reply):
+                run.sent.append(reply)
+            }
+        }
+        try await run.write(into: &results, connection, logger)
+        return results
+    }
+
+    /// Rows of consecutive writes, gathered to be written one statement per kind.
+    private struct Run {
         var chats: [ChatRecord] = []
         var handled: [(seq: Int64, chatID: Int64)] = []
         var replies: [QueuedRow] = []
         var followUps: [InboxItem] = []
         var sent: [SentReply] = []
-        for write in writes {
-            switch write {
-            case .step(let chat, let seq, let changes, let stepReplies, let stepFollowUps, let now):
-                for change in changes {
-                    try await apply(change, chatID: chat.id, now: now, connection, logger)
-                }
-                chats.append(chat)
-                handled.append((seq, chat.id))
-                replies += stepReplies.map { QueuedRow(chatID: chat.id, lane: .interactive, request: $0, at: now) }
-                followUps += stepFollowUps.map { InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: $0) }
-            case .sent(let reply):
-                sent.append(reply)
+        /// Each step's place among the writes, and how many replies and follow-ups it has.
+        var steps: [(index: Int, replies: Int, followUps: Int)] = []
+
+        /// Writes the rows, hands each step its ids, and starts a new run.
+        mutating func write(into results: inout [CommittedStep?], _ connection: PostgresConnection, _ logger: Logger) async throws {
+            try await store(chats, connection, logger)
+            try await removeFromInbox(handled, connection, logger)
+            var replyIDs = try await queue(replies, connection, logger)[...]
+            var inserted = try await insert(followUps, connection, logger)[...]
+            try await complete(sent, connection, logger)
+            for step in steps {
+                results[step.index] = CommittedStep(replyIDs: Array(replyIDs.prefix(step.replies)), followUps: Array(inserted.prefix(step.followUps)))
+                replyIDs = replyIDs.dropFirst(step.replies)
+                inserted = inserted.dropFirst(step.followUps)
             }
-        }
-        try await store(chats, connection, logger)
-        try await removeFromInbox(handled, connection, logger)
-        var replyIDs = try await queue(replies, connection, logger)[...]
-        var inserted = try await insert(followUps, connection, logger)[...]
-        try await complete(sent, connection, logger)
-        return writes.map { write in
-            guard case .step(_, _, _, let stepReplies, let stepFollowUps, _) = write else { return nil }
-            defer {
-                replyIDs = replyIDs.dropFirst(stepReplies.count)
-                inserted = inserted.dropFirst(stepFollowUps.count)
-            }
-            return CommittedStep(replyIDs: Array(replyIDs.prefix(stepReplies.count)), followUps: Array(inserted.prefix(stepFollowUps.count)))
+            self = Run()
         }
     }
 

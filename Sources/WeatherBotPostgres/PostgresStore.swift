@@ -30,7 +30,13 @@ public final class PostgresStore: BotStore {
         self.logger = logger
         chats = ChatCache(capacity: cachedChats)
         group = PostgresGroupCommit { [client, fence, logger] writes in
-            try await Self.transaction(client, fence, logger) { connection in try await Self.commit(writes, connection, logger) }
+            try await Self.transaction(client, fence, logger) { connection in
+                do {
+                    return try await Self.commit(writes, connection, logger)
+                } catch {
+                    throw PostgresGroupCommit.WriteFailed(underlying: error)
+                }
+            }
         }
     }
 
@@ -255,6 +261,11 @@ public final class PostgresStore: BotStore {
         chats.keep(stored)
         // A step's write always returns what it committed.
         return written ?? CommittedStep(replyIDs: [], followUps: [])
+    }
+
+    /// Transactions that carried more than one chat's step or sent reply so far.
+    var sharedTransactions: Int {
+        get async { await group.shared }
     }
 
     public func deactivateChat(_ chatID: Int64) async throws {

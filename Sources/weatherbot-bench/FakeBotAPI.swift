@@ -63,6 +63,10 @@ final class FakeBotAPI: Sendable {
         var recent: [Date] = []
         var recentHead = 0
         var nextPerChat: [Int64: Double] = [:]
+        /// The update a getUpdates stopped at because it is a button press whose message has not
+        /// come yet, and when the last such update came out.
+        var heldAt: Int?
+        var heldUntil: Date?
         /// Photos uploaded, and sent by a `file_id` an upload was given.
         var uploads = 0
         var byFileID = 0
@@ -220,7 +224,16 @@ final class FakeBotAPI: Sendable {
                 // Telegram has no button press before its message was delivered, nor anything after it.
                 if let pressed = (start..<end).first(where: { shownAfter[$0] > state.received[updates[$0].chat] ?? 0 }) {
                     end = pressed
-                    if start == end { return ([], 0.002) }
+                    if start == end {
+                        state.heldAt = start
+                        return ([], 0.002)
+                    }
+                }
+                // A press held back held up what was released behind it: those are timed from
+                // when they came out, since the wait was the earlier reply's.
+                if state.heldAt == start {
+                    state.heldAt = nil
+                    state.heldUntil = now
                 }
                 guard start < end else {
                     // Held until the next update is released, at most a second, as a long poll is;
@@ -234,9 +247,8 @@ final class FakeBotAPI: Sendable {
                 }
                 if state.first == nil { state.first = now }
                 for index in start..<end where state.handedOut[index] == nil {
-                    // Held back by a button press, an update is timed from when it came out.
                     let release = releaseInterval.map { state.releaseOrigin!.addingTimeInterval(Double(index) * $0) } ?? now
-                    state.handedOut[index] = max(release, shownAfter[index] > 0 ? now : release)
+                    state.handedOut[index] = max(release, state.heldUntil ?? release)
                 }
                 return (updates[start..<end], 0)
             }

@@ -233,9 +233,43 @@ import WeatherBotStore
                 try await group.waitForAll()
             }
             #expect(try await store.outboxBacklog() == 0)
+            if let postgres = store as? PostgresStore {
+                #expect(await postgres.sharedTransactions > 0, "the writes shared transactions")
+            }
             for item in outbox where item.request?.tag == "t" {
                 #expect(try await store.messageID(chatID: item.chatId, tag: "t") == item.id.map(Int.init))
             }
+        }
+    }
+}
+
+/// The PostgreSQL engine writes a group's rows one statement per kind, with the effect of writing
+/// them one by one in order.
+@Suite struct PostgresGroupWriteTests {
+    @Test(.enabled(if: Engine.serverURL != nil))
+    func aResetInAGroupComesBetweenTheSentRepliesBeforeAndAfterIt() async throws {
+        try await Engine.postgres.withStore { store in
+            let postgres = try #require(store as? PostgresStore)
+            let now = StoreContractTests.now
+            let chat = StoreContractTests.chat(5)
+            let step = try await store.commitStep(
+                chat: chat, handled: -1, changes: [], replies: [.sendMessage(chatID: 5, text: "a", tag: "t"), .sendMessage(chatID: 5, text: "b", tag: "u")],
+                followUps: [], at: now)
+            // Sent, reset, sent: the reset forgets the first tag, not the second.
+            let writes: [SharedWrite] = [
+                .sent(SentReply(id: step.replyIDs[0], chatID: 5, tag: "t", messageID: 10, at: now)),
+                .step(chat: chat, handled: -1, changes: [.forgetChat], replies: [.sendMessage(chatID: 5, text: "c")], followUps: [Data("f".utf8)], at: now),
+                .sent(SentReply(id: step.replyIDs[1], chatID: 5, tag: "u", messageID: 11, at: now)),
+            ]
+            let results = try await postgres.client.withTransaction(logger: Engine.logger) { connection in
+                try await PostgresStore.commit(writes, connection, Engine.logger)
+            }
+            #expect(results[0] == nil && results[2] == nil)
+            let reset = try #require(results[1])
+            #expect(try await store.messageID(chatID: 5, tag: "t") == nil)
+            #expect(try await store.messageID(chatID: 5, tag: "u") == 11)
+            #expect(try await store.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.id) == reset.replyIDs)
+            #expect(try await store.pendingInbox().map(\.seq) == reset.followUps.map(\.seq))
         }
     }
 }

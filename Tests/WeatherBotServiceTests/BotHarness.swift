@@ -61,8 +61,14 @@ final class BotHarness {
             pool = nil
         case .postgres(let url):
             let postgres = PostgresStore(try PostgresLocation(url: url), logger: Self.quiet)
-            pool = Task { await postgres.client.run() }
-            try await postgres.migrate()
+            let running = Task { await postgres.client.run() }
+            do {
+                try await postgres.migrate()
+            } catch {
+                running.cancel()
+                throw error
+            }
+            pool = running
             database = postgres
         }
         let transport = AsyncHTTPTransport()

@@ -16,6 +16,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
             #expect(telegram.state.withLock { $0.chatActions } == [chatID])
             try await bot.stop()
+            await loopback.shutdown()
         }
 
         @Test func theDefaultMenuIsEnglishAndReadersOfRussianGetARussianOne() async throws {

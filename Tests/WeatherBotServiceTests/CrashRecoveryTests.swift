@@ -32,6 +32,11 @@ extension LoopbackTests {
             try Self.start(loopback, database: loopback.postgres.map { ["DATABASE_URL": $0.url] } ?? ["DATABASE_PATH": loopback.folder.databasePath])
         }
 
+        struct NotActive: Error, CustomStringConvertible {
+            let pid: Int32
+            var description: String { "process \(pid) did not take the lease within 20 s" }
+        }
+
         /// On PostgreSQL a process started after a kill is a standby until the killed one's lease
         /// runs out: the next kill waits until it is active, so that it falls in the middle of work.
         static func waitUntilActive(_ process: Process, on database: ScratchDatabase) async throws {
@@ -40,7 +45,7 @@ extension LoopbackTests {
                 let deadline = ContinuousClock.now + .seconds(20)
                 // Before the first process migrated, the lease's table is not there yet.
                 while (try? await LeaderLease(client: client, logger: BotHarness.quiet).activeProcessID()) != process.processIdentifier {
-                    guard ContinuousClock.now < deadline else { throw CancellationError() }
+                    guard ContinuousClock.now < deadline else { throw NotActive(pid: process.processIdentifier) }
                     try await Task.sleep(for: .milliseconds(100))
                 }
             }
