@@ -25,6 +25,8 @@ extension PostgresLocation {
 extension PostgresStore {
     /// An error of the database as one line for the operator: the server's own errors read as its
     /// message (PostgresNIO's description hides it); none carries the connection's password.
+    public func describe(_ error: any Error) -> String { Self.describe(error) }
+
     public static func describe(_ error: any Error) -> String {
         if let error = error as? PostgresTransactionError {
             return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())

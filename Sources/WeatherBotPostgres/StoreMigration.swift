@@ -58,11 +58,9 @@ public enum StoreMigration {
     ///   it; the server's errors as they come.
     public static func copy(_ contents: BotDatabase.Contents, into store: PostgresStore, logger: Logger) async throws -> Report {
         try await store.migrate()
-        if let standing = try await LeaderLease(client: store.client, logger: logger).standing(), standing.isCurrent {
-            throw Refusal(description: "a replica (\(standing.holder)) is running on the target database; stop every replica first")
-        }
         do {
             try await store.client.withTransaction(logger: logger) { connection in
+                try await refuseWhileAReplicaRuns(connection, logger)
                 try await refuseUnlessEmpty(connection, logger)
                 try await write(contents, connection, logger)
             }
@@ -77,6 +75,16 @@ public enum StoreMigration {
             counts.append(Count(table: table.postgres, sqlite: contents.rowCounts[table.sqlite] ?? 0, postgres: postgres))
         }
         return Report(counts: counts)
+    }
+
+    /// Inside the copy's transaction: no replica holds the lease, and none can take it (and start
+    /// on the tables being written) until the copy is committed.
+    private static func refuseWhileAReplicaRuns(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query("LOCK TABLE leader_lease IN EXCLUSIVE MODE", logger: logger)
+        let holders = try await connection.query("SELECT holder FROM leader_lease WHERE expires_at > now()", logger: logger).collect()
+        if let holder = try holders.first?.decode(String.self) {
+            throw Refusal(description: "a replica (\(holder)) is running on the target database; stop every replica first")
+        }
     }
 
     /// Inside the copy's transaction: no other writer may change the tables until it ends, and

@@ -227,11 +227,11 @@ public actor ChatWorkers: Service {
             // disk or a busy database is waited out, as long as it takes.
             if database.isRejection(error) { failures += 1 }
             if item.attempts + failures >= Self.maximumAttempts,
-                await setAside(item, event, attempts: item.attempts + failures, error: "\(error)", logger: logger)
+                await setAside(item, event, attempts: item.attempts + failures, error: database.describe(error), logger: logger)
             {
                 throw error
             }
-            logger.error("could not commit a step; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
+            logger.error("could not commit a step; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
             if isStopping { throw CancellationError() }
         }
     }
@@ -252,7 +252,7 @@ public actor ChatWorkers: Service {
             }
             return true
         } catch {
-            logger.error("could not set an inbox item aside; trying it again", metadata: ["error": "\(error)"])
+            logger.error("could not set an inbox item aside; trying it again", metadata: ["error": "\(database.describe(error))"])
             return false
         }
     }
@@ -280,7 +280,7 @@ public actor ChatWorkers: Service {
     }
 
     private nonisolated func loggingFailure(_ logger: Logger, _ body: @Sendable () async throws -> Void) async {
-        do { try await body() } catch { logger.error("database error", metadata: ["error": "\(error)"]) }
+        do { try await body() } catch { logger.error("database error", metadata: ["error": "\(database.describe(error))"]) }
     }
 
     /// The conversation event an inbox item holds; nil when it holds nothing to answer.

@@ -73,7 +73,7 @@ public struct DailyScheduler: Service {
             do {
                 due = try await database.dueSubscriptions(at: now, limit: batchSize)
             } catch {
-                logger.error("could not read due forecasts", metadata: ["error": "\(error)"])
+                logger.error("could not read due forecasts", metadata: ["error": "\(database.describe(error))"])
                 break
             }
             guard !due.isEmpty else { break }
@@ -164,7 +164,7 @@ public struct DailyScheduler: Service {
             outbox?.committed(queued)
             return queued.count
         } catch {
-            logger.error("could not commit daily forecasts", metadata: ["error": "\(error)"])
+            logger.error("could not commit daily forecasts", metadata: ["error": "\(database.describe(error))"])
             return 0
         }
     }

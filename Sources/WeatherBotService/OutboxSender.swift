@@ -152,7 +152,7 @@ public final class OutboxSender: Service, Sendable {
         do {
             items = try await database.outboxItems(lane: lane, from: from, limit: limit)
         } catch {
-            logger.error("could not read the outbox; will retry", metadata: ["outbox.lane": "\(lane)", "error": "\(error)"])
+            logger.error("could not read the outbox; will retry", metadata: ["outbox.lane": "\(lane)", "error": "\(database.describe(error))"])
             try? await Task.sleep(for: .seconds(1))
             queue.withLock { $0.readFailed(lane) }
             return
@@ -234,7 +234,7 @@ public final class OutboxSender: Service, Sendable {
         try? await backoff.retry {
             try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date)
         } failed: { error, delay in
-            logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
+            logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
         }
         queue.withLock { $0.finish(queued, at: now()) }
     }

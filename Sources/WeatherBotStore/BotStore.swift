@@ -78,6 +78,12 @@ public protocol BotStore: Sendable {
     /// Whether an error means the store refused the write as it stands (a constraint), so trying
     /// the same step again will fail again.
     func isRejection(_ error: any Error) -> Bool
+    /// An error of the store as one line for the log, saying what the engine said.
+    func describe(_ error: any Error) -> String
+}
+
+extension BotStore {
+    public func describe(_ error: any Error) -> String { "\(error)" }
 }
 
 /// What committing a step wrote: the ids its replies got in the outbox, in order, and its follow-ups.

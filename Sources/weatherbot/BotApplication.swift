@@ -175,7 +175,7 @@ final class Standby: Service {
                         announced = true
                     }
                 } catch {
-                    self.logger.warning("could not reach the database for the lease; trying again", metadata: ["error": "\(error)"])
+                    self.logger.warning("could not reach the database for the lease; trying again", metadata: ["error": "\(PostgresStore.describe(error))"])
                 }
                 try await Task.sleep(for: .seconds(1))
             }

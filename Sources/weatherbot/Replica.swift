@@ -42,7 +42,7 @@ final class LeaseKeeper: Service {
             try await lease.release(held)
             logger.info("lease released", metadata: ["epoch": "\(held.epoch)"])
         } catch {
-            logger.warning("could not release the lease; it runs out by itself", metadata: ["error": "\(error)"])
+            logger.warning("could not release the lease; it runs out by itself", metadata: ["error": "\(PostgresStore.describe(error))"])
         }
     }
 
@@ -60,10 +60,10 @@ final class LeaseKeeper: Service {
                 } catch {
                     // The server did not answer: go on trying while the lease lasts.
                     guard self.isLeading else {
-                        self.logger.critical("the lease could not be renewed before it ran out; stopping", metadata: ["error": "\(error)"])
+                        self.logger.critical("the lease could not be renewed before it ran out; stopping", metadata: ["error": "\(PostgresStore.describe(error))"])
                         throw NotLeading(lease: self.held)
                     }
-                    self.logger.warning("could not renew the lease; trying again", metadata: ["error": "\(error)"])
+                    self.logger.warning("could not renew the lease; trying again", metadata: ["error": "\(PostgresStore.describe(error))"])
                 }
             }
         }
