@@ -101,8 +101,10 @@ final class BotHarness {
         try await running.value
     }
 
-    /// The store stays readable after a graceful stop, until the harness goes.
+    /// The store stays readable after a graceful stop, until the harness goes; a harness a failed
+    /// test left running stops with it.
     deinit {
+        running.cancel()
         pool?.cancel()
     }
 

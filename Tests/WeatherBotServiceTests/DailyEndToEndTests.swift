@@ -6,6 +6,19 @@ import WeatherBotStore
 extension LoopbackTests {
     /// A daily forecast through the real worker and scheduler over loopback HTTP.
     @Suite(.serialized) struct DailyEndToEndTests {
+        /// A time of day in Moscow, where the fake geocoder puts the city, that comes between 30
+        /// and 90 seconds from now: a forecast set for it within half a minute is due once the
+        /// clock has moved ``soonComesAfter`` on. (The next minute alone was sometimes already past
+        /// when a slower setup subscribed, and then due only tomorrow.)
+        static func soonInMoscow() -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
+            let soon = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(90))
+            return String(format: "%d:%02d", soon.hour!, soon.minute!)
+        }
+
+        static let soonComesAfter: TimeInterval = 91
+
         let chatID: Int64 = 909
 
         @Test(arguments: StoreEngine.available) func subscribingForTheNextMinuteDeliversExactlyOneForecast(_ engine: StoreEngine) async throws {
@@ -19,17 +32,13 @@ extension LoopbackTests {
             try telegram.press("Да, всё верно", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
             try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
 
-            // The next minute in Moscow, where the fake geocoder puts the city.
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
-            let nextMinute = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(60))
-            let time = String(format: "%d:%02d", nextMinute.hour!, nextMinute.minute!)
+            let time = Self.soonInMoscow()
             telegram.sendText("/daily \(time)", from: chatID)
             try await telegram.waitUntil("the confirmation") { state in state.sent.last?.text.contains("Каждый день в") ?? false }
             #expect(try await bot.database.subscriptions(chatID: chatID).count == 1)
 
-            // A minute passes, then a few more seconds of ticks: one forecast, not more.
-            clock.shift(by: 61)
+            // The time comes, then a few more seconds of ticks: one forecast, not more.
+            clock.shift(by: Self.soonComesAfter)
             try await telegram.waitUntil("the forecast") { state in state.sent.contains { $0.text.contains("Прогноз на сегодня") } }
             clock.shift(by: 30)
             try await Task.sleep(for: .seconds(1))
@@ -57,10 +66,7 @@ extension LoopbackTests {
             let telegram = loopback.telegram
             let clock = ShiftedClock()
             let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
-            let nextMinute = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(60))
-            let time = String(format: "%d:%02d", nextMinute.hour!, nextMinute.minute!)
+            let time = Self.soonInMoscow()
             let chats: [Int64] = [911, 912]
             for chat in chats {
                 telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chat)
@@ -70,7 +76,7 @@ extension LoopbackTests {
                 try await telegram.waitUntil("the confirmation") { state in state.sent.last { $0.chatID == chat }?.text.contains("С графиком") ?? false }
             }
 
-            clock.shift(by: 61)
+            clock.shift(by: Self.soonComesAfter)
             try await telegram.waitUntil("two charts") { $0.photos.count == 2 }
             let (photos, sent) = telegram.state.withLock { ($0.photos, $0.sent) }
             #expect(photos.filter(\.uploaded).count == 1)
