@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Time: the wall clock every part reads, a manual one for simulated days, and Duration in
@@ -98,6 +102,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // The operators' HTTP endpoints on Hummingbird: health and Prometheus metrics.
+        .target(
+            name: "WeatherBotHTTP",
+            dependencies: [
+                "WeatherBotService",
+                "WeatherBotStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The executable: command line, configuration, wiring, lifecycle.
@@ -106,7 +124,10 @@ let package = Package(
             dependencies: [
                 "WeatherBotService",
                 "WeatherBotPostgres",
+                "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 "WeatherBot",
                 "WeatherBotStore",
                 "TelegramBotAPI",
@@ -195,8 +216,10 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
-                "LoopbackHTTP", "WeatherChart", "WeatherBotPostgres",
+                "LoopbackHTTP", "WeatherChart", "WeatherBotPostgres", "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -32,6 +32,7 @@ public struct BotRuntime: Sendable {
         clock: any WallClock = SystemWallClock(),
         schedulerInterval: Duration = .seconds(20),
         deliveryFence: (@Sendable () -> Bool)? = nil,
+        metrics: BotMetrics = BotMetrics(),
         logger: Logger
     ) {
         let activity = TelegramChatActivity(client: telegram, logger: logger)
@@ -42,9 +43,10 @@ public struct BotRuntime: Sendable {
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
             database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
-            messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare)
-        workers = ChatWorkers(database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock)
-        poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout)
+            messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare, metrics: metrics)
+        workers = ChatWorkers(
+            database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock, metrics: metrics)
+        poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout, metrics: metrics)
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock,
             interval: schedulerInterval, gracePeriod: dailyGracePeriod)
@@ -82,7 +84,9 @@ public struct BotRuntime: Sendable {
     /// seconds, and last the «typing…» indicators the chats asked for.
     /// - Parameter first: a service started before the others and stopped after them, such as
     ///   the lease a replica holds while it is active.
-    public func serviceGroup(signals: [UnixSignal] = [], first: (any Service)? = nil) -> ServiceGroup {
+    /// - Parameter last: a service started after the others and stopped before them, such as the
+    ///   HTTP server.
+    public func serviceGroup(signals: [UnixSignal] = [], first: (any Service)? = nil, last: (any Service)? = nil) -> ServiceGroup {
         ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: (first.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
@@ -91,7 +95,7 @@ public struct BotRuntime: Sendable {
                     .init(service: workers),
                     .init(service: scheduler),
                     .init(service: poller, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-                ],
+                ] + (last.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []),
                 gracefulShutdownSignals: signals,
                 logger: logger))
     }

@@ -23,6 +23,8 @@ public actor ChatWorkers: Service {
     /// The time commits are stamped with.
     private let clock: any WallClock
     private let maximumConcurrentChats: Int
+    /// Counts the steps and times them.
+    private let metrics: BotMetrics
 
     private var pending: [Int64: Deque<Work>] = [:]
     private var pendingCount = 0
@@ -43,8 +45,9 @@ public actor ChatWorkers: Service {
 
     public init(
         database: any BotStore, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
-        clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64
+        clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64, metrics: BotMetrics = BotMetrics()
     ) {
+        self.metrics = metrics
         self.database = database
         self.conversation = conversation
         self.activity = activity
@@ -199,6 +202,7 @@ public actor ChatWorkers: Service {
         }
         var backoff = Backoff()
         var failures = 0
+        let started = ContinuousClock.now
         // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
         try? await backoff.retry {
             let chat = try await database.chat(item.chatId)
@@ -209,6 +213,7 @@ public actor ChatWorkers: Service {
             let followUps = try step.followUps.map { try encoder.encode($0) }
             let written = try await database.commitStep(
                 chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: followUps, at: clock.date)
+            metrics.handled(took: ContinuousClock.now - started)
             self.logger.debug(
                 "handled",
                 metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(followUps.count)"]) { $1 })

@@ -23,6 +23,8 @@ public import WeatherBotStore
 /// message, and is retried with backoff while it cannot be made. On graceful shutdown it keeps
 /// sending for up to `drainTimeout`.
 public final class OutboxSender: Service, Sendable {
+    /// Counts the calls by method and outcome.
+    private let metrics: BotMetrics
     private let database: any BotStore
     private let client: TelegramClient
     private let photos: (any PhotoSource)?
@@ -59,8 +61,10 @@ public final class OutboxSender: Service, Sendable {
         maximumAnswersInFlight: Int = 16,
         maximumAttempts: Int = 10,
         drainTimeout: Duration = .seconds(10),
-        window: Int = 10_000
+        window: Int = 10_000,
+        metrics: BotMetrics = BotMetrics()
     ) {
+        self.metrics = metrics
         self.database = database
         self.client = client
         self.photos = photos
@@ -213,6 +217,7 @@ public final class OutboxSender: Service, Sendable {
                         try await send(queued.request, chatID: queued.chatID, logger: logger)
                     }
             }
+            metrics.replySent(method: queued.request.method.rawValue, result: "ok")
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch let error as TelegramError {
             await handle(error, queued: queued, logger: logger)
@@ -324,6 +329,7 @@ public final class OutboxSender: Service, Sendable {
     }
 
     private func handle(_ error: TelegramError, queued: QueuedReply, logger: Logger) async {
+        metrics.replySent(method: queued.request.method.rawValue, result: error.isForbidden ? "blocked" : error.isRateLimited ? "rate_limited" : "failed")
         if error.isForbidden {
             logger.notice("the bot may not write to this chat; its replies are dropped", metadata: ["error": "\(error)"])
             await record { try await database.deactivateChat(queued.chatID) }

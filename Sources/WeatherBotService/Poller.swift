@@ -18,12 +18,18 @@ public struct Poller: Service {
     let database: any BotStore
     let workers: ChatWorkers
     let logger: Logger
+    /// Counts the updates, and notes each answer of Telegram for the health check.
+    let metrics: BotMetrics
     /// Seconds Telegram holds a getUpdates open.
     let pollTimeout: Int
     /// The poller waits while this many items are queued for the chats.
     let maximumBacklog: Int
 
-    public init(client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int = 30, maximumBacklog: Int = 1000) {
+    public init(
+        client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int = 30, maximumBacklog: Int = 1000,
+        metrics: BotMetrics = BotMetrics()
+    ) {
+        self.metrics = metrics
         self.client = client
         self.database = database
         self.workers = workers
@@ -60,6 +66,7 @@ public struct Poller: Service {
                 let offset = lastUpdateID.map { $0 == .max ? $0 : $0 + 1 }
                 let updates = try await client.getUpdates(offset: offset, limit: limit, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
                 limit = min(limit * 2, Self.batchLimit)
+                metrics.heardFromTelegram()
                 backoff.reset()
                 conflictBackoff.reset()
                 // Telegram chooses the next id at random after a week without updates: a batch wholly
@@ -149,6 +156,7 @@ public struct Poller: Service {
         let kept = updates.filter { $0.chatID != nil }
         let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
         let items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: Date())
+        metrics.received(updates.count)
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
         await workers.enqueue(items, updates: items.map { $0.updateId.flatMap { decoded[$0] } })

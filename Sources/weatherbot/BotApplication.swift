@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTransport
+import Hummingbird
 import Logging
 import OpenWeather
 import PostgresNIO
+import Prometheus
 import ServiceLifecycle
 import TelegramBotAPI
 import UnixSignals
 import WeatherBot
 import Synchronization
+import WeatherBotHTTP
 import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
@@ -72,12 +75,15 @@ struct BotApplication {
                 fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
             freshFor: .seconds(configuration.weatherCacheTTL), logger: logger)
 
+        // The bot's counters, kept for /metrics when the HTTP endpoints are on.
+        let registry = PrometheusCollectorRegistry()
+        let metrics = BotMetrics(factory: configuration.httpListen == nil ? nil : OperatorEndpoints.metricsFactory(registry))
         let runtime = BotRuntime(
             database: store, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
             messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, bulkShare: configuration.bulkShare,
             maximumFavorites: configuration.maximumFavorites,
-            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, logger: logger)
+            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, metrics: metrics, logger: logger)
         do {
             try await runtime.prepare()
         } catch let error as TelegramError where error.isUnauthorized {
@@ -85,7 +91,14 @@ struct BotApplication {
         } catch let error as TelegramError {
             throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
         }
-        let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first)
+        // /healthz and /metrics: unhealthy after three long polls' time without an answer.
+        let http = configuration.httpListen.map { listen in
+            let endpoints = OperatorEndpoints(
+                registry: registry, metrics: metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30))
+            return Application(
+                router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port)), logger: logger)
+        }
+        let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first, last: http)
         logger.info("weatherbot started", metadata: ["database": "\(location)"])
         do {
             try await group.run()

@@ -32,6 +32,8 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     /// Seconds a daily forecast may be late (after downtime) and still be sent.
     var dailyGracePeriod: Int
     var logLevel: Logger.Level
+    /// Where the operators' HTTP endpoints (`/healthz`, `/metrics`) listen; nil for none.
+    var httpListen: (host: String, port: Int)?
     /// Where requests to each API go through; nil for a direct connection.
     var telegramProxy: ProxyChoice
     var openWeatherProxy: ProxyChoice
@@ -72,6 +74,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("favorites.limit", "FAVORITES_LIMIT", "20"),
         ("daily.gracePeriod", "DAILY_GRACE_PERIOD", "7200"),
         ("log.level", "LOG_LEVEL", "info"),
+        ("http.listen", "HTTP_LISTEN", ""),
     ]
 
     /// The database path alone, from the same sources.
@@ -211,13 +214,29 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if level == nil {
             problems.append("error: LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical; not \(levelName.debugDescription).")
         }
+        var httpListen: (host: String, port: Int)?
+        if let text = reader.string(forKey: "http.listen")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            httpListen = Self.listenAddress(text)
+            if httpListen == nil {
+                problems.append("error: HTTP_LISTEN must be host:port, such as 0.0.0.0:8080 or 127.0.0.1:9090, not \(text.debugDescription).")
+            }
+        }
         guard problems.isEmpty, let level else { throw Invalid(problems: problems) }
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
             messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
             databasePath: databasePath, databaseURL: databaseURL, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level,
-            telegramProxy: telegramProxy, openWeatherProxy: openWeatherProxy, warnings: warnings)
+            httpListen: httpListen, telegramProxy: telegramProxy, openWeatherProxy: openWeatherProxy, warnings: warnings)
+    }
+
+    /// `host:port` (the host may be an IPv6 address in brackets), or nil when it is not one.
+    static func listenAddress(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { return nil }
+        return (host, port)
     }
 
     /// A warning when a config file that others can read holds a secret.
@@ -255,6 +274,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("favorites.limit", "\(maximumFavorites)"),
             ("daily.gracePeriod", "\(dailyGracePeriod)"),
             ("log.level", logLevel.rawValue),
+            ("http.listen", httpListen.map { "\($0.host):\($0.port)" } ?? "(none)"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { key, value in

@@ -27,6 +27,7 @@ struct WeatherBotCommand: AsyncParsableCommand {
               FAVORITES_LIMIT               default 20 (favorites one chat may keep)
               DAILY_GRACE_PERIOD            default 7200 (seconds a missed daily forecast may be late)
               LOG_LEVEL                     default info
+              HTTP_LISTEN                   host:port for /healthz and /metrics, e.g. 0.0.0.0:8080 (default: none)
             See config.example.json for every key.
 
             To move from the SQLite file to PostgreSQL, stop the bot and run

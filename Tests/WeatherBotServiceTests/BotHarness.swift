@@ -53,7 +53,7 @@ final class BotHarness {
     init(
         store: Store, telegramURL: URL, weatherURL: URL,
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
-        logger: Logger? = nil
+        metrics: BotMetrics = BotMetrics(), logger: Logger? = nil
     ) async throws {
         switch store {
         case .file(let path):
@@ -83,7 +83,7 @@ final class BotHarness {
             clock: clock, logger: logger)
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
-            clock: clock, schedulerInterval: schedulerInterval, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, metrics: metrics, logger: logger)
         try await runtime.prepare()
         group = runtime.serviceGroup()
         let group = group
@@ -151,11 +151,12 @@ final class Loopback {
     }
 
     func startBot(
-        clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), logger: Logger? = nil
+        clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), metrics: BotMetrics = BotMetrics(),
+        logger: Logger? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
-            clock: clock, schedulerInterval: schedulerInterval, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, metrics: metrics, logger: logger)
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.

@@ -27,6 +27,20 @@ import Testing
         #expect(configuration.description.contains("<redacted>"))
     }
 
+    @Test func httpListenTakesHostAndPortAndRefusesAnythingElse() async throws {
+        let base = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
+        #expect(try await BotConfiguration.load(configPath: nil, environment: base).httpListen == nil)
+        for (text, host, port) in [("0.0.0.0:8080", "0.0.0.0", 8080), ("127.0.0.1:9090", "127.0.0.1", 9090), ("[::1]:80", "::1", 80), (" localhost:0 ", "localhost", 0)] {
+            let listen = try await BotConfiguration.load(configPath: nil, environment: base.merging(["HTTP_LISTEN": text]) { $1 }).httpListen
+            #expect(listen?.host == host && listen?.port == port, "\(text)")
+        }
+        for text in ["8080", "0.0.0.0", ":8080", "host:port", "0.0.0.0:70000", "a b:80"] {
+            await #expect(throws: BotConfiguration.Invalid.self, "\(text)") {
+                _ = try await BotConfiguration.load(configPath: nil, environment: base.merging(["HTTP_LISTEN": text]) { $1 })
+            }
+        }
+    }
+
     @Test func aPasswordInAURLIsNotPrinted() async throws {
         let configuration = try await BotConfiguration.load(configPath: nil, environment: [
             "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key,

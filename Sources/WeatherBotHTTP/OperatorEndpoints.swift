@@ -1,0 +1,84 @@
+import CoreMetrics
+public import Foundation
+import HTTPTypes
+public import Hummingbird
+import NIOCore
+public import Prometheus
+public import WeatherBotService
+public import WeatherBotStore
+
+/// What an operator asks the running bot over HTTP: `GET /healthz`, whether it is working, and
+/// `GET /metrics`, its counters in Prometheus's text format.
+public struct OperatorEndpoints: Sendable {
+    /// Where the bot's metrics are kept; ``metricsFactory`` makes them.
+    public let registry: PrometheusCollectorRegistry
+    let metrics: BotMetrics
+    let store: any BotStore
+    /// How long the bot may go without hearing from Telegram and still be healthy: a long poll
+    /// answers within its timeout, so a few of those without an answer mean something is wrong.
+    let window: Duration
+    let started: Date
+
+    public init(registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration, started: Date = Date()) {
+        self.registry = registry
+        self.metrics = metrics
+        self.store = store
+        self.window = window
+        self.started = started
+    }
+
+    /// The factory the bot's metrics are made by, so that `/metrics` shows them.
+    public static func metricsFactory(_ registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Steps take milliseconds; the default buckets start at a second's fraction too coarse.
+        factory.durationHistogramBuckets["weatherbot_step_duration_seconds"] = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        return factory
+    }
+
+    /// The routes.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("healthz") { _, _ in health(at: Date()) }
+        router.get("metrics") { _, _ in try await exposition() }
+        return router
+    }
+
+    /// The verdict at `now`: 200 while Telegram was heard from within the window (or the bot
+    /// started less than the window ago), 503 with the reason otherwise.
+    func health(at now: Date) -> Response {
+        let windowSeconds = Double(window.components.seconds)
+        let since = metrics.lastHeardFromTelegram ?? started
+        let age = max(now.timeIntervalSince(since), 0)
+        if age <= windowSeconds {
+            let seconds = metrics.lastHeardFromTelegram.map { _ in #","telegram_seconds_ago":\#(Int(age))"# } ?? #","telegram_seconds_ago":null"#
+            return Self.json(#"{"status":"ok"\#(seconds)}"#, status: .ok)
+        }
+        let reason =
+            metrics.lastHeardFromTelegram == nil
+            ? "no answer from Telegram since the start \(Int(age)) s ago" : "no answer from Telegram for \(Int(age)) s"
+        return Self.json(#"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(Int(windowSeconds)) s)"}"#, status: .serviceUnavailable)
+    }
+
+    /// The metrics now, the outbox's backlog read from the store at the moment of asking.
+    func exposition() async throws -> Response {
+        let factory = Self.metricsFactory(registry)
+        for lane in OutboxLane.allCases {
+            let backlog = try await store.outboxBacklog(lane: lane)
+            Gauge(label: "weatherbot_outbox_backlog", dimensions: [("lane", "\(lane)")], factory: factory).record(backlog)
+        }
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: buffer)))
+        response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return response
+    }
+
+    private static func json(_ text: String, status: HTTPResponse.Status) -> Response {
+        var response = Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        response.headers[.contentType] = "application/json"
+        return response
+    }
+}

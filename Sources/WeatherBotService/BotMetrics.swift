@@ -1,0 +1,51 @@
+public import CoreMetrics
+public import Foundation
+import Synchronization
+
+/// What the bot counts, for `/metrics`, and when it last heard from Telegram, for `/healthz`.
+///
+/// The metrics are made by the factory given (Prometheus's in the executable), not the process's
+/// global one, so that each test counts on its own. Without a factory, nothing is counted.
+public final class BotMetrics: Sendable {
+    private let factory: (any MetricsFactory)?
+    private let updatesReceived: Counter?
+    private let updatesHandled: Counter?
+    private let stepDuration: CoreMetrics.Timer?
+    private let rateLimited: Counter?
+    private let lastContact = Mutex<Date?>(nil)
+
+    public init(factory: (any MetricsFactory)? = nil) {
+        self.factory = factory
+        updatesReceived = factory.map { Counter(label: "weatherbot_updates_received_total", factory: $0) }
+        updatesHandled = factory.map { Counter(label: "weatherbot_updates_handled_total", factory: $0) }
+        stepDuration = factory.map { CoreMetrics.Timer(label: "weatherbot_step_duration_seconds", preferredDisplayUnit: .seconds, factory: $0) }
+        rateLimited = factory.map { Counter(label: "weatherbot_telegram_rate_limited_total", factory: $0) }
+    }
+
+    /// Updates taken from Telegram into the inbox.
+    func received(_ count: Int) {
+        updatesReceived?.increment(by: Int64(count))
+    }
+
+    /// An inbox item was handled: its step committed with its replies, `took` after it was taken.
+    func handled(took: Duration) {
+        updatesHandled?.increment()
+        stepDuration?.recordNanoseconds(took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000)
+    }
+
+    /// A Bot API call that sends a reply ended: `result` is `ok`, `rate_limited`, `blocked` or
+    /// `failed`; a 429 also counts on its own.
+    func replySent(method: String, result: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_replies_total", dimensions: [("method", method), ("result", result)], factory: factory).increment()
+        if result == "rate_limited" { rateLimited?.increment() }
+    }
+
+    /// Telegram answered a poll at `date`.
+    func heardFromTelegram(at date: Date = Date()) {
+        lastContact.withLock { $0 = date }
+    }
+
+    /// When Telegram last answered, if it did since the start.
+    public var lastHeardFromTelegram: Date? { lastContact.withLock { $0 } }
+}

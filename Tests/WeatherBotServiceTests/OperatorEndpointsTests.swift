@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTransport
+import Hummingbird
+import Logging
+import Prometheus
+import Synchronization
+import Testing
+@testable import WeatherBotHTTP
+import WeatherBotService
+import WeatherBotStore
+
+extension LoopbackTests {
+    /// `/healthz` and `/metrics` of the real worker, served by Hummingbird on loopback and read
+    /// over HTTP while chats write.
+    @Suite(.serialized) struct OperatorEndpointsTests {
+        @Test func metricsMoveWithTheTrafficAndHealthSaysWhenTelegramFallsSilent() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let registry = PrometheusCollectorRegistry()
+            let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
+            let bot = try await loopback.startBot(metrics: metrics)
+            let endpoints = OperatorEndpoints(registry: registry, metrics: metrics, store: bot.database, window: .seconds(60))
+            let server = try await Server.start(endpoints)
+
+            try await waitUntil("the first poll") { metrics.lastHeardFromTelegram != nil }
+            let quiet = try await server.metrics()
+            #expect(quiet["weatherbot_updates_received_total"] ?? 0 == 0)
+
+            // Three chats ask for help; Telegram asks the bot to slow down once.
+            telegram.state.withLock { $0.failures["sendMessage"] = [OutboxSenderTests.error(429, "Too Many Requests: retry after 1", retryAfter: 1)] }
+            for chat: Int64 in 1...3 { telegram.sendText("/help", from: chat) }
+            try await telegram.waitUntil("three answers") { $0.sent.count == 3 }
+            try await waitUntil("the counts") { try await server.metrics()["weatherbot_updates_handled_total"] == 3 }
+            let busy = try await server.metrics()
+            #expect(busy["weatherbot_updates_received_total"] == 3)
+            #expect(busy[#"weatherbot_replies_total{method="sendMessage",result="ok"}"#] == 3, "\(busy)")
+            #expect(busy[#"weatherbot_replies_total{method="sendMessage",result="rate_limited"}"#] == 1, "\(busy)")
+            #expect(busy["weatherbot_telegram_rate_limited_total"] == 1)
+            #expect(busy["weatherbot_step_duration_seconds_count"] == 3)
+            #expect(busy[#"weatherbot_outbox_backlog{lane="interactive"}"#] == 0)
+            #expect(busy[#"weatherbot_outbox_backlog{lane="bulk"}"#] == 0)
+
+            let healthy = try await server.get("healthz")
+            #expect(healthy.status == 200)
+            #expect(String(decoding: healthy.body, as: UTF8.self).hasPrefix(#"{"status":"ok","telegram_seconds_ago":"#))
+
+            // A minute and more later without a poll's answer, the verdict changes.
+            let later = endpoints.health(at: Date().addingTimeInterval(90))
+            #expect(later.status == .serviceUnavailable)
+
+            try await bot.stop()
+            await server.stop()
+            await loopback.shutdown()
+        }
+
+        @Test func withoutAPollSinceTheStartHealthIsUnavailableOnceTheWindowPasses() async throws {
+            let started = Date()
+            let folder = try TemporaryFolder()
+            let endpoints = OperatorEndpoints(
+                registry: PrometheusCollectorRegistry(), metrics: BotMetrics(), store: try BotDatabase.open(path: folder.databasePath),
+                window: .seconds(30), started: started)
+            #expect(endpoints.health(at: started.addingTimeInterval(10)).status == .ok)
+            let late = endpoints.health(at: started.addingTimeInterval(45))
+            #expect(late.status == .serviceUnavailable)
+        }
+    }
+
+    /// The endpoints served on an ephemeral loopback port.
+    struct Server {
+        let url: URL
+        let task: Task<Void, any Error>
+        let transport = AsyncHTTPTransport()
+
+        static func start(_ endpoints: OperatorEndpoints) async throws -> Server {
+            let port = Mutex<Int?>(nil)
+            var logger = Logger(label: "weatherbot.tests.http")
+            logger.logLevel = .critical
+            let app = Application(
+                router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
+            let task = Task { try await app.run() }
+            try await waitUntil("the server") { port.withLock { $0 } != nil }
+            return Server(url: URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)/")!, task: task)
+        }
+
+        func get(_ path: String) async throws -> (status: Int, body: Data) {
+            try await loopbackGET(url.appendingPathComponent(path), through: transport)
+        }
+
+        /// `/metrics` read as the Prometheus text format: each sample's name with its labels, and its value.
+        func metrics() async throws -> [String: Double] {
+            let response = try await get("metrics")
+            #expect(response.status == 200)
+            var samples: [String: Double] = [:]
+            for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+                guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+                samples[String(line[..<space])] = value
+            }
+            return samples
+        }
+
+        func stop() async {
+            task.cancel()
+            _ = try? await task.value
+            try? await transport.shutdown()
+        }
+    }
+}
