@@ -153,6 +153,11 @@ enum Worker {
         ].merging(extra) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // WEATHERBOT_BENCH_HTTP_LISTEN=host:port turns the worker's HTTP endpoints, and so its
+        // metrics, on: to measure what counting costs.
+        if let listen = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_HTTP_LISTEN"] {
+            process.environment?["HTTP_LISTEN"] = listen
+        }
         // WEATHERBOT_BENCH_LOG=folder keeps each worker's errors in a file there, for a figure that
         // needs explaining.
         if let folder = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_LOG"] {
