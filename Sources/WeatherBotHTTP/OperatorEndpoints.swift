@@ -65,9 +65,13 @@ public struct OperatorEndpoints: Sendable {
     /// The metrics now, the outbox's backlog read from the store at the moment of asking.
     func exposition() async throws -> Response {
         let factory = Self.metricsFactory(registry)
+        let now = Date()
         for lane in OutboxLane.allCases {
             let backlog = try await store.outboxBacklog(lane: lane)
             Gauge(label: "weatherbot_outbox_backlog", dimensions: [("lane", "\(lane)")], factory: factory).record(backlog)
+            let oldest = try await store.oldestOutboxItem(lane: lane)
+            Gauge(label: "weatherbot_outbox_oldest_age_seconds", dimensions: [("lane", "\(lane)")], factory: factory)
+                .record(oldest.map { max(now.timeIntervalSince($0), 0) } ?? 0)
         }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

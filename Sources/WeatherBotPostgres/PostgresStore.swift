@@ -314,6 +314,12 @@ public final class PostgresStore: BotStore {
         try await count(client.query("SELECT COUNT(*) FROM outbox WHERE lane = \(lane.rawValue)", logger: logger))
     }
 
+    public func oldestOutboxItem(lane: OutboxLane) async throws -> Date? {
+        let rows = try await client.query("SELECT MIN(created_at) FROM outbox WHERE lane = \(lane.rawValue)", logger: logger)
+        for try await oldest in rows.decode(Date?.self) { return oldest }
+        return nil
+    }
+
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
         let sent = SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)
         try await write { connection in try await Self.complete([sent], connection, logger) }

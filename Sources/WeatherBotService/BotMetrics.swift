@@ -41,6 +41,38 @@ public final class BotMetrics: Sendable {
         if result == "rate_limited" { rateLimited?.increment() }
     }
 
+    /// A forecast was asked of the shared cache: `hit` when it was there already, fresh.
+    func weatherRequested(hit: Bool) {
+        guard let factory else { return }
+        Counter(label: hit ? "weatherbot_weather_cache_hits_total" : "weatherbot_weather_cache_misses_total", factory: factory).increment()
+    }
+
+    /// A call went to OpenWeather (`forecast`, `geocode`, `reverse`).
+    func openWeatherCalled(_ endpoint: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
+    }
+
+    /// A pass of the scheduler dealt with `queued` forecasts due (queued to send) and `skipped`
+    /// ones missed for longer than the grace period.
+    func dailyDue(queued: Int, skipped: Int) {
+        guard let factory, queued + skipped > 0 else { return }
+        Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", "queued")], factory: factory).increment(by: Int64(queued))
+        Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", "skipped")], factory: factory).increment(by: Int64(skipped))
+    }
+
+    /// Telegram accepted a daily forecast.
+    func dailySent() {
+        guard let factory else { return }
+        Counter(label: "weatherbot_daily_forecasts_sent_total", factory: factory).increment()
+    }
+
+    /// A request to Telegram or OpenWeather got no HTTP answer: `kind` says why.
+    func httpClientFailed(_ kind: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_http_client_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
+    }
+
     /// Telegram answered a poll at `date`.
     func heardFromTelegram(at date: Date = Date()) {
         lastContact.withLock { $0 = date }

@@ -49,7 +49,7 @@ public struct BotRuntime: Sendable {
         poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout, metrics: metrics)
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock,
-            interval: schedulerInterval, gracePeriod: dailyGracePeriod)
+            interval: schedulerInterval, gracePeriod: dailyGracePeriod, metrics: metrics)
         self.telegram = telegram
         self.logger = logger
     }

@@ -14,6 +14,8 @@ public import WeatherBotStore
 /// older ones are skipped.
 public struct DailyScheduler: Service {
     let database: any BotStore
+    /// Counts the forecasts due.
+    let metrics: BotMetrics
     let weather: any WeatherSource
     let outbox: OutboxSender?
     let logger: Logger
@@ -27,8 +29,10 @@ public struct DailyScheduler: Service {
     public init(
         database: any BotStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
         clock: any WallClock = SystemWallClock(), interval: Duration = .seconds(20),
-        gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
+        gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000,
+        metrics: BotMetrics = BotMetrics()
     ) {
+        self.metrics = metrics
         self.database = database
         self.weather = weather
         self.outbox = outbox
@@ -157,6 +161,7 @@ public struct DailyScheduler: Service {
         }
         do {
             let ids = try await database.commitDeliveries(deliveries, at: clock.date)
+            metrics.dailyDue(queued: zip(ids, deliveries).filter { !$0.0.isEmpty && !$0.1.requests.isEmpty }.count, skipped: late.count)
             // Sending starts with the first cell, while the rest of the batch is being prepared.
             let queued = zip(ids, deliveries).flatMap { ids, delivery in
                 zip(ids, delivery.requests).map { id, request in QueuedReply(id: id, chatID: delivery.chatID, lane: .bulk, request: request) }

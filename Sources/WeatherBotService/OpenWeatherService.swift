@@ -10,30 +10,40 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     public let client: OpenWeatherClient
     public let cache: WeatherCache
     let logger: Logger
+    let metrics: BotMetrics
+    let clock: any WallClock
 
     public init(
         client: OpenWeatherClient, freshFor: Duration = .seconds(600), staleFor: Duration = .seconds(3 * 3600), capacity: Int = 10_000,
-        clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "weatherbot.openweather")
+        clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "weatherbot.openweather"), metrics: BotMetrics = BotMetrics()
     ) {
         self.client = client
         self.logger = logger
+        self.metrics = metrics
+        self.clock = clock
         self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language in
-            try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+            metrics.openWeatherCalled("forecast")
+            return try await client.forecast(latitude: latitude, longitude: longitude, language: language)
         }
     }
 
     public func places(named name: String, language: Language) async throws -> [Place] {
-        try await logged { try await client.geocode(name, limit: 5).map { Place($0, language: language) } }
+        metrics.openWeatherCalled("geocode")
+        return try await logged { try await client.geocode(name, limit: 5).map { Place($0, language: language) } }
     }
 
     public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
-        try await logged { try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) } }
+        metrics.openWeatherCalled("reverse")
+        return try await logged { try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) } }
     }
 
     public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        let asked = clock.date
         let entry = try await logged {
             try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language.rawValue, refresh: refresh)
         }
+        // Fetched before it was asked for: it was in the cache already.
+        metrics.weatherRequested(hit: entry.fetchedAt < asked && !entry.isStale)
         if entry.isStale {
             logger.notice("OpenWeather refresh failed; showing older data", metadata: ["fetched.at": "\(entry.fetchedAt)"])
         }

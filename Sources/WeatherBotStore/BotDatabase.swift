@@ -427,4 +427,8 @@ extension BotDatabase {
     public func outboxBacklog(lane: OutboxLane) throws -> Int {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE lane = ?", arguments: [lane.rawValue]) ?? 0 }
     }
+
+    public func oldestOutboxItem(lane: OutboxLane) throws -> Date? {
+        try writer.read { db in try Date.fetchOne(db, sql: "SELECT MIN(createdAt) FROM outbox WHERE lane = ?", arguments: [lane.rawValue]) }
+    }
 }

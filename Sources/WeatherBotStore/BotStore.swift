@@ -49,6 +49,8 @@ public protocol BotStore: Sendable {
     func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) async throws -> [OutboxItem]
     func outboxBacklog() async throws -> Int
     func outboxBacklog(lane: OutboxLane) async throws -> Int
+    /// When the oldest reply waiting in the lane was queued; nil when none waits.
+    func oldestOutboxItem(lane: OutboxLane) async throws -> Date?
     /// Removes a reply that was sent or given up; for a message sent under a tag, remembers its id.
     func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws
     /// ``completeOutbox(id:chatID:tag:messageID:at:)`` for the sender, sharing commits with the chats' steps.

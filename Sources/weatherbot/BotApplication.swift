@@ -68,16 +68,16 @@ struct BotApplication {
         for (api, choice) in [("Telegram", configuration.telegramProxy), ("OpenWeather", configuration.openWeatherProxy)] where choice.proxy != nil {
             logger.info("\(api) requests go through a proxy", metadata: ["proxy": "\(choice)"])
         }
-        let telegram = TelegramClient(token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: telegramTransport)
-        let weather = OpenWeatherService(
-            client: OpenWeatherClient(
-                apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL, transport: openWeatherTransport,
-                fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
-            freshFor: .seconds(configuration.weatherCacheTTL), logger: logger)
-
         // The bot's counters, kept for /metrics when the HTTP endpoints are on.
         let registry = PrometheusCollectorRegistry()
         let metrics = BotMetrics(factory: configuration.httpListen == nil ? nil : OperatorEndpoints.metricsFactory(registry))
+        let telegram = TelegramClient(
+            token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: CountingTransport(telegramTransport, metrics: metrics))
+        let weather = OpenWeatherService(
+            client: OpenWeatherClient(
+                apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL,
+                transport: CountingTransport(openWeatherTransport, metrics: metrics), fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
+            freshFor: .seconds(configuration.weatherCacheTTL), logger: logger, metrics: metrics)
         let runtime = BotRuntime(
             database: store, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,

@@ -74,6 +74,8 @@ import WeatherBotStore
             #expect(outbox.map(\.request) == replies)
             #expect(try await store.outboxBacklog() == 2)
             #expect(try await store.outboxBacklog(lane: .bulk) == 0)
+            #expect(abs(try #require(try await store.oldestOutboxItem(lane: .interactive)).timeIntervalSince(Self.now)) < 0.001)
+            #expect(try await store.oldestOutboxItem(lane: .bulk) == nil)
         }
     }
 

@@ -80,7 +80,7 @@ final class BotHarness {
         }()
         let weather = OpenWeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport, requestTimeout: .seconds(30)),
-            clock: clock, logger: logger)
+            clock: clock, logger: logger, metrics: metrics)
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
             clock: clock, schedulerInterval: schedulerInterval, metrics: metrics, logger: logger)

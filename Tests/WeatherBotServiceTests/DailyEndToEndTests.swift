@@ -1,6 +1,9 @@
 import Foundation
 import LoopbackHTTP
+import Prometheus
 import Testing
+import WeatherBotHTTP
+import WeatherBotService
 import WeatherBotStore
 
 extension LoopbackTests {
@@ -25,7 +28,9 @@ extension LoopbackTests {
             let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
             let clock = ShiftedClock()
-            let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
+            let registry = PrometheusCollectorRegistry()
+            let bot = try await loopback.startBot(
+                clock: clock, schedulerInterval: .milliseconds(100), metrics: BotMetrics(factory: OperatorEndpoints.metricsFactory(registry)))
 
             telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
             try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
@@ -44,6 +49,9 @@ extension LoopbackTests {
             try await Task.sleep(for: .seconds(1))
             let forecasts = telegram.state.withLock { $0.sent.filter { $0.text.contains("Прогноз на сегодня") } }
             #expect(forecasts.count == 1)
+            let counted = prometheusSamples(registry.emitToString())
+            #expect(counted[#"weatherbot_daily_forecasts_due_total{outcome="queued"}"#] == 1, "\(counted)")
+            #expect(counted["weatherbot_daily_forecasts_sent_total"] == 1, "\(counted)")
             let forecast = try #require(forecasts.first)
             #expect(forecast.text.contains("Саранск"))
             #expect(forecast.text.contains("Утро:"))

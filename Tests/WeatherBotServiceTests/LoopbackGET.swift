@@ -1,9 +1,21 @@
 import Foundation
 import HTTPTransport
 
-/// A GET through the bot's own HTTP client, in a file of its own: where Hummingbird is imported,
-/// its `HTTPRequest` takes the name.
+/// Requests through the bot's own HTTP client, in a file of their own: where Hummingbird is
+/// imported, its `HTTPRequest` and `HTTPResponse` take the names.
 func loopbackGET(_ url: URL, through transport: AsyncHTTPTransport) async throws -> (status: Int, body: Data) {
     let response = try await transport.send(HTTPRequest(url: url))
     return (response.status, response.body)
+}
+
+/// One request through `transport`, to a host that is never reached.
+func loopbackSend(through transport: any HTTPTransport) async throws {
+    _ = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/")!))
+}
+
+/// A transport whose every request times out.
+struct Unreachable: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        throw TransportError(code: .timedOut, host: "api.telegram.org", reason: "no answer")
+    }
 }

@@ -39,6 +39,21 @@ extension LoopbackTests {
             #expect(busy["weatherbot_step_duration_seconds_count"] == 3)
             #expect(busy[#"weatherbot_outbox_backlog{lane="interactive"}"#] == 0)
             #expect(busy[#"weatherbot_outbox_backlog{lane="bulk"}"#] == 0)
+            #expect(busy[#"weatherbot_outbox_oldest_age_seconds{lane="interactive"}"#] == 0)
+
+            // A city and its weather: a reverse geocoding and a forecast from OpenWeather, then
+            // the same weather again from the cache.
+            telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: 4)
+            try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
+            try telegram.press("Да, всё верно", on: try #require(telegram.screen(4).last).messageID, in: 4)
+            try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            telegram.sendText("/weather", from: 4)
+            try await telegram.waitUntil("the second card") { state in state.sent.filter { $0.text.contains("Ощущается как") }.count == 2 }
+            try await waitUntil("the second card counted") { try await server.metrics()["weatherbot_weather_cache_hits_total"] == 1 }
+            let weather = try await server.metrics()
+            #expect(weather[#"weatherbot_openweather_calls_total{endpoint="reverse"}"#] == 1, "\(weather)")
+            #expect(weather[#"weatherbot_openweather_calls_total{endpoint="forecast"}"#] == 1, "\(weather)")
+            #expect(weather["weatherbot_weather_cache_misses_total"] == 1, "\(weather)")
 
             let healthy = try await server.get("healthz")
             #expect(healthy.status == 200)
@@ -51,6 +66,16 @@ extension LoopbackTests {
             try await bot.stop()
             await server.stop()
             await loopback.shutdown()
+        }
+
+        @Test func requestsThatGetNoAnswerAreCountedByKind() async throws {
+            let registry = PrometheusCollectorRegistry()
+            let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
+            let transport = CountingTransport(Unreachable(), metrics: metrics)
+            for _ in 0..<2 {
+                await #expect(throws: TransportError.self) { _ = try await loopbackSend(through: transport) }
+            }
+            #expect(registry.emitToString().contains(#"weatherbot_http_client_errors_total{kind="timedOut"} 2"#), "\(registry.emitToString())")
         }
 
         @Test func withoutAPollSinceTheStartHealthIsUnavailableOnceTheWindowPasses() async throws {
@@ -91,12 +116,7 @@ extension LoopbackTests {
         func metrics() async throws -> [String: Double] {
             let response = try await get("metrics")
             #expect(response.status == 200)
-            var samples: [String: Double] = [:]
-            for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
-                guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
-                samples[String(line[..<space])] = value
-            }
-            return samples
+            return prometheusSamples(String(decoding: response.body, as: UTF8.self))
         }
 
         func stop() async {
@@ -105,4 +125,14 @@ extension LoopbackTests {
             try? await transport.shutdown()
         }
     }
+}
+
+/// Prometheus's text format read back: each sample's name with its labels, and its value.
+func prometheusSamples(_ text: String) -> [String: Double] {
+    var samples: [String: Double] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+        samples[String(line[..<space])] = value
+    }
+    return samples
 }
