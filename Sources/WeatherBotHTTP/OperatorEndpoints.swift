@@ -62,14 +62,21 @@ public struct OperatorEndpoints: Sendable {
         return Self.json(#"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(Int(windowSeconds)) s)"}"#, status: .serviceUnavailable)
     }
 
-    /// The metrics now, the outbox's backlog read from the store at the moment of asking.
+    /// The metrics now, the outbox's lanes read from the store at the moment of asking. A store
+    /// that fails or takes over two seconds leaves the lanes' figures as they were last read, and
+    /// the counters still come.
     func exposition() async throws -> Response {
         let factory = Self.metricsFactory(registry)
+        let lanes = try? await Self.within(.seconds(2)) { [store] in
+            var lanes: [(OutboxLane, backlog: Int, oldest: Date?)] = []
+            for lane in OutboxLane.allCases {
+                lanes.append((lane, try await store.outboxBacklog(lane: lane), try await store.oldestOutboxItem(lane: lane)))
+            }
+            return lanes
+        }
         let now = Date()
-        for lane in OutboxLane.allCases {
-            let backlog = try await store.outboxBacklog(lane: lane)
+        for (lane, backlog, oldest) in lanes ?? [] {
             Gauge(label: "weatherbot_outbox_backlog", dimensions: [("lane", "\(lane)")], factory: factory).record(backlog)
-            let oldest = try await store.oldestOutboxItem(lane: lane)
             Gauge(label: "weatherbot_outbox_oldest_age_seconds", dimensions: [("lane", "\(lane)")], factory: factory)
                 .record(oldest.map { max(now.timeIntervalSince($0), 0) } ?? 0)
         }
@@ -78,6 +85,20 @@ public struct OperatorEndpoints: Sendable {
         var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: buffer)))
         response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return response
+    }
+
+    /// `body`'s result, or an error once `limit` has passed (the body is cancelled then).
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else { throw CancellationError() }
+            return result
+        }
     }
 
     private static func json(_ text: String, status: HTTPResponse.Status) -> Response {

@@ -66,7 +66,6 @@ public struct Poller: Service {
                 let offset = lastUpdateID.map { $0 == .max ? $0 : $0 + 1 }
                 let updates = try await client.getUpdates(offset: offset, limit: limit, timeout: pollTimeout, allowedUpdates: Self.allowedUpdates)
                 limit = min(limit * 2, Self.batchLimit)
-                metrics.heardFromTelegram()
                 backoff.reset()
                 conflictBackoff.reset()
                 // Telegram chooses the next id at random after a week without updates: a batch wholly
@@ -77,7 +76,10 @@ public struct Poller: Service {
                         "Telegram started update ids anew (it does after a quiet week); following the new ids",
                         metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateId).max() ?? 0)"])
                 }
-                if let last = try await commit(updates, rebasing: rebasing, lastNoted: &lastNoted) {
+                let committed = try await commit(updates, rebasing: rebasing, lastNoted: &lastNoted)
+                // Healthy is answered and stored: a batch the database refuses comes again and again.
+                metrics.heardFromTelegram()
+                if let last = committed {
                     // Only updates already stored (the very last id, which no offset can confirm):
                     // asking again at once would spin.
                     if !rebasing, let stored = lastUpdateID, last <= stored { try? await Task.sleep(for: .seconds(1)) }

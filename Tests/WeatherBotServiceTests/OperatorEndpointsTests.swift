@@ -30,7 +30,12 @@ extension LoopbackTests {
             telegram.state.withLock { $0.failures["sendMessage"] = [OutboxSenderTests.error(429, "Too Many Requests: retry after 1", retryAfter: 1)] }
             for chat: Int64 in 1...3 { telegram.sendText("/help", from: chat) }
             try await telegram.waitUntil("three answers") { $0.sent.count == 3 }
-            try await waitUntil("the counts") { try await server.metrics()["weatherbot_updates_handled_total"] == 3 }
+            // Counted once Telegram's answers came and the deliveries were recorded.
+            try await waitUntil("the counts") {
+                let samples = try await server.metrics()
+                return samples["weatherbot_updates_handled_total"] == 3 && samples[#"weatherbot_replies_total{method="sendMessage",result="ok"}"#] == 3
+                    && samples[#"weatherbot_outbox_backlog{lane="interactive"}"#] == 0
+            }
             let busy = try await server.metrics()
             #expect(busy["weatherbot_updates_received_total"] == 3)
             #expect(busy[#"weatherbot_replies_total{method="sendMessage",result="ok"}"#] == 3, "\(busy)")
