@@ -17,9 +17,12 @@ public struct OperatorEndpoints: Sendable {
     /// How long the bot may go without hearing from Telegram and still be healthy: a long poll
     /// answers within its timeout, so a few of those without an answer mean something is wrong.
     let window: Duration
-    let started: Date
+    let started: ContinuousClock.Instant
 
-    public init(registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration, started: Date = Date()) {
+    public init(
+        registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration,
+        started: ContinuousClock.Instant = .now
+    ) {
         self.registry = registry
         self.metrics = metrics
         self.store = store
@@ -41,25 +44,22 @@ public struct OperatorEndpoints: Sendable {
     /// The routes.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("healthz") { _, _ in health(at: Date()) }
+        router.get("healthz") { _, _ in health(at: .now) }
         router.get("metrics") { _, _ in try await exposition() }
         return router
     }
 
     /// The verdict at `now`: 200 while Telegram was heard from within the window (or the bot
     /// started less than the window ago), 503 with the reason otherwise.
-    func health(at now: Date) -> Response {
-        let windowSeconds = Double(window.components.seconds)
-        let since = metrics.lastHeardFromTelegram ?? started
-        let age = max(now.timeIntervalSince(since), 0)
-        if age <= windowSeconds {
-            let seconds = metrics.lastHeardFromTelegram.map { _ in #","telegram_seconds_ago":\#(Int(age))"# } ?? #","telegram_seconds_ago":null"#
-            return Self.json(#"{"status":"ok"\#(seconds)}"#, status: .ok)
+    func health(at now: ContinuousClock.Instant) -> Response {
+        let heard = metrics.lastHeardFromTelegram
+        let age = max(now - (heard ?? started), .zero).components.seconds
+        let allowed = window.components.seconds
+        if age <= allowed {
+            return Self.json(#"{"status":"ok","telegram_seconds_ago":\#(heard == nil ? "null" : "\(age)")}"#, status: .ok)
         }
-        let reason =
-            metrics.lastHeardFromTelegram == nil
-            ? "no answer from Telegram since the start \(Int(age)) s ago" : "no answer from Telegram for \(Int(age)) s"
-        return Self.json(#"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(Int(windowSeconds)) s)"}"#, status: .serviceUnavailable)
+        let reason = heard == nil ? "no poll answered and stored since the start \(age) s ago" : "no poll answered and stored for \(age) s"
+        return Self.json(#"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(allowed) s)"}"#, status: .serviceUnavailable)
     }
 
     /// The metrics now, the outbox's lanes read from the store at the moment of asking. A store

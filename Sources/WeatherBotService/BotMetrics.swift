@@ -12,7 +12,8 @@ public final class BotMetrics: Sendable {
     private let updatesHandled: Counter?
     private let stepDuration: CoreMetrics.Timer?
     private let rateLimited: Counter?
-    private let lastContact = Mutex<Date?>(nil)
+    /// On the monotonic clock: a step of the wall clock neither ages nor rejuvenates it.
+    private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
 
     public init(factory: (any MetricsFactory)? = nil) {
         self.factory = factory
@@ -73,11 +74,11 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_http_client_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
     }
 
-    /// Telegram answered a poll at `date`.
-    func heardFromTelegram(at date: Date = Date()) {
-        lastContact.withLock { $0 = date }
+    /// Telegram answered a poll, and what it handed out is stored.
+    func heardFromTelegram(at instant: ContinuousClock.Instant = .now) {
+        lastContact.withLock { $0 = instant }
     }
 
     /// When Telegram last answered, if it did since the start.
-    public var lastHeardFromTelegram: Date? { lastContact.withLock { $0 } }
+    public var lastHeardFromTelegram: ContinuousClock.Instant? { lastContact.withLock { $0 } }
 }

@@ -65,7 +65,7 @@ extension LoopbackTests {
             #expect(String(decoding: healthy.body, as: UTF8.self).hasPrefix(#"{"status":"ok","telegram_seconds_ago":"#))
 
             // A minute and more later without a poll's answer, the verdict changes.
-            let later = endpoints.health(at: Date().addingTimeInterval(90))
+            let later = endpoints.health(at: .now + .seconds(90))
             #expect(later.status == .serviceUnavailable)
 
             try await bot.stop()
@@ -84,13 +84,13 @@ extension LoopbackTests {
         }
 
         @Test func withoutAPollSinceTheStartHealthIsUnavailableOnceTheWindowPasses() async throws {
-            let started = Date()
+            let started = ContinuousClock.now
             let folder = try TemporaryFolder()
             let endpoints = OperatorEndpoints(
                 registry: PrometheusCollectorRegistry(), metrics: BotMetrics(), store: try BotDatabase.open(path: folder.databasePath),
                 window: .seconds(30), started: started)
-            #expect(endpoints.health(at: started.addingTimeInterval(10)).status == .ok)
-            let late = endpoints.health(at: started.addingTimeInterval(45))
+            #expect(endpoints.health(at: started + .seconds(10)).status == .ok)
+            let late = endpoints.health(at: started + .seconds(45))
             #expect(late.status == .serviceUnavailable)
         }
     }
