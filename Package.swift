@@ -116,6 +116,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The executable: command line, configuration, wiring, lifecycle.
@@ -126,7 +128,6 @@ let package = Package(
                 "WeatherBotPostgres",
                 "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "WeatherBot",
                 "WeatherBotStore",

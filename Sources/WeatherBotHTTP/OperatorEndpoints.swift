@@ -2,8 +2,10 @@ import CoreMetrics
 public import Foundation
 import HTTPTypes
 public import Hummingbird
+public import Logging
 import NIOCore
 public import Prometheus
+public import ServiceLifecycle
 public import WeatherBotService
 public import WeatherBotStore
 
@@ -105,5 +107,34 @@ public struct OperatorEndpoints: Sendable {
         var response = Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         response.headers[.contentType] = "application/json"
         return response
+    }
+}
+
+/// The endpoints' HTTP server as a service of the bot's group: its failure (a port taken, an
+/// address not on this machine) names the address it was to listen on.
+public struct OperatorServer: Service {
+    let application: any Service
+    /// `host:port`, as configured.
+    public let address: String
+
+    public init(_ endpoints: OperatorEndpoints, host: String, port: Int, logger: Logger) {
+        application = Application(
+            router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port)), logger: logger)
+        address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    public func run() async throws {
+        do {
+            try await application.run()
+        } catch {
+            throw Failure(address: address, reason: "\(error)")
+        }
+    }
+
+    /// The server could not listen, or stopped with an error.
+    public struct Failure: Error, CustomStringConvertible {
+        public var address: String
+        public var reason: String
+        public var description: String { "the HTTP endpoints cannot listen on \(address) (HTTP_LISTEN): \(reason)" }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTransport
-import Hummingbird
 import Logging
 import OpenWeather
 import PostgresNIO
@@ -95,8 +94,7 @@ struct BotApplication {
         let http = configuration.httpListen.map { listen in
             let endpoints = OperatorEndpoints(
                 registry: registry, metrics: metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30))
-            return Application(
-                router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port)), logger: logger)
+            return OperatorServer(endpoints, host: listen.host, port: listen.port, logger: logger)
         }
         let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first, last: http)
         logger.info("weatherbot started", metadata: ["database": "\(location)"])
@@ -106,6 +104,8 @@ struct BotApplication {
             throw StartFailure(message: "Telegram rejected the bot token (\(error.reason)). Check TELEGRAM_BOT_TOKEN.")
         } catch let error as NotLeading {
             throw StartFailure(message: "\(error); a standby replica takes over")
+        } catch let error as OperatorServer.Failure {
+            throw StartFailure(message: "\(error)")
         } catch where store.isDamage(error) {
             logger.critical("stopping: \(Self.describe(error))")
             throw StartFailure(message: "the database at \(location): \(Self.describe(error))")

@@ -52,8 +52,9 @@ extension LoopbackTests {
         }
 
         /// The executable against the loopback fakes, on the database `database` names
-        /// (`DATABASE_PATH` or `DATABASE_URL`), its output discarded.
-        static func start(_ loopback: Loopback, database: [String: String]) throws -> Process {
+        /// (`DATABASE_PATH` or `DATABASE_URL`), with `settings` besides; its output discarded, or
+        /// its standard error into `errors`.
+        static func start(_ loopback: Loopback, database: [String: String], settings: [String: String] = [:], errors: Pipe? = nil) throws -> Process {
             let process = Process()
             process.executableURL = executable
             process.arguments = ["run"]
@@ -62,9 +63,9 @@ extension LoopbackTests {
                 "TELEGRAM_API_URL": loopback.telegram.url.absoluteString, "OPEN_WEATHER_API_URL": loopback.weather.url.absoluteString,
                 "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
                 "TELEGRAM_MESSAGES_PER_SECOND": "2000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "200",
-            ].merging(database) { $1 }
+            ].merging(database) { $1 }.merging(settings) { $1 }
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errors ?? FileHandle.nullDevice
             try process.run()
             return process
         }

@@ -73,6 +73,27 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// A port already taken stops the bot at once with one line naming the address and
+        /// HTTP_LISTEN, not NIO's error alone; the token appears nowhere.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.executable.path)))
+        func aPortAlreadyTakenStopsTheBotWithOneLineNamingHTTPListen() async throws {
+            let loopback = try await Loopback()
+            // The fake Telegram's own port is taken.
+            let taken = try #require(loopback.telegram.url.port)
+            let errors = Pipe()
+            let process = try CrashRecoveryTests.start(
+                loopback, database: ["DATABASE_PATH": loopback.folder.databasePath], settings: ["HTTP_LISTEN": "127.0.0.1:\(taken)"], errors: errors)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 1, "\(output)")
+            #expect(output.contains("the HTTP endpoints cannot listen on 127.0.0.1:\(taken) (HTTP_LISTEN)"), "\(output)")
+            #expect(!output.contains(FakeTelegram.token))
+            await loopback.shutdown()
+        }
+
         @Test func requestsThatGetNoAnswerAreCountedByKind() async throws {
             let registry = PrometheusCollectorRegistry()
             let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
