@@ -1,5 +1,5 @@
 public import Logging
-public import PostgresNIO
+import PostgresNIO
 import NIOSSL
 
 extension PostgresLocation {
@@ -19,25 +19,5 @@ extension PostgresLocation {
         single.options.tlsServerName = configuration.options.tlsServerName
         let connection = try await PostgresConnection.connect(configuration: single, id: 0, logger: logger)
         try await connection.close()
-    }
-}
-
-extension PostgresStore {
-    /// An error of the database as one line for the operator: the server's own errors read as its
-    /// message (PostgresNIO's description hides it); none carries the connection's password.
-    public func describe(_ error: any Error) -> String { Self.describe(error) }
-
-    public static func describe(_ error: any Error) -> String {
-        if let error = error as? PostgresTransactionError {
-            return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())
-        }
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] {
-                return "PostgreSQL: \(message)" + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
-            }
-            if error.code == .sslUnsupported { return "the server does not offer TLS, which the URL's sslmode requires" }
-            return "PostgreSQL: \(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
-        }
-        return "\(error)"
     }
 }

@@ -409,6 +409,24 @@ public final class PostgresStore: BotStore {
     /// damaged one does: nothing it writes may count.
     public func isDamage(_ error: any Error) -> Bool { error is NotLeading }
 
+    /// An error of the database as one line for the operator: the server's own errors read as its
+    /// message (PostgresNIO's description hides it); none carries the connection's password.
+    public func describe(_ error: any Error) -> String { Self.describe(error) }
+
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError {
+            return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())
+        }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "PostgreSQL: \(message)" + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+            }
+            if error.code == .sslUnsupported { return "the server does not offer TLS, which the URL's sslmode requires" }
+            return "PostgreSQL: \(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        }
+        return "\(error)"
+    }
+
     /// A constraint refused the write (SQLSTATE class 23): the same step fails again.
     public func isRejection(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState]?.hasPrefix("23") ?? false

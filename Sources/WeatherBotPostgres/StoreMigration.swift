@@ -58,14 +58,11 @@ public enum StoreMigration {
     ///   it; the server's errors as they come.
     public static func copy(_ contents: BotDatabase.Contents, into store: PostgresStore, logger: Logger) async throws -> Report {
         try await store.migrate()
-        do {
-            try await store.client.withTransaction(logger: logger) { connection in
-                try await refuseWhileAReplicaRuns(connection, logger)
-                try await refuseUnlessEmpty(connection, logger)
-                try await write(contents, connection, logger)
-            }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        // The store's own transaction: unfenced (no replica runs), its errors unwrapped as everywhere.
+        try await store.write { connection in
+            try await refuseWhileAReplicaRuns(connection, logger)
+            try await refuseUnlessEmpty(connection, logger)
+            try await write(contents, connection, logger)
         }
         var counts: [Count] = []
         for table in tables {
@@ -109,25 +106,8 @@ public enum StoreMigration {
         encoder.outputFormatting = .sortedKeys
         func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
 
-        try await insert(
-            contents.chats, into: "chat",
-            columns: [
-                "id", "language", "state", "current_place", "recent_places", "place_seq", "question_seq", "is_active", "created_at",
-                "updated_at", "last_message_id",
-            ], connection, logger
-        ) { chat, row in
-            row.append(chat.id)
-            row.append(chat.language)
-            try row.append(chat.state)
-            row.append(try chat.currentPlace.map(json))
-            row.append(try json(chat.recentPlaces))
-            row.append(chat.placeSeq)
-            row.append(chat.questionSeq)
-            row.append(chat.isActive)
-            row.append(chat.createdAt)
-            row.append(chat.updatedAt)
-            row.append(chat.lastMessageID.map(Int64.init))
-        }
+        // Chats are stored as every step stores them.
+        try await PostgresStore.store(contents.chats, connection, logger)
         try await insert(contents.favorites, into: "favorite", columns: ["id", "chat_id", "position", "place", "created_at"], connection, logger) {
             favorite, row in
             row.append(favorite.id)
