@@ -107,6 +107,13 @@ public final class PostgresStore: BotStore {
                 """
             ]
         ),
+        (
+            "v11: updates posted to the webhook",
+            [
+                "CREATE TABLE received_update (update_id BIGINT PRIMARY KEY, received_at TIMESTAMPTZ NOT NULL)",
+                "CREATE INDEX received_update_received_at ON received_update (received_at)",
+            ]
+        ),
     ]
 
     /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
@@ -170,6 +177,7 @@ public final class PostgresStore: BotStore {
     static let lastUpdateIDKey = "lastUpdateId"
     static let lastPollKey = "lastSuccessfulPollAt"
     static let stoppedCleanlyKey = "stoppedCleanly"
+    static let webhookSecretKey = "webhookSecret"
 
     public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
         -> [InboxItem]
@@ -185,6 +193,54 @@ public final class PostgresStore: BotStore {
             try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
             return items
         }
+    }
+
+    /// Not fenced: every replica takes what Telegram posts to it into the shared inbox, and the
+    /// active one handles it. One statement remembers the id and, when it is new, queues the update.
+    public func receivePosted(_ update: (updateID: Int64, chatID: Int64?, payload: Data), forgettingBefore: Date?, at now: Date) async throws
+        -> [InboxItem]?
+    {
+        if let forgettingBefore {
+            try await client.query("DELETE FROM received_update WHERE received_at < \(forgettingBefore)", logger: logger)
+        }
+        // A chat's updates get an inbox row; others (none of the kinds asked for) only their id.
+        let rows = try await client.query(
+            """
+            WITH fresh AS (
+                INSERT INTO received_update (update_id, received_at) VALUES (\(update.updateID), \(now))
+                ON CONFLICT DO NOTHING RETURNING update_id),
+            queued AS (
+                INSERT INTO inbox (chat_id, update_id, kind, payload)
+                SELECT \(update.chatID ?? 0), update_id, \(InboxItem.Kind.update.rawValue), \(ByteBuffer(bytes: update.payload))
+                FROM fresh WHERE \(update.chatID != nil)
+                RETURNING seq)
+            SELECT (SELECT count(*) FROM fresh), (SELECT seq FROM queued)
+            """, logger: logger
+        ).collect()
+        guard let row = rows.first else { throw PostgresStoreError(description: "the inbox did not answer for update \(update.updateID)") }
+        let (fresh, seq) = try row.decode((Int64, Int64?).self)
+        guard fresh > 0 else { return nil }
+        guard let seq, let chatID = update.chatID else { return [] }
+        var item = InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload)
+        item.seq = seq
+        return [item]
+    }
+
+    public func webhookSecret(generated: String) async throws -> String {
+        let rows = try await client.query(
+            """
+            WITH kept AS (
+                INSERT INTO worker_fact (key, value) VALUES (\(Self.webhookSecretKey), \(generated))
+                ON CONFLICT (key) DO NOTHING RETURNING value)
+            SELECT value FROM kept UNION ALL SELECT value FROM worker_fact WHERE key = \(Self.webhookSecretKey)
+            """, logger: logger
+        ).collect()
+        if let row = rows.first { return try row.decode(String.self) }
+        // Another replica kept its own meanwhile, after this statement's snapshot: read that one.
+        guard let kept = try await client.withConnection({ try await Self.fact(Self.webhookSecretKey, $0, logger) }) else {
+            throw PostgresStoreError(description: "the webhook secret was neither kept nor stored")
+        }
+        return kept
     }
 
     public func notePoll(at now: Date) async throws {

@@ -151,6 +151,13 @@ public struct BotDatabase: Sendable {
             try db.alter(table: "outbox") { t in t.add(column: "photo", .text) }
             try db.alter(table: "subscription") { t in t.add(column: "withChart", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v10: updates posted to the webhook") { db in
+            try db.create(table: "receivedUpdate") { t in
+                t.primaryKey("updateId", .integer)
+                t.column("receivedAt", .datetime).notNull()
+            }
+            try db.create(index: "receivedUpdate_receivedAt", on: "receivedUpdate", columns: ["receivedAt"])
+        }
         return migrator
     }
 
@@ -183,6 +190,7 @@ public struct BotDatabase: Sendable {
 extension BotDatabase {
     private static let lastUpdateIDKey = "lastUpdateId"
     private static let lastPollKey = "lastSuccessfulPollAt"
+    private static let webhookSecretKey = "webhookSecret"
 
     /// The id of the last update committed to the inbox, or nil before the first.
     public func lastUpdateID() throws -> Int64? {
@@ -217,6 +225,37 @@ extension BotDatabase {
             try Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), db)
             try Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), db)
             return items
+        }
+    }
+
+    /// Stores an update Telegram posted to the webhook, unless its id came before: the id is
+    /// remembered and the update, when it belongs to a chat, goes to the inbox, in one transaction
+    /// that may be shared with other chats' writes. Ids received before `forgettingBefore` are
+    /// forgotten first.
+    ///
+    /// - Returns: nil for an id received before; otherwise the inbox items written.
+    public func receivePosted(_ update: (updateID: Int64, chatID: Int64?, payload: Data), forgettingBefore: Date?, at now: Date = Date()) async throws
+        -> [InboxItem]?
+    {
+        try await group.write { db in
+            if let forgettingBefore {
+                try db.cachedStatement(sql: "DELETE FROM receivedUpdate WHERE receivedAt < ?").execute(arguments: [forgettingBefore])
+            }
+            try db.cachedStatement(sql: "INSERT INTO receivedUpdate (updateId, receivedAt) VALUES (?, ?) ON CONFLICT DO NOTHING")
+                .execute(arguments: [update.updateID, now])
+            guard db.changesCount > 0 else { return nil }
+            guard let chatID = update.chatID else { return [] }
+            return [try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db)]
+        }
+    }
+
+    /// The secret Telegram sends with each webhook request: the one kept, or else `generated`,
+    /// which is kept from now on.
+    public func webhookSecret(generated: String) throws -> String {
+        try writer.write { db in
+            if let kept = try Self.fact(Self.webhookSecretKey, db) { return kept }
+            try Self.setFact(Self.webhookSecretKey, generated, db)
+            return generated
         }
     }
 

@@ -19,6 +19,16 @@ public protocol BotStore: Sendable {
     /// transaction; returns the items written, in order.
     func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
         -> [InboxItem]
+    /// Stores an update Telegram posted to the webhook, unless its id was received before (Telegram
+    /// posts an update again until it is answered): the id is remembered and the update, when it
+    /// belongs to a chat, goes to the inbox, in one transaction. Ids received before
+    /// `forgettingBefore` are forgotten first. Any replica may call it, active or not.
+    ///
+    /// - Returns: nil for an id received before; otherwise the inbox items written.
+    func receivePosted(_ update: (updateID: Int64, chatID: Int64?, payload: Data), forgettingBefore: Date?, at now: Date) async throws -> [InboxItem]?
+    /// The secret Telegram sends with each webhook request: the one kept, or else `generated`,
+    /// which is kept from now on (every replica gets the same).
+    func webhookSecret(generated: String) async throws -> String
     /// Records that getUpdates answered, with nothing new.
     func notePoll(at now: Date) async throws
     /// The id of the last update stored (the offset is one more).

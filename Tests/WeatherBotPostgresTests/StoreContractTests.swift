@@ -44,6 +44,38 @@ import WeatherBotStore
     }
 
     @Test(arguments: Engine.available)
+    func aPostedUpdateIsTakenOnceUntilItsIDIsForgotten(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let first = try #require(try await store.receivePosted(Self.update(20, chat: 1), forgettingBefore: nil, at: Self.now))
+            #expect(first.map(\.updateId) == [20])
+            #expect(first.first?.seq != nil)
+            // Posted again (Telegram had no answer in time): answered, not taken.
+            #expect(try await store.receivePosted(Self.update(20, chat: 1), forgettingBefore: nil, at: Self.now.addingTimeInterval(60)) == nil)
+            // Out of order, as concurrent posts for different chats come, and one of no chat.
+            #expect(try await store.receivePosted(Self.update(19, chat: 2), forgettingBefore: nil, at: Self.now)?.map(\.updateId) == [19])
+            #expect(try await store.receivePosted(Self.update(21, chat: nil), forgettingBefore: nil, at: Self.now) == [])
+            #expect(try await store.receivePosted(Self.update(21, chat: nil), forgettingBefore: nil, at: Self.now) == nil)
+            #expect(try await store.pendingInbox().map(\.updateId) == [20, 19])
+            // The polling offset is not the webhook's business.
+            #expect(try await store.lastUpdateID() == nil)
+            // Two days on, the ids of then are forgotten: after a quiet week Telegram may use them anew.
+            let later = Self.now.addingTimeInterval(3 * 24 * 3600)
+            #expect(try await store.receivePosted(Self.update(22, chat: 3), forgettingBefore: later.addingTimeInterval(-2 * 24 * 3600), at: later)?.count == 1)
+            #expect(try await store.receivePosted(Self.update(20, chat: 1), forgettingBefore: nil, at: later)?.count == 1)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func theWebhookSecretIsGeneratedOnceAndKept(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let first = try await store.webhookSecret(generated: "first-secret")
+            let second = try await store.webhookSecret(generated: "second-secret")
+            #expect(first == "first-secret")
+            #expect(second == "first-secret", "another start, or another replica, gets the secret kept")
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func aStepCommitsTheChatItsChangesRepliesAndFollowUpsTogether(_ engine: Engine) async throws {
         try await engine.withStore { store in
             let item = try #require(try await store.receive([Self.update(1, chat: 7)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
