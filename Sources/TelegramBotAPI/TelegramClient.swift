@@ -28,7 +28,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
 
     /// The methods this client calls.
     private static let methods = [
-        "getMe", "deleteWebhook", "getUpdates", "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery",
+        "getMe", "deleteWebhook", "setWebhook", "getWebhookInfo", "getUpdates", "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery",
         "setMyCommands", "sendChatAction", "getChatMember", "sendPhoto", "editMessageMedia",
     ]
 
@@ -43,6 +43,24 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     @discardableResult
     public func deleteWebhook(dropPendingUpdates: Bool = false) async throws(TelegramError) -> Bool {
         try await call("deleteWebhook") { $0.field("drop_pending_updates", dropPendingUpdates) }
+    }
+
+    /// Asks Telegram to post updates of the `allowedUpdates` kinds to `url` (https, where the
+    /// reverse proxy in front ends TLS), at most `maxConnections` at once, each with
+    /// `secretToken` in its `X-Telegram-Bot-Api-Secret-Token` header.
+    public func setWebhook(url: URL, secretToken: String, allowedUpdates: [String], maxConnections: Int) async throws(TelegramError) {
+        let _: Bool = try await call("setWebhook") { json in
+            json.field("url", url.absoluteString)
+            json.field("secret_token", secretToken)
+            json.field("max_connections", maxConnections)
+            json.key("allowed_updates")
+            json.array(allowedUpdates) { json, kind in json.string(kind) }
+        }
+    }
+
+    /// Where Telegram posts updates now, how many wait, and its last failure to post them.
+    public func getWebhookInfo() async throws(TelegramError) -> WebhookInfo {
+        try await call("getWebhookInfo") { _ in }
     }
 
     /// Long-polls for updates. The request may take `timeout` seconds plus the ordinary request timeout.

@@ -36,3 +36,12 @@ struct LossyUpdate: Decodable {
         }
     }
 }
+
+extension Update {
+    /// An update as Telegram posts it to a webhook: one whose known parts do not decode still
+    /// yields its id (and then belongs to no chat), as in getUpdates; a body without an update id
+    /// throws.
+    public static func posted(_ json: Data) throws -> Update {
+        try TelegramJSON.decoder().decode(LossyUpdate.self, from: json).update
+    }
+}

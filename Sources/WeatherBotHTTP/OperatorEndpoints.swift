@@ -9,8 +9,8 @@ public import ServiceLifecycle
 public import WeatherBotService
 public import WeatherBotStore
 
-/// What an operator asks the running bot over HTTP: `GET /healthz`, whether it is working, and
-/// `GET /metrics`, its counters in Prometheus's text format.
+/// What the running bot answers over HTTP: `GET /healthz`, whether it is working, `GET /metrics`,
+/// its counters in Prometheus's text format, and in webhook mode the updates Telegram posts.
 public struct OperatorEndpoints: Sendable {
     /// Where the bot's metrics are kept; ``metricsFactory`` makes them.
     public let registry: PrometheusCollectorRegistry
@@ -20,11 +20,17 @@ public struct OperatorEndpoints: Sendable {
     /// answers within its timeout, so a few of those without an answer mean something is wrong.
     let window: Duration
     let started: ContinuousClock.Instant
+    /// Where Telegram posts updates (the webhook URL's path) and what takes them.
+    let webhook: (path: String, receiver: WebhookReceiver)?
+
+    /// The largest body a posted update may have: Telegram's are a few kilobytes, rarely tens.
+    public static let webhookBodyLimit = 1 << 20
 
     public init(
         registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration,
-        started: ContinuousClock.Instant = .now
+        webhook: (path: String, receiver: WebhookReceiver)? = nil, started: ContinuousClock.Instant = .now
     ) {
+        self.webhook = webhook
         self.registry = registry
         self.metrics = metrics
         self.store = store
@@ -48,8 +54,42 @@ public struct OperatorEndpoints: Sendable {
         let router = Router()
         router.get("healthz") { _, _ in health(at: .now) }
         router.get("metrics") { _, _ in try await exposition() }
+        if let webhook {
+            router.post(RouterPath(webhook.path)) { request, _ in await post(request, to: webhook.receiver) }
+        }
         return router
     }
+
+    /// An update Telegram posts: 200 once it is stored (or was before), 401 without the secret,
+    /// 413 over the limit, 400 for a body that is no update, and 500 when it could not be stored,
+    /// which Telegram posts again.
+    func post(_ request: Request, to receiver: WebhookReceiver) async -> Response {
+        // The secret first: a stranger's body is not even read.
+        guard receiver.isAuthorized(request.headers[Self.secretHeader]) else {
+            metrics.webhookRequest("unauthorized")
+            return Self.json(#"{"error":"unauthorized"}"#, status: .unauthorized)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.webhookBodyLimit)
+        } catch is NIOTooManyBytesError {
+            metrics.webhookRequest("too_large")
+            return Self.json(#"{"error":"the body is over \#(Self.webhookBodyLimit) bytes"}"#, status: .contentTooLarge)
+        } catch {
+            metrics.webhookRequest("failed")
+            return Self.json(#"{"error":"the body could not be read"}"#, status: .badRequest)
+        }
+        do {
+            switch try await receiver.take(Data(body.readableBytesView)) {
+            case .accepted, .repeated: return Response(status: .ok)
+            case .unreadable: return Self.json(#"{"error":"the body is no update"}"#, status: .badRequest)
+            }
+        } catch {
+            return Self.json(#"{"error":"not stored; post it again"}"#, status: .internalServerError)
+        }
+    }
+
+    static let secretHeader = HTTPField.Name("X-Telegram-Bot-Api-Secret-Token")!
 
     /// The verdict at `now`: 200 while Telegram was heard from within the window (or the bot
     /// started less than the window ago), 503 with the reason otherwise.
@@ -117,9 +157,17 @@ public struct OperatorServer: Service {
     /// `host:port`, as configured.
     public let address: String
 
-    public init(_ endpoints: OperatorEndpoints, host: String, port: Int, logger: Logger) {
+    /// - Parameter listening: told the port once the server listens (the port asked for, or the
+    ///   one the system chose for port 0); the webhook is set then.
+    public init(_ endpoints: OperatorEndpoints, host: String, port: Int, logger: Logger, listening: (@Sendable (Int) -> Void)? = nil) {
         application = Application(
-            router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port)), logger: logger)
+            router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port {
+                    listening?(port)
+                    endpoints.webhook?.receiver.serverListens(on: port)
+                }
+            }, logger: logger)
         address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 

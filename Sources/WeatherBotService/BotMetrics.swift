@@ -74,7 +74,21 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_http_client_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
     }
 
-    /// Telegram answered a poll, and what it handed out is stored.
+    /// A request came to the webhook: `result` is `accepted`, `repeated`, `unauthorized`,
+    /// `too_large`, `unreadable` or `failed` (not stored, so Telegram posts it again).
+    public func webhookRequest(_ result: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_webhook_requests_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
+    /// Updates Telegram holds for the webhook, as getWebhookInfo last told.
+    func webhookPending(_ count: Int) {
+        guard let factory else { return }
+        Gauge(label: "weatherbot_webhook_pending_updates", factory: factory).record(count)
+    }
+
+    /// Telegram answered a poll, or posted an update or told of the webhook, and what it handed
+    /// out is stored.
     func heardFromTelegram(at instant: ContinuousClock.Instant = .now) {
         lastContact.withLock { $0 = instant }
     }

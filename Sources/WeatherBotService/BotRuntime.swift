@@ -6,11 +6,24 @@ public import UnixSignals
 public import WeatherBot
 public import WeatherBotStore
 
-/// The running bot: the outbox sender, the chat workers and the poller over one database.
+/// The running bot: the outbox sender, the chat workers and the poller (or the webhook) over one
+/// database.
 public struct BotRuntime: Sendable {
     public let outbox: OutboxSender
     public let workers: ChatWorkers
-    public let poller: Poller
+    /// Where updates come from: getUpdates, or Telegram's requests to the webhook.
+    public enum Intake: Sendable {
+        case polling(Poller)
+        case webhook(WebhookReceiver)
+
+        var service: any Service {
+            switch self {
+            case .polling(let poller): poller
+            case .webhook(let receiver): receiver
+            }
+        }
+    }
+    public let intake: Intake
     public let scheduler: DailyScheduler
     /// The charts drawn and uploaded, and their `file_id`s.
     public let charts: ChartPhotos
@@ -32,6 +45,7 @@ public struct BotRuntime: Sendable {
         clock: any WallClock = SystemWallClock(),
         schedulerInterval: Duration = .seconds(20),
         deliveryFence: (@Sendable () -> Bool)? = nil,
+        webhook: WebhookReceiver.Settings? = nil,
         metrics: BotMetrics = BotMetrics(),
         logger: Logger
     ) {
@@ -46,7 +60,15 @@ public struct BotRuntime: Sendable {
             messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare, metrics: metrics)
         workers = ChatWorkers(
             database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock, metrics: metrics)
-        poller = Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout, metrics: metrics)
+        intake =
+            if let webhook {
+                .webhook(
+                    WebhookReceiver(
+                        settings: webhook, client: telegram, database: database, workers: workers, metrics: metrics, logger: logger,
+                        checkInterval: .seconds(pollTimeout)))
+            } else {
+                .polling(Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout, metrics: metrics))
+            }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock,
             interval: schedulerInterval, gracePeriod: dailyGracePeriod, metrics: metrics)
@@ -54,7 +76,13 @@ public struct BotRuntime: Sendable {
         self.logger = logger
     }
 
-    /// Checks the token (getMe), removes any webhook so polling works, and sets the command menus.
+    /// The webhook's intake, in webhook mode: the HTTP server hands it Telegram's requests.
+    public var webhook: WebhookReceiver? {
+        if case .webhook(let receiver) = intake { receiver } else { nil }
+    }
+
+    /// Checks the token (getMe), removes any webhook when polling (the webhook is set once the
+    /// HTTP server listens), and sets the command menus.
     /// A rejected token throws at once; a network failure or 5xx is retried with backoff.
     public func prepare() async throws {
         var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
@@ -62,7 +90,7 @@ public struct BotRuntime: Sendable {
             let me = try await telegram.getMe()
             logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
             workers.identify(as: me.username)
-            try await telegram.deleteWebhook()
+            if webhook == nil { try await telegram.deleteWebhook() }
             // The default menu is for every language without one of its own, which the bot
             // answers in English; the readers of Russian get theirs by language code.
             try await telegram.setMyCommands(Self.menu(.en), languageCode: nil)
@@ -79,7 +107,7 @@ public struct BotRuntime: Sendable {
         Texts.for(language).menu.map { BotCommand(command: $0.command, description: $0.description) }
     }
 
-    /// The services in start order; a graceful shutdown stops them in reverse: polling and the
+    /// The services in start order; a graceful shutdown stops them in reverse: the intake and the
     /// scheduler first, then the chats in flight, then the outbox, which is flushed for a few
     /// seconds, and last the «typing…» indicators the chats asked for.
     /// - Parameter first: a service started before the others and stopped after them, such as
@@ -94,7 +122,7 @@ public struct BotRuntime: Sendable {
                     .init(service: outbox),
                     .init(service: workers),
                     .init(service: scheduler),
-                    .init(service: poller, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                    .init(service: intake.service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 ] + (last.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []),
                 gracefulShutdownSignals: signals,
                 logger: logger))

@@ -77,12 +77,24 @@ struct BotApplication {
                 apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL,
                 transport: CountingTransport(openWeatherTransport, metrics: metrics), fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
             freshFor: .seconds(configuration.weatherCacheTTL), logger: logger, metrics: metrics)
+        // Webhook mode: the secret configured, or the one kept in the database (all replicas share it).
+        var webhook: WebhookReceiver.Settings?
+        if let choice = configuration.webhook {
+            let secret: String
+            do {
+                if let configured = choice.secret { secret = configured } else { secret = try await store.webhookSecret(generated: Self.generatedSecret()) }
+            } catch {
+                throw StartFailure(message: "cannot keep the webhook's secret in the database at \(location): \(Self.describe(error))")
+            }
+            webhook = WebhookReceiver.Settings(url: { _ in choice.url }, secret: secret, maxConnections: choice.maxConnections)
+        }
         let runtime = BotRuntime(
             database: store, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
             messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, bulkShare: configuration.bulkShare,
             maximumFavorites: configuration.maximumFavorites,
-            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, metrics: metrics, logger: logger)
+            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, webhook: webhook, metrics: metrics,
+            logger: logger)
         do {
             try await runtime.prepare()
         } catch let error as TelegramError where error.isUnauthorized {
@@ -90,14 +102,18 @@ struct BotApplication {
         } catch let error as TelegramError {
             throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
         }
-        // /healthz and /metrics: unhealthy after three long polls' time without an answer.
+        // /healthz and /metrics, and the webhook: unhealthy after three long polls' time (or
+        // questions about the webhook) without an answer.
         let http = configuration.httpListen.map { listen in
             let endpoints = OperatorEndpoints(
-                registry: registry, metrics: metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30))
+                registry: registry, metrics: metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30),
+                webhook: runtime.webhook.flatMap { receiver in configuration.webhook.map { ($0.path, receiver) } })
             return OperatorServer(endpoints, host: listen.host, port: listen.port, logger: logger)
         }
         let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first, last: http)
-        logger.info("weatherbot started", metadata: ["database": "\(location)"])
+        logger.info(
+            "weatherbot started",
+            metadata: ["database": "\(location)", "updates": "\(configuration.webhook.map { "webhook \($0.url)" } ?? "polling")"])
         do {
             try await group.run()
         } catch let error as TelegramError where error.isUnauthorized {
@@ -113,6 +129,13 @@ struct BotApplication {
         try? await telegramTransport.shutdown()
         try? await openWeatherTransport.shutdown()
         logger.info("weatherbot stopped")
+    }
+
+    /// A webhook secret of 43 characters Telegram allows, from the system's secure generator: 258 bits.
+    static func generatedSecret() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<43).map { _ in alphabet[Int(generator.next(upperBound: UInt8(alphabet.count)))] })
     }
 
     /// One of the replicas on a PostgreSQL database: it waits as a standby until it holds the

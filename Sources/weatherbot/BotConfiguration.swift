@@ -34,6 +34,9 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     var logLevel: Logger.Level
     /// Where the operators' HTTP endpoints (`/healthz`, `/metrics`) listen; nil for none.
     var httpListen: (host: String, port: Int)?
+    /// Webhook mode instead of polling: Telegram posts updates to this URL, which the reverse
+    /// proxy in front passes to `httpListen`.
+    var webhook: Webhook?
     /// Where requests to each API go through; nil for a direct connection.
     var telegramProxy: ProxyChoice
     var openWeatherProxy: ProxyChoice
@@ -44,6 +47,23 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     struct Invalid: Error, CustomStringConvertible {
         var problems: [String]
         var description: String { problems.joined(separator: "\n") }
+    }
+
+    /// How Telegram reaches the bot in webhook mode.
+    struct Webhook: Sendable {
+        /// The public URL; its path is the one the HTTP server takes updates on.
+        var url: URL
+        /// `TELEGRAM_WEBHOOK_SECRET`; nil for one generated once and kept in the database.
+        var secret: String?
+        var maxConnections: Int
+
+        /// The path Telegram's requests come to.
+        var path: String { url.path.isEmpty ? "/" : url.path }
+
+        /// What Telegram allows in a secret token.
+        static func isValidSecret(_ text: String) -> Bool {
+            (1...256).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        }
     }
 
     /// A proxy and where it came from, for the start-up log and `check-config`.
@@ -64,6 +84,9 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         ("telegram.messagesPerSecondPerChat", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT", "1"),
         ("telegram.bulkShare", "TELEGRAM_BULK_SHARE", "0.2"),
         ("telegram.proxy", "TELEGRAM_PROXY", "HTTPS_PROXY"),
+        ("telegram.webhookURL", "TELEGRAM_WEBHOOK_URL", ""),
+        ("telegram.webhookSecret", "TELEGRAM_WEBHOOK_SECRET", ""),
+        ("telegram.webhookMaxConnections", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "40"),
         ("openWeather.apiKey", "OPEN_WEATHER_API_KEY", ""),
         ("openWeather.apiURL", "OPEN_WEATHER_API_URL", "https://api.openweathermap.org"),
         ("openWeather.fallbackMemory", "OPEN_WEATHER_FALLBACK_MEMORY", "3600"),
@@ -221,13 +244,40 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
                 problems.append("error: HTTP_LISTEN must be host:port, such as 0.0.0.0:8080 or 127.0.0.1:9090, not \(text.debugDescription).")
             }
         }
+        var webhook: Webhook?
+        if let text = reader.string(forKey: "telegram.webhookURL")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            // Telegram posts to https only; a Bot API server of one's own (TELEGRAM_API_URL) also to http.
+            let schemes = telegramURL.host == "api.telegram.org" ? ["https"] : ["https", "http"]
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme), url.host != nil {
+                webhook = Webhook(url: url, secret: nil, maxConnections: 40)
+            } else {
+                problems.append(
+                    "error: TELEGRAM_WEBHOOK_URL must be the public \(schemes.joined(separator: " or ")) URL Telegram posts to, such as https://bot.example.com/telegram; not \(text.debugDescription).")
+            }
+            if httpListen == nil {
+                problems.append(
+                    "error: TELEGRAM_WEBHOOK_URL needs HTTP_LISTEN, the address the reverse proxy passes Telegram's requests to, such as 127.0.0.1:8080.")
+            }
+        }
+        if let secret = reader.string(forKey: "telegram.webhookSecret", isSecret: true)?.trimmingCharacters(in: .whitespaces), !secret.isEmpty {
+            if Webhook.isValidSecret(secret) {
+                webhook?.secret = secret
+            } else {
+                problems.append("error: TELEGRAM_WEBHOOK_SECRET must be 1 to 256 of the characters A-Z, a-z, 0-9, _ and -, as Telegram requires.")
+            }
+        }
+        let maxConnections = reader.int(forKey: "telegram.webhookMaxConnections", default: 40)
+        if !(1...100).contains(maxConnections) {
+            problems.append("error: TELEGRAM_WEBHOOK_MAX_CONNECTIONS must be between 1 and 100, not \(maxConnections).")
+        }
+        webhook?.maxConnections = maxConnections
         guard problems.isEmpty, let level else { throw Invalid(problems: problems) }
         return BotConfiguration(
             botToken: token, telegramAPIURL: telegramURL, pollTimeout: pollTimeout,
             messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare,
             openWeatherAPIKey: apiKey, openWeatherAPIURL: weatherURL, openWeatherFallbackMemory: fallbackMemory, weatherCacheTTL: cacheTTL,
             databasePath: databasePath, databaseURL: databaseURL, maximumFavorites: maximumFavorites, dailyGracePeriod: gracePeriod, logLevel: level,
-            httpListen: httpListen, telegramProxy: telegramProxy, openWeatherProxy: openWeatherProxy, warnings: warnings)
+            httpListen: httpListen, webhook: webhook, telegramProxy: telegramProxy, openWeatherProxy: openWeatherProxy, warnings: warnings)
     }
 
     /// `host:port` (the host may be an IPv6 address in brackets), or nil when it is not one.
@@ -264,6 +314,9 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             ("telegram.messagesPerSecondPerChat", "\(messagesPerSecondPerChat)"),
             ("telegram.bulkShare", "\(bulkShare)"),
             ("telegram.proxy", "\(telegramProxy)"),
+            ("telegram.webhookURL", webhook.map { Self.shown($0.url) } ?? "(none: polling)"),
+            ("telegram.webhookSecret", webhook.map { $0.secret == nil ? "(generated, kept in the database)" : "<redacted>" } ?? "(not used)"),
+            ("telegram.webhookMaxConnections", webhook.map { "\($0.maxConnections)" } ?? "(not used)"),
             ("openWeather.apiKey", "<redacted>"),
             ("openWeather.apiURL", Self.shown(openWeatherAPIURL)),
             ("openWeather.fallbackMemory", "\(openWeatherFallbackMemory)"),

@@ -28,6 +28,10 @@ struct WeatherBotCommand: AsyncParsableCommand {
               DAILY_GRACE_PERIOD            default 7200 (seconds a missed daily forecast may be late)
               LOG_LEVEL                     default info
               HTTP_LISTEN                   host:port for /healthz and /metrics, e.g. 0.0.0.0:8080 (default: none)
+              TELEGRAM_WEBHOOK_URL          the public https URL Telegram posts updates to, instead of
+                                            polling; the reverse proxy passes it on to HTTP_LISTEN
+              TELEGRAM_WEBHOOK_SECRET       default: one generated once and kept in the database
+              TELEGRAM_WEBHOOK_MAX_CONNECTIONS  default 40 (requests Telegram makes at once)
             See config.example.json for every key.
 
             To move from the SQLite file to PostgreSQL, stop the bot and run

@@ -6,9 +6,11 @@ import LoopbackHTTP
 import Logging
 import OpenWeather
 import PostgresNIO
+import Prometheus
 import ServiceLifecycle
 import TelegramBotAPI
 import WeatherBot
+import WeatherBotHTTP
 import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
@@ -23,7 +25,19 @@ enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// The real worker (poller, chat workers, outbox sender) over a real store (a SQLite file, or a
+/// How the end-to-end tests' workers take updates: by getUpdates, or by Telegram's posts to the
+/// webhook on the worker's HTTP server.
+enum Intake: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case polling, webhook
+
+    var testDescription: String { rawValue }
+    /// The secret the tests' webhooks are set with.
+    static let secret = "loopback-webhook-secret_0123456789"
+    /// The path Telegram posts to.
+    static let path = "/telegram/updates"
+}
+
+/// The real worker (poller or webhook, chat workers, outbox sender) over a real store (a SQLite file, or a
 /// PostgreSQL database of its own), talking real HTTP to the loopback fakes. Several can be
 /// started one after another on the same store.
 /// Every test that runs servers, workers or processes on loopback, one suite at a time: run
@@ -36,6 +50,8 @@ final class BotHarness {
     let running: Task<Void, any Error>
     /// PostgreSQL's connection pool, which runs while the worker does.
     private let pool: Task<Void, Never>?
+    /// The port the HTTP server listens on, in webhook mode, once it does.
+    private let listening: Locked<Int?>
 
     /// PostgreSQL's own log: a test reads what the bot did, not the pool's connections.
     static let quiet: Logger = {
@@ -53,7 +69,8 @@ final class BotHarness {
     init(
         store: Store, telegramURL: URL, weatherURL: URL,
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
-        metrics: BotMetrics = BotMetrics(), logger: Logger? = nil
+        intake: Intake = .polling, metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger? = nil
     ) async throws {
         switch store {
         case .file(let path):
@@ -81,13 +98,34 @@ final class BotHarness {
         let weather = OpenWeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport, requestTimeout: .seconds(30)),
             clock: clock, logger: logger, metrics: metrics)
+        let webhook = intake == .webhook
+            ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
-            clock: clock, schedulerInterval: schedulerInterval, metrics: metrics, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, webhook: webhook, metrics: metrics, logger: logger)
         try await runtime.prepare()
-        group = runtime.serviceGroup()
+        // In webhook mode the worker's HTTP server takes Telegram's posts, on a port of its own.
+        let listening = Locked<Int?>(nil)
+        self.listening = listening
+        let store = database
+        let server = runtime.webhook.map { receiver in
+            let endpoints = OperatorEndpoints(
+                registry: registry, metrics: metrics, store: store, window: .seconds(60), webhook: (Intake.path, receiver))
+            return OperatorServer(endpoints, host: "127.0.0.1", port: 0, logger: logger) { port in listening.withLock { $0 = port } }
+        }
+        group = runtime.serviceGroup(last: server)
         let group = group
         running = Task { try await group.run() }
+    }
+
+    /// The webhook's URL, once the worker's HTTP server listens (webhook mode only).
+    func webhookURL(timeout: Duration = .seconds(10)) async throws -> URL {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let port = listening.withLock({ $0 }) { return URL(string: "http://127.0.0.1:\(port)\(Intake.path)")! }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw FakeTelegram.TimedOut(what: "the webhook's server to listen")
     }
 
     /// The SQLite store, for tests of what only that engine has.
@@ -139,8 +177,14 @@ final class Loopback {
     let weather: LoopbackServer
     /// The PostgreSQL database the workers share, on that engine.
     let postgres: ScratchDatabase?
+    /// How the workers started here take updates.
+    let intake: Intake
+    /// In webhook mode, a free port for an executable's HTTP server (a harness's worker chooses its own).
+    let webhookPort: Int?
 
-    init(engine: StoreEngine = .sqlite, forecastDelay: Duration = .zero) async throws {
+    init(engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero) async throws {
+        self.intake = intake
+        webhookPort = intake == .webhook ? try await Self.freePort() : nil
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram()
         weather = try await FakeOpenWeather.start(forecastDelay: forecastDelay)
@@ -152,11 +196,19 @@ final class Loopback {
 
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), metrics: BotMetrics = BotMetrics(),
-        logger: Logger? = nil
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
-            clock: clock, schedulerInterval: schedulerInterval, metrics: metrics, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, intake: intake, metrics: metrics, registry: registry, logger: logger)
+    }
+
+    /// A port nothing listens on now: the system's choice for a server that then stops.
+    static func freePort() async throws -> Int {
+        let server = try await LoopbackServer { _ in LoopbackResponse(body: Data()) }
+        let port = try #require(server.url.port)
+        await server.shutdown()
+        return port
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.
@@ -171,7 +223,7 @@ final class Loopback {
 
     func shutdown() async {
         await weather.shutdown()
-        await telegram.server.shutdown()
+        await telegram.shutdown()
         await postgres?.drop()
     }
 }

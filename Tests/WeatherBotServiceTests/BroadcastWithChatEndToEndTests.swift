@@ -28,8 +28,8 @@ extension LoopbackTests {
             state.sent.filter { $0.text.contains("Прогноз на сегодня") }.count
         }
 
-        @Test(arguments: StoreEngine.available) func aChatIsAnsweredWithinTwoSecondsWhileABroadcastGoesOut(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func aChatIsAnsweredWithinTwoSecondsWhileABroadcastGoesOut(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             try await seed(loopback, dueAt: Date().addingTimeInterval(3_600))
             let clock = ShiftedClock()

@@ -40,8 +40,8 @@ extension LoopbackTests {
             return (number(16..<20), number(20..<24))
         }
 
-        @Test(arguments: StoreEngine.available) func aChartIsUploadedOnceAndEveryOtherChatGetsItByFileID(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func aChartIsUploadedOnceAndEveryOtherChatGetsItByFileID(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
             let cards = [
@@ -93,8 +93,8 @@ extension LoopbackTests {
 
         /// The outbox keeps what makes the chart, not the picture: a chart not yet sent when the bot
         /// stops is drawn and sent after it starts again.
-        @Test(arguments: StoreEngine.available) func aChartNotYetSentWhenTheBotStopsIsSentAfterItStartsAgain(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func aChartNotYetSentWhenTheBotStopsIsSentAfterItStartsAgain(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             var bot = try await loopback.startBot()
             let card = try await cityAndCard(telegram, chatID: 601)

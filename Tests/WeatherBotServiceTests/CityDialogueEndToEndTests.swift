@@ -8,8 +8,8 @@ extension LoopbackTests {
     @Suite(.serialized) struct CityDialogueEndToEndTests {
         let chatID: Int64 = 501
 
-        @Test(arguments: StoreEngine.available) func aSlowForecastShowsTypingWhileTheChatWaits(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine, forecastDelay: .seconds(2))
+        @Test(arguments: StoreEngine.available, Intake.allCases) func aSlowForecastShowsTypingWhileTheChatWaits(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake, forecastDelay: .seconds(2))
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
             telegram.sendText("/weather", from: chatID)
@@ -32,8 +32,8 @@ extension LoopbackTests {
             try await bot.stop()
         }
 
-        @Test(arguments: StoreEngine.available) func locationIsConfirmedAndTheWeatherShown(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func locationIsConfirmedAndTheWeatherShown(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
 
@@ -71,8 +71,8 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
-        @Test(arguments: StoreEngine.available) func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func aRestartBetweenQuestionAndAnswerLosesNothingAndRepeatsNothing(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let first = try await loopback.startBot()
             telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
@@ -100,8 +100,8 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
-        @Test(arguments: StoreEngine.available) func theOpenSeaOffersManualChoiceAndANameFindsTheCity(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func theOpenSeaOffersManualChoiceAndANameFindsTheCity(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
 
@@ -126,8 +126,8 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
-        @Test(arguments: StoreEngine.available) func weatherViewsEditTheCardAndOneFetchServesThemAll(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func weatherViewsEditTheCardAndOneFetchServesThemAll(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let (telegram, weather) = (loopback.telegram, loopback.weather)
             let bot = try await loopback.startBot()
 

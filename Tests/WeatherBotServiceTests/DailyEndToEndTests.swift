@@ -24,8 +24,8 @@ extension LoopbackTests {
 
         let chatID: Int64 = 909
 
-        @Test(arguments: StoreEngine.available) func subscribingForTheNextMinuteDeliversExactlyOneForecast(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func subscribingForTheNextMinuteDeliversExactlyOneForecast(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let clock = ShiftedClock()
             let registry = PrometheusCollectorRegistry()
@@ -69,8 +69,8 @@ extension LoopbackTests {
 
         /// Two chats asking for the same forecast with the chart: each gets its forecast, then the
         /// chart under it, drawn and uploaded once.
-        @Test(arguments: StoreEngine.available) func forecastsWithTheChartShareOneUpload(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func forecastsWithTheChartShareOneUpload(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let clock = ShiftedClock()
             let bot = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))

@@ -1,9 +1,12 @@
 import Foundation
+import HTTPTransport
 import LoopbackHTTP
 import Synchronization
+import TelegramBotAPI
 
 /// A Bot API on loopback that behaves like Telegram for one bot: it queues updates the test
-/// sends as a user, long-polls them out honouring `offset`, and records what the bot says.
+/// sends as a user, long-polls them out honouring `offset` or, once a webhook is set, posts them
+/// to it as Telegram does, and records what the bot says.
 final class FakeTelegram: Sendable {
     static let token = "4242:FAKE-token-for-loopback-tests"
 
@@ -67,10 +70,33 @@ final class FakeTelegram: Sendable {
         var photos: [Photo] = []
         /// The pictures uploaded, by the `file_id` given them.
         var files: [String: Data] = [:]
+        /// The webhook set, when one is: updates are posted to it and getUpdates is refused.
+        var webhook: Webhook?
+        /// setWebhook and deleteWebhook calls, in order: the URL set, or "" for a deletion.
+        var webhookCalls: [String] = []
+        /// Every post to the webhook: the update id and the status it was answered with (0 when
+        /// no answer came).
+        var posts: [(updateID: Int, status: Int)] = []
+        /// Updates being posted now, by chat (an update of no chat counts as its own chat).
+        var posting: [Int: Int64] = [:]
+        /// When an update whose post failed is posted again.
+        var retryAt: [Int: ContinuousClock.Instant] = [:]
+    }
+
+    /// A webhook as setWebhook set it.
+    struct Webhook: Sendable {
+        var url: URL
+        var secret: String?
+        var maxConnections: Int
+        var allowedUpdates: [String]
     }
 
     let state: Locked<State>
     let server: LoopbackServer
+    /// Posts updates to the webhook while one is set.
+    private let poster: Task<Void, Never>
+    /// How long after a failed post an update is posted again (Telegram waits longer).
+    static let retryDelay: Duration = .milliseconds(200)
 
     init() async throws {
         let state = Locked(State())
@@ -78,6 +104,17 @@ final class FakeTelegram: Sendable {
         server = try await LoopbackServer { request in
             await Self.answer(request, state)
         }
+        poster = Task { await Self.postUpdates(state) }
+    }
+
+    deinit {
+        poster.cancel()
+    }
+
+    /// Stops posting and answering.
+    func shutdown() async {
+        poster.cancel()
+        await server.shutdown()
     }
 
     var url: URL { server.url }
@@ -268,8 +305,32 @@ final class FakeTelegram: Sendable {
             state.withLock { $0.menus[body["language_code"] as? String ?? ""] = descriptions }
             return .json(["ok": true, "result": true])
         case "deleteWebhook":
+            state.withLock { state in
+                state.webhook = nil
+                state.webhookCalls.append("")
+            }
             return .json(["ok": true, "result": true])
+        case "setWebhook":
+            guard let url = (body["url"] as? String).flatMap(URL.init(string:)), url.scheme != nil else {
+                return .json(["ok": false, "error_code": 400, "description": "Bad Request: bad webhook: An HTTPS URL must be provided for webhook"], status: 400)
+            }
+            let hook = Webhook(
+                url: url, secret: body["secret_token"] as? String, maxConnections: body["max_connections"] as? Int ?? 40,
+                allowedUpdates: body["allowed_updates"] as? [String] ?? [])
+            state.withLock { state in
+                state.webhook = hook
+                state.webhookCalls.append(url.absoluteString)
+            }
+            return .json(["ok": true, "result": true])
+        case "getWebhookInfo":
+            let (url, pending) = state.withLock { state in (state.webhook?.url.absoluteString ?? "", state.queued.count) }
+            return .json(["ok": true, "result": ["url": url, "has_custom_certificate": false, "pending_update_count": pending]])
         case "getUpdates":
+            if state.withLock({ $0.webhook != nil }) {
+                return .json(
+                    ["ok": false, "error_code": 409, "description": "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"],
+                    status: 409)
+            }
             if state.withLock({ state in
                 guard state.stalledPolls > 0 else { return false }
                 state.stalledPolls -= 1
@@ -410,6 +471,56 @@ final class FakeTelegram: Sendable {
                 return LoopbackResponse(body: body)
             }
             try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    // MARK: Posting to the webhook
+
+    /// While a webhook is set, posts the waiting updates to it as Telegram does: a chat's updates
+    /// one at a time and in order, up to `max_connections` requests at once, each with the secret
+    /// header; an update leaves the queue only when its post is answered with a 2xx status, and
+    /// is posted again a little later otherwise.
+    private static func postUpdates(_ state: Locked<State>) async {
+        let transport = AsyncHTTPTransport()
+        await withTaskGroup(of: Void.self) { group in
+            while !Task.isCancelled {
+                let now = ContinuousClock.now
+                let due = state.withLock { state -> [(id: Int, json: Data, hook: Webhook)] in
+                    guard let hook = state.webhook else { return [] }
+                    var busy = Set(state.posting.values)
+                    var due: [(id: Int, json: Data, hook: Webhook)] = []
+                    for (id, json) in state.queued where state.posting.count < hook.maxConnections {
+                        let chat = (try? Update.posted(json))?.chatID ?? -Int64(id)
+                        guard busy.insert(chat).inserted, state.retryAt[id].map({ $0 <= now }) ?? true else { continue }
+                        state.posting[id] = chat
+                        due.append((id, json, hook))
+                    }
+                    return due
+                }
+                for (id, json, hook) in due {
+                    group.addTask { await post(id, json, to: hook, state, transport) }
+                }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            group.cancelAll()
+        }
+        try? await transport.shutdown()
+    }
+
+    private static func post(_ id: Int, _ json: Data, to hook: Webhook, _ state: Locked<State>, _ transport: AsyncHTTPTransport) async {
+        var headers = ["Content-Type": "application/json"]
+        if let secret = hook.secret { headers["X-Telegram-Bot-Api-Secret-Token"] = secret }
+        let status = (try? await transport.send(HTTPRequest(method: .post, url: hook.url, headers: headers, body: json, timeout: .seconds(30))))?.status ?? 0
+        state.withLock { state in
+            state.posts.append((id, status))
+            state.posting[id] = nil
+            if (200..<300).contains(status) {
+                state.queued.removeAll { $0.id == id }
+                state.delivered.append(id)
+                state.retryAt[id] = nil
+            } else {
+                state.retryAt[id] = .now + retryDelay
+            }
         }
     }
 

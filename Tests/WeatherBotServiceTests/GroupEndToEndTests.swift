@@ -12,8 +12,8 @@ extension LoopbackTests {
         static let boris: Int64 = 72
         static let admin: Int64 = 73
 
-        @Test(arguments: StoreEngine.available) func aGroupChoosesItsCityByReplyAndOnlyTheAskerOrAnAdministratorDeletes(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func aGroupChoosesItsCityByReplyAndOnlyTheAskerOrAnAdministratorDeletes(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             telegram.state.withLock { $0.administrators = [Self.admin] }
             let bot = try await loopback.startBot()

@@ -8,6 +8,12 @@ func loopbackGET(_ url: URL, through transport: AsyncHTTPTransport) async throws
     return (response.status, response.body)
 }
 
+/// A POST of `body` with `headers` through `transport`.
+func loopbackPOST(_ url: URL, body: Data, headers: [String: String], through transport: AsyncHTTPTransport) async throws -> (status: Int, body: Data) {
+    let response = try await transport.send(HTTPRequest(method: .post, url: url, headers: headers, body: body))
+    return (response.status, response.body)
+}
+
 /// One request through `transport`, to a host that is never reached.
 func loopbackSend(through transport: any HTTPTransport) async throws {
     _ = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/")!))

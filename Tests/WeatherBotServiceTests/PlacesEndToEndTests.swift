@@ -8,8 +8,8 @@ extension LoopbackTests {
     @Suite(.serialized) struct PlacesEndToEndTests {
         let chatID: Int64 = 808
 
-        @Test(arguments: StoreEngine.available) func searchStarListMoveDeleteResetAndStartAgain(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
+        @Test(arguments: StoreEngine.available, Intake.allCases) func searchStarListMoveDeleteResetAndStartAgain(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
 

@@ -72,6 +72,50 @@ import Testing
         }
     }
 
+    @Test func webhookModeNeedsAnHTTPSURLAndHTTPListenAndKeepsItsSecretOutOfTheDescription() async throws {
+        let secrets = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
+        let polling = try await BotConfiguration.load(configPath: nil, environment: secrets)
+        #expect(polling.webhook == nil)
+        let webhook = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "TELEGRAM_WEBHOOK_URL": "https://bot.example.com/telegram/updates", "HTTP_LISTEN": "127.0.0.1:8080",
+            "TELEGRAM_WEBHOOK_SECRET": "s3cret_Value-1", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "10",
+        ]) { $1 })
+        #expect(webhook.webhook?.url.absoluteString == "https://bot.example.com/telegram/updates")
+        #expect(webhook.webhook?.path == "/telegram/updates")
+        #expect(webhook.webhook?.secret == "s3cret_Value-1")
+        #expect(webhook.webhook?.maxConnections == 10)
+        #expect(!webhook.description.contains("s3cret_Value-1"))
+        #expect(webhook.description.contains("https://bot.example.com/telegram/updates"))
+        // Without a secret of its own, one is generated and kept in the database.
+        let generated = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "TELEGRAM_WEBHOOK_URL": "https://bot.example.com", "HTTP_LISTEN": "0.0.0.0:8080",
+        ]) { $1 })
+        #expect(generated.webhook?.secret == nil)
+        #expect(generated.webhook?.path == "/")
+        // A Bot API server of one's own may post to http.
+        let local = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "TELEGRAM_API_URL": "http://127.0.0.1:8081", "TELEGRAM_WEBHOOK_URL": "http://127.0.0.1:8080/hook", "HTTP_LISTEN": "127.0.0.1:8080",
+        ]) { $1 })
+        #expect(local.webhook?.url.scheme == "http")
+
+        for (settings, says) in [
+            (["TELEGRAM_WEBHOOK_URL": "http://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080"], "TELEGRAM_WEBHOOK_URL must be the public https URL"),
+            (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook"], "TELEGRAM_WEBHOOK_URL needs HTTP_LISTEN"),
+            (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080", "TELEGRAM_WEBHOOK_SECRET": "has space"],
+             "TELEGRAM_WEBHOOK_SECRET must be 1 to 256"),
+            (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "101"],
+             "TELEGRAM_WEBHOOK_MAX_CONNECTIONS must be between 1 and 100"),
+        ] {
+            do {
+                _ = try await BotConfiguration.load(configPath: nil, environment: secrets.merging(settings) { $1 })
+                Issue.record("\(settings) was taken")
+            } catch let error as BotConfiguration.Invalid {
+                #expect(error.description.contains(says), "\(error)")
+                #expect(!error.description.contains("has space"))
+            }
+        }
+    }
+
     @Test func eachAPIHasItsProxyAndHTTPSProxyIsTheFallbackUnlessNoProxyExemptsIt() async throws {
         let secrets = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
         let own = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([

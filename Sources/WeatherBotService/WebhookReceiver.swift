@@ -1,0 +1,205 @@
+public import Foundation
+public import Logging
+public import ServiceLifecycle
+import Synchronization
+public import TelegramBotAPI
+public import WeatherBotStore
+
+/// Takes the updates Telegram posts to the webhook, in place of the poller: once the HTTP server
+/// listens it sets the webhook, and while it runs it asks Telegram how the webhook fares.
+///
+/// Each posted update is committed to the inbox before its request is answered, so Telegram posts
+/// again whatever was not stored; an update id received before is answered and not taken again.
+public final class WebhookReceiver: Service, Sendable {
+    /// How the webhook is set.
+    public struct Settings: Sendable {
+        /// The public URL Telegram posts to, given the port the server listens on (a deployment's
+        /// URL does not depend on it; a test's on loopback does).
+        public var url: @Sendable (_ port: Int) -> URL
+        /// Sent by Telegram in `X-Telegram-Bot-Api-Secret-Token` with every update.
+        public var secret: String
+        /// Requests Telegram makes at once, 1–100.
+        public var maxConnections: Int
+
+        public init(url: @escaping @Sendable (_ port: Int) -> URL, secret: String, maxConnections: Int = 40) {
+            self.url = url
+            self.secret = secret
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// What became of a posted update.
+    public enum Outcome: Sendable, Equatable {
+        /// Stored (or, belonging to no chat, noted): Telegram may forget it.
+        case accepted
+        /// Its id was received before: it is not taken again.
+        case repeated
+        /// The body is no update (it has no update id): Telegram never posts such a thing.
+        case unreadable
+    }
+
+    /// Telegram keeps an update for a day at most: ids older than this are forgotten.
+    static let remembered: TimeInterval = 2 * 24 * 3600
+
+    let settings: Settings
+    let client: TelegramClient
+    let database: any BotStore
+    let workers: ChatWorkers
+    let metrics: BotMetrics
+    let logger: Logger
+    /// How often Telegram is asked how the webhook fares.
+    let checkInterval: Duration
+    /// Requests wait while this many items are queued for the chats.
+    let maximumBacklog: Int
+    private let port = Mutex<Int?>(nil)
+    private let listening = WakeSignal()
+    /// When the received ids were last pruned.
+    private let pruned = Mutex<Date?>(nil)
+
+    public init(
+        settings: Settings, client: TelegramClient, database: any BotStore, workers: ChatWorkers, metrics: BotMetrics, logger: Logger,
+        checkInterval: Duration = .seconds(30), maximumBacklog: Int = 1000
+    ) {
+        self.settings = settings
+        self.client = client
+        self.database = database
+        self.workers = workers
+        self.metrics = metrics
+        self.logger = logger
+        self.checkInterval = checkInterval
+        self.maximumBacklog = maximumBacklog
+    }
+
+    /// The HTTP server listens on `port`: the webhook can be set.
+    public func serverListens(on port: Int) {
+        self.port.withLock { $0 = port }
+        listening.signal()
+    }
+
+    // MARK: Requests
+
+    /// Whether a request's secret header is the webhook's: compared in time that does not depend
+    /// on where the two differ.
+    public func isAuthorized(_ header: String?) -> Bool {
+        guard let header else { return false }
+        let expected = Array(settings.secret.utf8)
+        let given = Array(header.utf8)
+        var difference = UInt8(expected.count == given.count ? 0 : 1)
+        for index in expected.indices {
+            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// Commits a posted update to the inbox and queues it for its chat; returns once it is
+    /// stored. A failure to store throws: the request must not be answered as a success.
+    public func take(_ body: Data) async throws -> Outcome {
+        guard let update = try? Update.posted(body) else {
+            metrics.webhookRequest("unreadable")
+            return .unreadable
+        }
+        // As the poller: nothing is committed before the items the last run left are queued.
+        await workers.waitUntilLoaded()
+        await workers.waitForRoom(below: maximumBacklog)
+        let now = Date()
+        let forget = pruned.withLock { last -> Date? in
+            guard last.map({ now.timeIntervalSince($0) > 3600 }) ?? true else { return nil }
+            last = now
+            return now.addingTimeInterval(-Self.remembered)
+        }
+        let items: [InboxItem]?
+        do {
+            items = try await database.receivePosted(
+                (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData), forgettingBefore: forget, at: now)
+        } catch {
+            if forget != nil { pruned.withLock { $0 = nil } }
+            metrics.webhookRequest("failed")
+            logger.error(
+                "could not store an update posted to the webhook; Telegram posts it again",
+                metadata: ["update.id": "\(update.updateId)", "error": "\(database.describe(error))"])
+            throw error
+        }
+        metrics.heardFromTelegram()
+        guard let items else {
+            metrics.webhookRequest("repeated")
+            logger.debug("an update posted again was taken before", metadata: ["update.id": "\(update.updateId)"])
+            return .repeated
+        }
+        metrics.webhookRequest("accepted")
+        metrics.received(1)
+        await workers.enqueue(items, updates: items.map { _ in update })
+        return .accepted
+    }
+
+    // MARK: The webhook
+
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                guard let port = await self.waitForServer() else { return }
+                let url = self.settings.url(port)
+                try await self.register(url)
+                try await self.watch(url)
+            }
+        } catch is CancellationError {
+            // The graceful stop ended the waiting; the webhook stays set for the next run.
+        }
+        logger.info("webhook intake stopped")
+    }
+
+    private func waitForServer() async -> Int? {
+        while !Task.isCancelled {
+            if let port = port.withLock({ $0 }) { return port }
+            await listening.wait(timeout: .seconds(1))
+        }
+        return nil
+    }
+
+    /// Sets the webhook, trying again while Telegram cannot be reached; a rejected token or URL throws.
+    private func register(_ url: URL) async throws {
+        var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        try await backoff.retry {
+            try await client.setWebhook(
+                url: url, secretToken: settings.secret, allowedUpdates: Poller.allowedUpdates, maxConnections: settings.maxConnections)
+        } failed: { error, delay in
+            guard (error as? TelegramError)?.isTransient == true else {
+                logger.critical("Telegram refused the webhook", metadata: ["url": "\(url)", "error": "\(error)"])
+                throw error
+            }
+            logger.warning("could not set the webhook yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
+        }
+        logger.info("webhook set; Telegram posts updates", metadata: ["url": "\(url)", "max.connections": "\(settings.maxConnections)"])
+    }
+
+    /// Asks Telegram how the webhook fares every `checkInterval`: an answer counts as contact for
+    /// the health check; a failure to post is logged once; a webhook removed or moved elsewhere
+    /// (by another deployment, or a bot started in polling mode) is set again.
+    private func watch(_ url: URL) async throws {
+        var reported: Date?
+        while !Task.isCancelled {
+            try await Task.sleep(for: checkInterval)
+            do {
+                let info = try await client.getWebhookInfo()
+                metrics.heardFromTelegram()
+                metrics.webhookPending(info.pendingUpdateCount)
+                try? await database.notePoll(at: Date())
+                if info.url != url.absoluteString {
+                    logger.warning(
+                        "the webhook was changed elsewhere; setting it again",
+                        metadata: ["url.now": "\(info.url.isEmpty ? "none" : info.url)"])
+                    try await register(url)
+                    continue
+                }
+                if let failed = info.lastErrorDate, failed != reported {
+                    reported = failed
+                    logger.warning(
+                        "Telegram could not post an update to the webhook",
+                        metadata: ["error": "\(info.lastErrorMessage ?? "?")", "pending": "\(info.pendingUpdateCount)", "at": "\(failed)"])
+                }
+            } catch let error as TelegramError {
+                if error.isUnauthorized { throw error }
+                logger.warning("could not ask Telegram about the webhook", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
