@@ -22,15 +22,18 @@ public struct OperatorEndpoints: Sendable {
     let started: ContinuousClock.Instant
     /// Where Telegram posts updates (the webhook URL's path) and what takes them.
     let webhook: (path: String, receiver: WebhookReceiver)?
+    /// A standby replica's: it waits for the lease and hears nothing from Telegram but posts.
+    let standby: Bool
 
     /// The largest body a posted update may have: Telegram's are a few kilobytes, rarely tens.
     public static let webhookBodyLimit = 1 << 20
 
     public init(
         registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration,
-        webhook: (path: String, receiver: WebhookReceiver)? = nil, started: ContinuousClock.Instant = .now
+        webhook: (path: String, receiver: WebhookReceiver)? = nil, standby: Bool = false, started: ContinuousClock.Instant = .now
     ) {
         self.webhook = webhook
+        self.standby = standby
         self.registry = registry
         self.metrics = metrics
         self.store = store
@@ -92,8 +95,10 @@ public struct OperatorEndpoints: Sendable {
     static let secretHeader = HTTPField.Name("X-Telegram-Bot-Api-Secret-Token")!
 
     /// The verdict at `now`: 200 while Telegram was heard from within the window (or the bot
-    /// started less than the window ago), 503 with the reason otherwise.
+    /// started less than the window ago), 503 with the reason otherwise. A standby, running, is
+    /// well: it says so, for the reverse proxy may send it webhook posts all the same.
     func health(at now: ContinuousClock.Instant) -> Response {
+        if standby { return Self.json(#"{"status":"standby"}"#, status: .ok) }
         let heard = metrics.lastHeardFromTelegram
         let age = max(now - (heard ?? started), .zero).components.seconds
         let allowed = window.components.seconds

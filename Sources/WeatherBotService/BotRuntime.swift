@@ -46,6 +46,7 @@ public struct BotRuntime: Sendable {
         schedulerInterval: Duration = .seconds(20),
         deliveryFence: (@Sendable () -> Bool)? = nil,
         webhook: WebhookReceiver.Settings? = nil,
+        sharesInbox: Bool = false,
         metrics: BotMetrics = BotMetrics(),
         logger: Logger
     ) {
@@ -64,8 +65,8 @@ public struct BotRuntime: Sendable {
             if let webhook {
                 .webhook(
                     WebhookReceiver(
-                        settings: webhook, client: telegram, database: database, workers: workers, metrics: metrics, logger: logger,
-                        checkInterval: .seconds(pollTimeout)))
+                        settings: webhook, client: telegram, database: database, workers: workers, sharesInbox: sharesInbox, metrics: metrics,
+                        logger: logger, checkInterval: .seconds(pollTimeout)))
             } else {
                 .polling(Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout, metrics: metrics))
             }

@@ -27,6 +27,11 @@ public actor ChatWorkers: Service {
     private let metrics: BotMetrics
 
     private var pending: [Int64: Deque<Work>] = [:]
+    /// The inbox items queued or being handled: an item is queued once, however it comes.
+    private var known: Set<Int64> = []
+    /// While the inbox is read for items other replicas took, the items finished meanwhile: the
+    /// read may still see them.
+    private var finishedDuringRead: Set<Int64>?
     private var pendingCount = 0
     private var ready = Deque<Int64>()
     private var running: Set<Int64> = []
@@ -84,6 +89,7 @@ public actor ChatWorkers: Service {
     private func enqueue(_ items: [Work]) {
         for work in items {
             let item = work.item
+            if let seq = item.seq, !known.insert(seq).inserted { continue }
             pending[item.chatId, default: []].append(work)
             pendingCount += 1
             if pending[item.chatId]!.count == 1 && !running.contains(item.chatId) {
@@ -96,6 +102,31 @@ public actor ChatWorkers: Service {
     private func markLoaded() {
         loaded = true
         loadedSignal.signal()
+    }
+
+    /// Queues the inbox items other replicas took from Telegram's posts into the shared inbox;
+    /// returns how many. Each goes to its chat's queue in the order of the inbox.
+    @discardableResult
+    public func adoptPending() async throws -> Int {
+        guard loaded, !isStopping else { return 0 }
+        finishedDuringRead = []
+        defer { finishedDuringRead = nil }
+        let items = try await database.pendingInbox()
+        let finished = finishedDuringRead ?? []
+        var adopted = 0
+        for item in items {
+            guard let seq = item.seq, !finished.contains(seq), known.insert(seq).inserted else { continue }
+            var queue = pending[item.chatId, default: []]
+            // After the chat's items queued here that came later (posted to this replica meanwhile).
+            let position = queue.firstIndex { ($0.item.seq ?? .max) > seq } ?? queue.endIndex
+            queue.insert(Work(item: item), at: position)
+            pending[item.chatId] = queue
+            pendingCount += 1
+            adopted += 1
+            if queue.count == 1 && !running.contains(item.chatId) { ready.append(item.chatId) }
+        }
+        if adopted > 0 { wake.signal() }
+        return adopted
     }
 
     /// Waits until the items the last run left in the inbox are queued. The poller's first batch
@@ -163,8 +194,13 @@ public actor ChatWorkers: Service {
         ready.popFirst()
     }
 
-    /// The chat's next item, or nil (and the chat leaves `running`) when it has none or the workers stop.
-    private func take(_ chatID: Int64) -> Work? {
+    /// The chat's next item, or nil (and the chat leaves `running`) when it has none or the workers
+    /// stop; `finished` is the item handled before, which may now be queued again should it come.
+    private func take(_ chatID: Int64, finished: Int64?) -> Work? {
+        if let finished {
+            known.remove(finished)
+            finishedDuringRead?.insert(finished)
+        }
         guard !isStopping, let item = pending[chatID]?.popFirst() else {
             running.remove(chatID)
             if pending[chatID]?.isEmpty ?? false { pending[chatID] = nil }
@@ -177,8 +213,10 @@ public actor ChatWorkers: Service {
     }
 
     private nonisolated func drain(_ chatID: Int64) async {
-        while let work = await take(chatID) {
+        var finished: Int64?
+        while let work = await take(chatID, finished: finished) {
             await handle(work)
+            finished = work.item.seq
         }
     }
 
@@ -279,6 +317,7 @@ public actor ChatWorkers: Service {
     /// Follow-ups go to the end of their chat's queue; the chat is running, so it will reach them.
     private func enqueueFollowUps(_ items: [InboxItem]) {
         for item in items {
+            if let seq = item.seq { known.insert(seq) }
             pending[item.chatId, default: []].append(Work(item: item))
             pendingCount += 1
         }

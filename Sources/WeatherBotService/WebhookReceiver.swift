@@ -10,6 +10,10 @@ public import WeatherBotStore
 ///
 /// Each posted update is committed to the inbox before its request is answered, so Telegram posts
 /// again whatever was not stored; an update id received before is answered and not taken again.
+///
+/// With replicas on one PostgreSQL database every replica takes posts (the reverse proxy spreads
+/// them): a standby's receiver only stores them, and the active replica's also reads the shared
+/// inbox several times a second for what the others stored.
 public final class WebhookReceiver: Service, Sendable {
     /// How the webhook is set.
     public struct Settings: Sendable {
@@ -44,7 +48,10 @@ public final class WebhookReceiver: Service, Sendable {
     let settings: Settings
     let client: TelegramClient
     let database: any BotStore
-    let workers: ChatWorkers
+    /// Where taken updates are queued; nil on a standby replica, which only stores them.
+    let workers: ChatWorkers?
+    /// Whether other replicas store posts in the same inbox.
+    let sharesInbox: Bool
     let metrics: BotMetrics
     let logger: Logger
     /// How often Telegram is asked how the webhook fares.
@@ -57,10 +64,11 @@ public final class WebhookReceiver: Service, Sendable {
     private let pruned = Mutex<Date?>(nil)
 
     public init(
-        settings: Settings, client: TelegramClient, database: any BotStore, workers: ChatWorkers, metrics: BotMetrics, logger: Logger,
-        checkInterval: Duration = .seconds(30), maximumBacklog: Int = 1000
+        settings: Settings, client: TelegramClient, database: any BotStore, workers: ChatWorkers?, sharesInbox: Bool = false, metrics: BotMetrics,
+        logger: Logger, checkInterval: Duration = .seconds(30), maximumBacklog: Int = 1000
     ) {
         self.settings = settings
+        self.sharesInbox = sharesInbox
         self.client = client
         self.database = database
         self.workers = workers
@@ -99,8 +107,8 @@ public final class WebhookReceiver: Service, Sendable {
             return .unreadable
         }
         // As the poller: nothing is committed before the items the last run left are queued.
-        await workers.waitUntilLoaded()
-        await workers.waitForRoom(below: maximumBacklog)
+        await workers?.waitUntilLoaded()
+        await workers?.waitForRoom(below: maximumBacklog)
         let now = Date()
         let forget = pruned.withLock { last -> Date? in
             guard last.map({ now.timeIntervalSince($0) > 3600 }) ?? true else { return nil }
@@ -127,7 +135,7 @@ public final class WebhookReceiver: Service, Sendable {
         }
         metrics.webhookRequest("accepted")
         metrics.received(1)
-        await workers.enqueue(items, updates: items.map { _ in update })
+        await workers?.enqueue(items, updates: items.map { _ in update })
         return .accepted
     }
 
@@ -139,7 +147,13 @@ public final class WebhookReceiver: Service, Sendable {
                 guard let port = await self.waitForServer() else { return }
                 let url = self.settings.url(port)
                 try await self.register(url)
-                try await self.watch(url)
+                try await withThrowingDiscardingTaskGroup { group in
+                    if self.sharesInbox, let workers = self.workers {
+                        group.addTask { try await self.adopt(into: workers) }
+                    }
+                    try await self.watch(url)
+                    group.cancelAll()
+                }
             }
         } catch is CancellationError {
             // The graceful stop ended the waiting; the webhook stays set for the next run.
@@ -169,6 +183,19 @@ public final class WebhookReceiver: Service, Sendable {
             logger.warning("could not set the webhook yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         }
         logger.info("webhook set; Telegram posts updates", metadata: ["url": "\(url)", "max.connections": "\(settings.maxConnections)"])
+    }
+
+    /// Queues what the other replicas stored, four times a second.
+    private func adopt(into workers: ChatWorkers) async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: .milliseconds(250))
+            do {
+                let adopted = try await workers.adoptPending()
+                if adopted > 0 { logger.debug("updates another replica took are queued", metadata: ["items": "\(adopted)"]) }
+            } catch {
+                logger.warning("could not read the shared inbox; trying again", metadata: ["error": "\(database.describe(error))"])
+            }
+        }
     }
 
     /// Asks Telegram how the webhook fares every `checkInterval`: an answer counts as contact for

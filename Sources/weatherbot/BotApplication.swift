@@ -50,15 +50,28 @@ struct BotApplication {
         } catch {
             throw StartFailure(message: "cannot use the database at \(configuration.databasePath): \(Self.describe(error))")
         }
-        try await serve(database, where: configuration.databasePath, logger: logger)
+        let clients = clients(logger: logger)
+        try await serve(database, where: configuration.databasePath, clients: clients, logger: logger)
+        await clients.shutdown()
     }
 
-    /// Runs the bot on `store` until SIGTERM or SIGINT; `first` starts before the other services
-    /// and stops after them, and `deliveryFence` says whether replies may still be sent.
-    private func serve(
-        _ store: any BotStore, where location: String, first: (any Service)? = nil, deliveryFence: (@Sendable () -> Bool)? = nil,
-        logger: Logger
-    ) async throws {
+    /// What the process talks and counts through, made once: a standby's HTTP server and the
+    /// bot it becomes share them.
+    struct Clients {
+        let telegramTransport: AsyncHTTPTransport
+        let openWeatherTransport: AsyncHTTPTransport
+        /// The bot's counters, kept for /metrics when the HTTP endpoints are on.
+        let registry: PrometheusCollectorRegistry
+        let metrics: BotMetrics
+        let telegram: TelegramClient
+
+        func shutdown() async {
+            try? await telegramTransport.shutdown()
+            try? await openWeatherTransport.shutdown()
+        }
+    }
+
+    private func clients(logger: Logger) -> Clients {
         // One client for both APIs, unless they go through different proxies.
         let telegramProxy = configuration.telegramProxy.proxy
         let openWeatherProxy = configuration.openWeatherProxy.proxy
@@ -67,34 +80,61 @@ struct BotApplication {
         for (api, choice) in [("Telegram", configuration.telegramProxy), ("OpenWeather", configuration.openWeatherProxy)] where choice.proxy != nil {
             logger.info("\(api) requests go through a proxy", metadata: ["proxy": "\(choice)"])
         }
-        // The bot's counters, kept for /metrics when the HTTP endpoints are on.
         let registry = PrometheusCollectorRegistry()
         let metrics = BotMetrics(factory: configuration.httpListen == nil ? nil : OperatorEndpoints.metricsFactory(registry))
         let telegram = TelegramClient(
             token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: CountingTransport(telegramTransport, metrics: metrics))
+        return Clients(
+            telegramTransport: telegramTransport, openWeatherTransport: openWeatherTransport, registry: registry, metrics: metrics, telegram: telegram)
+    }
+
+    /// Webhook mode's settings: the secret configured, or the one kept in the database (every
+    /// replica gets the same); nil when polling.
+    private func webhookSettings(_ store: any BotStore, where location: String) async throws -> WebhookReceiver.Settings? {
+        guard let choice = configuration.webhook else { return nil }
+        let secret: String
+        do {
+            if let configured = choice.secret { secret = configured } else { secret = try await store.webhookSecret(generated: Self.generatedSecret()) }
+        } catch {
+            throw StartFailure(message: "cannot keep the webhook's secret in the database at \(location): \(Self.describe(error))")
+        }
+        return WebhookReceiver.Settings(url: { _ in choice.url }, secret: secret, maxConnections: choice.maxConnections)
+    }
+
+    /// The HTTP server of /healthz and /metrics, and of the webhook when `webhook` takes posts;
+    /// nil without HTTP_LISTEN. Unhealthy after three long polls' time (or questions about the
+    /// webhook) without an answer.
+    private func server(_ store: any BotStore, _ clients: Clients, webhook: WebhookReceiver?, standby: Bool, logger: Logger) -> OperatorServer? {
+        configuration.httpListen.map { listen in
+            let endpoints = OperatorEndpoints(
+                registry: clients.registry, metrics: clients.metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30),
+                webhook: webhook.flatMap { receiver in configuration.webhook.map { ($0.path, receiver) } }, standby: standby)
+            return OperatorServer(endpoints, host: listen.host, port: listen.port, logger: logger)
+        }
+    }
+
+    /// Runs the bot on `store` until SIGTERM or SIGINT; `first` starts before the other services
+    /// and stops after them, `deliveryFence` says whether replies may still be sent, and
+    /// `sharesInbox` whether other replicas take webhook posts into the same inbox.
+    private func serve(
+        _ store: any BotStore, where location: String, clients: Clients, first: (any Service)? = nil, deliveryFence: (@Sendable () -> Bool)? = nil,
+        sharesInbox: Bool = false, logger: Logger
+    ) async throws {
+        let (telegram, metrics) = (clients.telegram, clients.metrics)
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
                 apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL,
-                transport: CountingTransport(openWeatherTransport, metrics: metrics), fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
+                transport: CountingTransport(clients.openWeatherTransport, metrics: metrics),
+                fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
             freshFor: .seconds(configuration.weatherCacheTTL), logger: logger, metrics: metrics)
-        // Webhook mode: the secret configured, or the one kept in the database (all replicas share it).
-        var webhook: WebhookReceiver.Settings?
-        if let choice = configuration.webhook {
-            let secret: String
-            do {
-                if let configured = choice.secret { secret = configured } else { secret = try await store.webhookSecret(generated: Self.generatedSecret()) }
-            } catch {
-                throw StartFailure(message: "cannot keep the webhook's secret in the database at \(location): \(Self.describe(error))")
-            }
-            webhook = WebhookReceiver.Settings(url: { _ in choice.url }, secret: secret, maxConnections: choice.maxConnections)
-        }
+        let webhook = try await webhookSettings(store, where: location)
         let runtime = BotRuntime(
             database: store, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
             messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, bulkShare: configuration.bulkShare,
             maximumFavorites: configuration.maximumFavorites,
-            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, webhook: webhook, metrics: metrics,
-            logger: logger)
+            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, webhook: webhook, sharesInbox: sharesInbox,
+            metrics: metrics, logger: logger)
         do {
             try await runtime.prepare()
         } catch let error as TelegramError where error.isUnauthorized {
@@ -102,14 +142,7 @@ struct BotApplication {
         } catch let error as TelegramError {
             throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
         }
-        // /healthz and /metrics, and the webhook: unhealthy after three long polls' time (or
-        // questions about the webhook) without an answer.
-        let http = configuration.httpListen.map { listen in
-            let endpoints = OperatorEndpoints(
-                registry: registry, metrics: metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30),
-                webhook: runtime.webhook.flatMap { receiver in configuration.webhook.map { ($0.path, receiver) } })
-            return OperatorServer(endpoints, host: listen.host, port: listen.port, logger: logger)
-        }
+        let http = server(store, clients, webhook: runtime.webhook, standby: false, logger: logger)
         let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first, last: http)
         logger.info(
             "weatherbot started",
@@ -126,8 +159,6 @@ struct BotApplication {
             logger.critical("stopping: \(Self.describe(error))")
             throw StartFailure(message: "the database at \(location): \(Self.describe(error))")
         }
-        try? await telegramTransport.shutdown()
-        try? await openWeatherTransport.shutdown()
         logger.info("weatherbot stopped")
     }
 
@@ -164,15 +195,29 @@ struct BotApplication {
             }
             let lease = LeaderLease(client: leaseClient, logger: logger)
             let standby = Standby(lease: lease, name: LeaderLease.replicaName, logger: logger)
-            try await ServiceGroup(
-                configuration: ServiceGroupConfiguration(
-                    services: [.init(service: standby, successTerminationBehavior: .gracefullyShutdownGroup)],
-                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-            ).run()
-            guard let (held, acquiredAt) = standby.acquired else { return }
+            let clients = clients(logger: logger)
+            // A standby answers /healthz and /metrics too, and in webhook mode takes Telegram's
+            // posts into the shared inbox, for the active replica to handle.
+            let receiver = try await webhookSettings(store, where: "\(location)").map { settings in
+                WebhookReceiver(settings: settings, client: clients.telegram, database: store, workers: nil, metrics: clients.metrics, logger: logger)
+            }
+            let standbyServer = server(store, clients, webhook: receiver, standby: true, logger: logger)
+            do {
+                try await ServiceGroup(
+                    configuration: ServiceGroupConfiguration(
+                        services: [.init(service: standby, successTerminationBehavior: .gracefullyShutdownGroup)]
+                            + (standbyServer.map { [.init(service: $0)] } ?? []),
+                        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+                ).run()
+            } catch let error as OperatorServer.Failure {
+                throw StartFailure(message: "\(error)")
+            }
+            guard let (held, acquiredAt) = standby.acquired else { return await clients.shutdown() }
             store.fence(with: held)
             let keeper = LeaseKeeper(lease: lease, held: held, acquiredAt: acquiredAt, logger: logger)
-            try await serve(store, where: "\(location)", first: keeper, deliveryFence: { keeper.isLeading }, logger: logger)
+            try await serve(
+                store, where: "\(location)", clients: clients, first: keeper, deliveryFence: { keeper.isLeading }, sharesInbox: true, logger: logger)
+            await clients.shutdown()
         }
     }
 }

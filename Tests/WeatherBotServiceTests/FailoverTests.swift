@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import Logging
 import LoopbackHTTP
 import PostgresNIO
@@ -84,6 +85,75 @@ extension LoopbackTests {
             #expect(replicas.allSatisfy { $0.terminationStatus == 0 })
 
             pool.cancel()
+            await database.drop()
+            await loopback.shutdown()
+        }
+
+        /// In webhook mode the reverse proxy spreads Telegram's posts over the replicas: the standby
+        /// stores what it gets in the shared inbox and the active one answers it; killed, the
+        /// active one leaves what it stored to the standby that takes over.
+        @Test(.enabled(if: serverURL != nil && FileManager.default.isExecutableFile(atPath: executable.path)))
+        func inWebhookModeEveryReplicaTakesPostsAndTheActiveOneAnswersThem() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let database = try await ScratchDatabase.create(on: try #require(Self.serverURL), prefix: "weatherbot_webhook_replicas")
+            let ports = [try await Loopback.freePort(), try await Loopback.freePort()]
+            let urls = ports.map { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }
+            func start(listening port: Int) throws -> Process {
+                try CrashRecoveryTests.start(
+                    loopback, database: ["DATABASE_URL": database.url],
+                    settings: ["HTTP_LISTEN": "127.0.0.1:\(port)", "TELEGRAM_WEBHOOK_URL": urls[0].absoluteString])
+            }
+            let first = try start(listening: ports[0])
+            try await CrashRecoveryTests.waitUntilActive(first, on: database)
+            let second = try start(listening: ports[1])
+            let transport = AsyncHTTPTransport()
+            let health = urls[1].deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("healthz")
+            try await waitUntil("the standby's /healthz") {
+                let answer = try? await loopbackGET(health, through: transport)
+                return answer.map { String(decoding: $0.body, as: UTF8.self) } == #"{"status":"standby"}"#
+            }
+            // The secret the first replica generated and kept: the standby checks posts with it too.
+            let store = PostgresStore(try PostgresLocation(url: database.url), logger: Self.logger)
+            let secret = try await withRunning([store.client]) { try await store.webhookSecret(generated: "unused") }
+            #expect(secret != "unused")
+            let headers = ["X-Telegram-Bot-Api-Secret-Token": secret]
+
+            // Ten chats write twice each, their posts spread over both replicas.
+            var id = 5000
+            for round in 0..<2 {
+                for chat in 1...10 {
+                    id += 1
+                    let url = urls[(chat + round) % 2]
+                    let answer = try await loopbackPOST(url, body: WebhookTests.update(id, text: "/help", chat: Int64(chat)), headers: headers, through: transport)
+                    #expect(answer.status == 200, "\(url)")
+                }
+            }
+            try await telegram.waitUntil(timeout: .seconds(20), "every post answered") { state in
+                (1...10).allSatisfy { chat in state.sent.filter { $0.chatID == Int64(chat) }.count == 2 }
+            }
+
+            // The deliveries recorded, the active replica dies; what the standby takes meanwhile waits
+            // for it to take over.
+            try await Task.sleep(for: .seconds(1))
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            for chat in 11...15 {
+                id += 1
+                let answer = try await loopbackPOST(urls[1], body: WebhookTests.update(id, text: "/help", chat: Int64(chat)), headers: headers, through: transport)
+                #expect(answer.status == 200)
+            }
+            try await telegram.waitUntil(timeout: .seconds(30), "the posts taken during the takeover answered") { state in
+                (11...15).allSatisfy { chat in state.sent.contains { $0.chatID == Int64(chat) } }
+            }
+            try await CrashRecoveryTests.waitUntilActive(second, on: database)
+            try await Task.sleep(for: .seconds(1))
+            let sent = telegram.state.withLock { $0.sent }
+            #expect(sent.count == 25, "each post answered once: \(Dictionary(grouping: sent, by: \.chatID).mapValues(\.count).filter { $0.value > 1 })")
+            second.terminate()
+            second.waitUntilExit()
+            #expect(second.terminationStatus == 0)
+            try await transport.shutdown()
             await database.drop()
             await loopback.shutdown()
         }
