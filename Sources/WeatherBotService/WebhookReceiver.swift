@@ -42,6 +42,13 @@ public final class WebhookReceiver: Service, Sendable {
         case unreadable
     }
 
+    /// Telegram would not set the webhook: the URL, or the secret, is not one it takes.
+    public struct Refused: Error, CustomStringConvertible {
+        public var url: URL
+        public var reason: String
+        public var description: String { "Telegram refused the webhook \(url): \(reason)" }
+    }
+
     /// Telegram keeps an update for a day at most: ids older than this are forgotten.
     static let remembered: TimeInterval = 2 * 24 * 3600
 
@@ -176,8 +183,10 @@ public final class WebhookReceiver: Service, Sendable {
             try await client.setWebhook(
                 url: url, secretToken: settings.secret, allowedUpdates: Poller.allowedUpdates, maxConnections: settings.maxConnections)
         } failed: { error, delay in
-            guard (error as? TelegramError)?.isTransient == true else {
+            guard let refusal = error as? TelegramError, refusal.isTransient else {
                 logger.critical("Telegram refused the webhook", metadata: ["url": "\(url)", "error": "\(error)"])
+                // A rejected token is said as such; anything else is the webhook's.
+                if let refusal = error as? TelegramError, !refusal.isUnauthorized { throw Refused(url: url, reason: refusal.reason) }
                 throw error
             }
             logger.warning("could not set the webhook yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])

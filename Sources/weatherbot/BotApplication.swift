@@ -155,6 +155,8 @@ struct BotApplication {
             throw StartFailure(message: "\(error); a standby replica takes over")
         } catch let error as OperatorServer.Failure {
             throw StartFailure(message: "\(error)")
+        } catch let error as WebhookReceiver.Refused {
+            throw StartFailure(message: "\(error). Check TELEGRAM_WEBHOOK_URL: https, on port 443, 80, 88 or 8443, reachable from the internet.")
         } catch where store.isDamage(error) {
             logger.critical("stopping: \(Self.describe(error))")
             throw StartFailure(message: "the database at \(location): \(Self.describe(error))")

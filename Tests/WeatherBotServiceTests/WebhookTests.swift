@@ -65,6 +65,25 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        @Test func aWebhookTelegramRefusesStopsTheBotSayingWhy() async throws {
+            let loopback = try await Loopback(intake: .webhook)
+            loopback.telegram.state.withLock {
+                $0.failures["setWebhook"] = [
+                    .json(["ok": false, "error_code": 400, "description": "Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443"], status: 400)
+                ]
+            }
+            let bot = try await loopback.startBot()
+            do {
+                try await bot.running.value
+                Issue.record("the bot ran on without its webhook")
+            } catch let refused as WebhookReceiver.Refused {
+                #expect(refused.description.contains("ports 80, 88, 443 or 8443"))
+                #expect(refused.description.contains(Intake.path))
+                #expect(!refused.description.contains(FakeTelegram.token))
+            }
+            await loopback.shutdown()
+        }
+
         @Test func aRequestWithoutTheSecretOrWithAWrongOneIsRefusedAndNothingIsStored() async throws {
             let loopback = try await Loopback(intake: .webhook)
             let registry = PrometheusCollectorRegistry()
