@@ -8,7 +8,7 @@ import WeatherBotStore
 struct WeatherBotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weatherbot",
-        abstract: "A Telegram weather bot: long-polls the Bot API and answers with OpenWeather forecasts.",
+        abstract: "A Telegram weather bot: long-polls the Bot API (or takes its webhook posts) and answers with OpenWeather forecasts.",
         discussion: """
             Configuration comes from a JSON file (--config) and the environment, the environment winning:
               TELEGRAM_BOT_TOKEN            (required) the bot's token from @BotFather
@@ -76,7 +76,7 @@ struct ConfigOptions: ParsableArguments {
 extension WeatherBotCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start the bot: poll Telegram, answer chats, send replies (the default command).")
+            abstract: "Start the bot: take updates from Telegram (polling or webhook), answer chats, send replies (the default command).")
 
         @OptionGroup var options: ConfigOptions
 
@@ -123,7 +123,7 @@ extension WeatherBotCommand {
             }
             let age = status.lastSuccessfulPoll.map { Date().timeIntervalSince($0) }
             let formatter = ISO8601DateFormatter()
-            print("last successful poll: \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")
+            print("last contact with Telegram (a poll, or the webhook): \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")
             print("inbox backlog: \(status.inboxBacklog)")
             if status.inboxSetAside > 0 {
                 print("inbox items set aside: \(status.inboxSetAside) (they failed again and again; see the table inboxFailure)")
