@@ -18,6 +18,8 @@ public final class PostgresStore: BotStore {
     private let chats: ChatCache
     /// The chats' steps and the sender's completions share transactions under load.
     private let group: PostgresGroupCommit
+    /// Updates posted to the webhook at once share statements.
+    private let posted: PostgresPostedUpdates
 
     final class Fence: Sendable {
         let lease = Mutex<LeaderLease.Held?>(nil)
@@ -29,6 +31,7 @@ public final class PostgresStore: BotStore {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         chats = ChatCache(capacity: cachedChats)
+        posted = PostgresPostedUpdates(client: client, logger: logger)
         group = PostgresGroupCommit { [client, fence, logger] writes in
             try await Self.transaction(client, fence, logger) { connection in
                 do {
@@ -196,34 +199,14 @@ public final class PostgresStore: BotStore {
     }
 
     /// Not fenced: every replica takes what Telegram posts to it into the shared inbox, and the
-    /// active one handles it. One statement remembers the id and, when it is new, queues the update.
+    /// active one handles it. Posts arriving together share a statement.
     public func receivePosted(_ update: (updateID: Int64, chatID: Int64?, payload: Data), forgettingBefore: Date?, at now: Date) async throws
         -> [InboxItem]?
     {
         if let forgettingBefore {
             try await client.query("DELETE FROM received_update WHERE received_at < \(forgettingBefore)", logger: logger)
         }
-        // A chat's updates get an inbox row; others (none of the kinds asked for) only their id.
-        let rows = try await client.query(
-            """
-            WITH fresh AS (
-                INSERT INTO received_update (update_id, received_at) VALUES (\(update.updateID), \(now))
-                ON CONFLICT DO NOTHING RETURNING update_id),
-            queued AS (
-                INSERT INTO inbox (chat_id, update_id, kind, payload)
-                SELECT \(update.chatID ?? 0), update_id, \(InboxItem.Kind.update.rawValue), \(ByteBuffer(bytes: update.payload))
-                FROM fresh WHERE \(update.chatID != nil)
-                RETURNING seq)
-            SELECT (SELECT count(*) FROM fresh), (SELECT seq FROM queued)
-            """, logger: logger
-        ).collect()
-        guard let row = rows.first else { throw PostgresStoreError(description: "the inbox did not answer for update \(update.updateID)") }
-        let (fresh, seq) = try row.decode((Int64, Int64?).self)
-        guard fresh > 0 else { return nil }
-        guard let seq, let chatID = update.chatID else { return [] }
-        var item = InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload)
-        item.seq = seq
-        return [item]
+        return try await posted.receive(update, at: now)
     }
 
     public func webhookSecret(generated: String) async throws -> String {

@@ -66,6 +66,33 @@ import WeatherBotStore
     }
 
     @Test(arguments: Engine.available)
+    func postsArrivingTogetherAreEachTakenOnce(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            // 60 posts of 40 updates at once: 20 of them posted twice, as Telegram does when a
+            // request timed out; every tenth of no chat.
+            let taken = try await withThrowingTaskGroup(of: (Int64, [InboxItem]?).self) { group in
+                for post in 0..<60 {
+                    let id = Int64(100 + post % 40)
+                    group.addTask {
+                        (id, try await store.receivePosted(Self.update(id, chat: id % 10 == 0 ? nil : id % 7 + 1), forgettingBefore: nil, at: Self.now))
+                    }
+                }
+                var taken: [(Int64, [InboxItem])] = []
+                for try await (id, items) in group { if let items { taken.append((id, items)) } }
+                return taken
+            }
+            #expect(taken.count == 40)
+            #expect(Set(taken.map(\.0)) == Set(100..<140))
+            let items = taken.flatMap(\.1)
+            #expect(items.count == 36)
+            #expect(items.allSatisfy { $0.chatId == $0.updateId! % 7 + 1 })
+            let pending = try await store.pendingInbox()
+            #expect(pending.count == 36)
+            #expect(Set(pending.compactMap(\.seq)) == Set(items.compactMap(\.seq)))
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func theWebhookSecretIsGeneratedOnceAndKept(_ engine: Engine) async throws {
         try await engine.withStore { store in
             let first = try await store.webhookSecret(generated: "first-secret")
