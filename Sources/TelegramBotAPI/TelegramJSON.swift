@@ -42,6 +42,9 @@ extension Update {
     /// yields its id (and then belongs to no chat), as in getUpdates; a body without an update id
     /// throws.
     public static func posted(_ json: Data) throws -> Update {
-        try TelegramJSON.decoder().decode(LossyUpdate.self, from: json).update
+        try postedDecoder.decode(LossyUpdate.self, from: json).update
     }
+
+    /// One decoder for every post: it has no settings to change, and decodes concurrently.
+    private static let postedDecoder = TelegramJSON.decoder()
 }

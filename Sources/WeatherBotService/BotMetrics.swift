@@ -12,6 +12,8 @@ public final class BotMetrics: Sendable {
     private let updatesHandled: Counter?
     private let stepDuration: CoreMetrics.Timer?
     private let rateLimited: Counter?
+    /// Posts to the webhook by result, made once: one is counted with every update.
+    private let webhookRequests: [String: Counter]
     /// On the monotonic clock: a step of the wall clock neither ages nor rejuvenates it.
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
 
@@ -21,7 +23,15 @@ public final class BotMetrics: Sendable {
         updatesHandled = factory.map { Counter(label: "weatherbot_updates_handled_total", factory: $0) }
         stepDuration = factory.map { CoreMetrics.Timer(label: "weatherbot_step_duration_seconds", preferredDisplayUnit: .seconds, factory: $0) }
         rateLimited = factory.map { Counter(label: "weatherbot_telegram_rate_limited_total", factory: $0) }
+        webhookRequests = factory.map { factory in
+            Dictionary(uniqueKeysWithValues: Self.webhookResults.map { result in
+                (result, Counter(label: "weatherbot_webhook_requests_total", dimensions: [("result", result)], factory: factory))
+            })
+        } ?? [:]
     }
+
+    /// What becomes of a post to the webhook.
+    static let webhookResults = ["accepted", "repeated", "unauthorized", "too_large", "unreadable", "failed"]
 
     /// Updates taken from Telegram into the inbox.
     func received(_ count: Int) {
@@ -77,8 +87,7 @@ public final class BotMetrics: Sendable {
     /// A request came to the webhook: `result` is `accepted`, `repeated`, `unauthorized`,
     /// `too_large`, `unreadable` or `failed` (not stored, so Telegram posts it again).
     public func webhookRequest(_ result: String) {
-        guard let factory else { return }
-        Counter(label: "weatherbot_webhook_requests_total", dimensions: [("result", result)], factory: factory).increment()
+        webhookRequests[result]?.increment()
     }
 
     /// Updates Telegram holds for the webhook, as getWebhookInfo last told.

@@ -138,6 +138,14 @@ public actor ChatWorkers: Service {
         }
     }
 
+    /// Waits until the items the last run left are queued and the backlog is below `limit`: what
+    /// a webhook post waits for before its update is stored, in one call.
+    public func waitToAdmit(below limit: Int) async {
+        if loaded && pendingCount < limit { return }
+        await waitUntilLoaded()
+        await waitForRoom(below: limit)
+    }
+
     /// Waits until the backlog is below `limit`, so the poller does not run far ahead of the chats.
     public func waitForRoom(below limit: Int) async {
         while pendingCount >= limit && !isStopping {
