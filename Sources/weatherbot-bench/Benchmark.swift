@@ -41,6 +41,13 @@ struct Benchmark: AsyncParsableCommand {
     }
 
     @Option(
+        name: .customLong("intake"),
+        help: ArgumentHelp(
+            "How the worker takes updates in throughput and latency: polling (getUpdates) or webhook (the fake Bot API posts them); give both, --intake polling --intake webhook, to compare them in one run (default: polling).",
+            valueName: "mode"))
+    var intakes: [Intake] = []
+
+    @Option(
         name: .customLong("only"),
         help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts, failover).")
     var scenarios: [Scenario] = []
@@ -50,15 +57,23 @@ struct Benchmark: AsyncParsableCommand {
         let chosen = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
         let binary = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot").path
         if chosen.contains(.cache) { results += try await CacheScenario(quick: quick).run() }
+        // Throughput and latency with each intake asked for, in the order given, on SQLite and then
+        // on PostgreSQL.
+        var modes: [Intake] = []
+        for intake in intakes.isEmpty ? [.polling] : intakes where !modes.contains(intake) { modes.append(intake) }
+        let throughput: [(Scenario, (String) async throws -> [Result])] =
+            modes.map { intake in (.throughput, { try await ThroughputScenario(quick: quick, executable: $0, intake: intake).run() }) }
+            + modes.map { intake in
+                (.throughput, { executable in
+                    guard let postgres else { return [] }
+                    return try await ThroughputScenario(quick: quick, executable: executable, postgres: postgres, intake: intake).run()
+                })
+            }
         // The scenarios that start the executable; with a baseline, each runs for both in turn, so
         // that both see the machine in the same state.
         var runs: [(Scenario, (String) async throws -> [Result])] = [
             (.startup, { try await StartupScenario(quick: quick, executable: $0).run() }),
-            (.throughput, { try await ThroughputScenario(quick: quick, executable: $0).run() }),
-            (.throughput, { executable in
-                guard let postgres else { return [] }
-                return try await ThroughputScenario(quick: quick, executable: executable, postgres: postgres).run()
-            }),
+        ] + throughput + [
             (.broadcast, { try await BroadcastScenario(quick: quick, executable: $0).run() }),
             (.broadcastChat, { try await BroadcastChatScenario(quick: quick, executable: $0).run() }),
             (.charts, { try await ChartScenario(quick: quick, executable: $0).run() }),
@@ -80,6 +95,12 @@ struct Benchmark: AsyncParsableCommand {
         print(Result.table(results))
         if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
     }
+}
+
+/// How the worker takes updates: it long-polls getUpdates, or Telegram posts them to its webhook
+/// (on the worker's HTTP server).
+enum Intake: String, CaseIterable, Sendable, ExpressibleByArgument {
+    case polling, webhook
 }
 
 /// One measured figure and its target.
@@ -154,8 +175,9 @@ enum Worker {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         // WEATHERBOT_BENCH_HTTP_LISTEN=host:port turns the worker's HTTP endpoints, and so its
-        // metrics, on: to measure what counting costs.
-        if let listen = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_HTTP_LISTEN"] {
+        // metrics, on: to measure what counting costs. A worker in webhook mode has them on
+        // already, where its webhook URL says.
+        if extra["HTTP_LISTEN"] == nil, let listen = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_HTTP_LISTEN"] {
             process.environment?["HTTP_LISTEN"] = listen
         }
         // WEATHERBOT_BENCH_LOG=folder keeps each worker's errors in a file there, for a figure that

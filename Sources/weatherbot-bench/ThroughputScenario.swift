@@ -3,16 +3,21 @@ import LoopbackHTTP
 import WeatherBotPostgres
 
 /// Updates from many chats through the weatherbot executable, end to end: from the fake Telegram
-/// handing them out in getUpdates to the replies' HTTP 200, with Telegram's rate limits lifted.
-/// Throughput takes every update at once; latency releases them at 500 a second.
+/// handing them out in getUpdates (or starting to post them to the worker's webhook) to the
+/// replies' HTTP 200, with Telegram's rate limits lifted. Throughput takes every update at once;
+/// latency releases them at 500 a second.
 struct ThroughputScenario {
     var quick: Bool
     var executable: String
     /// A PostgreSQL server to run on instead of SQLite (a database is created for each run).
     var postgres: String? = nil
+    /// How the worker takes updates. In webhook mode its HTTP server is on, and so are its metrics.
+    var intake: Intake = .polling
 
-    /// «throughput», or «throughput (postgres)».
-    private func name(_ scenario: String) -> String { postgres == nil ? scenario : "\(scenario) (postgres)" }
+    /// «throughput (polling)», «throughput (postgres, webhook)».
+    private func name(_ scenario: String) -> String {
+        "\(scenario) (\(((postgres == nil ? [] : ["postgres"]) + [intake.rawValue]).joined(separator: ", ")))"
+    }
 
     /// One chat's updates in order, and the Bot API calls that answer each: a shared location («🔎
     /// Определяем город…», then the question), /help, «✅ Да» (the answer to the button, the
@@ -82,7 +87,8 @@ struct ThroughputScenario {
         let chats = quick ? 1_000 : 10_000
         let updates = try Self.updates(chats: chats, firstID: 1_000_001)
         let run = try await Run(
-            executable: executable, updates: updates, firstID: 1_000_001, releaseInterval: nil, deadline: quick ? 120 : 900, postgres: postgres)
+            executable: executable, updates: updates, firstID: 1_000_001, releaseInterval: nil, deadline: quick ? 120 : 900, postgres: postgres,
+            intake: intake)
         let seconds = max((run.last ?? Date()).timeIntervalSince(run.first ?? Date()), 0.001)
         let rate = Double(updates.count) / seconds
         let cpuPerUpdate = run.cpu * 1000 / Double(updates.count)
@@ -100,6 +106,7 @@ struct ThroughputScenario {
                 target: postgres == nil ? "≤ 0.5 ms" : "", passed: postgres == nil ? cpuPerUpdate <= 0.5 : nil),
             Result(scenario: scenario, figure: "peak RSS (worker)", value: String(format: "%.1f MB", run.peakRSS), target: "", passed: nil),
         ]
+        results += run.webhookFigures(scenario: scenario)
         if let serverCPU = run.serverCPU {
             results.append(
                 Result(
@@ -114,7 +121,8 @@ struct ThroughputScenario {
         let chats = quick ? 200 : 1_000
         let updates = try Self.updates(chats: chats, firstID: 2_000_001)
         let run = try await Run(
-            executable: executable, updates: updates, firstID: 2_000_001, releaseInterval: 1.0 / 500, deadline: quick ? 60 : 300, postgres: postgres)
+            executable: executable, updates: updates, firstID: 2_000_001, releaseInterval: 1.0 / 500, deadline: quick ? 60 : 300, postgres: postgres,
+            intake: intake)
         let sorted = run.latencies.sorted()
         func percentile(_ p: Double) -> Double? {
             sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] * 1000
@@ -124,11 +132,17 @@ struct ThroughputScenario {
         let scenario = name("latency")
         let bound = postgres == nil ? 50.0 : 100
         return [
-            Result(scenario: scenario, figure: "replies received", value: "\(run.replies) of \(run.expected)", target: "all", passed: run.finished),
+            Result(scenario: scenario, figure: "replies received", value: "\(run.replies) of \(run.expected)", target: "all", passed: run.finished)
+        ] + run.webhookFigures(scenario: scenario) + [
             Result(scenario: scenario, figure: "p50 (\(label))", value: p50.map { String(format: "%.1f ms", $0) } ?? "?", target: "", passed: nil),
             Result(
                 scenario: scenario, figure: "p99 (\(label))", value: p99.map { String(format: "%.1f ms", $0) } ?? "?", target: "≤ \(Int(bound)) ms",
                 passed: run.finished && (p99 ?? .infinity) <= bound),
+            // At a steady rate, as a bot lives, a poll brings an update or two: each mode pays a
+            // request per update or so.
+            Result(
+                scenario: scenario, figure: "CPU per update (worker)", value: String(format: "%.2f ms", run.cpu * 1000 / Double(updates.count)),
+                target: "", passed: nil),
         ]
     }
 
@@ -146,9 +160,23 @@ struct ThroughputScenario {
         var photos = (uploads: 0, byFileID: 0)
         /// On PostgreSQL: the server's CPU seconds during the run.
         var serverCPU: Double?
+        /// In webhook mode: posts answered 2xx, and those answered otherwise or not at all.
+        var webhookPosts: (delivered: Int, failed: Int)?
+
+        /// In webhook mode, what became of the posts: every update posted once when none failed.
+        func webhookFigures(scenario: String) -> [Result] {
+            guard let webhookPosts else { return [] }
+            return [
+                Result(
+                    scenario: scenario, figure: "webhook posts answered 200", value: "\(webhookPosts.delivered)", target: "", passed: nil),
+                Result(
+                    scenario: scenario, figure: "webhook posts failed (posted again)", value: "\(webhookPosts.failed)", target: "", passed: nil),
+            ]
+        }
 
         init(
-            executable: String, updates: [PreparedUpdate], firstID: Int, releaseInterval: Double?, deadline: TimeInterval, postgres: String? = nil
+            executable: String, updates: [PreparedUpdate], firstID: Int, releaseInterval: Double?, deadline: TimeInterval, postgres: String? = nil,
+            intake: Intake = .polling
         ) async throws {
             var database: ScratchDatabase?
             if let postgres { database = try await ScratchDatabase.create(on: postgres, prefix: "weatherbot_bench") }
@@ -160,18 +188,35 @@ struct ThroughputScenario {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             expected = updates.map(\.replies).reduce(0, +)
-            let telegram = FakeBotAPI(updates: updates, firstID: firstID, releaseInterval: releaseInterval)
+            let telegram = FakeBotAPI(updates: updates, firstID: firstID, releaseInterval: releaseInterval, webhookOnly: intake == .webhook)
             let weather = FakeWeatherAPI()
             let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
             let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
             var environment = ["TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000"]
             if let database { environment["DATABASE_URL"] = database.url }
+            if intake == .webhook {
+                // The worker's HTTP server on a free loopback port, Telegram's posts coming to it
+                // over as many connections as the bot asks for by default.
+                let listen = "127.0.0.1:\(try await Self.freePort())"
+                environment["HTTP_LISTEN"] = listen
+                environment["TELEGRAM_WEBHOOK_URL"] = "http://\(listen)/telegram/updates"
+                environment["TELEGRAM_WEBHOOK_MAX_CONNECTIONS"] = "40"
+            }
             let process = try Worker.start(
                 executable, telegram: telegramServer.url, weather: weatherServer.url,
                 databasePath: folder.appendingPathComponent("bot.sqlite").path, environment: environment)
-            let end = Date().addingTimeInterval(deadline)
+            let started = Date()
+            let end = started.addingTimeInterval(deadline)
             while Date() < end {
                 if telegram.replies >= expected { finished = true; break }
+                if !process.isRunning {
+                    FileHandle.standardError.write(Data("the worker exited before every update was answered\n".utf8))
+                    break
+                }
+                if intake == .webhook && !telegram.webhookSet && Date().timeIntervalSince(started) > 30 {
+                    FileHandle.standardError.write(Data("the worker set no webhook within 30 s: it does not take updates by webhook\n".utf8))
+                    break
+                }
                 peakRSS = max(peakRSS, Memory.peakMegabytes(pid: process.processIdentifier) ?? 0)
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -192,12 +237,22 @@ struct ThroughputScenario {
             }
             latencies = telegram.latencies
             photos = telegram.photos
+            await telegram.stopPosting()
+            if intake == .webhook { webhookPosts = telegram.webhookPosts }
             process.terminate()
             process.waitUntilExit()
             try await Task.sleep(for: .milliseconds(1200))
             await telegramServer.shutdown()
             await weatherServer.shutdown()
             if let database, !keep { await database.drop() }
+        }
+
+        /// A port nothing listens on now: the one the system chose for a server that then stopped.
+        static func freePort() async throws -> Int {
+            let server = try await LoopbackServer(recording: false) { _ in LoopbackResponse(body: Data()) }
+            let port = server.port
+            await server.shutdown()
+            return port
         }
     }
 }
