@@ -7,20 +7,17 @@ import WeatherBotStore
 /// so alone. Any other failure (the lease lost, the connection or the commit failing) is every
 /// write's: trying them again one by one would only repeat it, or, after a commit whose outcome
 /// is unknown, write them twice.
-actor PostgresGroupCommit {
-    /// A statement of the writes failed, `underlying` saying why.
-    struct WriteFailed: Error {
-        let underlying: any Error
-    }
-
+///
+/// The chats' steps and the sender's completions share fenced transactions (``SharedWrite``);
+/// the updates posted to the webhook share unfenced statements.
+actor PostgresGroupCommit<Write: Sendable, Written: Sendable> {
     private struct Job {
-        let write: SharedWrite
-        let continuation: CheckedContinuation<CommittedStep?, any Error>
+        let write: Write
+        let continuation: CheckedContinuation<Written, any Error>
     }
 
-    /// Commits writes in one transaction (``PostgresStore``'s fenced transaction); returns, for
-    /// each in order, what a step committed.
-    typealias Commit = @Sendable ([SharedWrite]) async throws -> [CommittedStep?]
+    /// Commits writes in one transaction; returns, for each in order, what it wrote.
+    typealias Commit = @Sendable ([Write]) async throws -> [Written]
 
     private let commit: Commit
     private let maximumBatch: Int
@@ -35,7 +32,7 @@ actor PostgresGroupCommit {
     }
 
     /// Commits `write`, possibly with others; returns once it committed.
-    func write(_ write: SharedWrite) async throws -> CommittedStep? {
+    func write(_ write: Write) async throws -> Written {
         try await withCheckedThrowingContinuation { continuation in
             waiting.append(Job(write: write, continuation: continuation))
             if !committing {
@@ -71,4 +68,10 @@ actor PostgresGroupCommit {
     private static func reason(_ error: any Error) -> any Error {
         (error as? WriteFailed)?.underlying ?? error
     }
+}
+
+/// A statement of a shared transaction failed, `underlying` saying why: its writes are tried
+/// again one transaction each.
+struct WriteFailed: Error {
+    let underlying: any Error
 }

@@ -17,9 +17,9 @@ public final class PostgresStore: BotStore {
     /// The chats' records as last committed: only the replica holding the lease writes them.
     private let chats: ChatCache
     /// The chats' steps and the sender's completions share transactions under load.
-    private let group: PostgresGroupCommit
+    private let group: PostgresGroupCommit<SharedWrite, CommittedStep?>
     /// Updates posted to the webhook at once share statements.
-    private let posted: PostgresPostedUpdates
+    private let posted: PostgresGroupCommit<PostedUpdate, [InboxItem]?>
 
     final class Fence: Sendable {
         let lease = Mutex<LeaderLease.Held?>(nil)
@@ -31,13 +31,13 @@ public final class PostgresStore: BotStore {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         chats = ChatCache(capacity: cachedChats)
-        posted = PostgresPostedUpdates(client: client, logger: logger)
+        posted = PostgresGroupCommit { [client, logger] updates in try await Self.store(posted: updates, client, logger) }
         group = PostgresGroupCommit { [client, fence, logger] writes in
             try await Self.transaction(client, fence, logger) { connection in
                 do {
                     return try await Self.commit(writes, connection, logger)
                 } catch {
-                    throw PostgresGroupCommit.WriteFailed(underlying: error)
+                    throw WriteFailed(underlying: error)
                 }
             }
         }
@@ -206,7 +206,7 @@ public final class PostgresStore: BotStore {
         if let forgettingBefore {
             try await client.query("DELETE FROM received_update WHERE received_at < \(forgettingBefore)", logger: logger)
         }
-        return try await posted.receive(update, at: now)
+        return try await posted.write(PostedUpdate(updateID: update.updateID, chatID: update.chatID, payload: update.payload, at: now))
     }
 
     public func webhookSecret(generated: String) async throws -> String {
