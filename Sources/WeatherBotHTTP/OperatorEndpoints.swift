@@ -58,7 +58,7 @@ public struct OperatorEndpoints: Sendable {
         router.get("healthz") { _, _ in health(at: .now) }
         router.get("metrics") { _, _ in try await exposition() }
         if let webhook {
-            router.post(RouterPath(webhook.path)) { request, _ in await post(request, to: webhook.receiver) }
+            router.post(RouterPath(webhook.path)) { request, context in await post(request, to: webhook.receiver, logger: context.logger) }
         }
         return router
     }
@@ -66,10 +66,11 @@ public struct OperatorEndpoints: Sendable {
     /// An update Telegram posts: 200 once it is stored (or was before), 401 without the secret,
     /// 413 over the limit, 400 for a body that is no update, and 500 when it could not be stored,
     /// which Telegram posts again.
-    func post(_ request: Request, to receiver: WebhookReceiver) async -> Response {
+    func post(_ request: Request, to receiver: WebhookReceiver, logger: Logger) async -> Response {
         // The secret first: a stranger's body is not even read.
         guard receiver.isAuthorized(request.headers[Self.secretHeader]) else {
             metrics.webhookRequest("unauthorized")
+            logger.debug("a post to the webhook without the secret refused", metadata: ["secret.given": "\(request.headers[Self.secretHeader] != nil)"])
             return Self.json(#"{"error":"unauthorized"}"#, status: .unauthorized)
         }
         let body: ByteBuffer
@@ -98,15 +99,25 @@ public struct OperatorEndpoints: Sendable {
     /// started less than the window ago), 503 with the reason otherwise. A standby, running, is
     /// well: it says so, for the reverse proxy may send it webhook posts all the same.
     func health(at now: ContinuousClock.Instant) -> Response {
-        if standby { return Self.json(#"{"status":"standby"}"#, status: .ok) }
+        let (status, body) = verdict(at: now)
+        return Self.json(body, status: status)
+    }
+
+    /// The health check's status and JSON body at `now`.
+    func verdict(at now: ContinuousClock.Instant) -> (HTTPResponse.Status, String) {
+        if standby { return (.ok, #"{"status":"standby"}"#) }
         let heard = metrics.lastHeardFromTelegram
         let age = max(now - (heard ?? started), .zero).components.seconds
         let allowed = window.components.seconds
         if age <= allowed {
-            return Self.json(#"{"status":"ok","telegram_seconds_ago":\#(heard == nil ? "null" : "\(age)")}"#, status: .ok)
+            return (.ok, #"{"status":"ok","telegram_seconds_ago":\#(heard == nil ? "null" : "\(age)")}"#)
         }
-        let reason = heard == nil ? "no poll answered and stored since the start \(age) s ago" : "no poll answered and stored for \(age) s"
-        return Self.json(#"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(allowed) s)"}"#, status: .serviceUnavailable)
+        // What "heard" means: a poll answered and stored; in webhook mode a post stored, or an
+        // answer about the webhook that tells of no failure.
+        let what = webhook == nil ? "no poll answered and stored" : "no update posted and stored, nor the webhook found working,"
+        var reason = heard == nil ? "\(what) since the start \(age) s ago" : "\(what) for \(age) s"
+        if let failure = metrics.webhookFailure { reason += "; Telegram cannot post to the webhook: \(Self.escaped(failure))" }
+        return (.serviceUnavailable, #"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(allowed) s)"}"#)
     }
 
     /// The metrics now, the outbox's lanes read from the store at the moment of asking. A store
@@ -146,6 +157,20 @@ public struct OperatorEndpoints: Sendable {
             guard let first = try await group.next(), let result = first else { throw CancellationError() }
             return result
         }
+    }
+
+    /// Text as it goes inside a JSON string.
+    static func escaped(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     private static func json(_ text: String, status: HTTPResponse.Status) -> Response {

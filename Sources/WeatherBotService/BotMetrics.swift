@@ -16,6 +16,8 @@ public final class BotMetrics: Sendable {
     private let webhookRequests: [String: Counter]
     /// On the monotonic clock: a step of the wall clock neither ages nor rejuvenates it.
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
+    /// Why Telegram cannot post to the webhook, while getWebhookInfo says so.
+    private let webhookTrouble = Mutex<String?>(nil)
 
     public init(factory: (any MetricsFactory)? = nil) {
         self.factory = factory
@@ -101,6 +103,14 @@ public final class BotMetrics: Sendable {
     func heardFromTelegram(at instant: ContinuousClock.Instant = .now) {
         lastContact.withLock { $0 = instant }
     }
+
+    /// Telegram says it cannot post to the webhook, for `reason`; nil once it can.
+    func webhookFailing(_ reason: String?) {
+        webhookTrouble.withLock { $0 = reason }
+    }
+
+    /// Why Telegram cannot post to the webhook, while it cannot.
+    public var webhookFailure: String? { webhookTrouble.withLock { $0 } }
 
     /// When Telegram last answered, if it did since the start.
     public var lastHeardFromTelegram: ContinuousClock.Instant? { lastContact.withLock { $0 } }

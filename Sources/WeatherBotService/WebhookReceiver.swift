@@ -1,3 +1,4 @@
+import BotClock
 public import Foundation
 public import Logging
 public import ServiceLifecycle
@@ -206,31 +207,51 @@ public final class WebhookReceiver: Service, Sendable {
         }
     }
 
-    /// Asks Telegram how the webhook fares every `checkInterval`: an answer counts as contact for
-    /// the health check; a failure to post is logged once; a webhook removed or moved elsewhere
-    /// (by another deployment, or a bot started in polling mode) is set again.
+    /// Asks Telegram how the webhook fares every `checkInterval`. An answer counts as contact for
+    /// the health check unless Telegram says it cannot post to the webhook while updates wait:
+    /// then the health check turns, with Telegram's reason, which is logged when it changes. A
+    /// webhook removed or moved elsewhere (by another deployment, or a bot started in polling
+    /// mode), or set elsewhere with another secret (this bot answers 401), is set again.
     private func watch(_ url: URL) async throws {
-        var reported: Date?
+        var registered = Date()
+        var logged: String?
         while !Task.isCancelled {
             try await Task.sleep(for: checkInterval)
             do {
                 let info = try await client.getWebhookInfo()
-                metrics.heardFromTelegram()
                 metrics.webhookPending(info.pendingUpdateCount)
-                try? await database.notePoll(at: Date())
                 if info.url != url.absoluteString {
                     logger.warning(
                         "the webhook was changed elsewhere; setting it again",
                         metadata: ["url.now": "\(info.url.isEmpty ? "none" : info.url)"])
                     try await register(url)
+                    registered = Date()
                     continue
                 }
-                if let failed = info.lastErrorDate, failed != reported {
-                    reported = failed
-                    logger.warning(
-                        "Telegram could not post an update to the webhook",
-                        metadata: ["error": "\(info.lastErrorMessage ?? "?")", "pending": "\(info.pendingUpdateCount)", "at": "\(failed)"])
+                // Telegram retries a failing post with growing pauses: a failure of the last
+                // couple of minutes, since the webhook was set, with updates waiting, is current.
+                let recent = Date().addingTimeInterval(-max(2 * checkInterval.timeInterval, 120))
+                if let failed = info.lastErrorDate, failed > max(registered, recent), info.pendingUpdateCount > 0 {
+                    let reason = info.lastErrorMessage ?? "no reason given"
+                    metrics.webhookFailing(reason)
+                    if reason != logged {
+                        logger.warning("Telegram cannot post to the webhook", metadata: ["error": "\(reason)", "pending": "\(info.pendingUpdateCount)"])
+                        logged = reason
+                    }
+                    if reason.contains("401") {
+                        logger.warning("this bot refused Telegram's posts: the webhook was set elsewhere with another secret; setting it again")
+                        try await register(url)
+                        registered = Date()
+                    }
+                    continue
                 }
+                if logged != nil {
+                    logger.notice("Telegram posts to the webhook again")
+                    logged = nil
+                }
+                metrics.webhookFailing(nil)
+                metrics.heardFromTelegram()
+                try? await database.notePoll(at: Date())
             } catch let error as TelegramError {
                 if error.isUnauthorized { throw error }
                 logger.warning("could not ask Telegram about the webhook", metadata: ["error": "\(error)"])

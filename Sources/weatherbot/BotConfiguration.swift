@@ -248,7 +248,12 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         if let text = reader.string(forKey: "telegram.webhookURL")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             // Telegram posts to https only; a Bot API server of one's own (TELEGRAM_API_URL) also to http.
             let schemes = telegramURL.host == "api.telegram.org" ? ["https"] : ["https", "http"]
+            // And only to these ports.
+            let ports = telegramURL.host == "api.telegram.org" ? [443, 80, 88, 8443] : nil
             if let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme), url.host != nil {
+                if let ports, let port = url.port, !ports.contains(port) {
+                    problems.append("error: TELEGRAM_WEBHOOK_URL must use a port Telegram posts to (443, 80, 88 or 8443), not \(port); the reverse proxy passes it on to HTTP_LISTEN.")
+                }
                 webhook = Webhook(url: url, secret: nil, maxConnections: 40)
             } else {
                 problems.append(

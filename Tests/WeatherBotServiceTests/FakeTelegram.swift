@@ -81,6 +81,8 @@ final class FakeTelegram: Sendable {
         var posting: [Int: Int64] = [:]
         /// When an update whose post failed is posted again.
         var retryAt: [Int: ContinuousClock.Instant] = [:]
+        /// The last post that failed, as getWebhookInfo tells it.
+        var lastPostError: (date: Date, message: String)?
     }
 
     /// A webhook as setWebhook set it.
@@ -323,8 +325,13 @@ final class FakeTelegram: Sendable {
             }
             return .json(["ok": true, "result": true])
         case "getWebhookInfo":
-            let (url, pending) = state.withLock { state in (state.webhook?.url.absoluteString ?? "", state.queued.count) }
-            return .json(["ok": true, "result": ["url": url, "has_custom_certificate": false, "pending_update_count": pending]])
+            let (url, pending, failure) = state.withLock { state in (state.webhook?.url.absoluteString ?? "", state.queued.count, state.lastPostError) }
+            var info: [String: any Sendable] = ["url": url, "has_custom_certificate": false, "pending_update_count": pending]
+            if let failure {
+                info["last_error_date"] = Int(failure.date.timeIntervalSince1970)
+                info["last_error_message"] = failure.message
+            }
+            return .json(["ok": true, "result": info])
         case "getUpdates":
             if state.withLock({ $0.webhook != nil }) {
                 return .json(
@@ -520,6 +527,7 @@ final class FakeTelegram: Sendable {
                 state.retryAt[id] = nil
             } else {
                 state.retryAt[id] = .now + retryDelay
+                state.lastPostError = (Date(), status == 0 ? "Connection refused" : "Wrong response from the webhook: \(status) \(status == 401 ? "Unauthorized" : "Error")")
             }
         }
     }

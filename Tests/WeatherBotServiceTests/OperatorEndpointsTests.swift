@@ -6,7 +6,8 @@ import Prometheus
 import Synchronization
 import Testing
 @testable import WeatherBotHTTP
-import WeatherBotService
+@testable import WeatherBotService
+import TelegramBotAPI
 import WeatherBotStore
 
 extension LoopbackTests {
@@ -113,6 +114,31 @@ extension LoopbackTests {
             #expect(endpoints.health(at: started + .seconds(10)).status == .ok)
             let late = endpoints.health(at: started + .seconds(45))
             #expect(late.status == .serviceUnavailable)
+        }
+
+        /// In webhook mode an unhealthy verdict gives Telegram's reason when it cannot post; a
+        /// standby is well as long as it runs.
+        @Test func webhookHealthSaysWhyTelegramCannotPostAndAStandbyIsWell() async throws {
+            let started = ContinuousClock.now
+            let folder = try TemporaryFolder()
+            let store = try BotDatabase.open(path: folder.databasePath)
+            let metrics = BotMetrics()
+            let telegram = TelegramClient(token: "1:x", apiURL: URL(string: "http://127.0.0.1:9")!, transport: Unreachable())
+            let receiver = WebhookReceiver(
+                settings: .init(url: { _ in URL(string: "https://bot.example.com/telegram")! }, secret: "s"), client: telegram, database: store,
+                workers: nil, metrics: metrics, logger: Logger(label: "test"))
+            let endpoints = OperatorEndpoints(
+                registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(30), webhook: ("/telegram", receiver),
+                started: started)
+            metrics.webhookFailing(#"Wrong response from the webhook: 502 "Bad Gateway""#)
+            let (status, body) = endpoints.verdict(at: started + .seconds(45))
+            #expect(status == .serviceUnavailable)
+            #expect(body.contains(#"Telegram cannot post to the webhook: Wrong response from the webhook: 502 \"Bad Gateway\""#), "\(body)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(body.utf8))) != nil, "\(body)")
+
+            let standby = OperatorEndpoints(
+                registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(30), standby: true, started: started)
+            #expect(standby.health(at: started + .seconds(45)).status == .ok)
         }
     }
 

@@ -84,6 +84,25 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// Another deployment, or a database started afresh, set the same URL with another secret:
+        /// the bot refuses Telegram's posts, sees it in getWebhookInfo, and sets its own again.
+        @Test func aWebhookSetElsewhereWithAnotherSecretIsSetAgain() async throws {
+            let loopback = try await Loopback(intake: .webhook)
+            let telegram = loopback.telegram
+            let registry = PrometheusCollectorRegistry()
+            let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
+            let bot = try await loopback.startBot(metrics: metrics, registry: registry)
+            try await telegram.waitUntil("the webhook") { $0.webhook != nil }
+            telegram.state.withLock { $0.webhook?.secret = "another-deployments-secret" }
+            telegram.sendText("/help", from: 5, language: "en")
+            try await telegram.waitUntil("a refused post") { $0.posts.contains { $0.status == 401 } }
+            try await telegram.waitUntil(timeout: .seconds(15), "the answer after the webhook was set again") { $0.sent.contains { $0.chatID == 5 } }
+            #expect(telegram.state.withLock { $0.webhookCalls.count } == 2)
+            #expect(telegram.state.withLock { $0.webhook?.secret } == Intake.secret)
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
         @Test func aRequestWithoutTheSecretOrWithAWrongOneIsRefusedAndNothingIsStored() async throws {
             let loopback = try await Loopback(intake: .webhook)
             let registry = PrometheusCollectorRegistry()

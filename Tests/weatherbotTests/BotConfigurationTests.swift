@@ -101,6 +101,7 @@ import Testing
         for (settings, says) in [
             (["TELEGRAM_WEBHOOK_URL": "http://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080"], "TELEGRAM_WEBHOOK_URL must be the public https URL"),
             (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook"], "TELEGRAM_WEBHOOK_URL needs HTTP_LISTEN"),
+            (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com:9999/hook", "HTTP_LISTEN": "127.0.0.1:8080"], "a port Telegram posts to (443, 80, 88 or 8443)"),
             (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080", "TELEGRAM_WEBHOOK_SECRET": "has space"],
              "TELEGRAM_WEBHOOK_SECRET must be 1 to 256"),
             (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "101"],
