@@ -1,5 +1,5 @@
 public import Foundation
-public import TelegramBotAPI
+import TelegramBotAPI
 public import WeatherBotStore
 
 /// A chart the bot sends as a photo: which place, which view, in which language, drawn from the

@@ -1,5 +1,5 @@
 import CoreMetrics
-public import Foundation
+import Foundation
 import HTTPTypes
 public import Hummingbird
 public import Logging

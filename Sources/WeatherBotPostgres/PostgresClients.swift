@@ -1,5 +1,5 @@
-public import Foundation
-public import Logging
+import Foundation
+import Logging
 public import PostgresNIO
 
 /// Runs `body` while the clients' connection pools run, each in a child task, and stops them

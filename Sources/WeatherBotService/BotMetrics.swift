@@ -1,5 +1,5 @@
 public import CoreMetrics
-public import Foundation
+import Foundation
 import Synchronization
 
 /// What the bot counts, for `/metrics`, and when it last heard from Telegram, for `/healthz`.

@@ -1,7 +1,7 @@
 import DequeModule
 import OpenWeather
 import Dispatch
-public import Foundation
+import Foundation
 public import Logging
 public import TelegramBotAPI
 public import WeatherBot

@@ -185,7 +185,7 @@ enum Worker {
         if let folder = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_LOG"] {
             process.environment?["LOG_LEVEL"] = "warning"
             let path = "\(folder)/worker-\(UUID().uuidString.prefix(8)).log"
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             process.standardError = FileHandle(forWritingAtPath: path)
         }
         try process.run()

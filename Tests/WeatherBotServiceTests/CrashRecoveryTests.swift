@@ -125,7 +125,7 @@ extension LoopbackTests {
                 return (savedPlacesLost, integrity, try await database.pendingInbox(), try await database.lastUpdateID())
             }
             let failedPosts = state.posts.filter { !(200..<300).contains($0.status) }.count
-            print("crash recovery (\(engine), \(intake)): \(updates) updates sent, \(kills) SIGKILLs, \(state.sent.count) messages received for \(expected) expected, \(duplicates) duplicates, \(losses) lost, \(savedPlacesLost) chats missing saved data, deliveries \(state.delivered.count), posts not answered 2xx \(failedPosts), integrity \(integrity ?? "?")")
+            print("crash recovery (\(engine), \(intake)): \(updates) updates sent, \(kills) SIGKILLs, \(state.sent.count) messages received for \(expected) expected, \(duplicates) duplicates, \(losses) lost, \(savedPlacesLost) chats missing saved data, deliveries \(state.delivered.count), posts not answered 2xx \(failedPosts), integrity \(integrity)")
             #expect(losses == 0)
             #expect(savedPlacesLost == 0)
             #expect(integrity == "ok")
