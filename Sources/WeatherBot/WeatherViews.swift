@@ -30,7 +30,7 @@ public enum WeatherViews {
         case .now:
             text = card(place, report.forecast, texts, now: now)
         case .hourly(let page):
-            let pages = hourlyPages(place, report.forecast, texts, now: now)
+            let pages = hourlyPages(place, report.forecast, texts, now: now, byDay: page == 1)
             let index = min(max(page, 0), pages.count - 1)
             view = .hourly(page: pages.count > 1 ? index : 0)
             text = pages[index]
@@ -40,7 +40,7 @@ public enum WeatherViews {
         if report.isStale {
             text += "\n\n⏱ " + texts.dataAsOf(clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone))
         }
-        let pageCount = view == .now || view == .daily ? 1 : hourlyPages(place, report.forecast, texts, now: now).count
+        let pageCount = view == .now || view == .daily ? 1 : hourlyPages(place, report.forecast, texts, now: now, byDay: view == .hourly(page: 1)).count
         return Rendered(
             text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount, standing: standing))
     }
@@ -148,8 +148,11 @@ public enum WeatherViews {
         return days
     }
 
-    /// One page when everything fits in a message, otherwise a page per day.
-    static func hourlyPages(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date, limit: Int = HTML.maximumMessageLength) -> [String] {
+    /// One page when everything fits in a message, otherwise a page per day; a page per day
+    /// always when `byDay` (tomorrow was asked for: «погода завтра» opens on tomorrow).
+    static func hourlyPages(
+        _ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date, limit: Int = HTML.maximumMessageLength, byDay: Bool = false
+    ) -> [String] {
         let zone = forecast.timeZone.timeZone
         var title = "\(header(place, texts)) — \(texts.hourlyTitle)"
         if forecast.hourlyStep > 1 { title += " (\(texts.everyThreeHours))" }
@@ -165,7 +168,7 @@ public enum WeatherViews {
                 .joined(separator: "\n")
         }
         let whole = ([title, legend] + sections).joined(separator: "\n\n")
-        if whole.utf16.count <= limit { return [whole] }
+        if whole.utf16.count <= limit && !byDay { return [whole] }
         return sections.map { [title, legend, $0].joined(separator: "\n\n") }
     }
 

@@ -205,4 +205,18 @@ import WeatherBotStore
         #expect(pages[1].contains("Завтра") && !pages[1].contains("Сегодня"))
         #expect(pages.allSatisfy { $0.contains("по часам") })
     }
+
+    /// «Погода завтра» opens on tomorrow's hours, with the way back to today, even when both days
+    /// would fit in one message; the hours button shows both.
+    @Test func tomorrowsHoursComeAloneWhenTomorrowWasAskedFor() {
+        let forecast = forecast(zone: .identifier("Europe/Moscow"), start: utc("2026-11-20T21:00:00Z"))
+        let report = WeatherReport(forecast: forecast, fetchedAt: Date())
+        let now = utc("2026-11-21T09:30:00Z")
+        let tomorrow = WeatherViews.render(.hourly(page: 1), place: .moscow, reference: .current, report: report, texts: ru, now: now)
+        #expect(tomorrow.text.contains("<b>Завтра — ") && !tomorrow.text.contains("<b>Сегодня — "), "\(tomorrow.text)")
+        #expect(tomorrow.keyboard.inlineKeyboard[1] == [InlineKeyboardButton(text: ru.previousDayButton, callbackData: "v:h0:c")])
+        let both = WeatherViews.render(.hourly(page: 0), place: .moscow, reference: .current, report: report, texts: ru, now: now)
+        #expect(both.text.contains("<b>Сегодня — ") && both.text.contains("<b>Завтра — "))
+        #expect(!both.keyboard.inlineKeyboard.joined().contains { $0.text == ru.nextDayButton })
+    }
 }
