@@ -108,6 +108,15 @@ public final class LoopbackServer: Sendable {
         }
     }
 
+    /// A port nothing listens on now: the one the system chose for a server that then stopped,
+    /// for a process that must be told its port before it starts.
+    public static func freePort() async throws -> Int {
+        let server = try await LoopbackServer(recording: false) { _ in LoopbackResponse(body: Data()) }
+        let port = server.port
+        await server.shutdown()
+        return port
+    }
+
     /// Closes the listening socket and every connection.
     public func shutdown() async {
         try? await channel.close()

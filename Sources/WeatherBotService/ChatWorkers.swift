@@ -116,14 +116,12 @@ public actor ChatWorkers: Service {
         var adopted = 0
         for item in items {
             guard let seq = item.seq, !finished.contains(seq), known.insert(seq).inserted else { continue }
-            var queue = pending[item.chatId, default: []]
-            // After the chat's items queued here that came later (posted to this replica meanwhile).
-            let position = queue.firstIndex { ($0.item.seq ?? .max) > seq } ?? queue.endIndex
-            queue.insert(Work(item: item), at: position)
-            pending[item.chatId] = queue
+            // Before the chat's items queued here that came later (posted to this replica meanwhile).
+            let position = pending[item.chatId].map { queue in queue.firstIndex { ($0.item.seq ?? .max) > seq } ?? queue.endIndex } ?? 0
+            pending[item.chatId, default: []].insert(Work(item: item), at: position)
             pendingCount += 1
             adopted += 1
-            if queue.count == 1 && !running.contains(item.chatId) { ready.append(item.chatId) }
+            if pending[item.chatId]?.count == 1 && !running.contains(item.chatId) { ready.append(item.chatId) }
         }
         if adopted > 0 { wake.signal() }
         return adopted
@@ -136,14 +134,6 @@ public actor ChatWorkers: Service {
         while !loaded && !isStopping {
             await loadedSignal.wait(timeout: .milliseconds(200))
         }
-    }
-
-    /// Waits until the items the last run left are queued and the backlog is below `limit`: what
-    /// a webhook post waits for before its update is stored, in one call.
-    public func waitToAdmit(below limit: Int) async {
-        if loaded && pendingCount < limit { return }
-        await waitUntilLoaded()
-        await waitForRoom(below: limit)
     }
 
     /// Waits until the backlog is below `limit`, so the poller does not run far ahead of the chats.

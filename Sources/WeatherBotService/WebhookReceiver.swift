@@ -115,7 +115,8 @@ public final class WebhookReceiver: Service, Sendable {
             return .unreadable
         }
         // As the poller: nothing is committed before the items the last run left are queued.
-        await workers?.waitToAdmit(below: maximumBacklog)
+        await workers?.waitUntilLoaded()
+        await workers?.waitForRoom(below: maximumBacklog)
         let now = Date()
         let forget = pruned.withLock { last -> Date? in
             guard last.map({ now.timeIntervalSince($0) > 3600 }) ?? true else { return nil }

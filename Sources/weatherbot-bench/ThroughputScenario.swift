@@ -197,7 +197,7 @@ struct ThroughputScenario {
             if intake == .webhook {
                 // The worker's HTTP server on a free loopback port, Telegram's posts coming to it
                 // over as many connections as the bot asks for by default.
-                let listen = "127.0.0.1:\(try await Self.freePort())"
+                let listen = "127.0.0.1:\(try await LoopbackServer.freePort())"
                 environment["HTTP_LISTEN"] = listen
                 environment["TELEGRAM_WEBHOOK_URL"] = "http://\(listen)/telegram/updates"
                 environment["TELEGRAM_WEBHOOK_MAX_CONNECTIONS"] = "40"
@@ -245,14 +245,6 @@ struct ThroughputScenario {
             await telegramServer.shutdown()
             await weatherServer.shutdown()
             if let database, !keep { await database.drop() }
-        }
-
-        /// A port nothing listens on now: the one the system chose for a server that then stopped.
-        static func freePort() async throws -> Int {
-            let server = try await LoopbackServer(recording: false) { _ in LoopbackResponse(body: Data()) }
-            let port = server.port
-            await server.shutdown()
-            return port
         }
     }
 }

@@ -51,7 +51,9 @@ struct BotApplication {
             throw StartFailure(message: "cannot use the database at \(configuration.databasePath): \(Self.describe(error))")
         }
         let clients = clients(logger: logger)
-        try await serve(database, where: configuration.databasePath, clients: clients, logger: logger)
+        try await serve(
+            database, where: configuration.databasePath, clients: clients,
+            webhook: try await webhookSettings(database, where: configuration.databasePath), logger: logger)
         await clients.shutdown()
     }
 
@@ -113,12 +115,13 @@ struct BotApplication {
         }
     }
 
-    /// Runs the bot on `store` until SIGTERM or SIGINT; `first` starts before the other services
-    /// and stops after them, `deliveryFence` says whether replies may still be sent, and
-    /// `sharesInbox` whether other replicas take webhook posts into the same inbox.
+    /// Runs the bot on `store` until SIGTERM or SIGINT, taking updates by `webhook` or, when nil,
+    /// by polling; `first` starts before the other services and stops after them,
+    /// `deliveryFence` says whether replies may still be sent, and `sharesInbox` whether other
+    /// replicas take webhook posts into the same inbox.
     private func serve(
-        _ store: any BotStore, where location: String, clients: Clients, first: (any Service)? = nil, deliveryFence: (@Sendable () -> Bool)? = nil,
-        sharesInbox: Bool = false, logger: Logger
+        _ store: any BotStore, where location: String, clients: Clients, webhook: WebhookReceiver.Settings?, first: (any Service)? = nil,
+        deliveryFence: (@Sendable () -> Bool)? = nil, sharesInbox: Bool = false, logger: Logger
     ) async throws {
         let (telegram, metrics) = (clients.telegram, clients.metrics)
         let weather = OpenWeatherService(
@@ -127,7 +130,6 @@ struct BotApplication {
                 transport: CountingTransport(clients.openWeatherTransport, metrics: metrics),
                 fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
             freshFor: .seconds(configuration.weatherCacheTTL), logger: logger, metrics: metrics)
-        let webhook = try await webhookSettings(store, where: location)
         let runtime = BotRuntime(
             database: store, telegram: telegram, geocoder: weather, weather: weather,
             pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
@@ -200,7 +202,8 @@ struct BotApplication {
             let clients = clients(logger: logger)
             // A standby answers /healthz and /metrics too, and in webhook mode takes Telegram's
             // posts into the shared inbox, for the active replica to handle.
-            let receiver = try await webhookSettings(store, where: "\(location)").map { settings in
+            let webhook = try await webhookSettings(store, where: "\(location)")
+            let receiver = webhook.map { settings in
                 WebhookReceiver(settings: settings, client: clients.telegram, database: store, workers: nil, metrics: clients.metrics, logger: logger)
             }
             let standbyServer = server(store, clients, webhook: receiver, standby: true, logger: logger)
@@ -218,7 +221,7 @@ struct BotApplication {
             store.fence(with: held)
             let keeper = LeaseKeeper(lease: lease, held: held, acquiredAt: acquiredAt, logger: logger)
             try await serve(
-                store, where: "\(location)", clients: clients, first: keeper, deliveryFence: { keeper.isLeading }, sharesInbox: true, logger: logger)
+                store, where: "\(location)", clients: clients, webhook: webhook, first: keeper, deliveryFence: { keeper.isLeading }, sharesInbox: true, logger: logger)
             await clients.shutdown()
         }
     }

@@ -184,7 +184,7 @@ final class Loopback {
 
     init(engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero) async throws {
         self.intake = intake
-        webhookPort = intake == .webhook ? try await Self.freePort() : nil
+        webhookPort = intake == .webhook ? try await LoopbackServer.freePort() : nil
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram()
         weather = try await FakeOpenWeather.start(forecastDelay: forecastDelay)
@@ -201,14 +201,6 @@ final class Loopback {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, intake: intake, metrics: metrics, registry: registry, logger: logger)
-    }
-
-    /// A port nothing listens on now: the system's choice for a server that then stops.
-    static func freePort() async throws -> Int {
-        let server = try await LoopbackServer { _ in LoopbackResponse(body: Data()) }
-        let port = try #require(server.url.port)
-        await server.shutdown()
-        return port
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.

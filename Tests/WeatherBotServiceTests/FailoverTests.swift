@@ -97,7 +97,7 @@ extension LoopbackTests {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
             let database = try await ScratchDatabase.create(on: try #require(Self.serverURL), prefix: "weatherbot_webhook_replicas")
-            let ports = [try await Loopback.freePort(), try await Loopback.freePort()]
+            let ports = [try await LoopbackServer.freePort(), try await LoopbackServer.freePort()]
             let urls = ports.map { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }
             func start(listening port: Int) throws -> Process {
                 try CrashRecoveryTests.start(
