@@ -59,13 +59,23 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         // The 48-hour and week charts: their geometry from a forecast, drawn with Cairo into PNGs.
         .target(name: "WeatherChart", dependencies: ["CCairo", "OpenWeather"]),
-        // Persistence: migrations, chats, inbox, outbox, offsets.
+        // What the bot stores, whichever engine keeps it: the records (chats, favorites, daily
+        // forecasts, inbox, outbox, facts), the BotStore protocol every engine conforms to, and the
+        // rules both engines apply. Plain types: no database is imported.
         .target(
             name: "WeatherBotStore",
             dependencies: [
                 "TelegramBotAPI",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The embedded engine: the store in a SQLite file on GRDB, its migrations and queries.
+        .target(
+            name: "WeatherBotSQLite",
+            dependencies: [
+                "WeatherBotStore",
+                "TelegramBotAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The same store on PostgreSQL, for replicas that share one database.
@@ -125,6 +135,7 @@ let package = Package(
             name: "weatherbot",
             dependencies: [
                 "WeatherBotService",
+                "WeatherBotSQLite",
                 "WeatherBotPostgres",
                 "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -146,6 +157,7 @@ let package = Package(
         .executableTarget(
             name: "weatherbot-bench",
             dependencies: [
+                "WeatherBotSQLite",
                 "BotClock",
                 "HTTPTransport",
                 "OpenWeather",
@@ -197,18 +209,19 @@ let package = Package(
         .testTarget(
             name: "WeatherBotPostgresTests",
             dependencies: [
-                "WeatherBotPostgres", "WeatherBotStore", "TelegramBotAPI",
+                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
-            name: "WeatherBotStoreTests",
-            dependencies: ["WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "WeatherBotSQLiteTests",
+            dependencies: ["WeatherBotSQLite", "WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
         .testTarget(
             name: "WeatherBotTests",
-            dependencies: ["WeatherBot", "WeatherBotService", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "BotClock"],
+            dependencies: ["WeatherBot", "WeatherBotService", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI", "OpenWeather", "BotClock"],
             // Read and rewritten in place by the golden-screen tests.
             exclude: ["Golden"]
         ),
@@ -217,7 +230,7 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
-                "LoopbackHTTP", "WeatherChart", "WeatherBotPostgres", "WeatherBotHTTP",
+                "LoopbackHTTP", "WeatherChart", "WeatherBotSQLite", "WeatherBotPostgres", "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -10,7 +10,7 @@ extension Conversation {
         guard let argument else { return await showSubscriptions(editing: nil, &context) }
         let words = argument.split(separator: " ").map(String.init)
         if words.count == 1, ["off", "выкл", "отмена", "stop"].contains(words[0].lowercased()) {
-            let count = ((try? await store.subscriptions(of: context.chat.id)) ?? []).count
+            let count = ((try? await store.subscriptions(chatID: context.chat.id)) ?? []).count
             context.changes.append(.unsubscribeAll)
             return context.say(context.texts.dailyCancelled(count))
         }
@@ -37,7 +37,7 @@ extension Conversation {
             guard let city = context.chat.currentPlace else { return context.say(context.texts.dailyNeedsCity) }
             place = city
         }
-        let existing = (try? await store.subscriptions(of: context.chat.id)) ?? []
+        let existing = (try? await store.subscriptions(chatID: context.chat.id)) ?? []
         if let same = existing.first(where: { $0.place.isSamePlace(as: place) && $0.hour == hour && $0.minute == minute }) {
             // Asked for with or without the chart, it changes, keeping its schedule; asked for as it
             // is (or without saying), it stays, and the answer says how to change it.
@@ -81,7 +81,7 @@ extension Conversation {
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.
     /// - Parameter owner: in a group, the member the cancel buttons belong to; by default whoever asked.
     func showSubscriptions(editing messageID: Int?, owner: Int64? = nil, _ context: inout Context) async {
-        let stored = (try? await store.subscriptions(of: context.chat.id)) ?? []
+        let stored = (try? await store.subscriptions(chatID: context.chat.id)) ?? []
         let subscriptions = context.changes.reduce(stored) { list, change in
             if case .unsubscribe(let id) = change { return list.filter { $0.id != id } }
             return list
@@ -111,7 +111,7 @@ extension Conversation {
 
     func cancelDaily(id: Int64, by owner: Int64?, queryID: String, messageID: Int?, _ context: inout Context) async {
         guard await mayChange(askedBy: owner, &context) else { return refuse(queryID, &context) }
-        let subscriptions = (try? await store.subscriptions(of: context.chat.id)) ?? []
+        let subscriptions = (try? await store.subscriptions(chatID: context.chat.id)) ?? []
         guard subscriptions.contains(where: { $0.id == id }) else { return stale(queryID, &context) }
         context.changes.append(.unsubscribe(id: id))
         context.answer(queryID, context.texts.dailyCancelledOne)

@@ -17,7 +17,7 @@ extension Conversation {
 
     /// Every favorite as it will be after this step, the city's too: what the limit counts.
     func allFavorites(_ context: inout Context) async throws -> [Favorite] {
-        let stored = try await store.favorites(of: context.chat.id)
+        let stored = try await store.favorites(chatID: context.chat.id)
         return context.changes.reduce(stored) { list, change in FavoriteList.applying(change, to: list, chatID: context.chat.id) }
     }
 
@@ -135,7 +135,7 @@ extension Conversation {
     /// What a deleted favorite's notice says: `headline`, and that its daily forecasts stay (and
     /// /daily cancels them) when it has any, which is worth an alert rather than a passing notice.
     private func deletionNotice(_ headline: String, of place: Place, _ context: inout Context) async -> (text: String, saysMore: Bool) {
-        let times = ((try? await store.subscriptions(of: context.chat.id)) ?? [])
+        let times = ((try? await store.subscriptions(chatID: context.chat.id)) ?? [])
             .filter { $0.place.isSamePlace(as: place) }
             .sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
             .map { Self.clock($0.hour, $0.minute) }
@@ -188,7 +188,7 @@ extension Conversation {
             let now = clock.date
             // Question numbers keep counting, so buttons from before the reset stay stale.
             context.chat = ChatRecord(
-                id: context.chat.id, language: context.language.rawValue, state: ChatState.idle.stored,
+                id: context.chat.id, language: context.language, state: .idle,
                 questionSeq: context.chat.questionSeq + 1, createdAt: now, updatedAt: now)
         }
         if let messageID {

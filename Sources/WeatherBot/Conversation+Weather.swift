@@ -20,9 +20,9 @@ extension Conversation {
         case .recent(let id):
             return context.chat.recentPlaces.first { $0.id == id }?.place
         case .favorite(let id):
-            return (try? await store.favorites(of: context.chat.id))?.first { $0.id == id }?.place
+            return (try? await store.favorites(chatID: context.chat.id))?.first { $0.id == id }?.place
         case .subscription(let id):
-            return (try? await store.subscriptions(of: context.chat.id))?.first { $0.id == id }?.place
+            return (try? await store.subscriptions(chatID: context.chat.id))?.first { $0.id == id }?.place
         }
     }
 

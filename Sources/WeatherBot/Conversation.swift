@@ -68,8 +68,8 @@ public struct Conversation: Sendable {
     /// Handles one event for a chat (`nil` when the chat is new).
     public func handle(_ event: Event, chat existing: ChatRecord?) async -> Step {
         let now = clock.date
-        let chat = existing ?? ChatRecord(id: event.chatID, language: Language.ru.rawValue, state: ChatState.idle.stored, createdAt: now, updatedAt: now)
-        let state = ChatState(stored: chat.state)
+        let chat = existing ?? ChatRecord(id: event.chatID, language: .ru, state: .idle, createdAt: now, updatedAt: now)
+        let state = chat.state
         var context = Context(chat: chat, state: state)
         switch event {
         case .incoming(let incoming) where incoming.isEdit && (existing == nil || incoming.userMessageID != chat.lastMessageID):
@@ -81,7 +81,7 @@ public struct Conversation: Sendable {
             context.isGroup = incoming.isGroup
             context.userMessageID = incoming.userMessageID
             context.senderID = incoming.senderID
-            context.chat.language = incoming.language.rawValue
+            context.chat.language = incoming.language
             // A user who writes again (after blocking the bot once) can be written to again.
             if !context.chat.isActive {
                 context.chat.isActive = true
@@ -99,7 +99,7 @@ public struct Conversation: Sendable {
         case .followUp(let followUp, _):
             await handle(followUp, &context)
         }
-        if context.state != state { context.chat.state = context.state.stored }
+        context.chat.state = context.state
         return Step(chat: context.chat, changes: context.changes, replies: context.replies, followUps: context.followUps)
     }
 
@@ -124,7 +124,7 @@ public struct Conversation: Sendable {
         init(chat: ChatRecord, state: ChatState) {
             self.chat = chat
             self.state = state
-            self.language = Language(rawValue: chat.language) ?? .ru
+            self.language = chat.language
         }
 
         var texts: Texts { .for(language) }

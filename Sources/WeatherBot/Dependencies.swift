@@ -31,13 +31,6 @@ public protocol WeatherSource: Sendable {
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport
 }
 
-/// Reads a chat's favorites and daily forecasts; changes to them are returned in the step and
-/// committed with it.
-public protocol ChatStore: Sendable {
-    func favorites(of chatID: Int64) async throws -> [Favorite]
-    func subscriptions(of chatID: Int64) async throws -> [Subscription]
-}
-
 /// Who may change a group's shared data: its administrators, looked up (and remembered for a
 /// while) by the runtime.
 public protocol ChatMembership: Sendable {

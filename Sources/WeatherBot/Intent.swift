@@ -1,3 +1,5 @@
+public import WeatherBotStore
+
 /// A bot command, parsed from `/name arguments`.
 public enum Command: Sendable, Hashable {
     case start

@@ -1,4 +1,5 @@
 public import TelegramBotAPI
+public import WeatherBotStore
 
 /// One thing to say to Telegram, committed to the outbox before anything is sent.
 public enum Reply: Sendable, Hashable {

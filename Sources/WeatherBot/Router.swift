@@ -1,5 +1,6 @@
 import Foundation
 public import TelegramBotAPI
+import WeatherBotStore
 
 /// Turns an ``Update`` into an ``Incoming`` intent. Pure: no I/O, never fails.
 public enum Router {

@@ -1,3 +1,5 @@
+public import WeatherBotStore
+
 /// Every sentence the bot says, in one language. These are Telegram HTML written by hand (no user
 /// text in them); views escape every value they insert.
 public struct Texts: Sendable {

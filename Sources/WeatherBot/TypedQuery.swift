@@ -1,4 +1,5 @@
 import Foundation
+import WeatherBotStore
 
 /// Reads free text as a place search: «погода в Казани завтра» is a search for «Казани», for tomorrow.
 enum TypedQuery {

@@ -106,7 +106,7 @@ extension PostgresStore {
             """
             INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
             SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent))
-            FROM unnest(\(rows.map(\.id)), \(rows.map(\.language)), \(rows.map { ByteBuffer(bytes: $0.state) }), \(places), \(recent),
+            FROM unnest(\(rows.map(\.id)), \(rows.map(\.language.rawValue)), \(rows.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),
                 \(rows.map { Int64($0.placeSeq) }), \(rows.map { Int64($0.questionSeq) }), \(rows.map(\.isActive)), \(rows.map(\.createdAt)),
                 \(rows.map(\.updatedAt)), \(rows.map { $0.lastMessageID.map(Int64.init) ?? absent }))
                 AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last)

@@ -5,7 +5,7 @@ public import TelegramBotAPI
 import Synchronization
 public import WeatherBotStore
 
-/// The bot's store on PostgreSQL: the same operations and guarantees as ``BotDatabase``, each
+/// The bot's store on PostgreSQL: the same operations and guarantees as SQLite's `BotDatabase`, each
 /// write one transaction on a connection of the client's pool.
 ///
 /// The client's pool must run while the store is used (``withRunning(_:_:)``).
@@ -177,23 +177,19 @@ public final class PostgresStore: BotStore {
 
     // MARK: Inbox and offset
 
-    static let lastUpdateIDKey = "lastUpdateId"
-    static let lastPollKey = "lastSuccessfulPollAt"
-    static let stoppedCleanlyKey = "stoppedCleanly"
-    static let webhookSecretKey = "webhookSecret"
 
     public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
         -> [InboxItem]
     {
         try await write { connection in
-            let stored = try await Self.fact(Self.lastUpdateIDKey, connection, logger).flatMap(Int64.init) ?? .min
+            let stored = try await Self.fact(.lastUpdateID, connection, logger).flatMap(Int64.init) ?? .min
             let previous = rebasing ? Int64.min : stored
             let items = try await Self.insert(
                 updates.filter { $0.updateID > previous }.compactMap { update in
                     update.chatID.map { InboxItem(chatId: $0, updateId: update.updateID, kind: .update, payload: update.payload) }
                 }, connection, logger)
-            try await Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), connection, logger)
-            try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
+            try await Self.setFact(.lastUpdateID, String(max(previous, lastUpdateID)), connection, logger)
+            try await Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), connection, logger)
             return items
         }
     }
@@ -213,14 +209,14 @@ public final class PostgresStore: BotStore {
         let rows = try await client.query(
             """
             WITH kept AS (
-                INSERT INTO worker_fact (key, value) VALUES (\(Self.webhookSecretKey), \(generated))
+                INSERT INTO worker_fact (key, value) VALUES (\(WorkerFact.Key.webhookSecret.rawValue), \(generated))
                 ON CONFLICT (key) DO NOTHING RETURNING value)
-            SELECT value FROM kept UNION ALL SELECT value FROM worker_fact WHERE key = \(Self.webhookSecretKey)
+            SELECT value FROM kept UNION ALL SELECT value FROM worker_fact WHERE key = \(WorkerFact.Key.webhookSecret.rawValue)
             """, logger: logger
         ).collect()
         if let row = rows.first { return try row.decode(String.self) }
         // Another replica kept its own meanwhile, after this statement's snapshot: read that one.
-        guard let kept = try await client.withConnection({ try await Self.fact(Self.webhookSecretKey, $0, logger) }) else {
+        guard let kept = try await client.withConnection({ try await Self.fact(.webhookSecret, $0, logger) }) else {
             throw PostgresStoreError(description: "the webhook secret was neither kept nor stored")
         }
         return kept
@@ -228,13 +224,13 @@ public final class PostgresStore: BotStore {
 
     public func notePoll(at now: Date) async throws {
         try await write { connection in
-            try await Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), connection, logger)
+            try await Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), connection, logger)
         }
     }
 
     public func lastUpdateID() async throws -> Int64? {
         try await client.withConnection { connection in
-            try await Self.fact(Self.lastUpdateIDKey, connection, logger).flatMap(Int64.init)
+            try await Self.fact(.lastUpdateID, connection, logger).flatMap(Int64.init)
         }
     }
 
@@ -284,7 +280,7 @@ public final class PostgresStore: BotStore {
         for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?).self) {
             let decoder = JSONDecoder()
             return ChatRecord(
-                id: row.0, language: row.1, state: row.2, currentPlace: try row.3.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
+                id: row.0, language: Language(rawValue: row.1) ?? .ru, state: ChatState(stored: row.2), currentPlace: try row.3.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
                 recentPlaces: try decoder.decode([RecentPlace].self, from: Data(row.4.utf8)), placeSeq: row.5, questionSeq: row.6, isActive: row.7,
                 createdAt: row.8, updatedAt: row.9, lastMessageID: row.10.map(Int.init))
         }
@@ -360,11 +356,6 @@ public final class PostgresStore: BotStore {
     }
 
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        let sent = SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)
-        try await write { connection in try await Self.complete([sent], connection, logger) }
-    }
-
-    public func completeDelivered(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
         _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)))
     }
 
@@ -393,7 +384,7 @@ public final class PostgresStore: BotStore {
             """, logger: logger)
         var due: [DueSubscription] = []
         for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool, String).self) {
-            due.append(DueSubscription(subscription: try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), language: row.11))
+            due.append(DueSubscription(subscription: try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), language: Language(rawValue: row.11) ?? .ru))
         }
         return due
     }
@@ -425,16 +416,16 @@ public final class PostgresStore: BotStore {
 
     public func beginRun() async throws {
         try await write { connection in
-            if try await Self.fact(Self.stoppedCleanlyKey, connection, logger) == "0" {
+            if try await Self.fact(.stoppedCleanly, connection, logger) == "0" {
                 try await connection.query(
                     "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chat_id)", logger: logger)
             }
-            try await Self.setFact(Self.stoppedCleanlyKey, "0", connection, logger)
+            try await Self.setFact(.stoppedCleanly, "0", connection, logger)
         }
     }
 
     public func endRun() async throws {
-        try await write { connection in try await Self.setFact(Self.stoppedCleanlyKey, "1", connection, logger) }
+        try await write { connection in try await Self.setFact(.stoppedCleanly, "1", connection, logger) }
     }
 
     /// The server answers: PostgreSQL keeps its own files' health.
@@ -475,16 +466,16 @@ public final class PostgresStore: BotStore {
 // MARK: - Rows
 
 extension PostgresStore {
-    private static func fact(_ key: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
-        for try await value in try await connection.query("SELECT value FROM worker_fact WHERE key = \(key)", logger: logger).decode(String.self) {
+    private static func fact(_ key: WorkerFact.Key, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+        for try await value in try await connection.query("SELECT value FROM worker_fact WHERE key = \(key.rawValue)", logger: logger).decode(String.self) {
             return value
         }
         return nil
     }
 
-    private static func setFact(_ key: String, _ value: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+    private static func setFact(_ key: WorkerFact.Key, _ value: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
         try await connection.query(
-            "INSERT INTO worker_fact (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", logger: logger)
+            "INSERT INTO worker_fact (key, value) VALUES (\(key.rawValue), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", logger: logger)
     }
 
     private func inbox(_ rows: PostgresRowSequence) async throws -> [InboxItem] {
@@ -512,9 +503,28 @@ extension PostgresStore {
         return favorites
     }
 
+    /// A subscription row's columns after its id, in the order ``bind(_:to:)`` binds them and
+    /// reads decode them.
+    static let subscriptionValueColumns = [
+        "chat_id", "place", "time_zone", "hour", "minute", "next_send_at", "last_sent_day", "is_active", "created_at", "with_chart",
+    ]
+
     static func subscriptionColumns(_ prefix: String) -> String {
-        ["id", "chat_id", "place", "time_zone", "hour", "minute", "next_send_at", "last_sent_day", "is_active", "created_at", "with_chart"]
-            .map { prefix + $0 }.joined(separator: ", ")
+        (["id"] + subscriptionValueColumns).map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    /// Appends a subscription's values in the order of ``subscriptionValueColumns``.
+    static func bind(_ subscription: Subscription, to row: inout PostgresBindings) throws {
+        row.append(subscription.chatId)
+        row.append(String(decoding: try JSONEncoder().encode(subscription.place), as: UTF8.self))
+        row.append(subscription.timeZone)
+        row.append(subscription.hour)
+        row.append(subscription.minute)
+        row.append(subscription.nextSendAt)
+        row.append(subscription.lastSentDay)
+        row.append(subscription.isActive)
+        row.append(subscription.createdAt)
+        row.append(subscription.withChart)
     }
 
     static let subscriptionColumns = subscriptionColumns("")
@@ -528,63 +538,49 @@ extension PostgresStore {
             nextSendAt: next, lastSentDay: lastSentDay, isActive: isActive, createdAt: createdAt, withChart: withChart)
     }
 
-    /// Applies one change to the chat's saved data inside the step's transaction; every statement
-    /// names the chat, so an id of another chat's changes nothing.
+    /// Applies one change to the chat's saved data inside the step's transaction, with the writes
+    /// ``ChatChange`` decides.
     static func apply(_ change: ChatChange, chatID: Int64, now: Date, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        switch change {
-        case .subscribe(let subscription, let limit):
-            let existing = try await subscriptions(chatID, connection, logger)
-            guard existing.count < limit,
-                !existing.contains(where: {
-                    $0.place.isSamePlace(as: subscription.place) && $0.hour == subscription.hour && $0.minute == subscription.minute
-                })
-            else { return }
-            let place = String(decoding: try JSONEncoder().encode(subscription.place), as: UTF8.self)
+        let reads = change.reads
+        let favorites = reads.favorites ? try await favorites(chatID, connection, logger) : []
+        let subscriptions = reads.subscriptions ? try await subscriptions(chatID, connection, logger) : []
+        for write in change.writes(chatID: chatID, favorites: favorites, subscriptions: subscriptions, now: now) {
+            try await execute(write, chatID: chatID, connection, logger)
+        }
+    }
+
+    /// One write of a change; every statement names the chat.
+    private static func execute(_ write: ChatChange.Write, chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        switch write {
+        case .insertFavorite(let favorite):
+            let place = String(decoding: try JSONEncoder().encode(favorite.place), as: UTF8.self)
             try await connection.query(
                 """
-                INSERT INTO subscription (chat_id, place, time_zone, hour, minute, next_send_at, last_sent_day, is_active, created_at, with_chart)
-                VALUES (\(chatID), \(place), \(subscription.timeZone), \(subscription.hour), \(subscription.minute), \(subscription.nextSendAt),
-                    \(subscription.lastSentDay), \(subscription.isActive), \(subscription.createdAt), \(subscription.withChart))
+                INSERT INTO favorite (chat_id, position, place, created_at)
+                VALUES (\(chatID), \(favorite.position), \(place), \(favorite.createdAt))
                 """, logger: logger)
-            return
-        case .unsubscribe(let id):
+        case .deleteFavorite(let id):
+            try await connection.query("DELETE FROM favorite WHERE chat_id = \(chatID) AND id = \(id)", logger: logger)
+        case .moveFavorite(let id, let position):
+            try await connection.query("UPDATE favorite SET position = \(position) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
+        case .insertSubscription(var subscription):
+            subscription.chatId = chatID
+            var values = PostgresBindings(capacity: subscriptionValueColumns.count)
+            try bind(subscription, to: &values)
+            let sql = """
+                INSERT INTO subscription (\(subscriptionValueColumns.joined(separator: ", ")))
+                VALUES (\(subscriptionValueColumns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))
+                """
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: values), logger: logger)
+        case .deleteSubscription(let id):
             try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID) AND id = \(id)", logger: logger)
-            return
+        case .deleteAllSubscriptions:
+            try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID)", logger: logger)
         case .setChart(let id, let withChart):
             try await connection.query("UPDATE subscription SET with_chart = \(withChart) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-            return
-        case .unsubscribeAll:
-            try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID)", logger: logger)
-            return
         case .resumeSubscriptions:
             try await connection.query("UPDATE subscription SET is_active = TRUE WHERE chat_id = \(chatID) AND NOT is_active", logger: logger)
-            return
-        case .addFavorite, .deleteFavorite, .moveFavorite, .forgetChat:
-            break
-        }
-        let before = try await favorites(chatID, connection, logger)
-        let after = FavoriteList.applying(change, to: before, chatID: chatID, now: now)
-        let kept = Set(after.compactMap(\.id))
-        for favorite in before where !kept.contains(favorite.id ?? -1) {
-            try await connection.query("DELETE FROM favorite WHERE chat_id = \(chatID) AND id = \(favorite.id ?? -1)", logger: logger)
-        }
-        let positions = Dictionary(uniqueKeysWithValues: before.compactMap { favorite in favorite.id.map { ($0, favorite.position) } })
-        for favorite in after {
-            if let id = favorite.id {
-                if positions[id] != favorite.position {
-                    try await connection.query(
-                        "UPDATE favorite SET position = \(favorite.position) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-                }
-            } else {
-                let place = String(decoding: try JSONEncoder().encode(favorite.place), as: UTF8.self)
-                try await connection.query(
-                    """
-                    INSERT INTO favorite (chat_id, position, place, created_at)
-                    VALUES (\(chatID), \(favorite.position), \(place), \(favorite.createdAt))
-                    """, logger: logger)
-            }
-        }
-        if change == .forgetChat {
+        case .forgetChat:
             for table in ["subscription", "message_tag", "outbox"] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE chat_id = \(chatID)", logger: logger)
             }

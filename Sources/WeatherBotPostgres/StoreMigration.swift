@@ -31,7 +31,7 @@ public enum StoreMigration {
     }
 
     /// The SQLite tables a copy carries and their names in PostgreSQL, in the order they are reported.
-    static let tables: [(sqlite: String, postgres: String)] = BotDatabase.Contents.tables.map { ($0, postgresNames[$0] ?? $0) }
+    static let tables: [(sqlite: String, postgres: String)] = StoreContents.tables.map { ($0, postgresNames[$0] ?? $0) }
 
     static let postgresNames = ["inboxFailure": "inbox_failure", "messageTag": "message_tag", "workerFact": "worker_fact"]
 
@@ -41,7 +41,7 @@ public enum StoreMigration {
     /// What the operator should know before the copy: the bot may be running, or stopped
     /// without finishing its last steps. Neither stops the copy (the inbox goes along, so
     /// nothing is lost), but what a running bot takes or sends afterwards is not copied.
-    public static func warnings(about contents: BotDatabase.Contents, now: Date = Date()) -> [String] {
+    public static func warnings(about contents: StoreContents, now: Date = Date()) -> [String] {
         guard contents.stoppedCleanly == false else { return [] }
         let poll = contents.lastSuccessfulPoll.map { " (its last poll was \(Int(max(now.timeIntervalSince($0), 0))) s ago)" } ?? ""
         return [
@@ -56,7 +56,7 @@ public enum StoreMigration {
     ///
     /// - Throws: ``Refusal`` when the database already holds bot data or a replica is active on
     ///   it; the server's errors as they come.
-    public static func copy(_ contents: BotDatabase.Contents, into store: PostgresStore, logger: Logger) async throws -> Report {
+    public static func copy(_ contents: StoreContents, into store: PostgresStore, logger: Logger) async throws -> Report {
         try await store.migrate()
         // The store's own transaction: unfenced (no replica runs), its errors unwrapped as everywhere.
         try await store.write { connection in
@@ -101,7 +101,7 @@ public enum StoreMigration {
         }
     }
 
-    private static func write(_ contents: BotDatabase.Contents, _ connection: PostgresConnection, _ logger: Logger) async throws {
+    private static func write(_ contents: StoreContents, _ connection: PostgresConnection, _ logger: Logger) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
@@ -116,23 +116,10 @@ public enum StoreMigration {
             row.append(try json(favorite.place))
             row.append(favorite.createdAt)
         }
-        try await insert(
-            contents.subscriptions, into: "subscription",
-            columns: [
-                "id", "chat_id", "place", "time_zone", "hour", "minute", "next_send_at", "last_sent_day", "is_active", "created_at", "with_chart",
-            ], connection, logger
-        ) { subscription, row in
+        try await insert(contents.subscriptions, into: "subscription", columns: ["id"] + PostgresStore.subscriptionValueColumns, connection, logger) {
+            subscription, row in
             row.append(subscription.id)
-            row.append(subscription.chatId)
-            row.append(try json(subscription.place))
-            row.append(subscription.timeZone)
-            row.append(subscription.hour)
-            row.append(subscription.minute)
-            row.append(subscription.nextSendAt)
-            row.append(subscription.lastSentDay)
-            row.append(subscription.isActive)
-            row.append(subscription.createdAt)
-            row.append(subscription.withChart)
+            try PostgresStore.bind(subscription, to: &row)
         }
         try await insert(contents.inbox, into: "inbox", columns: ["seq", "chat_id", "update_id", "kind", "payload", "attempts"], connection, logger) {
             item, row in

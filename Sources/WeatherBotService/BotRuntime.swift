@@ -53,7 +53,7 @@ public struct BotRuntime: Sendable {
         let activity = TelegramChatActivity(client: telegram, logger: logger)
         self.activity = activity
         let conversation = Conversation(
-            geocoder: geocoder, weather: weather, store: StoreChats(store: database), activity: activity,
+            geocoder: geocoder, weather: weather, store: database, activity: activity,
             membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites, clock: clock)
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(

@@ -284,7 +284,7 @@ public actor ChatWorkers: Service {
     /// item stays, to be tried again.
     private nonisolated func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async -> Bool {
         logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
-        let stored = (try? await database.chat(item.chatId))?.flatMap { Language(rawValue: $0.language) }
+        let stored = (try? await database.chat(item.chatId))??.language
         let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
         let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
         do {

@@ -58,7 +58,7 @@ public struct DailyScheduler: Service {
     struct Cell: Hashable {
         var latitude: Int
         var longitude: Int
-        var language: String
+        var language: Language
 
         init(_ due: DueSubscription) {
             latitude = Int((due.subscription.place.latitude * 100).rounded())
@@ -126,7 +126,7 @@ public struct DailyScheduler: Service {
             logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
         }
         if let first = onTime.first {
-            let language = Language(rawValue: first.language) ?? .ru
+            let language = first.language
             do {
                 let report = try await weather.weather(at: first.subscription.place, language: language, refresh: false)
                 // Subscribers of one cell mostly share the place, the day and the language: the
@@ -140,7 +140,7 @@ public struct DailyScheduler: Service {
                     guard let id = subscription.id else { continue }
                     let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone ?? report.forecast.timeZone.timeZone
                     let day = schedules.day(of: subscription.nextSendAt, in: zone)
-                    let words = Texts.for(Language(rawValue: due.language) ?? .ru)
+                    let words = Texts.for(due.language)
                     let key = TextKey(place: subscription.place, day: day, language: due.language)
                     let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
                     texts[key] = text
@@ -178,7 +178,7 @@ public struct DailyScheduler: Service {
     private struct TextKey: Hashable {
         var place: Place
         var day: String
-        var language: String
+        var language: Language
     }
 
     /// Local dates and next sending times, worked out once for subscriptions that share them.

@@ -238,7 +238,7 @@ public final class OutboxSender: Service, Sendable {
         var backoff = Backoff()
         // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
         try? await backoff.retry {
-            try await database.completeDelivered(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date)
+            try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date)
         } failed: { error, delay in
             logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
         }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 /// How the worker is doing, read from its database by another process (`weatherbot status`).
 public struct BotStatus: Sendable, Hashable {
@@ -23,47 +22,24 @@ public struct BotStatus: Sendable, Hashable {
     public var subscriptions: Int
     public var activeSubscriptions: Int
     public var chats: Int
-    /// SQLite's quick check: nil when the file is sound, else its first complaint.
+    /// The engine's check of its storage: nil when sound, else its first complaint.
     public var damage: String?
 
     public var outboxBacklog: Int { lanes.values.map(\.backlog).reduce(0, +) }
 
     public func lane(_ lane: OutboxLane) -> Lane { lanes[lane] ?? Lane() }
 
-    /// Reads the status without writing anything: the database is opened read-only and not migrated.
-    public static func read(path: String) throws -> BotStatus {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(5)
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        return try queue.read { db in
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            let poll = try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = 'lastSuccessfulPollAt'")
-            return BotStatus(
-                lastSuccessfulPoll: poll.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
-                inboxBacklog: try count("SELECT COUNT(*) FROM inbox"),
-                inboxSetAside: try db.tableExists("inboxFailure") ? count("SELECT COUNT(*) FROM inboxFailure") : 0,
-                lanes: try lanes(db),
-                subscriptions: try count("SELECT COUNT(*) FROM subscription"),
-                activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),
-                chats: try count("SELECT COUNT(*) FROM chat"),
-                damage: BotDatabase.quickCheck(db))
-        }
-    }
-
-    /// Each lane's backlog and oldest reply. A database the worker has not yet migrated to lanes
-    /// holds only replies to chats.
-    private static func lanes(_ db: Database) throws -> [OutboxLane: Lane] {
-        let hasLanes = try db.columns(in: "outbox").contains { $0.name == "lane" }
-        let sql =
-            hasLanes
-            ? "SELECT lane, COUNT(*), MIN(createdAt) FROM outbox GROUP BY lane"
-            : "SELECT \(OutboxLane.interactive.rawValue), COUNT(*), MIN(createdAt) FROM outbox"
-        var lanes: [OutboxLane: Lane] = [:]
-        for row in try Row.fetchAll(db, sql: sql) {
-            guard let lane = OutboxLane(rawValue: row[0]), let backlog: Int = row[1], backlog > 0 else { continue }
-            lanes[lane] = Lane(backlog: backlog, oldest: row[2])
-        }
-        return lanes
+    public init(
+        lastSuccessfulPoll: Date?, inboxBacklog: Int, inboxSetAside: Int, lanes: [OutboxLane: Lane], subscriptions: Int,
+        activeSubscriptions: Int, chats: Int, damage: String?
+    ) {
+        self.lastSuccessfulPoll = lastSuccessfulPoll
+        self.inboxBacklog = inboxBacklog
+        self.inboxSetAside = inboxSetAside
+        self.lanes = lanes
+        self.subscriptions = subscriptions
+        self.activeSubscriptions = activeSubscriptions
+        self.chats = chats
+        self.damage = damage
     }
 }

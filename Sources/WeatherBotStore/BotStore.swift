@@ -3,16 +3,16 @@ public import TelegramBotAPI
 
 /// What the bot's runtime needs from storage, whichever engine keeps it: the inbox and the
 /// update offset, chat steps with their replies, the outbox, the daily forecasts, and facts about
-/// runs. ``BotDatabase`` (SQLite) is the embedded engine.
+/// runs. `BotDatabase` (WeatherBotSQLite) is the embedded engine, `PostgresStore`
+/// (WeatherBotPostgres) the one replicas share.
 ///
 /// What every engine keeps (the runtime counts on it, and the end-to-end tests check it):
 /// - each write is committed before its call returns, and a step is one transaction: the chat's
 ///   record and changes, its inbox item's removal, its replies and follow-ups, all or nothing;
 /// - updates at or below the stored offset are never taken again (unless Telegram re-bases);
 /// - every operation that names a chat touches that chat's rows only;
-/// - a reply leaves the outbox only through ``completeDelivered(id:chatID:tag:messageID:at:)`` or
-///   ``completeOutbox(id:chatID:tag:messageID:at:)``.
-public protocol BotStore: Sendable {
+/// - a reply leaves the outbox only through ``completeOutbox(id:chatID:tag:messageID:at:)``.
+public protocol BotStore: ChatStore {
     // MARK: Inbox and offset
 
     /// Stores a batch of updates in the inbox and moves the offset to `lastUpdateID`, in one
@@ -50,8 +50,6 @@ public protocol BotStore: Sendable {
         async throws -> CommittedStep
     /// Marks a chat that blocked the bot: its replies and daily forecasts stop.
     func deactivateChat(_ chatID: Int64) async throws
-    func favorites(chatID: Int64) async throws -> [Favorite]
-    func subscriptions(chatID: Int64) async throws -> [Subscription]
 
     // MARK: Outbox
 
@@ -62,9 +60,8 @@ public protocol BotStore: Sendable {
     /// When the oldest reply waiting in the lane was queued; nil when none waits.
     func oldestOutboxItem(lane: OutboxLane) async throws -> Date?
     /// Removes a reply that was sent or given up; for a message sent under a tag, remembers its id.
+    /// Shares commits with the chats' steps.
     func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws
-    /// ``completeOutbox(id:chatID:tag:messageID:at:)`` for the sender, sharing commits with the chats' steps.
-    func completeDelivered(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws
     /// Counts a failed attempt and keeps the reply until `notBefore`.
     func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws
     /// The id of the message the chat was sent under `tag`.
@@ -98,6 +95,15 @@ extension BotStore {
     public func describe(_ error: any Error) -> String { "\(error)" }
 }
 
+/// Reads a chat's favorites and daily forecasts; changes to them are returned in the step and
+/// committed with it. The conversation reads through it; every engine's ``BotStore`` is one.
+public protocol ChatStore: Sendable {
+    /// The chat's favorites in its order.
+    func favorites(chatID: Int64) async throws -> [Favorite]
+    /// The chat's daily forecasts, in the order they were made.
+    func subscriptions(chatID: Int64) async throws -> [Subscription]
+}
+
 /// What committing a step wrote: the ids its replies got in the outbox, in order, and its follow-ups.
 public struct CommittedStep: Sendable {
     public var replyIDs: [Int64]
@@ -107,10 +113,4 @@ public struct CommittedStep: Sendable {
         self.replyIDs = replyIDs
         self.followUps = followUps
     }
-}
-
-/// SQLite on GRDB, the embedded engine.
-extension BotDatabase: BotStore {
-    public func isDamage(_ error: any Error) -> Bool { Self.isDamage(error) }
-    public func isRejection(_ error: any Error) -> Bool { Self.isRejection(error) }
 }

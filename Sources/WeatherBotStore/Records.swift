@@ -1,16 +1,12 @@
 public import Foundation
-public import GRDB
 public import TelegramBotAPI
 
 /// One chat: its language, its conversation state and its current city.
-public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "chat"
-
+public struct ChatRecord: Codable, Sendable, Hashable {
     public var id: Int64
-    /// `ru` or `en`.
-    public var language: String
-    /// The conversation state, encoded by the conversation layer.
-    public var state: Data
+    public var language: Language
+    /// Where the chat's conversation stands.
+    public var state: ChatState
     public var currentPlace: Place?
     /// Places recently shown to the chat (search results), which its buttons refer to by id.
     public var recentPlaces: [RecentPlace]
@@ -27,7 +23,7 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var lastMessageID: Int?
 
     public init(
-        id: Int64, language: String, state: Data, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
+        id: Int64, language: Language = .ru, state: ChatState = .idle, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
         placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date(),
         lastMessageID: Int? = nil
     ) {
@@ -44,43 +40,6 @@ public struct ChatRecord: Codable, Sendable, Hashable, FetchableRecord, Persista
         self.lastMessageID = lastMessageID
     }
 
-    public enum Columns {
-        public static let id = Column(CodingKeys.id)
-        public static let isActive = Column(CodingKeys.isActive)
-    }
-}
-
-extension ChatRecord {
-    /// Inserts or updates the chat's row with one prepared statement: the busiest write of all,
-    /// made without the generic record machinery. Columns holding values are JSON, as GRDB writes them.
-    ///
-    /// - Parameter placesUnchanged: the row holds this record's current and recent places already,
-    ///   so they need not be encoded and written again (most steps change neither). Should the row
-    ///   be missing after all, the whole record is written.
-    func store(_ db: Database, placesUnchanged: Bool = false) throws {
-        if placesUnchanged {
-            try db.cachedStatement(sql: """
-                UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?,
-                    lastMessageID = ?
-                WHERE id = ?
-                """)
-                .execute(arguments: [language, state, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID, id])
-            if db.changesCount > 0 { return }
-        }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET
-                language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
-                recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
-                isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
-                lastMessageID = excluded.lastMessageID
-            """)
-        let encoder = Self.databaseJSONEncoder(for: "")
-        let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        let recent = String(decoding: try encoder.encode(recentPlaces), as: UTF8.self)
-        try statement.execute(arguments: [id, language, state, place, recent, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID])
-    }
 }
 
 /// A place shown to a chat that is neither its city nor a favorite, such as a search result.
@@ -114,9 +73,7 @@ extension ChatRecord {
 
 /// Something a chat worker must handle: an update from Telegram, or a follow-up the conversation
 /// scheduled for itself. Rows leave the inbox in the transaction that handles them.
-public struct InboxItem: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "inbox"
-
+public struct InboxItem: Codable, Sendable, Hashable {
     public enum Kind: String, Codable, Sendable {
         case update
         case followUp
@@ -138,25 +95,6 @@ public struct InboxItem: Codable, Sendable, Hashable, FetchableRecord, Persistab
         self.payload = payload
         self.attempts = attempts
     }
-
-    /// Inserts the item with one prepared statement (every update passes here) and returns it
-    /// with its `seq`.
-    func written(to db: Database) throws -> InboxItem {
-        try db.cachedStatement(sql: "INSERT INTO inbox (chatId, updateId, kind, payload) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [chatId, updateId, kind.rawValue, payload])
-        var item = self
-        item.seq = db.lastInsertedRowID
-        return item
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        seq = inserted.rowID
-    }
-
-    public enum Columns {
-        public static let seq = Column(CodingKeys.seq)
-        public static let chatId = Column(CodingKeys.chatId)
-    }
 }
 
 /// Which of the sender's queues a reply waits in.
@@ -175,9 +113,7 @@ public enum OutboxLane: Int, Codable, Sendable, Hashable, CaseIterable, CustomSt
 }
 
 /// A reply waiting to be sent, in order, per chat and lane: the Bot API call that makes it.
-public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "outbox"
-
+public struct OutboxItem: Codable, Sendable, Hashable {
     public var id: Int64?
     public var chatId: Int64
     public var lane: OutboxLane
@@ -217,31 +153,4 @@ public struct OutboxItem: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var request: BotRequest? {
         BotRequest.Method(rawValue: method).map { BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId, photo: photo) }
     }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
-    public enum Columns {
-        public static let id = Column(CodingKeys.id)
-        public static let chatId = Column(CodingKeys.chatId)
-    }
-}
-
-/// The id Telegram gave a message the bot sent under a tag, so a later reply can edit it.
-struct MessageTag: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "messageTag"
-
-    var chatId: Int64
-    var tag: String
-    var messageId: Int
-    var createdAt: Date
-}
-
-/// Small facts about the worker itself: the last update id committed, the last good poll.
-struct WorkerFact: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "workerFact"
-
-    var key: String
-    var value: String
 }

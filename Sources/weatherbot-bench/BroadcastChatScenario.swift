@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// Chats talking to the bot while a broadcast is under way, through the weatherbot executable:
 /// how long their answers wait behind the daily forecasts, and how much of Telegram's rate the
@@ -60,8 +61,8 @@ struct BroadcastChatScenario {
         let path = folder.appendingPathComponent("bot.sqlite").path
         do {
             let database = try BotDatabase.open(path: path)
-            try Seed.dailyForecastsDue(chats: 1...Int64(subscribers), cells: cells, in: database)
-            try Seed.askedAboutTheirCity(chats: Self.firstChat...Self.firstChat + Int64(chats) - 1, in: database)
+            try await Seed.dailyForecastsDue(chats: 1...Int64(subscribers), cells: cells, in: database)
+            try await Seed.askedAboutTheirCity(chats: Self.firstChat...Self.firstChat + Int64(chats) - 1, in: database)
         }
 
         let interval = 1 / updatesPerSecond

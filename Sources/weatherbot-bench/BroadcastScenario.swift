@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// Daily forecasts for every subscriber due in the same minute, through the weatherbot
 /// executable, with the fake Telegram enforcing Telegram's limits: how long until the last one
@@ -40,7 +41,7 @@ struct BroadcastScenario {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("bot.sqlite").path
-        try Seed.dailyForecastsDue(chats: 1...Int64(subscribers), cells: cells, in: BotDatabase.open(path: path))
+        try await Seed.dailyForecastsDue(chats: 1...Int64(subscribers), cells: cells, in: BotDatabase.open(path: path))
 
         let rate = limits.rate * limits.scale
         let telegram = FakeBotAPI(

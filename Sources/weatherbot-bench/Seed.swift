@@ -1,13 +1,14 @@
 import Foundation
 import WeatherBot
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// Chats written straight into a worker's database through WeatherBotStore, as the bot itself
 /// would have left them, before the worker starts.
 enum Seed {
     /// Chats `ids` with one daily forecast each, due now, in `cells` places far enough apart to
     /// need a weather call each (chat `id` is in cell `id % cells`).
-    static func dailyForecastsDue(chats ids: ClosedRange<Int64>, cells: Int, in database: BotDatabase) throws {
+    static func dailyForecastsDue(chats ids: ClosedRange<Int64>, cells: Int, in database: BotDatabase) async throws {
         let now = Date()
         let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
         let places = ids.map { id in
@@ -16,8 +17,8 @@ enum Seed {
                 name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
                 longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
         }
-        try database.insert(
-            chats: zip(ids, places).map { id, place in ChatRecord(id: id, language: "ru", state: ChatState.idle.stored, currentPlace: place) },
+        try await database.insert(
+            chats: zip(ids, places).map { id, place in ChatRecord(id: id, language: .ru, state: .idle, currentPlace: place) },
             subscriptions: zip(ids, places).map { id, place in
                 Subscription(
                     chatId: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
@@ -28,11 +29,11 @@ enum Seed {
     /// Chats `ids` whose city is Moscow and who were just asked «Это ваш город?» about Kazan
     /// (after sharing a location there): question number 1 is open, so «✅ Да» on it (`cy:1`) is
     /// a real confirmation.
-    static func askedAboutTheirCity(chats ids: ClosedRange<Int64>, in database: BotDatabase) throws {
+    static func askedAboutTheirCity(chats ids: ClosedRange<Int64>, in database: BotDatabase) async throws {
         let moscow = Place(
             name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], region: "Tatarstan", country: "RU", latitude: 55.79, longitude: 49.12)
-        let asked = ChatState.confirmingCity(kazan).stored
-        try database.insert(chats: ids.map { ChatRecord(id: $0, language: "ru", state: asked, currentPlace: moscow, questionSeq: 1) })
+        let asked = ChatState.confirmingCity(kazan)
+        try await database.insert(chats: ids.map { ChatRecord(id: $0, language: .ru, state: asked, currentPlace: moscow, questionSeq: 1) })
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// The weatherbot executable started on a database of 100,000 chats: time until its first
 /// getUpdates reaches Telegram, then its resident memory and CPU while idle.
@@ -17,7 +18,7 @@ struct StartupScenario {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("bot.sqlite").path
-        try seed(path: path, chats: chats)
+        try await seed(path: path, chats: chats)
 
         let api = FakeBotAPI(updates: [], firstID: 1)
         let telegram = try await LoopbackServer(recording: false) { await api.answer($0) }
@@ -55,9 +56,9 @@ struct StartupScenario {
     }
 
     /// A database as a busy bot would have it: chats with a city each.
-    private func seed(path: String, chats: Int) throws {
+    private func seed(path: String, chats: Int) async throws {
         let database = try BotDatabase.open(path: path)
         let place = Place(name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
-        try database.insert(chats: (1...Int64(chats)).map { ChatRecord(id: $0, language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place) })
+        try await database.insert(chats: (1...Int64(chats)).map { ChatRecord(id: $0, language: .ru, state: .idle, currentPlace: place) })
     }
 }

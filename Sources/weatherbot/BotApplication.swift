@@ -13,6 +13,7 @@ import WeatherBotHTTP
 import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// Wires the parts together and runs them until SIGTERM or SIGINT.
 struct BotApplication {

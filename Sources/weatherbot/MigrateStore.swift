@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotSQLite
 
 extension WeatherBotCommand {
     struct MigrateStore: AsyncParsableCommand {
@@ -33,9 +34,9 @@ extension WeatherBotCommand {
                 throw secret.fail("error: --to must be postgres://user:password@host:port/name: \(error)", code: 2)
             }
             let path = try await options.databasePath()
-            let contents: BotDatabase.Contents
+            let contents: StoreContents
             do {
-                contents = try BotDatabase.Contents(readingFileAt: path)
+                contents = try StoreContents(readingFileAt: path)
             } catch {
                 throw secret.fail("error: \(error)")
             }

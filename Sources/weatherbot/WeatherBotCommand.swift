@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotSQLite
 
 @main
 struct WeatherBotCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import PostgresNIO
 import Testing
 import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// The store engines a contract test runs on: SQLite always, PostgreSQL when `TEST_DATABASE_URL`
 /// names a server (`.ci/run` starts one). Each test gets an empty store of its own: a file in a

@@ -5,6 +5,7 @@ import TelegramBotAPI
 import Testing
 import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// Moving house: a bot's SQLite file, filled through the store's own API, copied into an empty
 /// PostgreSQL database (`TEST_DATABASE_URL`), and read back through ``BotStore``.
@@ -44,7 +45,7 @@ import WeatherBotStore
 
     @Test func theFileIsReadWholeWithItsCountsAndAnUncleanStopIsWarnedAbout() async throws {
         try await Self.withFilledDatabase { database, path in
-            let contents = try BotDatabase.Contents(readingFileAt: path)
+            let contents = try StoreContents(readingFileAt: path)
             #expect(contents.chats.map(\.id) == Self.chatIDs)
             #expect(contents.rowCounts == [
                 "chat": 4, "favorite": 3, "subscription": 2, "inbox": 2, "inboxFailure": 1, "outbox": 4, "messageTag": 1, "workerFact": 3,
@@ -56,8 +57,8 @@ import WeatherBotStore
             let warnings = StoreMigration.warnings(about: contents, now: Self.now.addingTimeInterval(42))
             #expect(warnings.count == 1 && warnings[0].contains("did not stop cleanly or is still running (its last poll was 42 s ago)"))
 
-            try database.endRun()
-            #expect(StoreMigration.warnings(about: try BotDatabase.Contents(readingFileAt: path)).isEmpty)
+            try await database.endRun()
+            #expect(StoreMigration.warnings(about: try StoreContents(readingFileAt: path)).isEmpty)
         }
     }
 
@@ -66,7 +67,7 @@ import WeatherBotStore
     @Test(.enabled(if: serverURL != nil, "TEST_DATABASE_URL names no server"))
     func everythingComesBackThroughTheStoreAndNewRowsGetNewIDs() async throws {
         try await Self.withFilledDatabase { database, path in
-            let contents = try BotDatabase.Contents(readingFileAt: path)
+            let contents = try StoreContents(readingFileAt: path)
             try await Self.withEmptyDatabase { url in
                 try await Self.withStore(url) { postgres in
                     let report = try await StoreMigration.copy(contents, into: postgres, logger: Self.logger)
@@ -84,7 +85,7 @@ import WeatherBotStore
                     }
                     let chat = try #require(try await postgres.chat(100))
                     #expect(chat.currentPlace == Self.moscow && chat.recentPlaces.map(\.place) == [Self.kazan, Self.sochi])
-                    #expect(chat.state == Data([0, 1, 2, 255]) && chat.questionSeq == 7 && chat.placeSeq == 2 && chat.lastMessageID == 77)
+                    #expect(chat.state == .confirmingCity(Self.kazan) && chat.questionSeq == 7 && chat.placeSeq == 2 && chat.lastMessageID == 77)
                     #expect(try await postgres.chat(400)?.isActive == false)
                     #expect(try await postgres.favorites(chatID: 100).map(\.place.name) == ["Казань", "Москва"], "moved, with their ids")
                     let forecasts = try await postgres.subscriptions(chatID: 100)
@@ -131,7 +132,7 @@ import WeatherBotStore
     @Test(.enabled(if: serverURL != nil, "TEST_DATABASE_URL names no server"))
     func aTargetWithBotDataOrAnActiveReplicaIsRefusedAndKeptAsItWas() async throws {
         try await Self.withFilledDatabase { _, path in
-            let contents = try BotDatabase.Contents(readingFileAt: path)
+            let contents = try StoreContents(readingFileAt: path)
             try await Self.withEmptyDatabase { url in
                 try await Self.withStore(url) { postgres in
                     try await postgres.migrate()
@@ -209,7 +210,7 @@ import WeatherBotStore
     /// A replica whose database cannot be reached or used says why in one line and exits, instead
     /// of waiting for a connection that never comes; so does `status`.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
-    func aReplicaThatCannotReachItsDatabaseSaysWhyAndExits() throws {
+    func aReplicaThatCannotReachItsDatabaseSaysWhyAndExits() async throws {
         let password = "never-shown-either"
         var cases = [("postgres://bot:\(password)@127.0.0.1:1/bot?sslmode=disable", "cannot connect to the database at postgres://bot:***@127.0.0.1:1/bot")]
         if let server = Self.serverURL, var missing = URLComponents(string: server) {
@@ -257,13 +258,13 @@ import WeatherBotStore
     }
 
     static func chat(_ id: Int64) -> ChatRecord {
-        ChatRecord(id: id, language: "ru", state: Data("idle".utf8), createdAt: now, updatedAt: now)
+        ChatRecord(id: id, language: .ru, state: .idle, createdAt: now, updatedAt: now)
     }
 
     /// The reason ``BotDatabase/Contents`` gives for not reading `path`.
     static func unreadable(_ path: String) -> String? {
         do {
-            _ = try BotDatabase.Contents(readingFileAt: path)
+            _ = try StoreContents(readingFileAt: path)
             return nil
         } catch {
             return error.description
@@ -294,11 +295,11 @@ import WeatherBotStore
                 (4, 400, Data(#"{"update_id":4}"#.utf8)), (5, 300, Data(#"{"update_id":5}"#.utf8)), (7, 200, Data(#"{"update_id":7}"#.utf8)),
                 (9, nil, Data()),
             ]
-            let items = try database.receive(updates, lastUpdateID: 9, at: now)
+            let items = try await database.receive(updates, lastUpdateID: 9, at: now)
             func seq(_ update: Int64) throws -> Int64 { try #require(items.first { $0.updateId == update }?.seq) }
 
             var first = chat(100)
-            first.state = Data([0, 1, 2, 255])
+            first.state = .confirmingCity(kazan)
             first.currentPlace = moscow
             _ = first.remember(kazan)
             _ = first.remember(sochi)
@@ -312,9 +313,9 @@ import WeatherBotStore
                     .sendPhoto(chatID: 100, photo: "chart:moscow", caption: "📈"),
                 ],
                 followUps: [], at: now)
-            try database.retryOutbox(id: step.replyIDs[0], chatID: 100, notBefore: now.addingTimeInterval(30))
-            try database.completeOutbox(id: step.replyIDs[2], chatID: 100, at: now)
-            try database.completeOutbox(id: step.replyIDs[1], chatID: 100, tag: "card-2", messageID: 502, at: now)
+            try await database.retryOutbox(id: step.replyIDs[0], chatID: 100, notBefore: now.addingTimeInterval(30))
+            try await database.completeOutbox(id: step.replyIDs[2], chatID: 100, at: now)
+            try await database.completeOutbox(id: step.replyIDs[1], chatID: 100, tag: "card-2", messageID: 502, at: now)
             let kazanID = try #require(try database.favorites(chatID: 100).last?.id)
             try await database.commitStep(
                 chat: first, handled: try seq(2), changes: [.moveFavorite(id: kazanID, to: 1)], replies: [], followUps: [], at: now)
@@ -334,13 +335,13 @@ import WeatherBotStore
             try await database.commitStep(
                 chat: chat(400), handled: try seq(4), changes: [.addFavorite(sochi, limit: 20), .subscribe(forecast(for: 400, at: sochi), limit: 5)],
                 replies: [.sendMessage(chatID: 400, text: "…")], followUps: [Data("later".utf8)], at: now)
-            try database.deactivateChat(400)
+            try await database.deactivateChat(400)
             try await database.commitStep(chat: chat(300), handled: try seq(5), changes: [], replies: [], followUps: [], at: now)
-            _ = try database.receive([(6, 300, Data(#"{"update_id":6}"#.utf8))], lastUpdateID: 9, rebasing: true, at: now)
+            _ = try await database.receive([(6, 300, Data(#"{"update_id":6}"#.utf8))], lastUpdateID: 9, rebasing: true, at: now)
 
             // A run that was cut off: the next counts an attempt against each chat's first item.
-            try database.beginRun()
-            try database.beginRun()
+            try await database.beginRun()
+            try await database.beginRun()
             return try await body(database, path)
         }
     }

@@ -17,7 +17,7 @@ import WeatherBotStore
     }
 
     static func chat(_ id: Int64, place: Place? = nil) -> ChatRecord {
-        ChatRecord(id: id, language: "ru", state: Data("idle".utf8), currentPlace: place, createdAt: now, updatedAt: now)
+        ChatRecord(id: id, language: .ru, state: .idle, currentPlace: place, createdAt: now, updatedAt: now)
     }
 
     @Test(arguments: Engine.available)
@@ -187,7 +187,7 @@ import WeatherBotStore
             try await store.completeOutbox(id: written.replyIDs[0], chatID: 6, tag: "t", messageID: 1, at: Self.now)
             #expect(try await store.outboxBacklog() == 2, "another chat's id completes nothing")
             #expect(try await store.messageID(chatID: 5, tag: "t") == nil)
-            try await store.completeDelivered(id: written.replyIDs[0], chatID: 5, tag: "t", messageID: 501, at: Self.now)
+            try await store.completeOutbox(id: written.replyIDs[0], chatID: 5, tag: "t", messageID: 501, at: Self.now)
             #expect(try await store.messageID(chatID: 5, tag: "t") == 501)
             #expect(try await store.messageID(chatID: 6, tag: "t") == 1, "each chat's tags are its own")
             #expect(try await store.outboxBacklog() == 1)
@@ -203,14 +203,14 @@ import WeatherBotStore
         try await engine.withStore { store in
             let item = try #require(try await store.receive([Self.update(1, chat: 3)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
             var chat = Self.chat(3)
-            chat.language = "en"
+            chat.language = .en
             let forecast = Subscription(
                 chatId: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60), withChart: true)
             _ = try await store.commitStep(
                 chat: chat, handled: try #require(item.seq), changes: [.subscribe(forecast, limit: 5)], replies: [], followUps: [], at: Self.now)
             #expect(try await store.dueSubscriptions(at: Self.now.addingTimeInterval(-120), limit: 10).isEmpty)
             let due = try await store.dueSubscriptions(at: Self.now, limit: 10)
-            #expect(due.map(\.language) == ["en"] && due.first?.subscription.place == Self.moscow && due.first?.subscription.withChart == true)
+            #expect(due.map(\.language) == [.en] && due.first?.subscription.place == Self.moscow && due.first?.subscription.withChart == true)
             let delivery = DailyDelivery(
                 subscriptionID: try #require(due.first?.subscription.id), chatID: 3, day: "2026-11-18",
                 requests: [.sendMessage(chatID: 3, text: "🗓"), .sendPhoto(chatID: 3, photo: "chart", caption: nil)],
@@ -287,8 +287,8 @@ import WeatherBotStore
                 for item in outbox {
                     let id = try #require(item.id)
                     group.addTask {
-                        try await store.completeDelivered(id: id, chatID: item.chatId + 1_000, tag: nil, messageID: nil, at: Self.now)
-                        try await store.completeDelivered(id: id, chatID: item.chatId, tag: item.request?.tag, messageID: Int(id), at: Self.now)
+                        try await store.completeOutbox(id: id, chatID: item.chatId + 1_000, tag: nil, messageID: nil, at: Self.now)
+                        try await store.completeOutbox(id: id, chatID: item.chatId, tag: item.request?.tag, messageID: Int(id), at: Self.now)
                     }
                 }
                 try await group.waitForAll()

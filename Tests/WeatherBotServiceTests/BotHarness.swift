@@ -14,6 +14,7 @@ import WeatherBotHTTP
 import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// The store engines the end-to-end tests run on: SQLite always, PostgreSQL when
 /// `TEST_DATABASE_URL` names a server (`.ci/run` starts one).

@@ -17,7 +17,7 @@ extension LoopbackTests {
                     let place = Place(
                         name: "Place \(id % 4)", localNames: ["ru": "Место \(id % 4)"], country: "RU", latitude: 54 + Double(id % 4),
                         longitude: 45, timeZone: "Europe/Moscow")
-                    let chat = ChatRecord(id: Int64(10_000 + id), language: "ru", state: Data(#"{"idle":{}}"#.utf8), currentPlace: place)
+                    let chat = ChatRecord(id: Int64(10_000 + id), language: .ru, state: .idle, currentPlace: place)
                     let subscription = Subscription(chatId: chat.id, place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due)
                     _ = try await store.commitStep(chat: chat, handled: -1, changes: [.subscribe(subscription, limit: 1)], replies: [], followUps: [], at: Date())
                 }

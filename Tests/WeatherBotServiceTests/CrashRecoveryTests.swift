@@ -4,7 +4,8 @@ import LoopbackHTTP
 import PostgresNIO
 import Testing
 import WeatherBotPostgres
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 extension LoopbackTests {
     /// The real executable under load, killed with SIGKILL at random points and restarted.

@@ -8,7 +8,8 @@ import TelegramBotAPI
 import Testing
 import WeatherBot
 @testable import WeatherBotService
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 @Suite struct DailySchedulerTests {
     /// What a daily forecast's sendMessage call says, read from the outbox.
@@ -50,12 +51,12 @@ import WeatherBot
     }
 
     /// Makes a chat with one subscription, due first after `now`.
-    func subscribe(_ database: BotDatabase, chat: Int64, place: Place, zone: String, hour: Int, minute: Int, now: Date, language: String = "ru") throws {
+    func subscribe(_ database: BotDatabase, chat: Int64, place: Place, zone: String, hour: Int, minute: Int, now: Date, language: Language = .ru) async throws {
         let next = DailySchedule.nextSend(after: now, hour: hour, minute: minute, in: PlaceTimeZone(stored: zone)!.timeZone)
         let subscription = Subscription(chatId: chat, place: place, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date)
-        let item = try database.receive([(updateID: chat * 1000 + Int64(hour * 60 + minute), chatID: chat, payload: Data())], lastUpdateID: 0).first
-        try database.commit(
-            chat: ChatRecord(id: chat, language: language, state: Data()), handled: item?.seq ?? -1,
+        let item = try await database.receive([(updateID: chat * 1000 + Int64(hour * 60 + minute), chatID: chat, payload: Data())], lastUpdateID: 0).first
+        try await database.commitStep(
+            chat: ChatRecord(id: chat, language: language, state: .idle), handled: item?.seq ?? -1,
             changes: [.subscribe(subscription, limit: 1000)], replies: [], followUps: [])
     }
 
@@ -74,7 +75,7 @@ import WeatherBot
             let cell = index % 10
             // Within one cell the places differ by metres, so each is its own subscription.
             let place = Place(name: "Cell \(cell)", latitude: 50 + Double(cell) + Double(index / 10) * 0.00001, longitude: 30, timeZone: "Europe/Moscow")
-            try subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+            try await subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
         }
         #expect(try database.subscriptionCount() == 1000)
         let weather = CountingWeather()
@@ -98,14 +99,14 @@ import WeatherBot
         let moscow = Place(name: "Moscow", localNames: ["ru": "Москва"], latitude: 55.7558, longitude: 37.6173, timeZone: "Europe/Moscow")
         // A few hundred metres away: the same weather call, another name.
         let nearby = Place(name: "Zaryadye", localNames: ["ru": "Зарядье"], latitude: 55.7562, longitude: 37.6190, timeZone: "Europe/Moscow")
-        let chats: [(id: Int64, place: Place, language: String, expected: [String])] = [
-            (1, moscow, "ru", ["Прогноз на сегодня", "Москва"]),
-            (2, moscow, "en", ["Today's forecast", "Moscow"]),
-            (3, nearby, "ru", ["Прогноз на сегодня", "Зарядье"]),
-            (4, moscow, "ru", ["Прогноз на сегодня", "Москва"]),
+        let chats: [(id: Int64, place: Place, language: Language, expected: [String])] = [
+            (1, moscow, .ru, ["Прогноз на сегодня", "Москва"]),
+            (2, moscow, .en, ["Today's forecast", "Moscow"]),
+            (3, nearby, .ru, ["Прогноз на сегодня", "Зарядье"]),
+            (4, moscow, .ru, ["Прогноз на сегодня", "Москва"]),
         ]
         for chat in chats {
-            try subscribe(database, chat: chat.id, place: chat.place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: chat.language)
+            try await subscribe(database, chat: chat.id, place: chat.place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: chat.language)
         }
         let weather = CountingWeather()
         let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: ManualClock(utc("2026-11-21T05:00:10Z")))
@@ -138,7 +139,7 @@ import WeatherBot
         let start = utc("2026-11-21T04:00:00Z")
         for index in 0..<250 {
             let place = Place(name: "Cell \(index % 5)", latitude: 50 + Double(index % 5), longitude: 30, timeZone: "Europe/Moscow")
-            try subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+            try await subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
         }
         let clock = ManualClock(utc("2026-11-21T05:00:10Z"))
         let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock, batchSize: 100)
@@ -155,11 +156,11 @@ import WeatherBot
         let kathmandu = Place(name: "Kathmandu", latitude: 27.7, longitude: 85.3)
         let london = Place(name: "London", latitude: 51.5, longitude: -0.12)
         let newYork = Place(name: "New York", latitude: 40.7, longitude: -74)
-        try subscribe(database, chat: 1, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)  // 05:00Z
-        try subscribe(database, chat: 2, place: kathmandu, zone: "Asia/Kathmandu", hour: 0, minute: 0, now: start)  // 18:15Z
-        try subscribe(database, chat: 3, place: london, zone: "Europe/London", hour: 23, minute: 30, now: start)  // 23:30Z
-        try subscribe(database, chat: 4, place: newYork, zone: "America/New_York", hour: 7, minute: 30, now: start)  // 12:30Z
-        try subscribe(database, chat: 5, place: moscow, zone: "UTC+04:00", hour: 9, minute: 0, now: start, language: "en")  // 05:00Z
+        try await subscribe(database, chat: 1, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)  // 05:00Z
+        try await subscribe(database, chat: 2, place: kathmandu, zone: "Asia/Kathmandu", hour: 0, minute: 0, now: start)  // 18:15Z
+        try await subscribe(database, chat: 3, place: london, zone: "Europe/London", hour: 23, minute: 30, now: start)  // 23:30Z
+        try await subscribe(database, chat: 4, place: newYork, zone: "America/New_York", hour: 7, minute: 30, now: start)  // 12:30Z
+        try await subscribe(database, chat: 5, place: moscow, zone: "UTC+04:00", hour: 9, minute: 0, now: start, language: .en)  // 05:00Z
 
         let weather = CountingWeather()
         let clock = ManualClock(start)
@@ -198,7 +199,7 @@ import WeatherBot
         let folder = try TemporaryFolder()
         let database = try BotDatabase.open(path: folder.databasePath)
         let start = utc("2026-11-21T04:59:00Z")
-        try subscribe(database, chat: 1, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        try await subscribe(database, chat: 1, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
         let clock = ManualClock(start)
         let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock)
         let running = Task { try await scheduler.run() }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 extension LoopbackTests {
     /// A damaged database file stops the worker at once with one clear line, and `status` says so.
@@ -14,7 +15,7 @@ extension LoopbackTests {
             let database = try BotDatabase.open(path: path)
             try database.writer.write { db in
                 for id in Int64(1)...3_000 {
-                    try ChatRecord(id: id, language: "ru", state: Data(#"{"idle":{}}"#.utf8)).insert(db)
+                    try ChatRecord(id: id, language: .ru, state: .idle).insert(db)
                 }
             }
             try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }

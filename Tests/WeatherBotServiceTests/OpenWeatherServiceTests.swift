@@ -8,6 +8,7 @@ import Testing
 import WeatherBot
 import WeatherBotService
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// The shared OpenWeather service against a loopback OpenWeather that fails.
 @Suite struct OpenWeatherServiceTests {

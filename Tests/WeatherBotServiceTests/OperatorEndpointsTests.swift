@@ -9,6 +9,7 @@ import Testing
 @testable import WeatherBotService
 import TelegramBotAPI
 import WeatherBotStore
+import WeatherBotSQLite
 
 extension LoopbackTests {
     /// `/healthz` and `/metrics` of the real worker, served by Hummingbird on loopback and read

@@ -8,7 +8,8 @@ import TelegramBotAPI
 import Testing
 import WeatherBot
 @testable import WeatherBotService
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 extension LoopbackTests {
     /// The outbox sender against a loopback Bot API that fails the way Telegram does.
@@ -33,20 +34,20 @@ extension LoopbackTests {
                     database: database, client: client, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond, window: window)
             }
 
-            func commit(_ replies: [Reply], chat: Int64, at now: Date = Date()) throws {
-                let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
-                try database.commit(
-                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
+            func commit(_ replies: [Reply], chat: Int64, at now: Date = Date()) async throws {
+                let item = try await database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
+                try await database.commitStep(
+                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: .ru, state: .idle), handled: item?.seq ?? -1,
                     replies: replies.map { $0.request(chatID: chat) }, followUps: [], at: now)
             }
 
             /// Commits `replies` as the chat workers do, handing them over to the sender in memory.
             @discardableResult
             func commitHandingOver(_ replies: [Reply], chat: Int64, changes: [ChatChange] = []) async throws -> [Int64] {
-                let item = try database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
+                let item = try await database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
                 let requests = replies.map { $0.request(chatID: chat) }
                 let written = try await database.commitStep(
-                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: "ru", state: Data()), handled: item?.seq ?? -1,
+                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: .ru, state: .idle), handled: item?.seq ?? -1,
                     changes: changes, replies: requests, followUps: [])
                 sender.committed(
                     zip(written.replyIDs, requests).map { QueuedReply(id: $0, chatID: chat, lane: .interactive, request: $1) },
@@ -73,16 +74,16 @@ extension LoopbackTests {
             }
 
             /// Queues `count` daily forecasts for chats from 100,000 on, as the scheduler does.
-            func commitForecasts(_ count: Int) throws {
-                try database.writer.write { db in
+            func commitForecasts(_ count: Int) async throws {
+                try await database.writer.write { db in
                     for chat in Int64(100_000)..<Int64(100_000 + count) {
-                        try ChatRecord(id: chat, language: "ru", state: Data()).insert(db)
+                        try ChatRecord(id: chat, language: .ru, state: .idle).insert(db)
                         try Subscription(
                             chatId: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast
                         ).insert(db)
                     }
                 }
-                try database.commit(try database.dueSubscriptions(at: Date(), limit: count).map {
+                try await database.commitDeliveries(try database.dueSubscriptions(at: Date(), limit: count).map {
                     DailyDelivery(
                         subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23",
                         requests: [.sendMessage(chatID: $0.subscription.chatId, text: "🗓 Прогноз на сегодня")], nextSendAt: .distantFuture)
@@ -103,7 +104,7 @@ extension LoopbackTests {
         @Test func aRateLimitIsWaitedOutAndTheMessageDeliveredOnce() async throws {
             let setup = try await Setup()
             setup.fail("sendMessage", with: [Self.error(429, "Too Many Requests: retry after 1", retryAfter: 1)])
-            try setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
+            try await setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
             let started = ContinuousClock.now
             try await setup.drain()
             #expect(ContinuousClock.now - started >= .seconds(1))
@@ -115,7 +116,7 @@ extension LoopbackTests {
         @Test func serverErrorsAreRetriedWithoutDuplicates() async throws {
             let setup = try await Setup()
             setup.fail("sendMessage", with: [Self.error(502, "Bad Gateway"), Self.error(500, "Internal Server Error")])
-            try setup.commit([.send(text: "после сбоя")], chat: chatID)
+            try await setup.commit([.send(text: "после сбоя")], chat: chatID)
             try await setup.drain(timeout: .seconds(20))
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["после сбоя"])
             await setup.telegram.server.shutdown()
@@ -123,16 +124,16 @@ extension LoopbackTests {
 
         @Test func aBlockedChatIsMarkedInactiveItsRepliesDroppedAndForecastsPaused() async throws {
             let setup = try await Setup()
-            try setup.commit([], chat: chatID)
-            let item = try setup.database.receive([(updateID: 77, chatID: chatID, payload: Data())], lastUpdateID: 77)[0]
-            try setup.database.commit(
+            try await setup.commit([], chat: chatID)
+            let item = try await setup.database.receive([(updateID: 77, chatID: chatID, payload: Data())], lastUpdateID: 77)[0]
+            try await setup.database.commitStep(
                 chat: try #require(try setup.database.chat(chatID)), handled: item.seq!,
                 changes: [.subscribe(Subscription(chatId: chatID, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC+00:00", hour: 8, minute: 0, nextSendAt: .distantPast), limit: 5)],
                 replies: [], followUps: [])
             setup.fail("sendMessage", with: [Self.error(403, "Forbidden: bot was blocked by the user")])
-            try setup.commit([.send(text: "1"), .send(text: "2"), .send(text: "3")], chat: chatID)
+            try await setup.commit([.send(text: "1"), .send(text: "2"), .send(text: "3")], chat: chatID)
             try await setup.drain()
-            try setup.commit([.send(text: "другому")], chat: 7)
+            try await setup.commit([.send(text: "другому")], chat: 7)
             try await setup.drain()
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["другому"])
             #expect(try setup.database.chat(chatID)?.isActive == false)
@@ -156,7 +157,7 @@ extension LoopbackTests {
 
         @Test func aStoredCallOfAMethodTheSenderDoesNotMakeIsDroppedAndTheRestSent() async throws {
             let setup = try await Setup()
-            try setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
+            try await setup.commit([.send(text: "раз"), .send(text: "два")], chat: chatID)
             try await setup.database.writer.write { db in
                 try db.execute(sql: "UPDATE outbox SET method = 'sendSomethingElse' WHERE id = (SELECT MIN(id) FROM outbox)")
             }
@@ -173,7 +174,7 @@ extension LoopbackTests {
             let setup = try await Setup(clock: clock)
             setup.fail("sendMessage", with: [Self.error(502, "Bad Gateway")])
             let texts = (1...5).map { "сообщение \($0)" }
-            try setup.commit(texts.map { .send(text: $0) }, chat: chatID, at: clock.date)
+            try await setup.commit(texts.map { .send(text: $0) }, chat: chatID, at: clock.date)
             try await setup.drain(timeout: .seconds(20))
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == texts)
             await setup.telegram.server.shutdown()
@@ -201,8 +202,8 @@ extension LoopbackTests {
             // A window of 100 over 3,000 forecasts left from before a restart, and a reply
             // committed after them: it goes out among the first, not behind the broadcast.
             let setup = try await Setup(messagesPerSecond: 100, window: 100)
-            try setup.commitForecasts(3_000)
-            try setup.commit([.send(text: "ответ на /help")], chat: chatID)
+            try await setup.commitForecasts(3_000)
+            try await setup.commit([.send(text: "ответ на /help")], chat: chatID)
             let running = setup.start()
             defer { running.cancel() }
             try await setup.telegram.waitUntil("the answer") { $0.sent.contains { $0.text == "ответ на /help" } }
@@ -215,12 +216,12 @@ extension LoopbackTests {
 
         @Test func editsThatChangeNothingOrLostTheirMessageAndOldQueriesAreHandled() async throws {
             let setup = try await Setup()
-            try setup.commit([.send(text: "исходное")], chat: chatID)
+            try await setup.commit([.send(text: "исходное")], chat: chatID)
             try await setup.drain()
             let messageID = try #require(setup.telegram.state.withLock { $0.sent.first?.messageID })
             setup.fail("editMessageText", with: [Self.error(400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same")])
             setup.fail("answerCallbackQuery", with: [Self.error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")])
-            try setup.commit([
+            try await setup.commit([
                 .edit(.id(messageID), text: "исходное"),  // not modified: success, nothing else sent
                 .answer(callbackQueryID: "old"),  // too old: dropped
                 .edit(.id(9_999), text: "взамен пропавшего"),  // gone: sent as a new message
@@ -234,7 +235,7 @@ extension LoopbackTests {
 
         @Test func aTaggedMessageIsEditedOnceItsIDIsKnown() async throws {
             let setup = try await Setup()
-            try setup.commit([.send(text: "🔎 Определяем город…", tag: "locate-1"), .edit(.tag("locate-1"), text: "Это ваш город?")], chat: chatID)
+            try await setup.commit([.send(text: "🔎 Определяем город…", tag: "locate-1"), .edit(.tag("locate-1"), text: "Это ваш город?")], chat: chatID)
             try await setup.drain()
             let state = setup.telegram.state.withLock { $0 }
             #expect(state.sent.count == 1)
@@ -245,7 +246,7 @@ extension LoopbackTests {
 
         @Test func eachChatIsPacedButChatsDoNotWaitForEachOther() async throws {
             let setup = try await Setup()
-            for chat in 1...10 { try setup.commit((1...3).map { .send(text: "\(chat)-\($0)") }, chat: Int64(chat)) }
+            for chat in 1...10 { try await setup.commit((1...3).map { .send(text: "\(chat)-\($0)") }, chat: Int64(chat)) }
             let started = ContinuousClock.now
             try await setup.drain()
             // Thirty messages in bursts of three per chat: well under the 30 s they would take in one chat.

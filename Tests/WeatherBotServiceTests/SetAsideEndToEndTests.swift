@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LoopbackHTTP
 import Testing
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 extension LoopbackTests {
     /// The last line of defence: an inbox item that fails again and again is set aside, with its
@@ -20,11 +21,11 @@ extension LoopbackTests {
                     {"update_id":1,"message":{"message_id":5,"date":1700000000,"chat":{"id":\(chatID),"type":"private"},\
                     "from":{"id":\(chatID),"is_bot":false,"first_name":"T","language_code":"ru"},"text":"/weather"}}
                     """
-                let item = try database.receive([(updateID: 1, chatID: chatID, payload: Data(update.utf8))], lastUpdateID: 1)[0]
+                let item = try await database.receive([(updateID: 1, chatID: chatID, payload: Data(update.utf8))], lastUpdateID: 1)[0]
                 try await database.writer.write { db in
                     try db.execute(sql: "UPDATE inbox SET attempts = 4 WHERE seq = ?", arguments: [item.seq])
                 }
-                try database.beginRun()  // the run that crashed
+                try await database.beginRun()  // the run that crashed
             }
             let bot = try await loopback.startBot()
             try await telegram.waitUntil("the apology") { $0.sent.contains { $0.chatID == chatID && $0.text.contains("Не получилось обработать") } }

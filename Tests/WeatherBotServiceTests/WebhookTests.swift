@@ -7,7 +7,8 @@ import Testing
 import WeatherBotHTTP
 import WeatherBotPostgres
 import WeatherBotService
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 extension LoopbackTests {
     /// Webhook mode: the real worker's HTTP server takes the updates the fake Bot API posts, and

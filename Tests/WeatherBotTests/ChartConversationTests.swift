@@ -4,6 +4,7 @@ import TelegramBotAPI
 import Testing
 import WeatherBotStore
 @testable import WeatherBot
+import WeatherBotSQLite
 
 /// «📈 График» under the weather views, the view buttons under a chart, and /daily with the chart.
 @Suite struct ChartConversationTests {

@@ -6,6 +6,7 @@ import TelegramBotAPI
 import Testing
 import WeatherBotStore
 @testable import WeatherBot
+import WeatherBotSQLite
 
 @Suite struct ConversationTests {
     let chatID: Int64 = 77
@@ -28,7 +29,7 @@ import WeatherBotStore
     @Test func startOnANewChatGreetsWithLocationKeyboard() async {
         let step = await conversation().handle(incoming(.command(.start)), chat: nil)
         #expect(step.chat.id == chatID)
-        #expect(ChatState(stored: step.chat.state) == .idle)
+        #expect(step.chat.state == .idle)
         guard case .send(let text, .keyboard(let keyboard)?, _) = step.replies.first else {
             Issue.record("expected a greeting with a reply keyboard, got \(step.replies)")
             return
@@ -41,12 +42,12 @@ import WeatherBotStore
     @Test func locationSaysLocatingThenAsksAboutTheCity() async {
         let bot = conversation()
         let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17), update: 5), chat: nil)
-        #expect(ChatState(stored: first.chat.state) == .locating)
+        #expect(first.chat.state == .locating)
         #expect(first.replies == [.send(text: "🔎 Определяем город…", tag: "locate-5")])
         #expect(first.followUps == [.resolveLocation(latitude: 54.18, longitude: 45.17, statusTag: "locate-5", language: .ru)])
 
         let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
-        guard case .confirmingCity(let place) = ChatState(stored: second.chat.state),
+        guard case .confirmingCity(let place) = second.chat.state,
             case .edit(.tag("locate-5"), let text, let keyboard?) = second.replies.first
         else {
             Issue.record("expected the status message edited into the question, got \(second.replies)")
@@ -77,7 +78,7 @@ import WeatherBotStore
                 #expect(!text.contains("нет города") && !text.contains("в море"), "\(text)")
             }
             #expect(keyboard.inlineKeyboard[0][0] == InlineKeyboardButton(text: "Выбрать город вручную", callbackData: "man"))
-            #expect(ChatState(stored: second.chat.state) == .idle)
+            #expect(second.chat.state == .idle)
         }
     }
 
@@ -91,7 +92,7 @@ import WeatherBotStore
         let saved = try #require(yes.chat.currentPlace)
         #expect(saved.name(in: "ru") == "Саранск")
         #expect(saved.timeZone == "Europe/Moscow")
-        #expect(ChatState(stored: yes.chat.state) == .idle)
+        #expect(yes.chat.state == .idle)
         #expect(yes.replies.first == .answer(callbackQueryID: "q1"))
         // The first city: the question loses its buttons, and the saved city comes with the reply
         // keyboard taken away, since sharing a location is no longer the next step.
@@ -115,18 +116,18 @@ import WeatherBotStore
         let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
         let no = await bot.handle(
             incoming(.button(.rejectCity(question: asked.chat.questionSeq)), query: "q2", messageID: 51), chat: asked.chat)
-        #expect(ChatState(stored: no.chat.state) == .awaitingCityName(.setCity))
+        #expect(no.chat.state == .awaitingCityName(.setCity))
         // The question shows what was answered; the prompt is for the user's own city.
         #expect(no.replies.contains { if case .edit(.id(51), let text, nil) = $0 { text.contains("Саранск") && text.contains("Ответ: нет") } else { false } })
         #expect(no.replies.contains { $0.text?.contains("Напишите название вашего города, например: <i>Казань</i>") ?? false })
 
         let typed = await bot.handle(incoming(.text("Саранск")), chat: no.chat)
-        #expect(ChatState(stored: typed.chat.state) == .confirmingCity(.saransk))
+        #expect(typed.chat.state == .confirmingCity(.saransk))
         #expect(typed.replies.first?.text?.contains("Это ваш город?") ?? false)
     }
 
     @Test func refreshSaysRefreshedOnlyWhenTheDataIsNew() async {
-        var chat = ChatRecord(id: chatID, language: "ru", state: ChatState.idle.stored, currentPlace: .saransk)
+        var chat = ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: .saransk)
         chat.currentPlace?.timeZone = "Europe/Moscow"
         let new = await conversation().handle(incoming(.button(.refresh(.now, .current)), query: "q", messageID: 9), chat: chat)
         #expect(new.replies.first == .answer(callbackQueryID: "q", text: "🔄 Обновлено"))
@@ -167,7 +168,7 @@ import WeatherBotStore
 
     @Test func nothingFoundSaysSoAndAsksAgain() async {
         let step = await conversation().handle(incoming(.text("Казань")), chat: nil)
-        #expect(ChatState(stored: step.chat.state) == .awaitingCityName(.setCity))
+        #expect(step.chat.state == .awaitingCityName(.setCity))
         #expect(step.replies.first?.text?.contains("Ничего не нашлось по запросу «Казань»") ?? false)
     }
 
@@ -179,7 +180,7 @@ import WeatherBotStore
         let stale = await bot.handle(incoming(.button(.confirmCity(question: old)), query: "q5"), chat: asked.chat)
         #expect(stale.replies == [.answer(callbackQueryID: "q5", text: "Эта кнопка уже неактуальна")])
         #expect(stale.chat.currentPlace == nil)
-        #expect(ChatState(stored: stale.chat.state) == ChatState(stored: asked.chat.state))
+        #expect(stale.chat.state == asked.chat.state)
 
         let garbage = await bot.handle(incoming(.button(nil), query: "q6"), chat: asked.chat)
         #expect(garbage.replies == [.answer(callbackQueryID: "q6", text: "Эта кнопка больше не работает")])
@@ -222,7 +223,7 @@ import WeatherBotStore
 
     @Test func startWithACityShowsItsWeather() async {
         let bot = conversation()
-        var chat = ChatRecord(id: chatID, language: "ru", state: ChatState.idle.stored, currentPlace: .saransk)
+        var chat = ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: .saransk)
         chat.currentPlace?.timeZone = "Europe/Moscow"
         let step = await bot.handle(incoming(.command(.start)), chat: chat)
         #expect(step.replies.count == 1)
@@ -265,7 +266,7 @@ import WeatherBotStore
     func chatWithCity() -> ChatRecord {
         var place = Place.saransk
         place.timeZone = "Europe/Moscow"
-        return ChatRecord(id: chatID, language: "ru", state: ChatState.idle.stored, currentPlace: place)
+        return ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: place)
     }
 
     @Test func switchingViewsEditsTheSameMessage() async throws {

@@ -4,6 +4,7 @@ import TelegramBotAPI
 import Testing
 import WeatherBotStore
 @testable import WeatherBot
+import WeatherBotSQLite
 
 /// /daily through the conversation, each step committed to a real SQLite file.
 @Suite struct DailyConversationTests {

@@ -91,11 +91,11 @@ final class FakeFavorites: ChatStore {
         self.list = Mutex(list)
     }
 
-    func favorites(of chatID: Int64) async throws -> [Favorite] {
+    func favorites(chatID: Int64) async throws -> [Favorite] {
         list.withLock { $0.filter { $0.chatId == chatID } }
     }
 
-    func subscriptions(of chatID: Int64) async throws -> [Subscription] { [] }
+    func subscriptions(chatID: Int64) async throws -> [Subscription] { [] }
 }
 
 /// Counts «typing…» calls.

@@ -4,7 +4,8 @@ import TelegramBotAPI
 import Testing
 import WeatherBotService
 @testable import WeatherBot
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 /// The favorites commands through the conversation, each step committed to a real SQLite file.
 @Suite struct FavoritesConversationTests {
@@ -37,13 +38,13 @@ import WeatherBotService
         ) async throws -> Conversation.Step {
             update += 1
             let chatID = chatID ?? id
-            let item = try database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
+            let item = try await database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
             let step = await conversation.handle(
                 .incoming(Incoming(
                     updateID: update, chatID: chatID, language: language, intent: intent, callbackQueryID: query, messageID: messageID,
                     isGroup: group, senderID: sender, userMessageID: userMessageID, isEdit: isEdit)),
                 chat: try database.chat(chatID))
-            try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
+            try await database.commitStep(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
             return step
         }
 

@@ -5,6 +5,7 @@ import TelegramBotAPI
 import Testing
 import WeatherBotStore
 @testable import WeatherBot
+import WeatherBotSQLite
 
 /// Text as people type it, from the router through the conversation.
 @Suite struct FreeTextTests {

@@ -5,7 +5,8 @@ import TelegramBotAPI
 import Testing
 import WeatherBotService
 @testable import WeatherBot
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 /// Every screen the bot shows, in Russian and English, walked through as a user would and written
 /// out as text: compared with the committed files in `Golden/`, so a wording change is a reviewed
@@ -83,17 +84,17 @@ import WeatherBotService
 
         private func handle(_ incoming: Incoming) async throws {
             let step = await conversation.handle(.incoming(incoming), chat: try database.chat(chatID))
-            try commit(step)
+            try await commit(step)
             // Follow-ups (the city of a location) run as the worker runs them, right after.
             for followUp in step.followUps {
-                try commit(await conversation.handle(.followUp(followUp, chatID: chatID), chat: try database.chat(chatID)))
+                try await commit(await conversation.handle(.followUp(followUp, chatID: chatID), chat: try database.chat(chatID)))
             }
         }
 
-        private func commit(_ step: Conversation.Step) throws {
+        private func commit(_ step: Conversation.Step) async throws {
             update += 1
-            let item = try database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
-            try database.commit(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
+            let item = try await database.receive([(updateID: update, chatID: chatID, payload: Data())], lastUpdateID: update)[0]
+            try await database.commitStep(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
             write(step.replies)
         }
 

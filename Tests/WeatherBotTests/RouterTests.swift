@@ -1,6 +1,7 @@
 import TelegramBotAPI
 import Testing
 @testable import WeatherBot
+import WeatherBotStore
 
 @Suite struct RouterTests {
     func message(_ text: String? = nil, location: Location? = nil, language: String? = "ru") -> Update {

@@ -1,5 +1,6 @@
 import Testing
 @testable import WeatherBot
+import WeatherBotStore
 
 /// Times after /daily, points and map links, and sentences around a city's name, as people type them.
 @Suite struct TypedInputTests {

@@ -1,5 +1,6 @@
 import Foundation
 import WeatherBotStore
+import WeatherBotSQLite
 
 /// A real SQLite file in a fresh temporary folder, removed when the test is done with it.
 final class TemporaryDatabase {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WeatherBotStore
-@testable import WeatherBot
+
 
 @Suite struct ChatStateTests {
     @Test func everyStateSurvivesStoringAndReading() {

@@ -1,26 +1,25 @@
 public import Foundation
 import GRDB
 public import TelegramBotAPI
+public import WeatherBotStore
 
 // MARK: - Items that keep failing
 
 extension BotDatabase {
-    private static let stoppedCleanlyKey = "stoppedCleanly"
-
     /// The chat workers start. When the last run did not stop cleanly, the first waiting item of
     /// each chat may be the one whose handling stopped it (a crash), so it counts an attempt.
-    public func beginRun() throws {
-        try writer.write { db in
-            if try WorkerFact.fetchOne(db, key: Self.stoppedCleanlyKey)?.value == "0" {
+    public func beginRun() async throws {
+        try await writer.write { db in
+            if try Self.fact(.stoppedCleanly, db) == "0" {
                 try db.execute(sql: "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chatId)")
             }
-            try WorkerFact(key: Self.stoppedCleanlyKey, value: "0").upsert(db)
+            try Self.setFact(.stoppedCleanly, "0", db)
         }
     }
 
     /// The chat workers stopped cleanly: no item was cut off.
-    public func endRun() throws {
-        try writer.write { db in try WorkerFact(key: Self.stoppedCleanlyKey, value: "1").upsert(db) }
+    public func endRun() async throws {
+        try await writer.write { db in try Self.setFact(.stoppedCleanly, "1", db) }
     }
 
     /// Moves an item that cannot be handled aside, into `inboxFailure` with its error, where the

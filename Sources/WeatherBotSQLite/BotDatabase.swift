@@ -1,6 +1,7 @@
 public import Foundation
 public import GRDB
 public import TelegramBotAPI
+public import WeatherBotStore
 
 /// The bot's SQLite database: one writer, its migrations, and every query the service runs.
 ///
@@ -188,19 +189,15 @@ public struct BotDatabase: Sendable {
 // MARK: - Polling
 
 extension BotDatabase {
-    private static let lastUpdateIDKey = "lastUpdateId"
-    private static let lastPollKey = "lastSuccessfulPollAt"
-    private static let webhookSecretKey = "webhookSecret"
-
     /// The id of the last update committed to the inbox, or nil before the first.
     public func lastUpdateID() throws -> Int64? {
-        try writer.read { db in try Self.fact(Self.lastUpdateIDKey, db).flatMap(Int64.init) }
+        try writer.read { db in try Self.fact(.lastUpdateID, db).flatMap(Int64.init) }
     }
 
     /// When getUpdates last answered.
     public func lastSuccessfulPoll() throws -> Date? {
         try writer.read { db in
-            try Self.fact(Self.lastPollKey, db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+            WorkerFact.time(try Self.fact(.lastSuccessfulPoll, db))
         }
     }
 
@@ -213,17 +210,17 @@ extension BotDatabase {
     /// - Returns: the inbox items written, in order.
     public func receive(
         _ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool = false, at now: Date = Date()
-    ) throws -> [InboxItem] {
-        try writer.write { db in
-            let stored = try Self.fact(Self.lastUpdateIDKey, db).flatMap(Int64.init) ?? Int64.min
+    ) async throws -> [InboxItem] {
+        try await writer.write { db in
+            let stored = try Self.fact(.lastUpdateID, db).flatMap(Int64.init) ?? Int64.min
             let previous = rebasing ? Int64.min : stored
             var items: [InboxItem] = []
             for update in updates where update.updateID > previous {
                 guard let chatID = update.chatID else { continue }
                 items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db))
             }
-            try Self.setFact(Self.lastUpdateIDKey, String(max(previous, lastUpdateID)), db)
-            try Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), db)
+            try Self.setFact(.lastUpdateID, String(max(previous, lastUpdateID)), db)
+            try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db)
             return items
         }
     }
@@ -251,25 +248,25 @@ extension BotDatabase {
 
     /// The secret Telegram sends with each webhook request: the one kept, or else `generated`,
     /// which is kept from now on.
-    public func webhookSecret(generated: String) throws -> String {
-        try writer.write { db in
-            if let kept = try Self.fact(Self.webhookSecretKey, db) { return kept }
-            try Self.setFact(Self.webhookSecretKey, generated, db)
+    public func webhookSecret(generated: String) async throws -> String {
+        try await writer.write { db in
+            if let kept = try Self.fact(.webhookSecret, db) { return kept }
+            try Self.setFact(.webhookSecret, generated, db)
             return generated
         }
     }
 
     /// Records that getUpdates answered, with nothing new.
-    public func notePoll(at now: Date = Date()) throws {
-        try writer.write { db in try Self.setFact(Self.lastPollKey, String(now.timeIntervalSince1970), db) }
+    public func notePoll(at now: Date = Date()) async throws {
+        try await writer.write { db in try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db) }
     }
 
-    private static func fact(_ key: String, _ db: Database) throws -> String? {
-        try WorkerFact.fetchOne(db, key: key)?.value
+    static func fact(_ key: WorkerFact.Key, _ db: Database) throws -> String? {
+        try WorkerFactRow.fetchOne(db, key: key.rawValue)?.value
     }
 
-    private static func setFact(_ key: String, _ value: String, _ db: Database) throws {
-        try WorkerFact(key: key, value: value).upsert(db)
+    static func setFact(_ key: WorkerFact.Key, _ value: String, _ db: Database) throws {
+        try WorkerFactRow(key: key.rawValue, value: value).upsert(db)
     }
 }
 
@@ -288,8 +285,8 @@ extension BotDatabase {
 
     /// Writes chats and their daily forecasts as they are, in one transaction: a restore, or a
     /// database prepared for a benchmark. A chat or forecast whose id exists is refused.
-    public func insert(chats: [ChatRecord], subscriptions: [Subscription] = []) throws {
-        try writer.write { db in
+    public func insert(chats: [ChatRecord], subscriptions: [Subscription] = []) async throws {
+        try await writer.write { db in
             for chat in chats { try chat.insert(db) }
             for subscription in subscriptions { try subscription.insert(db) }
         }
@@ -306,29 +303,6 @@ extension BotDatabase {
             try InboxItem.filter(InboxItem.Columns.chatId == chatID).order(InboxItem.Columns.seq).fetchOne(db)
         }
     }
-
-    /// ``commitStep(chat:handled:changes:replies:followUps:at:)`` in a transaction of its own,
-    /// synchronously: for tests that drive one step at a time.
-    ///
-    /// - Returns: the follow-up items written.
-    @discardableResult
-    func commit(
-        chat: ChatRecord,
-        handled seq: Int64,
-        changes: [ChatChange] = [],
-        replies: [BotRequest],
-        followUps: [Data],
-        at now: Date = Date()
-    ) throws -> [InboxItem] {
-        var stored = chat
-        stored.updatedAt = now
-        let written = try writer.write { [stored] db in
-            try Self.writeStep(chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, now: now, db)
-        }
-        chats.keep(stored)
-        return written.followUps
-    }
-
 
     /// Commits one handled inbox item for the chat workers: the chat's new record, the item's
     /// removal, the replies into the outbox, and follow-ups into the inbox, all or nothing, sharing
@@ -388,8 +362,8 @@ extension BotDatabase {
     }
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.
-    public func discardInboxItem(seq: Int64, chatID: Int64) throws {
-        _ = try writer.write { db in
+    public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
+        _ = try await writer.write { db in
             try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chatID).deleteAll(db)
         }
     }
@@ -413,14 +387,9 @@ extension BotDatabase {
         }
     }
 
-    /// Removes a delivered reply; when it was sent under a tag, remembers the message id for later edits.
-    public func completeOutbox(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) throws {
-        try writer.write { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
-    }
-
-    /// ``completeOutbox(id:chatID:tag:messageID:at:)`` for the sender, sharing a commit with the
-    /// replies delivered meanwhile.
-    public func completeDelivered(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) async throws {
+    /// Removes a delivered or abandoned reply; when it was sent under a tag, remembers the message
+    /// id for later edits. Shares a commit with the steps and replies written meanwhile.
+    public func completeOutbox(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) async throws {
         try await group.write { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
     }
 
@@ -432,8 +401,8 @@ extension BotDatabase {
     }
 
     /// Puts a reply back to be tried again no earlier than `notBefore`.
-    public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) throws {
-        try writer.write { db in
+    public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET attempts = attempts + 1, notBefore = ? WHERE id = ? AND chatId = ?",
                 arguments: [notBefore, id, chatID])
@@ -442,8 +411,8 @@ extension BotDatabase {
 
     /// The bot may no longer write to this chat: its waiting replies are dropped, it is marked
     /// inactive and its daily forecasts are paused.
-    public func deactivateChat(_ chatID: Int64) throws {
-        try writer.write { db in
+    public func deactivateChat(_ chatID: Int64) async throws {
+        try await writer.write { db in
             _ = try OutboxItem.filter(OutboxItem.Columns.chatId == chatID).deleteAll(db)
             try db.execute(sql: "UPDATE chat SET isActive = 0 WHERE id = ?", arguments: [chatID])
             try db.execute(sql: "UPDATE subscription SET isActive = 0 WHERE chatId = ?", arguments: [chatID])

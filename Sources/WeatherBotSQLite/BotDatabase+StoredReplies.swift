@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TelegramBotAPI
+import WeatherBotStore
 
 // MARK: - Replies stored before v8
 

@@ -2,31 +2,32 @@ import Foundation
 import GRDB
 import TelegramBotAPI
 import Testing
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 /// Reading a whole database file for moving it elsewhere: read-only, at one moment, whatever
 /// version of the bot wrote it, and refused in one line when it is not a bot's file.
 @Suite struct ContentsTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
 
-    func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
+    func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
+        return try await body(folder)
     }
 
     func unreadable(_ path: String) -> String? {
         do {
-            _ = try BotDatabase.Contents(readingFileAt: path)
+            _ = try StoreContents(readingFileAt: path)
             return nil
         } catch {
             return error.description
         }
     }
 
-    @Test func aFileOfAnOlderVersionIsReadAsThisVersionWouldAndStaysAsItWas() throws {
-        try withFolder { folder in
+    @Test func aFileOfAnOlderVersionIsReadAsThisVersionWouldAndStaysAsItWas() async throws {
+        try await withFolder { folder in
             let path = folder.appendingPathComponent("bot.sqlite").path
             let old = try DatabaseQueue(path: path)
             try BotDatabase.migrator.migrate(old, upTo: "v8: the outbox keeps Bot API calls")
@@ -41,7 +42,7 @@ import Testing
             try old.close()
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-            let contents = try BotDatabase.Contents(readingFileAt: path)
+            let contents = try StoreContents(readingFileAt: path)
             #expect(contents.chats.map(\.id) == [5] && contents.chats.first?.recentPlaces == [])
             #expect(contents.outbox.map(\.lane) == [.bulk] && contents.outbox.first?.photo == nil)
             #expect(contents.rowCounts["outbox"] == 1 && contents.rowCounts["inboxFailure"] == 0)
@@ -52,8 +53,8 @@ import Testing
         }
     }
 
-    @Test func aFileOfANewerVersionOrOfAnotherProgramIsRefused() throws {
-        try withFolder { folder in
+    @Test func aFileOfANewerVersionOrOfAnotherProgramIsRefused() async throws {
+        try await withFolder { folder in
             let newer = folder.appendingPathComponent("newer.sqlite").path
             let database = try BotDatabase.open(path: newer)
             try database.writer.write { db in
@@ -67,14 +68,14 @@ import Testing
         }
     }
 
-    @Test func aFileTheBotHasOpenIsReadWithEverythingCommitted() throws {
-        try withFolder { folder in
+    @Test func aFileTheBotHasOpenIsReadWithEverythingCommitted() async throws {
+        try await withFolder { folder in
             let path = folder.appendingPathComponent("bot.sqlite").path
             let database = try BotDatabase.open(path: path)
-            _ = try database.receive([(1, 7, Data("{}".utf8))], lastUpdateID: 1, at: Self.now)
-            #expect(try BotDatabase.Contents(readingFileAt: path).inbox.map(\.updateId) == [1])
-            _ = try database.receive([(2, 7, Data("{}".utf8))], lastUpdateID: 2, at: Self.now)
-            let contents = try BotDatabase.Contents(readingFileAt: path)
+            _ = try await database.receive([(1, 7, Data("{}".utf8))], lastUpdateID: 1, at: Self.now)
+            #expect(try StoreContents(readingFileAt: path).inbox.map(\.updateId) == [1])
+            _ = try await database.receive([(2, 7, Data("{}".utf8))], lastUpdateID: 2, at: Self.now)
+            let contents = try StoreContents(readingFileAt: path)
             #expect(contents.inbox.map(\.updateId) == [1, 2] && contents.lastUpdateID == 2 && contents.rowCounts["inbox"] == 2)
             #expect(contents.lastIDs["inbox"] == 2)
         }

@@ -1,5 +1,4 @@
 public import Foundation
-public import WeatherBotStore
 
 /// Where a chat's conversation stands; persisted with the chat after every step.
 public enum ChatState: Codable, Sendable, Hashable {

@@ -2,27 +2,28 @@ import Foundation
 import GRDB
 import TelegramBotAPI
 import Testing
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
+import WeatherBotStore
 
 @Suite struct BotDatabaseTests {
     func payload(_ text: String) -> Data { Data(text.utf8) }
     /// A reply whose parameters are `text`: the store keeps them as they are.
     func reply(_ text: String) -> BotRequest { BotRequest(method: .sendMessage, parameters: payload(text)) }
 
-    @Test func migratesAFreshFileAndOpensItAgain() throws {
+    @Test func migratesAFreshFileAndOpensItAgain() async throws {
         let temporary = try TemporaryDatabase()
-        let tables = try temporary.database.writer.read { db in
+        let tables = try await temporary.database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
         for table in ["chat", "inbox", "outbox", "messageTag", "workerFact", "grdb_migrations"] {
             #expect(tables.contains(table))
         }
         _ = try temporary.reopen()
-        let mode = try temporary.database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let mode = try await temporary.database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
 
-    @Test func repliesWaitingInTheOutboxGetTheBotAPIsKeyboardKeysWhenTheFileIsOpened() throws {
+    @Test func repliesWaitingInTheOutboxGetTheBotAPIsKeyboardKeysWhenTheFileIsOpened() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -33,7 +34,7 @@ import Testing
         let question = #"{"send":{"text":"Город?","markup":{"forceReply":true,"selective":true,"inputFieldPlaceholder":"Город","replyTo":41}}}"#
         let card = #"{"edit":{"_0":{"id":{"_0":7}},"text":"inlineKeyboard","keyboard":{"inlineKeyboard":[[{"text":"Да","callbackData":"cy:1"}]]}}}"#
         let plain = #"{"answer":{"callbackQueryID":"q","showAlert":false}}"#
-        try old.write { db in
+        try await old.write { db in
             for payload in [question, card, plain] {
                 try db.execute(
                     sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (1, 0, ?, 0, 0, 0)",
@@ -41,7 +42,7 @@ import Testing
             }
         }
         try BotDatabase.migrator.migrate(old, upTo: "v7: keyboards in the outbox under the Bot API's names")
-        let payloads = try old.read { db in try Data.fetchAll(db, sql: "SELECT payload FROM outbox ORDER BY id") }
+        let payloads = try await old.read { db in try Data.fetchAll(db, sql: "SELECT payload FROM outbox ORDER BY id") }
         try old.close()
         let objects = try payloads.map { try #require(try JSONSerialization.jsonObject(with: $0) as? NSDictionary) }
         #expect(objects[0] == (try JSONSerialization.jsonObject(with: Data(
@@ -66,7 +67,7 @@ import Testing
 
     /// A v8 file opened by this version: its subscriptions come without the chart, its waiting
     /// replies without a photo, and both read as before.
-    @Test func aFileOfTheVersionBeforeChartsKeepsItsForecastsAndReplies() throws {
+    @Test func aFileOfTheVersionBeforeChartsKeepsItsForecastsAndReplies() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -74,7 +75,7 @@ import Testing
         let old = try DatabaseQueue(path: path)
         try BotDatabase.migrator.migrate(old, upTo: "v8: the outbox keeps Bot API calls")
         let reply = BotRequest.sendMessage(chatID: 5, text: "🗓 Прогноз на сегодня")
-        try old.write { db in
+        try await old.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO subscription (chatId, place, timeZone, hour, minute, nextSendAt, isActive, createdAt)
@@ -94,7 +95,7 @@ import Testing
         #expect(item.photo == nil && item.request == reply)
     }
 
-    @Test func repliesWaitingInTheOutboxBecomeTheBotAPICallsThatMakeThemWhenTheFileIsOpened() throws {
+    @Test func repliesWaitingInTheOutboxBecomeTheBotAPICallsThatMakeThemWhenTheFileIsOpened() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -111,7 +112,7 @@ import Testing
             #"{"answer":{"callbackQueryID":"q1","text":"⭐","showAlert":true}}"#,
             "not a reply",
         ]
-        try old.write { db in
+        try await old.write { db in
             for (index, payload) in stored.enumerated() {
                 try db.execute(
                     sql: "INSERT INTO outbox (chatId, lane, payload, attempts, notBefore, createdAt) VALUES (?, 1, ?, 2, 0, 0)",
@@ -140,7 +141,7 @@ import Testing
         #expect((question["reply_parameters"] as? [String: Any])?["message_id"] as? Int == 41)
     }
 
-    @Test func theFileIsReadableByItsOwnerOnly() throws {
+    @Test func theFileIsReadableByItsOwnerOnly() async throws {
         let temporary = try TemporaryDatabase()
         let attributes = try FileManager.default.attributesOfItem(atPath: temporary.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -156,11 +157,11 @@ import Testing
         #expect(journal == "wal")
     }
 
-    @Test func receivingCommitsTheInboxAndTheOffsetTogetherAndSkipsRedelivery() throws {
+    @Test func receivingCommitsTheInboxAndTheOffsetTogetherAndSkipsRedelivery() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
         #expect(try database.lastUpdateID() == nil)
-        let items = try database.receive(
+        let items = try await database.receive(
             [(updateID: 100, chatID: 1, payload: payload("a")), (updateID: 101, chatID: nil, payload: payload("b")),
              (updateID: 102, chatID: 2, payload: payload("c"))],
             lastUpdateID: 102)
@@ -169,56 +170,56 @@ import Testing
         #expect(try database.lastSuccessfulPoll() != nil)
 
         // The same batch again (Telegram re-sent it): nothing new.
-        let again = try database.receive([(updateID: 102, chatID: 2, payload: payload("c"))], lastUpdateID: 102)
+        let again = try await database.receive([(updateID: 102, chatID: 2, payload: payload("c"))], lastUpdateID: 102)
         #expect(again.isEmpty)
         #expect(try database.pendingInbox().count == 2)
         #expect(try temporary.reopen().lastUpdateID() == 102)
     }
 
-    @Test func commitStoresStateRemovesTheItemAndQueuesRepliesInOneGo() throws {
+    @Test func commitStoresStateRemovesTheItemAndQueuesRepliesInOneGo() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
-        let item = try #require(try database.receive([(updateID: 1, chatID: 7, payload: payload("u"))], lastUpdateID: 1).first)
+        let item = try #require(try await database.receive([(updateID: 1, chatID: 7, payload: payload("u"))], lastUpdateID: 1).first)
         let place = Place(name: "Saransk", localNames: ["ru": "Саранск"], region: "Mordovia", country: "RU", latitude: 54.18, longitude: 45.17, timeZone: "Europe/Moscow")
-        let chat = ChatRecord(id: 7, language: "ru", state: payload("{\"idle\":{}}"), currentPlace: place, questionSeq: 3)
-        let followUps = try database.commit(chat: chat, handled: item.seq!, replies: [reply("r1"), reply("r2")], followUps: [payload("f")])
+        let chat = ChatRecord(id: 7, language: .ru, state: .idle, currentPlace: place, questionSeq: 3)
+        let followUps = try await database.commitStep(chat: chat, handled: item.seq!, replies: [reply("r1"), reply("r2")], followUps: [payload("f")])
 
         let reopened = try temporary.reopen()
         let stored = try #require(try reopened.chat(7))
         #expect(stored.currentPlace == place)
         #expect(stored.questionSeq == 3)
-        #expect(stored.state == payload("{\"idle\":{}}"))
+        #expect(stored.state == .idle)
         #expect(try reopened.pendingInbox().map(\.payload) == [payload("f")])
-        #expect(followUps.map(\.kind) == [.followUp])
+        #expect(followUps.followUps.map(\.kind) == [.followUp])
         #expect(try reopened.outboxBacklog() == 2)
         let entries = try reopened.outboxItems(lane: .interactive, from: .min, limit: 10)
         #expect(entries.map(\.chatId) == [7, 7])
         #expect(entries.map(\.parameters) == [payload("r1"), payload("r2")])
     }
 
-    @Test func aChatRowIsWrittenAndRewrittenWithEveryField() throws {
+    @Test func aChatRowIsWrittenAndRewrittenWithEveryField() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
-        let items = try database.receive(
+        let items = try await database.receive(
             [(updateID: 1, chatID: 4, payload: payload("")), (updateID: 2, chatID: 4, payload: payload(""))], lastUpdateID: 2)
         let created = Date(timeIntervalSince1970: 1_700_000_000)
-        var chat = ChatRecord(id: 4, language: "en", state: payload("s1"), createdAt: created)
+        var chat = ChatRecord(id: 4, language: .en, state: .locating, createdAt: created)
         let paris = Place(name: "Paris", region: "Ile-de-France", country: "FR", latitude: 48.85, longitude: 2.35)
         _ = chat.remember(paris)
-        try database.commit(chat: chat, handled: items[0].seq!, replies: [], followUps: [])
+        try await database.commitStep(chat: chat, handled: items[0].seq!, replies: [], followUps: [])
         #expect(try database.chat(4)?.recentPlaces == [RecentPlace(id: 1, place: paris)])
         #expect(try database.chat(4)?.currentPlace == nil)
 
         chat.currentPlace = paris
-        chat.state = payload("s2")
+        chat.state = .awaitingCityName(.setCity)
         chat.isActive = false
-        try database.commit(chat: chat, handled: items[1].seq!, replies: [], followUps: [])
+        try await database.commitStep(chat: chat, handled: items[1].seq!, replies: [], followUps: [])
         let stored = try #require(try database.chat(4))
         #expect(stored.currentPlace == paris)
-        #expect(stored.state == payload("s2"))
+        #expect(stored.state == .awaitingCityName(.setCity))
         #expect(stored.isActive == false)
         #expect(stored.placeSeq == 1)
-        #expect(stored.language == "en")
+        #expect(stored.language == .en)
         #expect(stored.createdAt == created)
         // The row holds what the cache holds (the file keeps times to the millisecond).
         var fromFile = try #require(try temporary.reopen().chat(4))
@@ -230,21 +231,21 @@ import Testing
     @Test func aStepThatKeepsThePlacesStillWritesTheRestAndARemovedRowComesBack() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
-        let items = try database.receive((1...3).map { (updateID: Int64($0), chatID: Int64?(4), payload: payload("")) }, lastUpdateID: 3)
+        let items = try await database.receive((1...3).map { (updateID: Int64($0), chatID: Int64?(4), payload: payload("")) }, lastUpdateID: 3)
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
-        var chat = ChatRecord(id: 4, language: "ru", state: payload("s1"), currentPlace: kazan)
+        var chat = ChatRecord(id: 4, language: .ru, state: .locating, currentPlace: kazan)
         _ = chat.remember(kazan)
         try await database.commitStep(chat: chat, handled: items[0].seq!, replies: [], followUps: [])
 
         // Same places: the other columns still change.
-        chat.state = payload("s2")
+        chat.state = .awaitingCityName(.setCity)
         chat.questionSeq = 5
-        chat.language = "en"
+        chat.language = .en
         try await database.commitStep(chat: chat, handled: items[1].seq!, replies: [], followUps: [])
         var stored = try #require(try temporary.reopen().chat(4))
-        #expect(stored.state == payload("s2"))
+        #expect(stored.state == .awaitingCityName(.setCity))
         #expect(stored.questionSeq == 5)
-        #expect(stored.language == "en")
+        #expect(stored.language == .en)
         #expect(stored.currentPlace == kazan)
         #expect(stored.recentPlaces == [RecentPlace(id: 1, place: kazan)])
 
@@ -253,28 +254,28 @@ import Testing
         stored = try #require(try temporary.reopen().chat(4))
         #expect(stored.currentPlace == kazan)
         #expect(stored.recentPlaces == [RecentPlace(id: 1, place: kazan)])
-        #expect(stored.state == payload("s2"))
+        #expect(stored.state == .awaitingCityName(.setCity))
     }
 
-    @Test func eachLaneIsReadInIdOrderFromAnIdWhateverTheOtherHolds() throws {
+    @Test func eachLaneIsReadInIdOrderFromAnIdWhateverTheOtherHolds() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
-        let items = try database.receive(
+        let items = try await database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
-        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [reply("1a"), reply("1b")], followUps: [])
+        try await database.commitStep(chat: ChatRecord(id: 1, language: .ru, state: .idle), handled: items[0].seq!, replies: [reply("1a"), reply("1b")], followUps: [])
         // A broadcast committed between the two chats' steps.
-        try database.writer.write { db in
+        try await database.writer.write { db in
             for chat in Int64(100)..<300 {
-                try ChatRecord(id: chat, language: "ru", state: Data()).insert(db)
+                try ChatRecord(id: chat, language: .ru, state: .idle).insert(db)
                 try Subscription(chatId: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast).insert(db)
             }
         }
         let due = try database.dueSubscriptions(at: Date())
-        let ids = try database.commit(due.map {
+        let ids = try await database.commitDeliveries(due.map {
             DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", requests: [reply("f")], nextSendAt: .distantFuture)
         })
         #expect(ids.joined().count == 200)
-        try database.commit(chat: ChatRecord(id: 2, language: "ru", state: Data()), handled: items[1].seq!, replies: [reply("2a")], followUps: [])
+        try await database.commitStep(chat: ChatRecord(id: 2, language: .ru, state: .idle), handled: items[1].seq!, replies: [reply("2a")], followUps: [])
 
         let first = try database.outboxItems(lane: .interactive, from: .min, limit: 2)
         #expect(first.map(\.chatId) == [1, 1])
@@ -287,12 +288,12 @@ import Testing
         #expect(try database.outboxBacklog(lane: .bulk) == 200)
         #expect(try database.outboxBacklog(lane: .interactive) == 3)
 
-        try database.completeOutbox(id: first[0].id!, chatID: 1, tag: "locate-1", messageID: 555)
+        try await database.completeOutbox(id: first[0].id!, chatID: 1, tag: "locate-1", messageID: 555)
         #expect(try database.messageID(chatID: 1, tag: "locate-1") == 555)
         #expect(try database.messageID(chatID: 2, tag: "locate-1") == nil)
         #expect(try database.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.id) == [first[1].id, rest[0].id])
 
-        try database.retryOutbox(id: first[1].id!, chatID: 1, notBefore: Date().addingTimeInterval(60))
+        try await database.retryOutbox(id: first[1].id!, chatID: 1, notBefore: Date().addingTimeInterval(60))
         let retried = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(retried.attempts == 1)
         #expect(retried.notBefore > Date())
@@ -302,13 +303,13 @@ import Testing
         let temporary = try TemporaryDatabase()
         let database = temporary.database
         for chat in Int64(1)...50 {
-            let item = try #require(try database.receive([(updateID: chat, chatID: chat, payload: payload(""))], lastUpdateID: chat).first)
-            try database.commit(chat: ChatRecord(id: chat, language: "ru", state: Data()), handled: item.seq!, replies: [reply("r")], followUps: [])
+            let item = try #require(try await database.receive([(updateID: chat, chatID: chat, payload: payload(""))], lastUpdateID: chat).first)
+            try await database.commitStep(chat: ChatRecord(id: chat, language: .ru, state: .idle), handled: item.seq!, replies: [reply("r")], followUps: [])
         }
         let entries = try database.outboxItems(lane: .interactive, from: .min, limit: 100)
         try await withThrowingTaskGroup { group in
             for entry in entries {
-                group.addTask { try await database.completeDelivered(id: entry.id!, chatID: entry.chatId, tag: "t", messageID: Int(entry.chatId) * 10) }
+                group.addTask { try await database.completeOutbox(id: entry.id!, chatID: entry.chatId, tag: "t", messageID: Int(entry.chatId) * 10) }
             }
             try await group.waitForAll()
         }
@@ -316,27 +317,27 @@ import Testing
         #expect(try database.messageID(chatID: 17, tag: "t") == 170)
     }
 
-    @Test func aBlockedChatLosesItsRepliesAndIsMarkedInactive() throws {
+    @Test func aBlockedChatLosesItsRepliesAndIsMarkedInactive() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
-        let items = try database.receive([(updateID: 1, chatID: 9, payload: payload(""))], lastUpdateID: 1)
-        try database.commit(chat: ChatRecord(id: 9, language: "en", state: Data()), handled: items[0].seq!, replies: [reply("x"), reply("y")], followUps: [])
-        try database.deactivateChat(9)
+        let items = try await database.receive([(updateID: 1, chatID: 9, payload: payload(""))], lastUpdateID: 1)
+        try await database.commitStep(chat: ChatRecord(id: 9, language: .en, state: .idle), handled: items[0].seq!, replies: [reply("x"), reply("y")], followUps: [])
+        try await database.deactivateChat(9)
         #expect(try database.outboxBacklog() == 0)
         #expect(try database.chat(9)?.isActive == false)
     }
 
-    @Test func queriesOfOneChatNeverTouchAnother() throws {
+    @Test func queriesOfOneChatNeverTouchAnother() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database
-        let items = try database.receive(
+        let items = try await database.receive(
             [(updateID: 1, chatID: 1, payload: payload("")), (updateID: 2, chatID: 2, payload: payload(""))], lastUpdateID: 2)
-        try database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [reply("mine")], followUps: [])
+        try await database.commitStep(chat: ChatRecord(id: 1, language: .ru, state: .idle), handled: items[0].seq!, replies: [reply("mine")], followUps: [])
         let other = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first?.id)
         // Chat 2 naming chat 1's reply or inbox item changes nothing.
-        try database.completeOutbox(id: other, chatID: 2)
-        try database.retryOutbox(id: other, chatID: 2, notBefore: .distantFuture)
-        try database.discardInboxItem(seq: items[1].seq! - 1, chatID: 2)
+        try await database.completeOutbox(id: other, chatID: 2)
+        try await database.retryOutbox(id: other, chatID: 2, notBefore: .distantFuture)
+        try await database.discardInboxItem(seq: items[1].seq! - 1, chatID: 2)
         #expect(try database.outboxBacklog() == 1)
         let mine = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(mine.attempts == 0)
@@ -346,13 +347,13 @@ import Testing
 }
 
 @Suite struct BotStatusTests {
-    @Test func statusIsReadWithoutWritingAnything() throws {
+    @Test func statusIsReadWithoutWritingAnything() async throws {
         let temporary = try TemporaryDatabase()
         var status = try BotStatus.read(path: temporary.path)
         #expect(status.lastSuccessfulPoll == nil)
         let polledAt = Date(timeIntervalSince1970: 1_795_000_000)
-        let items = try temporary.database.receive([(updateID: 5, chatID: 1, payload: Data())], lastUpdateID: 5, at: polledAt)
-        try temporary.database.commit(chat: ChatRecord(id: 1, language: "ru", state: Data()), handled: items[0].seq!, replies: [.sendMessage(chatID: 1, text: "r")], followUps: [Data("f".utf8)])
+        let items = try await temporary.database.receive([(updateID: 5, chatID: 1, payload: Data())], lastUpdateID: 5, at: polledAt)
+        try await temporary.database.commitStep(chat: ChatRecord(id: 1, language: .ru, state: .idle), handled: items[0].seq!, replies: [.sendMessage(chatID: 1, text: "r")], followUps: [Data("f".utf8)])
         status = try BotStatus.read(path: temporary.path)
         #expect(status.lastSuccessfulPoll == polledAt)
         #expect(status.outboxBacklog == 1)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
-@testable import WeatherBotStore
+@testable import WeatherBotSQLite
 
 @Suite struct GroupCommitTests {
     /// Many concurrent writes to a table of facts, every tenth of which breaks the key constraint.

@@ -1,0 +1,161 @@
+import Foundation
+public import GRDB
+public import WeatherBotStore
+
+// How the store's records are rows of the SQLite file. The records themselves are plain types of
+// WeatherBotStore; the tables and columns are this engine's.
+
+extension ChatRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "chat"
+
+    public enum Columns {
+        public static let id = Column("id")
+        public static let isActive = Column("isActive")
+    }
+
+    /// The place columns hold JSON, as GRDB writes a Codable value; the state column holds the
+    /// state's stored form (``ChatState/stored``), whatever the chat's version wrote.
+    public init(row: Row) throws {
+        let decoder = Self.databaseJSONDecoder(for: "")
+        let place: String? = row["currentPlace"]
+        let recent: String? = row["recentPlaces"]
+        let language: String = row["language"]
+        self.init(
+            id: row["id"], language: Language(rawValue: language) ?? .ru, state: ChatState(stored: row["state"]),
+            currentPlace: try place.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
+            recentPlaces: try recent.map { try decoder.decode([RecentPlace].self, from: Data($0.utf8)) } ?? [],
+            placeSeq: row["placeSeq"], questionSeq: row["questionSeq"], isActive: row["isActive"], createdAt: row["createdAt"],
+            updatedAt: row["updatedAt"], lastMessageID: row["lastMessageID"])
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = Self.databaseJSONEncoder(for: "")
+        container["id"] = id
+        container["language"] = language.rawValue
+        container["state"] = state.stored
+        container["currentPlace"] = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        container["recentPlaces"] = String(decoding: try encoder.encode(recentPlaces), as: UTF8.self)
+        container["placeSeq"] = placeSeq
+        container["questionSeq"] = questionSeq
+        container["isActive"] = isActive
+        container["createdAt"] = createdAt
+        container["updatedAt"] = updatedAt
+        container["lastMessageID"] = lastMessageID
+    }
+
+    /// Inserts or updates the chat's row with one prepared statement: the busiest write of all,
+    /// made without the generic record machinery. Columns holding values are JSON, as GRDB writes them.
+    ///
+    /// - Parameter placesUnchanged: the row holds this record's current and recent places already,
+    ///   so they need not be encoded and written again (most steps change neither). Should the row
+    ///   be missing after all, the whole record is written.
+    func store(_ db: Database, placesUnchanged: Bool = false) throws {
+        let state = state.stored
+        if placesUnchanged {
+            try db.cachedStatement(sql: """
+                UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?,
+                    lastMessageID = ?
+                WHERE id = ?
+                """)
+                .execute(arguments: [language.rawValue, state, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID, id])
+            if db.changesCount > 0 { return }
+        }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
+                recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
+                isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
+                lastMessageID = excluded.lastMessageID
+            """)
+        let encoder = Self.databaseJSONEncoder(for: "")
+        let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let recent = String(decoding: try encoder.encode(recentPlaces), as: UTF8.self)
+        try statement.execute(
+            arguments: [id, language.rawValue, state, place, recent, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID])
+    }
+}
+
+extension InboxItem: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "inbox"
+
+    public enum Columns {
+        public static let seq = Column("seq")
+        public static let chatId = Column("chatId")
+    }
+
+    /// Inserts the item with one prepared statement (every update passes here) and returns it
+    /// with its `seq`.
+    func written(to db: Database) throws -> InboxItem {
+        try db.cachedStatement(sql: "INSERT INTO inbox (chatId, updateId, kind, payload) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [chatId, updateId, kind.rawValue, payload])
+        var item = self
+        item.seq = db.lastInsertedRowID
+        return item
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        seq = inserted.rowID
+    }
+}
+
+extension OutboxItem: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "outbox"
+
+    public enum Columns {
+        public static let id = Column("id")
+        public static let chatId = Column("chatId")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension Favorite: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "favorite"
+
+    public enum Columns {
+        public static let id = Column("id")
+        public static let chatId = Column("chatId")
+        public static let position = Column("position")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension Subscription: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "subscription"
+
+    public enum Columns {
+        public static let id = Column("id")
+        public static let chatId = Column("chatId")
+        public static let nextSendAt = Column("nextSendAt")
+        public static let isActive = Column("isActive")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// The id Telegram gave a message the bot sent under a tag, so a later reply can edit it.
+struct MessageTag: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "messageTag"
+
+    var chatId: Int64
+    var tag: String
+    var messageId: Int
+    var createdAt: Date
+}
+
+/// A fact about the worker itself, under a ``WorkerFact/Key``.
+struct WorkerFactRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "workerFact"
+
+    var key: String
+    var value: String
+}

@@ -1,0 +1,24 @@
+public import Foundation
+
+/// The small facts every engine keeps about the worker itself, by name, in a table of text values.
+public enum WorkerFact {
+    /// The names the facts are stored under; files and databases written earlier use them too.
+    public enum Key: String, Sendable, CaseIterable {
+        /// The id of the last update taken from Telegram (the offset is one more).
+        case lastUpdateID = "lastUpdateId"
+        /// When getUpdates last answered, in seconds since 1970.
+        case lastSuccessfulPoll = "lastSuccessfulPollAt"
+        /// "1" once the worker stopped cleanly, "0" while it runs.
+        case stoppedCleanly
+        /// The secret Telegram sends with each webhook request, when generated rather than configured.
+        case webhookSecret
+    }
+
+    /// A stored time as it is written: seconds since 1970.
+    public static func time(_ date: Date) -> String { String(date.timeIntervalSince1970) }
+
+    /// A stored time read back; nil for nothing or anything unreadable.
+    public static func time(_ stored: String?) -> Date? {
+        stored.flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+    }
+}
