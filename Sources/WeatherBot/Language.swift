@@ -1,4 +1,5 @@
-/// The languages the bot speaks: Russian first, English for everyone else.
+/// The languages the bot speaks: Russian first, English for everyone else. Each has its texts in
+/// its own file, `Texts+Russian.swift`, `Texts+English.swift`.
 public enum Language: String, Codable, Sendable, Hashable, CaseIterable {
     case ru
     case en
@@ -15,5 +16,15 @@ public enum Language: String, Codable, Sendable, Hashable, CaseIterable {
         }
         let base = code.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? code
         self = Self.readersOfRussian.contains(base) ? .ru : .en
+    }
+}
+
+extension Language {
+    /// Every text in this language, from its own file (`Texts+Russian.swift`, …).
+    var texts: Texts {
+        switch self {
+        case .ru: .russian
+        case .en: .english
+        }
     }
 }
