@@ -73,7 +73,7 @@ extension Conversation {
             limit: maximumSubscriptions))
         var said = context.texts.subscribed(
             "<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute),
-            nowThere: WeatherViews.clockTime(clock.date, in: timeZone))
+            WeatherViews.clockTime(clock.date, in: timeZone))
         if withChart { said += "\n" + context.texts.dailyWithChart }
         context.say(said)
     }

@@ -153,7 +153,7 @@ extension Conversation {
         // Any two whole numbers are read as such, so that «/move 0 5» is told the valid range.
         let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) ?? Int($0) }
         guard numbers.count == 2, let from = numbers[0], let to = numbers[1] else {
-            return context.say(context.texts.moveUsage(example: "/move \(list.count) 1"))
+            return context.say(context.texts.moveUsage("/move \(list.count) 1"))
         }
         guard list.indices.contains(from - 1), list.indices.contains(to - 1), let id = list[from - 1].id else {
             return context.say(context.texts.validRange(list.count, usage: "/move \(list.count) 1"))

@@ -45,7 +45,7 @@ public enum Views {
     /// Search results, one button each with what pressing it does.
     static func placeChoice(_ choices: [(place: Place, action: CallbackAction)], _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let rows = choices.map { choice in
-            [InlineKeyboardButton(text: buttonLabel(of: choice.place, texts.language), callbackData: choice.action.encoded)]
+            [InlineKeyboardButton(text: buttonLabel(of: choice.place, texts), callbackData: choice.action.encoded)]
         }
         return (texts.severalFound, InlineKeyboardMarkup(inlineKeyboard: rows))
     }
@@ -104,25 +104,14 @@ public enum Views {
 
     /// A button label such as «Париж, Иль-де-Франс, Франция 🇫🇷», plain text (buttons are not HTML);
     /// long country names in their short form («США»), since a button shows some 30 characters.
-    static func buttonLabel(of place: Place, _ language: Language) -> String {
-        let country = place.country.map { shortCountryNames[language]?[$0.uppercased()] ?? countryName($0, language) }
-        let parts = [place.name(in: language.rawValue), place.region, country]
+    static func buttonLabel(of place: Place, _ texts: Texts) -> String {
+        let country = place.country.map { texts.shortCountryNames[$0.uppercased()] ?? countryName($0, texts.language) }
+        let parts = [place.name(in: texts.language.rawValue), place.region, country]
             .compactMap { $0 }.filter { !$0.isEmpty }
         let label = HTML.truncate(parts.joined(separator: ", "), maximumCharacters: 60)
         let flag = place.country.map(flag(ofCountry:)) ?? ""
         return flag.isEmpty ? label : "\(label) \(flag)"
     }
-
-    /// The short names people use for countries whose full names fill a button.
-    static let shortCountryNames: [Language: [String: String]] = [
-        .ru: [
-            "US": "США", "GB": "Великобритания", "AE": "ОАЭ", "CF": "ЦАР", "CD": "ДР Конго", "KP": "КНДР",
-            "DO": "Доминикана", "BA": "Босния и Герцеговина", "VC": "Сент-Винсент", "KN": "Сент-Китс и Невис",
-        ],
-        .en: [
-            "US": "USA", "GB": "UK", "AE": "UAE", "CF": "CAR", "CD": "DR Congo", "VC": "St Vincent", "KN": "St Kitts and Nevis",
-        ],
-    ]
 
     static func countryName(_ code: String, _ language: Language) -> String {
         guard code.count == 2 else { return code }

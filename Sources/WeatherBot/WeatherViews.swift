@@ -224,9 +224,9 @@ public enum WeatherViews {
         return rounded > 0 ? "+\(rounded)°C" : "\(rounded)°C"
     }
 
-    /// Pressure in the user's unit: mmHg for Russian (hPa × 0.750062), hPa for English.
+    /// Pressure in the language's unit: mmHg for Russian (hPa × 0.750062), hPa for English.
     static func pressure(_ hectopascals: Double, _ texts: Texts) -> Int {
-        Int((texts.language == .ru ? hectopascals * 0.750062 : hectopascals).rounded())
+        Int((hectopascals * texts.pressureUnitsPerHectopascal).rounded())
     }
 
     /// The 16-point compass direction the wind blows from.
@@ -250,7 +250,7 @@ public enum WeatherViews {
     /// One decimal, with the language's decimal mark: «1,2» or «1.2».
     static func decimal(_ value: Double, _ texts: Texts) -> String {
         let text = String(format: "%.1f", value)
-        return texts.language == .ru ? text.replacingOccurrences(of: ".", with: ",") : text
+        return text.replacingOccurrences(of: ".", with: texts.decimalMark)
     }
 
     /// «HH:mm» of `date` in `zone`.
@@ -268,10 +268,9 @@ public enum WeatherViews {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.weekday, .day, .month], from: date)
-        let weekday = texts.weekdays[((parts.weekday ?? 1) - 1) % 7]
+        let weekday = (startsLine ? texts.weekdays : texts.weekdaysInSentence)[((parts.weekday ?? 1) - 1) % 7]
         let month = texts.months[((parts.month ?? 1) - 1) % 12]
-        let shown = startsLine || texts.language == .en ? weekday : weekday.lowercased()
-        return "\(shown), \(parts.day ?? 1) \(month)"
+        return "\(weekday), \(parts.day ?? 1) \(month)"
     }
 
     /// «15 ноября 00:13–13:13» within one day, «15 ноября 21:00 – 16 ноября 09:00» across days.

@@ -149,7 +149,7 @@ import WeatherBotStore
     }
 
     @Test func russianPluralsFollowTheNumber() {
-        let forms = [1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111].map { Texts.russianPlural($0, "место", "места", "мест") }
+        let forms = [1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111].map { ru.favoritesFull($0).split(separator: " ")[4] }
         #expect(forms == ["место", "места", "места", "мест", "мест", "мест", "мест", "место", "места", "мест", "место", "мест"])
     }
 

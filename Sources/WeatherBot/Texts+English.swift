@@ -1,0 +1,242 @@
+import WeatherBotStore
+
+extension Texts {
+    /// The plural category of a whole number in English, per CLDR: 1 → one; everything else,
+    /// 0 included → other.
+    static func englishPluralCategory(_ count: Int) -> PluralCategory {
+        count.magnitude == 1 ? .one : .other
+    }
+
+    /// Every text in English.
+    static let english = Texts(
+        language: .en,
+        pluralCategory: englishPluralCategory,
+
+        // MARK: Onboarding
+
+        greeting: "👋 Hi! I show the weather in your city.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.",
+        groupGreeting:
+            "👋 Hi! I show the weather for this chat.\n\nTo choose the chat's city, write <code>/city London</code> or reply to this message with a city's name. Weather: /weather; all commands: /help.",
+        locationLookupFailed: { "Could not find the city: \($0). Share your location again a little later, or choose a city manually." },
+        shareLocationButton: "📍 Share location",
+        chooseManuallyKeyboardButton: "🔎 Choose city manually",
+        inputPlaceholder: "City name",
+
+        // MARK: The city dialogue
+
+        locating: "🔎 Finding your city…",
+        isThisYourCity: "Is this your city?",
+        yesButton: "✅ Yes, that's right",
+        noButton: "No, choose another",
+        locationFailed: "Could not determine the city",
+        locationFailedExplanation: "No town was found near this point. Choose the city by name.",
+        chooseManuallyButton: "Choose city manually",
+        ownCityExamples: ["London", "Madrid", "Toronto"],
+        ownCityPrompt: { "Type the name of your city, for example: <i>\($0)</i>" },
+        askPlaceToFind: "Which place shall I look up? Type the name of a city or town.",
+        answeredNo: "Answer: no, another city",
+        nothingFound: { "Nothing found for “\($0)”. Check the name and type it again, in English or in the local language." },
+        severalFound: "Several places match. Choose yours:",
+        searchFailed: { "The search failed: \($0). Press “🔄 Retry” a little later." },
+        citySaved: { "📍 Your city: \($0)" },
+
+        // MARK: Weather
+
+        localTime: "Local time",
+        feelsLike: "Feels like",
+        clouds: "Clouds",
+        wind: "Wind",
+        calm: "calm",
+        gusts: { "gusts up to \($0)" },
+        humidity: "Humidity",
+        pressure: "Pressure",
+        pressureUnit: "hPa",
+        pressureUnitsPerHectopascal: 1,
+        speedUnit: "m/s",
+        millimetres: "mm",
+        precipitationNow: "Precipitation",
+        perHour: "mm/h",
+        sunrise: "Sunrise",
+        sunset: "Sunset",
+        dataAsOf: { "data as of \($0)" },
+        decimalMark: ".",
+        hourlyTitle: "by the hour",
+        everyThreeHours: "every 3 h",
+        cloudsShort: "cl.",
+        hourlyLegend: "wind m/s · pressure hPa · humidity · clouds · chance of precipitation",
+        noHours: "No hourly forecast is available now.",
+        dailyTitle: { "for \($0) \(plural($0, one: "day", other: "days"))" },
+        onlyDays: { "There is no forecast beyond \($0) \(plural($0, one: "day", other: "days")) for this place now." },
+        moreAlerts: { "…and \($0) more" },
+        dayTime: "day",
+        nightTime: "night",
+        today: "Today",
+        tomorrow: "Tomorrow",
+        weekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+        weekdaysInSentence: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+        months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+        windPoints: ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"],
+        nowButton: "Now",
+        hourlyButton: "Hourly",
+        dailyButton: "7 days",
+        refreshButton: "🔄 Refresh",
+        chartButton: "📈 Chart",
+        chartHoursButton: "48 hours",
+        chartWeekButton: "Week",
+        chartHoursTitle: "48 hours",
+        chartWeekTitle: "week",
+        chartTemperature: "Temperature",
+        chartFeelsLike: "Feels like",
+        chartPrecipitation: "Precipitation",
+        chartPrecipitationChance: "Chance of precipitation",
+        chartDayAndNight: "Day and night",
+        chartHour: "h",
+        previousDayButton: "◀ Today",
+        nextDayButton: "Tomorrow ▶",
+        defaultCityHintInGroup:
+            "This is the weather in the default city. To choose the chat's city, reply to this message with its name, or if this is it, press “📍 Make it my city”.",
+        defaultCityHint:
+            "This is the weather in the default city. Type your city's name or share your location, or if this is your city, press “📍 Make it my city”.",
+        makeCityButton: "📍 Make it my city",
+        cityMade: { "📍 Your city is now \($0)" },
+        weatherFailed: { "Could not get the weather: \($0)." },
+        retryButton: "🔄 Retry",
+        shortCountryNames: [
+            "US": "USA", "GB": "UK", "AE": "UAE", "CF": "CAR", "CD": "DR Congo", "VC": "St Vincent", "KN": "St Kitts and Nevis",
+        ],
+
+        // MARK: Favorites
+
+        addFavoriteButton: "⭐ Add to favorites",
+        savedFavoriteButton: "★ In favorites",
+        favoriteAdded: "⭐ Added to favorites",
+        ownCityIsFirst: "This is your city: it is always first in /fav",
+        favoriteRemoved: "☆ Removed from favorites",
+        favoritesFull: { "Favorites already hold \($0) \(plural($0, one: "place", other: "places")), the most allowed. Delete one: /del" },
+        favoritesTitle: "⭐ <b>Favorites</b>",
+        noCurrentCity: "📍 No city chosen yet — /start",
+        noFavorites: "No favorites yet. Find a city with /search and press “⭐ Add to favorites”.",
+        noFavoritesToChange: "Favorites are empty: there is nothing to delete or move. Find a city with /search and press “⭐ Add to favorites”.",
+        noPrecipitation: "no precipitation",
+        unavailable: "no data",
+        deleteModeButton: "🗑 Delete",
+        moveModeButton: "↕️ Reorder",
+        doneButton: "« Done",
+        chooseToDelete: "Choose what to delete:",
+        chooseToMove: "Move places with ⬆️ and ⬇️:",
+        deleted: { "🗑 Deleted: \($0)" },
+        moved: { "↕️ \($0) is now #\($1)" },
+        notMoved: { "\($0) is #\($1) already: nothing moved." },
+        dailyStays: { "The daily forecast for this place (\($0)) stays; to cancel it: /daily" },
+        alreadyFirst: "This place is first already",
+        alreadyLast: "This place is last already",
+        favoritesEmpty: "Favorites are empty.",
+        numberInRange: { "Give a number from 1 to \($0), for example: \($1)" },
+        moveUsage: { "Give two numbers, from and to, for example: \($0)" },
+
+        // MARK: Daily forecasts
+
+        dailyUsage:
+            "To get a forecast every day: <code>/daily 8:00</code> for your city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart (<code>/daily 8:00 no chart</code> without it). The time is the place's local time. <code>/daily off</code> cancels them all.",
+        dailyWithChart: "📈 With the 48-hour chart.",
+        withChartMark: "📈 with chart",
+        dailyChartAdded: { place, time in "📈 The \(time) forecast for \(place) now comes with the chart." },
+        dailyChartRemoved: { place, time in "The \(time) forecast for \(place) now comes without the chart." },
+        dailyListTitle: "🗓 <b>Daily forecasts</b>",
+        noDaily: "No subscriptions yet.",
+        badTime: { "I can't read the time “\($0)”. Give hours and minutes, for example: /daily 8:00" },
+        dailyNeedsCity: "Choose your city first: type /city and its name, for example /city London, or share your location.",
+        dailyLimit: { "At most \($0) daily \(plural($0, one: "forecast", other: "forecasts")). Cancel one: /daily" },
+        dailyDuplicate: "That forecast is already set.",
+        dailyDuplicateWithChart: { "That forecast is already set, with the chart. Without it: <code>/daily \($0) no chart</code>" },
+        subscribed: { place, time, nowThere in "✅ Every day at \(time) local time there I'll send the forecast for \(place). It is \(nowThere) there now." },
+        dailyCancelledCount: { "Daily forecasts cancelled: \($0)." },
+        dailyCancelledOne: "Forecast cancelled",
+        cancelButton: "❌ Cancel",
+        forecastForToday: "Today's forecast",
+        morning: "Morning",
+        afternoon: "Day",
+        evening: "Evening",
+        night: "Night",
+        precipitationChance: { "Precipitation: \($0) mm, \($1)% chance" },
+        umbrellaSummary: "Take an umbrella: precipitation is likely.",
+        snowSummary: "Dress warmly: snow is possible.",
+        drySummary: "No precipitation expected.",
+        rangeSummary: { "Temperatures from \($0) to \($1)." },
+        noDayForecast: "There is no forecast for this day.",
+
+        // MARK: Reset
+
+        resetQuestion: "Delete everything the bot knows about this chat: the city, favorites and daily forecasts? This cannot be undone.",
+        resetConfirmButton: "🗑 Yes, delete everything",
+        resetCancelButton: "Cancel",
+        resetDone: "Everything is deleted. To start again, press /start",
+        resetCancelled: "Nothing was deleted.",
+
+        // MARK: Buttons and commands
+
+        shortHintInGroup: "Reply to this message with a city's name, and I'll show the weather. All commands: /help",
+        shortHint: "Type a city's name or share your location, and I'll show the weather. All commands: /help",
+        coordinatesOutOfRange:
+            "Those coordinates are off the globe: latitude runs from −90 to 90, longitude from −180 to 180, minutes and seconds below 60. For example: 55.75, 37.62",
+        unsupported: "I understand locations, city names, coordinates and commands. See /help",
+        refreshed: "🔄 Refreshed",
+        fetchedUnderAMinuteAgo: "Already up to date: fetched under a minute ago",
+        // «min» is short for «minute» and «minutes» alike.
+        fetchedMinutesAgo: { "Already up to date: fetched \($0) min ago" },
+        retryFailed: "Failed again: try a little later",
+        refreshFailed: "Could not refresh: showing the latest data",
+        notYourButton: "Only the member who asked, or an administrator of the chat, can press this.",
+        staleButton: "This button is no longer current",
+        unknownButton: "This button no longer works",
+        couldNotHandle: "😔 Sorry, I could not handle your last message. Please try again, or see /help",
+        unknownCommand: { "I don't know the command /\($0). See /help" },
+        help: """
+            I show the weather for your city.
+
+            /start — get started
+            /weather — the weather in your city
+            /city London — choose your city
+            /search London — look a place up and see its weather
+            /fav — favorite places
+            /del N — delete place N from favorites
+            /move N M — move place N to position M
+            /chart — a weather chart of the next 48 hours (/chart week for the week)
+            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
+            /daily 8:00 chart — the same with the 48-hour chart
+            /daily — your daily forecasts; /daily off cancels them all
+            /reset — forget everything about this chat
+            /help — this help
+
+            You can also just share your location, coordinates or a map link, or type a city's name: “weather in London tomorrow”.
+            The “📈 Chart” button under the weather sends a chart of the next 48 hours and of the week.
+            In a group, reply to my messages or mention me.
+            """,
+        menu: [
+            ("weather", "The weather in your city"),
+            ("chart", "A weather chart of the next 48 hours"),
+            ("city", "Choose your city"),
+            ("search", "Find a city by name"),
+            ("fav", "Favorite places"),
+            ("del", "Delete a favorite"),
+            ("move", "Reorder favorites"),
+            ("daily", "A forecast every day"),
+            ("reset", "Forget everything about this chat"),
+            ("start", "Get started"),
+            ("help", "Help"),
+        ],
+
+        // MARK: Failures, in plain words
+
+        reasonInvalidKey: "the weather service rejected the bot's access key",
+        reasonRateLimited: "too many requests, try again in a minute",
+        reasonServer: "the weather service is temporarily unavailable",
+        reasonNetwork: "the weather service cannot be reached",
+        reasonUndecodable: "the weather service gave an unreadable answer",
+        reasonNotFound: "the place was not found")
+}
+
+/// The English noun form for `count`: «1 day», «0 days», «7 days».
+private func plural(_ count: Int, one: String, other: String) -> String {
+    Texts.englishPluralCategory(count) == .one ? one : other
+}

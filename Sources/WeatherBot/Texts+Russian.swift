@@ -1,0 +1,252 @@
+import WeatherBotStore
+
+extension Texts {
+    /// The plural category of a whole number in Russian, per CLDR: 1, 21, 101 → one; 2–4, 22–24 →
+    /// few; 0, 5–20, 25–30, 111–114 → many.
+    static func russianPluralCategory(_ count: Int) -> PluralCategory {
+        let tens = count.magnitude % 100
+        let units = count.magnitude % 10
+        if (11...14).contains(tens) { return .many }
+        if units == 1 { return .one }
+        if (2...4).contains(units) { return .few }
+        return .many
+    }
+
+    /// Every text in Russian.
+    static let russian = Texts(
+        language: .ru,
+        pluralCategory: russianPluralCategory,
+
+        // MARK: Onboarding
+
+        greeting: "👋 Привет! Я показываю погоду в вашем городе.\n\nЧтобы начать, отправьте геолокацию — я определю ваш город. Или выберите город вручную.",
+        groupGreeting:
+            "👋 Привет! Я показываю погоду для этого чата.\n\nЧтобы выбрать город чата, напишите <code>/city Казань</code> или ответьте на это сообщение названием города. Погода — /weather, все команды — /help.",
+        locationLookupFailed: { "Не удалось определить город: \($0). Отправьте геолокацию ещё раз чуть позже или выберите город вручную." },
+        shareLocationButton: "📍 Отправить геолокацию",
+        chooseManuallyKeyboardButton: "🔎 Выбрать город вручную",
+        inputPlaceholder: "Название города",
+
+        // MARK: The city dialogue
+
+        locating: "🔎 Определяем город…",
+        isThisYourCity: "Это ваш город?",
+        yesButton: "✅ Да, всё верно",
+        noButton: "Нет, выбрать другой",
+        locationFailed: "Не удалось определить город",
+        locationFailedExplanation: "Рядом с этой точкой не нашлось населённого пункта. Выберите город по названию.",
+        chooseManuallyButton: "Выбрать город вручную",
+        ownCityExamples: ["Казань", "Самара", "Тверь"],
+        ownCityPrompt: { "Напишите название вашего города, например: <i>\($0)</i>" },
+        askPlaceToFind: "Какое место найти? Напишите название города или посёлка.",
+        answeredNo: "Ответ: нет, другой город",
+        nothingFound: { "Ничего не нашлось по запросу «\($0)». Проверьте название и напишите ещё раз — можно по-русски или по-английски." },
+        severalFound: "Нашлось несколько мест. Выберите своё:",
+        searchFailed: { "Не удалось выполнить поиск: \($0). Нажмите «🔄 Повторить» чуть позже." },
+        citySaved: { "📍 Ваш город: \($0)" },
+
+        // MARK: Weather
+
+        localTime: "Местное время",
+        feelsLike: "Ощущается как",
+        clouds: "Облачность",
+        wind: "Ветер",
+        calm: "штиль",
+        gusts: { "порывы до \($0)" },
+        humidity: "Влажность",
+        pressure: "Давление",
+        pressureUnit: "мм рт. ст.",
+        pressureUnitsPerHectopascal: 0.750062,
+        speedUnit: "м/с",
+        millimetres: "мм",
+        precipitationNow: "Осадки",
+        perHour: "мм/ч",
+        sunrise: "Восход",
+        sunset: "Закат",
+        dataAsOf: { "данные на \($0)" },
+        decimalMark: ",",
+        hourlyTitle: "по часам",
+        everyThreeHours: "каждые 3 ч",
+        cloudsShort: "обл.",
+        hourlyLegend: "ветер м/с · давление мм рт. ст. · влажность · облачность · вероятность осадков",
+        noHours: "Почасового прогноза сейчас нет.",
+        dailyTitle: { "на \($0) \(plural($0, one: "день", few: "дня", many: "дней"))" },
+        onlyDays: { "Дальше чем на \($0) \(plural($0, one: "день", few: "дня", many: "дней")) прогноза для этого места сейчас нет." },
+        moreAlerts: { "…и ещё \($0) \(plural($0, one: "предупреждение", few: "предупреждения", many: "предупреждений"))" },
+        dayTime: "днём",
+        nightTime: "ночью",
+        today: "Сегодня",
+        tomorrow: "Завтра",
+        weekdays: ["Вс", "Пн", "Вт", "Ср", "Чт", "Пт", "Сб"],
+        weekdaysInSentence: ["вс", "пн", "вт", "ср", "чт", "пт", "сб"],
+        months: ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"],
+        windPoints: ["С", "ССВ", "СВ", "ВСВ", "В", "ВЮВ", "ЮВ", "ЮЮВ", "Ю", "ЮЮЗ", "ЮЗ", "ЗЮЗ", "З", "ЗСЗ", "СЗ", "ССЗ"],
+        nowButton: "Сейчас",
+        hourlyButton: "По часам",
+        dailyButton: "На 7 дней",
+        refreshButton: "🔄 Обновить",
+        chartButton: "📈 График",
+        chartHoursButton: "48 часов",
+        chartWeekButton: "Неделя",
+        chartHoursTitle: "48 часов",
+        chartWeekTitle: "неделя",
+        chartTemperature: "Температура",
+        chartFeelsLike: "Ощущается",
+        chartPrecipitation: "Осадки",
+        chartPrecipitationChance: "Вероятность осадков",
+        chartDayAndNight: "Днём и ночью",
+        chartHour: "ч",
+        previousDayButton: "◀ Сегодня",
+        nextDayButton: "Завтра ▶",
+        defaultCityHintInGroup:
+            "Это погода в городе по умолчанию. Чтобы выбрать город чата, ответьте на это сообщение его названием, а если это он, нажмите «📍 Сделать моим городом».",
+        defaultCityHint:
+            "Это погода в городе по умолчанию. Напишите название своего города или отправьте геолокацию, а если это ваш город, нажмите «📍 Сделать моим городом».",
+        makeCityButton: "📍 Сделать моим городом",
+        cityMade: { "📍 Теперь ваш город: \($0)" },
+        weatherFailed: { "Не удалось получить погоду: \($0)." },
+        retryButton: "🔄 Повторить",
+        shortCountryNames: [
+            "US": "США", "GB": "Великобритания", "AE": "ОАЭ", "CF": "ЦАР", "CD": "ДР Конго", "KP": "КНДР",
+            "DO": "Доминикана", "BA": "Босния и Герцеговина", "VC": "Сент-Винсент", "KN": "Сент-Китс и Невис",
+        ],
+
+        // MARK: Favorites
+
+        addFavoriteButton: "⭐ В избранное",
+        savedFavoriteButton: "★ В избранном",
+        favoriteAdded: "⭐ Добавлено в избранное",
+        ownCityIsFirst: "Это ваш город — в /fav он и так первый",
+        favoriteRemoved: "☆ Убрано из избранного",
+        favoritesFull: { "В избранном уже \($0) \(plural($0, one: "место", few: "места", many: "мест")) — это максимум. Удалите одно: /del" },
+        favoritesTitle: "⭐ <b>Избранное</b>",
+        noCurrentCity: "📍 Город не выбран — /start",
+        noFavorites: "Избранных мест пока нет. Найдите город через /search и нажмите «⭐ В избранное».",
+        noFavoritesToChange: "В избранном пока ничего нет — удалять и переставлять нечего. Найдите город через /search и нажмите «⭐ В избранное».",
+        noPrecipitation: "без осадков",
+        unavailable: "нет данных",
+        deleteModeButton: "🗑 Удалить",
+        moveModeButton: "↕️ Переставить",
+        doneButton: "« Готово",
+        chooseToDelete: "Выберите, что удалить:",
+        chooseToMove: "Переставьте места кнопками ⬆️ и ⬇️:",
+        deleted: { "🗑 Удалено: \($0)" },
+        moved: { "↕️ \($0) теперь №\($1)" },
+        notMoved: { "\($0) и так №\($1) — ничего не переставлено." },
+        dailyStays: { "Ежедневный прогноз для этого места (\($0)) остаётся; отменить: /daily" },
+        alreadyFirst: "Это место и так первое",
+        alreadyLast: "Это место и так последнее",
+        favoritesEmpty: "В избранном пока ничего нет.",
+        numberInRange: { "Укажите номер от 1 до \($0), например: \($1)" },
+        moveUsage: { "Укажите два номера: откуда и куда, например: \($0)" },
+
+        // MARK: Daily forecasts
+
+        dailyUsage:
+            "Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для вашего города, <code>/daily 8:00 2</code> — для места №2 из /fav, <code>/daily 8:00 график</code> — вместе с графиком на 48 часов (<code>/daily 8:00 без графика</code> — без него). Время — местное для места. <code>/daily off</code> — отменить все.",
+        dailyWithChart: "📈 С графиком на 48 часов.",
+        withChartMark: "📈 с графиком",
+        dailyChartAdded: { place, time in "📈 Прогноз в \(time) (\(place)) теперь приходит с графиком." },
+        dailyChartRemoved: { place, time in "Прогноз в \(time) (\(place)) теперь приходит без графика." },
+        dailyListTitle: "🗓 <b>Ежедневные прогнозы</b>",
+        noDaily: "Подписок пока нет.",
+        badTime: { "Не понимаю время «\($0)». Укажите часы и минуты, например: /daily 8:00" },
+        dailyNeedsCity: "Сначала выберите город: напишите /city и его название, например /city Казань, или отправьте геолокацию.",
+        dailyLimit: { "Можно не больше \($0) \(plural($0, one: "ежедневного прогноза", few: "ежедневных прогнозов", many: "ежедневных прогнозов")). Отмените один: /daily" },
+        dailyDuplicate: "Такой прогноз уже есть.",
+        dailyDuplicateWithChart: { "Такой прогноз уже есть, с графиком. Без графика: <code>/daily \($0) без графика</code>" },
+        subscribed: { place, time, nowThere in "✅ Каждый день в \(time) по времени места пришлю прогноз: \(place). Сейчас там \(nowThere)." },
+        dailyCancelledCount: { "Ежедневные прогнозы отменены: \($0)." },
+        dailyCancelledOne: "Прогноз отменён",
+        cancelButton: "❌ Отменить",
+        forecastForToday: "Прогноз на сегодня",
+        morning: "Утро",
+        afternoon: "День",
+        evening: "Вечер",
+        night: "Ночь",
+        precipitationChance: { "Осадки: \($0) мм, вероятность \($1)%" },
+        umbrellaSummary: "Возьмите зонт — осадки вероятны.",
+        snowSummary: "Одевайтесь теплее — возможен снег.",
+        drySummary: "Осадков не ожидается.",
+        rangeSummary: { "Температура от \($0) до \($1)." },
+        noDayForecast: "Прогноза на этот день нет.",
+
+        // MARK: Reset
+
+        resetQuestion: "Удалить всё, что бот знает об этом чате: город, избранное и ежедневные прогнозы? Это нельзя отменить.",
+        resetConfirmButton: "🗑 Да, удалить всё",
+        resetCancelButton: "Отмена",
+        resetDone: "Всё удалено. Чтобы начать заново, нажмите /start",
+        resetCancelled: "Ничего не удалено.",
+
+        // MARK: Buttons and commands
+
+        shortHintInGroup: "Ответьте на это сообщение названием города — покажу погоду. Все команды: /help",
+        shortHint: "Напишите название города или отправьте геолокацию — покажу погоду. Все команды: /help",
+        coordinatesOutOfRange:
+            "Таких координат нет: широта — от −90 до 90, долгота — от −180 до 180, минуты и секунды — меньше 60. Например: 55.75, 37.62",
+        unsupported: "Я понимаю геолокацию, названия городов, координаты и команды. Список команд — /help",
+        refreshed: "🔄 Обновлено",
+        fetchedUnderAMinuteAgo: "Данные свежие: получены меньше минуты назад",
+        // «мин» is short for every form of «минута»: «1 мин», «2 мин», «5 мин».
+        fetchedMinutesAgo: { "Данные свежие: получены \($0) мин назад" },
+        retryFailed: "Снова не удалось — попробуйте чуть позже",
+        refreshFailed: "Обновить не удалось — показаны последние данные",
+        notYourButton: "Эту кнопку может нажать тот, кто её вызвал, или администратор чата.",
+        staleButton: "Эта кнопка уже неактуальна",
+        unknownButton: "Эта кнопка больше не работает",
+        couldNotHandle: "😔 Не получилось обработать ваше последнее сообщение. Попробуйте ещё раз или загляните в /help",
+        unknownCommand: { "Не знаю команды /\($0). Список команд — /help" },
+        help: """
+            Я показываю погоду для вашего города.
+
+            /start — начало работы
+            /weather — погода в вашем городе
+            /city Казань — выбрать свой город
+            /search Казань — найти место и посмотреть погоду там
+            /fav — избранные места
+            /del N — удалить место N из избранного
+            /move N M — переставить место N на позицию M
+            /chart — график погоды на 48 часов (/chart неделя — на неделю)
+            /daily 8:00 — прогноз каждый день в 8:00 (/daily 8:00 2 — для места №2)
+            /daily 8:00 график — то же с графиком на 48 часов
+            /daily — ваши ежедневные прогнозы, /daily off — отменить все
+            /reset — забыть всё об этом чате
+            /help — эта справка
+
+            Можно просто отправить геолокацию, координаты или ссылку на карту, или написать название города: «погода в Казани завтра».
+            Кнопка «📈 График» под погодой присылает график на 48 часов и на неделю.
+            В группе отвечайте на мои сообщения или упоминайте меня.
+            """,
+        menu: [
+            ("weather", "Погода в вашем городе"),
+            ("chart", "График погоды на 48 часов"),
+            ("city", "Выбрать свой город"),
+            ("search", "Найти город по названию"),
+            ("fav", "Избранные места"),
+            ("del", "Удалить место из избранного"),
+            ("move", "Переставить место в избранном"),
+            ("daily", "Прогноз каждый день"),
+            ("reset", "Забыть всё об этом чате"),
+            ("start", "Начало работы"),
+            ("help", "Справка"),
+        ],
+
+        // MARK: Failures, in plain words
+
+        reasonInvalidKey: "сервис погоды не принял ключ доступа бота",
+        reasonRateLimited: "слишком много запросов, попробуйте через минуту",
+        reasonServer: "сервис погоды временно недоступен",
+        reasonNetwork: "нет связи с сервисом погоды",
+        reasonUndecodable: "сервис погоды ответил что-то непонятное",
+        reasonNotFound: "место не найдено")
+}
+
+/// The Russian noun form for `count`: «1 место», «2 места», «5 мест», «21 место», «11 мест».
+private func plural(_ count: Int, one: String, few: String, many: String) -> String {
+    switch Texts.russianPluralCategory(count) {
+    case .one: one
+    case .few: few
+    default: many
+    }
+}
