@@ -20,9 +20,10 @@ extension LoopbackTests {
             for text in ["/daily 8:00", "/help", "/weather", "/fav", "/help", "/help"] { telegram.sendText(text, from: chat) }
         }
         static let updatesPerChat = 10
-        /// Messages each chat should receive once: the question, two cards, the confirmation of /daily,
-        /// /help three times, /weather and /fav.
-        static let messagesPerChat = 9
+        /// Messages each chat should receive once: the question, the note of its first city (which
+        /// takes the location keyboard away), two cards, the confirmation of /daily, /help three
+        /// times, /weather and /fav.
+        static let messagesPerChat = 10
 
         /// The weatherbot executable beside the test bundle.
         static var executable: URL {
@@ -86,8 +87,15 @@ extension LoopbackTests {
 
             var kills = 0
             for _ in 0..<5 {
+                let sentBefore = telegram.state.withLock { $0.sent.count }
                 let process = try start(loopback)
                 if let postgres = loopback.postgres { try await Self.waitUntilActive(process, on: postgres) }
+                // Killed in the middle of work, not before it began: a process killed again and
+                // again before it handles anything would have each chat's first item counted
+                // against it, and set aside after the fifth time, as a crash loop should.
+                try? await telegram.waitUntil(timeout: .seconds(20), "a message from this process") { state in
+                    state.sent.count > sentBefore || state.sent.count >= Self.chats * Self.messagesPerChat
+                }
                 try await Task.sleep(for: .milliseconds(Int.random(in: 300...1500)))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
