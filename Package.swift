@@ -187,7 +187,12 @@ let package = Package(
         ),
         .testTarget(
             name: "weatherbotTests",
-            dependencies: ["weatherbot", "HTTPTransport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "weatherbot", "WeatherBotService", "HTTPTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "BotClockTests", dependencies: ["BotClock"]),
         .testTarget(name: "WeatherChartTests", dependencies: ["WeatherChart", "CCairo", "OpenWeather"]),

@@ -31,22 +31,51 @@ public struct BotRuntime: Sendable {
     let telegram: TelegramClient
     let logger: Logger
 
+    /// The runtime's settings: what the configuration sets, with the defaults of the parts it is
+    /// made of, each given once (here, in ``OutboxSender/Configuration`` and in
+    /// ``DailyScheduler/Configuration``).
+    public struct Configuration: Sendable {
+        /// Seconds Telegram holds a getUpdates open; in webhook mode, how often Telegram is asked
+        /// how the webhook fares.
+        public var pollTimeout: Int
+        /// The outbox's rates and limits.
+        public var outbox: OutboxSender.Configuration
+        /// The most favorites one chat may keep.
+        public var maximumFavorites: Int
+        /// When the daily scheduler wakes and how late a forecast may be.
+        public var daily: DailyScheduler.Configuration
+        /// Webhook mode's settings; nil for polling.
+        public var webhook: WebhookReceiver.Settings?
+        /// Whether other replicas take webhook posts into the same inbox.
+        public var sharesInbox: Bool
+
+        public init(
+            pollTimeout: Int = 30,
+            outbox: OutboxSender.Configuration = OutboxSender.Configuration(),
+            maximumFavorites: Int = 20,
+            daily: DailyScheduler.Configuration = DailyScheduler.Configuration(),
+            webhook: WebhookReceiver.Settings? = nil,
+            sharesInbox: Bool = false
+        ) {
+            self.pollTimeout = pollTimeout
+            self.outbox = outbox
+            self.maximumFavorites = maximumFavorites
+            self.daily = daily
+            self.webhook = webhook
+            self.sharesInbox = sharesInbox
+        }
+    }
+
+    /// - Parameter deliveryFence: whether this replica may still send (it holds the lease); nil
+    ///   for a single process.
     public init(
         database: any BotStore,
         telegram: TelegramClient,
         geocoder: any Geocoder,
         weather: any WeatherSource,
-        pollTimeout: Int = 30,
-        messagesPerSecond: Double = 30,
-        messagesPerSecondPerChat: Double = 1,
-        bulkShare: Double = 0.2,
-        maximumFavorites: Int = 20,
-        dailyGracePeriod: Duration = .seconds(2 * 3600),
+        configuration: Configuration = Configuration(),
         clock: any WallClock = SystemWallClock(),
-        schedulerInterval: Duration = .seconds(20),
         deliveryFence: (@Sendable () -> Bool)? = nil,
-        webhook: WebhookReceiver.Settings? = nil,
-        sharesInbox: Bool = false,
         metrics: BotMetrics = BotMetrics(),
         logger: Logger
     ) {
@@ -54,25 +83,25 @@ public struct BotRuntime: Sendable {
         self.activity = activity
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
-            membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: maximumFavorites, clock: clock)
+            membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: configuration.maximumFavorites, clock: clock)
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
-            database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond,
-            messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare, metrics: metrics)
+            database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock,
+            configuration: configuration.outbox, metrics: metrics)
         workers = ChatWorkers(
             database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock, metrics: metrics)
         intake =
-            if let webhook {
+            if let webhook = configuration.webhook {
                 .webhook(
                     WebhookReceiver(
-                        settings: webhook, client: telegram, database: database, workers: workers, sharesInbox: sharesInbox, metrics: metrics,
-                        logger: logger, checkInterval: .seconds(pollTimeout)))
+                        settings: webhook, client: telegram, database: database, workers: workers, sharesInbox: configuration.sharesInbox,
+                        metrics: metrics, logger: logger, checkInterval: .seconds(configuration.pollTimeout)))
             } else {
-                .polling(Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: pollTimeout, metrics: metrics))
+                .polling(
+                    Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: configuration.pollTimeout, metrics: metrics))
             }
         scheduler = DailyScheduler(
-            database: database, weather: weather, outbox: outbox, logger: logger, clock: clock,
-            interval: schedulerInterval, gracePeriod: dailyGracePeriod, metrics: metrics)
+            database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily, metrics: metrics)
         self.telegram = telegram
         self.logger = logger
     }

@@ -26,11 +26,30 @@ public struct DailyScheduler: Service {
     /// How many due subscriptions are read and committed at a time.
     let batchSize: Int
 
+    /// When the scheduler wakes and how much it takes at once; each default is here and only here.
+    public struct Configuration: Sendable {
+        /// How often due subscriptions are looked for.
+        public var interval: Duration
+        /// How late (after downtime) a daily forecast may still be sent.
+        public var gracePeriod: Duration
+        /// Weather fetches under way at once.
+        public var maximumConcurrentFetches: Int
+        /// How many due subscriptions are read and committed at a time.
+        public var batchSize: Int
+
+        public init(
+            interval: Duration = .seconds(20), gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
+        ) {
+            self.interval = interval
+            self.gracePeriod = gracePeriod
+            self.maximumConcurrentFetches = maximumConcurrentFetches
+            self.batchSize = batchSize
+        }
+    }
+
     public init(
         database: any BotStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
-        clock: any WallClock = SystemWallClock(), interval: Duration = .seconds(20),
-        gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000,
-        metrics: BotMetrics = BotMetrics()
+        clock: any WallClock = SystemWallClock(), configuration: Configuration = Configuration(), metrics: BotMetrics = BotMetrics()
     ) {
         self.metrics = metrics
         self.database = database
@@ -38,10 +57,10 @@ public struct DailyScheduler: Service {
         self.outbox = outbox
         self.logger = logger
         self.clock = clock
-        self.interval = interval
-        self.gracePeriod = TimeInterval(gracePeriod.components.seconds)
-        self.maximumConcurrentFetches = maximumConcurrentFetches
-        self.batchSize = batchSize
+        self.interval = configuration.interval
+        self.gracePeriod = TimeInterval(configuration.gracePeriod.components.seconds)
+        self.maximumConcurrentFetches = configuration.maximumConcurrentFetches
+        self.batchSize = configuration.batchSize
     }
 
     public func run() async throws {

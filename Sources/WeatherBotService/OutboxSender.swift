@@ -42,11 +42,6 @@ public final class OutboxSender: Service, Sendable {
     private let clock: any WallClock
     private let started = ContinuousClock.now
 
-    /// - Parameters:
-    ///   - bulkShare: the share of `messagesPerSecond` bulk messages keep while chats take the rest.
-    ///   - maximumMessagesInFlight, maximumAnswersInFlight: requests under way at once; a crash
-    ///     repeats at most these (one message per chat).
-    ///   - window: the most replies of each lane held in memory; the rest wait in the table.
     public init(
         database: any BotStore,
         client: TelegramClient,
@@ -54,14 +49,7 @@ public final class OutboxSender: Service, Sendable {
         deliveryFence: (@Sendable () -> Bool)? = nil,
         logger: Logger,
         clock: any WallClock = SystemWallClock(),
-        messagesPerSecond: Double = 30,
-        messagesPerSecondPerChat: Double = 1,
-        bulkShare: Double = 0.2,
-        maximumMessagesInFlight: Int = 32,
-        maximumAnswersInFlight: Int = 16,
-        maximumAttempts: Int = 10,
-        drainTimeout: Duration = .seconds(10),
-        window: Int = 10_000,
+        configuration: Configuration = Configuration(),
         metrics: BotMetrics = BotMetrics()
     ) {
         self.metrics = metrics
@@ -72,12 +60,14 @@ public final class OutboxSender: Service, Sendable {
         self.logger = logger
         self.queue = Mutex(
             OutboxQueue(
-                pacing: Pacing(messagesPerSecond: messagesPerSecond, messagesPerSecondPerChat: messagesPerSecondPerChat, bulkShare: bulkShare),
-                capacity: window))
-        self.maximumMessagesInFlight = maximumMessagesInFlight
-        self.maximumAnswersInFlight = maximumAnswersInFlight
-        self.maximumAttempts = maximumAttempts
-        self.drainTimeout = drainTimeout
+                pacing: Pacing(
+                    messagesPerSecond: configuration.messagesPerSecond, messagesPerSecondPerChat: configuration.messagesPerSecondPerChat,
+                    bulkShare: configuration.bulkShare),
+                capacity: configuration.window))
+        self.maximumMessagesInFlight = configuration.maximumMessagesInFlight
+        self.maximumAnswersInFlight = configuration.maximumAnswersInFlight
+        self.maximumAttempts = configuration.maximumAttempts
+        self.drainTimeout = configuration.drainTimeout
         self.clock = clock
     }
 

@@ -26,7 +26,7 @@ public struct Poller: Service {
     let maximumBacklog: Int
 
     public init(
-        client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int = 30, maximumBacklog: Int = 1000,
+        client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int, maximumBacklog: Int = 1000,
         metrics: BotMetrics = BotMetrics()
     ) {
         self.metrics = metrics

@@ -32,7 +32,7 @@ struct BotApplication {
     }
 
     func run() async throws {
-        let level = configuration.logLevel
+        let level = configuration.log.level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -41,20 +41,20 @@ struct BotApplication {
         let logger = Logger(label: "weatherbot")
         for warning in configuration.warnings { logger.warning("\(warning)") }
 
-        if let location = configuration.databaseURL {
+        if let location = configuration.database.url {
             return try await runReplica(on: location, logger: logger)
         }
         let database: BotDatabase
         do {
-            database = try BotDatabase.open(path: configuration.databasePath)
+            database = try BotDatabase.open(path: configuration.database.path)
             if let damage = try database.quickCheck() { throw DatabaseDamaged(detail: damage) }
         } catch {
-            throw StartFailure(message: "cannot use the database at \(configuration.databasePath): \(Self.describe(error))")
+            throw StartFailure(message: "cannot use the database at \(configuration.database.path): \(Self.describe(error))")
         }
         let clients = clients(logger: logger)
         try await serve(
-            database, where: configuration.databasePath, clients: clients,
-            webhook: try await webhookSettings(database, where: configuration.databasePath), logger: logger)
+            database, where: configuration.database.path, clients: clients,
+            webhook: try await webhookSettings(database, where: configuration.database.path), logger: logger)
         await clients.shutdown()
     }
 
@@ -76,17 +76,17 @@ struct BotApplication {
 
     private func clients(logger: Logger) -> Clients {
         // One client for both APIs, unless they go through different proxies.
-        let telegramProxy = configuration.telegramProxy.proxy
-        let openWeatherProxy = configuration.openWeatherProxy.proxy
+        let telegramProxy = configuration.telegram.proxy.proxy
+        let openWeatherProxy = configuration.openWeather.proxy.proxy
         let telegramTransport = AsyncHTTPTransport(proxy: telegramProxy)
         let openWeatherTransport = openWeatherProxy == telegramProxy ? telegramTransport : AsyncHTTPTransport(proxy: openWeatherProxy)
-        for (api, choice) in [("Telegram", configuration.telegramProxy), ("OpenWeather", configuration.openWeatherProxy)] where choice.proxy != nil {
+        for (api, choice) in [("Telegram", configuration.telegram.proxy), ("OpenWeather", configuration.openWeather.proxy)] where choice.proxy != nil {
             logger.info("\(api) requests go through a proxy", metadata: ["proxy": "\(choice)"])
         }
         let registry = PrometheusCollectorRegistry()
-        let metrics = BotMetrics(factory: configuration.httpListen == nil ? nil : OperatorEndpoints.metricsFactory(registry))
+        let metrics = BotMetrics(factory: configuration.http.listen == nil ? nil : OperatorEndpoints.metricsFactory(registry))
         let telegram = TelegramClient(
-            token: configuration.botToken, apiURL: configuration.telegramAPIURL, transport: CountingTransport(telegramTransport, metrics: metrics))
+            token: configuration.telegram.botToken, apiURL: configuration.telegram.apiURL, transport: CountingTransport(telegramTransport, metrics: metrics))
         return Clients(
             telegramTransport: telegramTransport, openWeatherTransport: openWeatherTransport, registry: registry, metrics: metrics, telegram: telegram)
     }
@@ -94,7 +94,7 @@ struct BotApplication {
     /// Webhook mode's settings: the secret configured, or the one kept in the database (every
     /// replica gets the same); nil when polling.
     private func webhookSettings(_ store: any BotStore, where location: String) async throws -> WebhookReceiver.Settings? {
-        guard let choice = configuration.webhook else { return nil }
+        guard let choice = configuration.telegram.webhook else { return nil }
         let secret: String
         do {
             if let configured = choice.secret { secret = configured } else { secret = try await store.webhookSecret(generated: Self.generatedSecret()) }
@@ -108,10 +108,10 @@ struct BotApplication {
     /// nil without HTTP_LISTEN. Unhealthy after three long polls' time (or questions about the
     /// webhook) without an answer.
     private func server(_ store: any BotStore, _ clients: Clients, webhook: WebhookReceiver?, standby: Bool, logger: Logger) -> OperatorServer? {
-        configuration.httpListen.map { listen in
+        configuration.http.listen.map { listen in
             let endpoints = OperatorEndpoints(
-                registry: clients.registry, metrics: clients.metrics, store: store, window: .seconds(3 * configuration.pollTimeout + 30),
-                webhook: webhook.flatMap { receiver in configuration.webhook.map { ($0.path, receiver) } }, standby: standby)
+                registry: clients.registry, metrics: clients.metrics, store: store, window: .seconds(3 * configuration.runtime.pollTimeout + 30),
+                webhook: webhook.flatMap { receiver in configuration.telegram.webhook.map { ($0.path, receiver) } }, standby: standby)
             return OperatorServer(endpoints, host: listen.host, port: listen.port, logger: logger)
         }
     }
@@ -127,16 +127,15 @@ struct BotApplication {
         let (telegram, metrics) = (clients.telegram, clients.metrics)
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
-                apiKey: configuration.openWeatherAPIKey, apiURL: configuration.openWeatherAPIURL,
+                apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,
                 transport: CountingTransport(clients.openWeatherTransport, metrics: metrics),
-                fallbackMemory: .seconds(configuration.openWeatherFallbackMemory)),
-            freshFor: .seconds(configuration.weatherCacheTTL), logger: logger, metrics: metrics)
+                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory)),
+            freshFor: .seconds(configuration.openWeather.cacheTTL), logger: logger, metrics: metrics)
+        var settings = configuration.runtime
+        settings.webhook = webhook
+        settings.sharesInbox = sharesInbox
         let runtime = BotRuntime(
-            database: store, telegram: telegram, geocoder: weather, weather: weather,
-            pollTimeout: configuration.pollTimeout, messagesPerSecond: configuration.messagesPerSecond,
-            messagesPerSecondPerChat: configuration.messagesPerSecondPerChat, bulkShare: configuration.bulkShare,
-            maximumFavorites: configuration.maximumFavorites,
-            dailyGracePeriod: .seconds(configuration.dailyGracePeriod), deliveryFence: deliveryFence, webhook: webhook, sharesInbox: sharesInbox,
+            database: store, telegram: telegram, geocoder: weather, weather: weather, configuration: settings, deliveryFence: deliveryFence,
             metrics: metrics, logger: logger)
         do {
             try await runtime.prepare()
@@ -149,7 +148,7 @@ struct BotApplication {
         let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first, last: http)
         logger.info(
             "weatherbot started",
-            metadata: ["database": "\(location)", "updates": "\(configuration.webhook.map { "webhook \($0.url)" } ?? "polling")"])
+            metadata: ["database": "\(location)", "updates": "\(configuration.telegram.webhook.map { "webhook \($0.url)" } ?? "polling")"])
         do {
             try await group.run()
         } catch let error as TelegramError where error.isUnauthorized {

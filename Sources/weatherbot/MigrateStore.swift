@@ -33,7 +33,7 @@ extension WeatherBotCommand {
             } catch {
                 throw secret.fail("error: --to must be postgres://user:password@host:port/name: \(error)", code: 2)
             }
-            let path = try await options.databasePath()
+            let path = try await options.database().path
             let contents: StoreContents
             do {
                 contents = try StoreContents(readingFileAt: path)

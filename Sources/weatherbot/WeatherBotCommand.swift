@@ -12,28 +12,8 @@ struct WeatherBotCommand: AsyncParsableCommand {
         abstract: "A Telegram weather bot: long-polls the Bot API (or takes its webhook posts) and answers with OpenWeather forecasts.",
         discussion: """
             Configuration comes from a JSON file (--config) and the environment, the environment winning:
-              TELEGRAM_BOT_TOKEN            (required) the bot's token from @BotFather
-              OPEN_WEATHER_API_KEY          (required) the OpenWeather API key
-              TELEGRAM_API_URL              default https://api.telegram.org
-              TELEGRAM_POLL_TIMEOUT         default 30 (seconds a long poll is held open)
-              TELEGRAM_MESSAGES_PER_SECOND  default 30 (overall; 1000 with paid broadcasts)
-              TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT  default 1
-              TELEGRAM_BULK_SHARE           default 0.2 (share of the rate daily forecasts keep while chats are answered)
-              OPEN_WEATHER_API_URL          default https://api.openweathermap.org
-              OPEN_WEATHER_FALLBACK_MEMORY  default 3600 (seconds the free-plan fallback is kept)
-              OPEN_WEATHER_CACHE_TTL        default 600 (seconds a forecast stays fresh)
-              DATABASE_PATH                 default weatherbot.sqlite
-              DATABASE_URL                  postgres://user:password@host:5432/name?sslmode=… instead of
-                                            the file: replicas on one database, one of them active
-              FAVORITES_LIMIT               default 20 (favorites one chat may keep)
-              DAILY_GRACE_PERIOD            default 7200 (seconds a missed daily forecast may be late)
-              LOG_LEVEL                     default info
-              HTTP_LISTEN                   host:port for /healthz and /metrics, e.g. 0.0.0.0:8080 (default: none)
-              TELEGRAM_WEBHOOK_URL          the public https URL Telegram posts updates to, instead of
-                                            polling; the reverse proxy passes it on to HTTP_LISTEN
-              TELEGRAM_WEBHOOK_SECRET       default: one generated once and kept in the database
-              TELEGRAM_WEBHOOK_MAX_CONNECTIONS  default 40 (requests Telegram makes at once)
-            See config.example.json for every key.
+            \(BotConfiguration.help)
+            See config.example.json for every key: telegram.botToken in the file is TELEGRAM_BOT_TOKEN.
 
             To move from the SQLite file to PostgreSQL, stop the bot and run
               weatherbot migrate-store --to postgres://user:password@host:5432/name
@@ -54,14 +34,9 @@ struct ConfigOptions: ParsableArguments {
         try await exitingOnInvalid { try await BotConfiguration.load(configPath: config) }
     }
 
-    /// Only the database path: commands that read the database need no secrets.
-    func databasePath() async throws -> String {
-        try await exitingOnInvalid { try await BotConfiguration.databasePath(configPath: config) }
-    }
-
-    /// The PostgreSQL database, when one is configured.
-    func databaseURL() async throws -> PostgresLocation? {
-        try await exitingOnInvalid { try await BotConfiguration.databaseURL(configPath: config) }
+    /// Only the database section: commands that read the database need no secrets.
+    func database() async throws -> BotConfiguration.Database {
+        try await exitingOnInvalid { try await BotConfiguration.database(configPath: config) }
     }
 
     private func exitingOnInvalid<Value>(_ read: () async throws -> Value) async throws -> Value {
@@ -103,10 +78,11 @@ extension WeatherBotCommand {
         var maxPollAge: Int = 300
 
         func run() async throws {
-            if let location = try await options.databaseURL() {
+            let database = try await options.database()
+            if let location = database.url {
                 return try await replicaStatus(location)
             }
-            let path = try await options.databasePath()
+            let path = database.path
             guard FileManager.default.fileExists(atPath: path) else {
                 FileHandle.standardError.write(Data("unhealthy: no database at \(path)\n".utf8))
                 throw ExitCode(1)
@@ -183,7 +159,11 @@ extension WeatherBotCommand {
     struct CheckConfig: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check-config",
-            abstract: "Validate the configuration and print it, secrets redacted.")
+            abstract: "Validate the configuration and print it, secrets redacted.",
+            discussion: """
+                Every key, by its environment variable (in the --config file, TELEGRAM_BOT_TOKEN is telegram.botToken):
+                \(BotConfiguration.help)
+                """)
 
         @OptionGroup var options: ConfigOptions
 

@@ -102,8 +102,9 @@ final class BotHarness {
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
         let runtime = BotRuntime(
-            database: database, telegram: telegram, geocoder: weather, weather: weather, pollTimeout: 1,
-            clock: clock, schedulerInterval: schedulerInterval, webhook: webhook, metrics: metrics, logger: logger)
+            database: database, telegram: telegram, geocoder: weather, weather: weather,
+            configuration: .init(pollTimeout: 1, daily: .init(interval: schedulerInterval), webhook: webhook), clock: clock, metrics: metrics,
+            logger: logger)
         try await runtime.prepare()
         // In webhook mode the worker's HTTP server takes Telegram's posts, on a port of its own.
         let listening = Locked<Int?>(nil)

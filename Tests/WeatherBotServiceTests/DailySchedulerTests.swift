@@ -142,7 +142,7 @@ import WeatherBotStore
             try await subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
         }
         let clock = ManualClock(utc("2026-11-21T05:00:10Z"))
-        let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock, batchSize: 100)
+        let scheduler = DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock, configuration: .init(batchSize: 100))
         #expect(await scheduler.tick() == 250)
         #expect(try forecastsPerChat(database).count == 250)
         #expect(await scheduler.tick() == 0)

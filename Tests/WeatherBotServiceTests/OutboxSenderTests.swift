@@ -31,7 +31,8 @@ extension LoopbackTests {
                 logger.logLevel = .critical
                 let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(15))
                 sender = OutboxSender(
-                    database: database, client: client, logger: logger, clock: clock, messagesPerSecond: messagesPerSecond, window: window)
+                    database: database, client: client, logger: logger, clock: clock,
+                    configuration: .init(messagesPerSecond: messagesPerSecond, window: window))
             }
 
             func commit(_ replies: [Reply], chat: Int64, at now: Date = Date()) async throws {

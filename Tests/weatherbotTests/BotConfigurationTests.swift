@@ -2,6 +2,7 @@ import Foundation
 import HTTPTransport
 import Logging
 import Testing
+import WeatherBotService
 @testable import weatherbot
 
 @Suite struct BotConfigurationTests {
@@ -13,14 +14,14 @@ import Testing
             "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key, "TELEGRAM_API_URL": "http://127.0.0.1:9",
             "OPEN_WEATHER_API_URL": "http://127.0.0.1:10", "DATABASE_PATH": "/tmp/x.sqlite", "LOG_LEVEL": "debug",
         ])
-        #expect(configuration.botToken == Self.token)
-        #expect(configuration.openWeatherAPIKey == Self.key)
-        #expect(configuration.telegramAPIURL.absoluteString == "http://127.0.0.1:9")
-        #expect(configuration.openWeatherAPIURL.absoluteString == "http://127.0.0.1:10")
-        #expect(configuration.databasePath == "/tmp/x.sqlite")
-        #expect(configuration.logLevel == .debug)
-        #expect(configuration.pollTimeout == 30)
-        #expect(configuration.maximumFavorites == 20)
+        #expect(configuration.telegram.botToken == Self.token)
+        #expect(configuration.openWeather.apiKey == Self.key)
+        #expect(configuration.telegram.apiURL.absoluteString == "http://127.0.0.1:9")
+        #expect(configuration.openWeather.apiURL.absoluteString == "http://127.0.0.1:10")
+        #expect(configuration.database.path == "/tmp/x.sqlite")
+        #expect(configuration.log.level == .debug)
+        #expect(configuration.runtime.pollTimeout == 30)
+        #expect(configuration.runtime.maximumFavorites == 20)
         // check-config prints this: the secrets never.
         #expect(!configuration.description.contains(Self.token))
         #expect(!configuration.description.contains(Self.key))
@@ -29,9 +30,9 @@ import Testing
 
     @Test func httpListenTakesHostAndPortAndRefusesAnythingElse() async throws {
         let base = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
-        #expect(try await BotConfiguration.load(configPath: nil, environment: base).httpListen == nil)
+        #expect(try await BotConfiguration.load(configPath: nil, environment: base).http.listen == nil)
         for (text, host, port) in [("0.0.0.0:8080", "0.0.0.0", 8080), ("127.0.0.1:9090", "127.0.0.1", 9090), ("[::1]:80", "::1", 80), (" localhost:0 ", "localhost", 0)] {
-            let listen = try await BotConfiguration.load(configPath: nil, environment: base.merging(["HTTP_LISTEN": text]) { $1 }).httpListen
+            let listen = try await BotConfiguration.load(configPath: nil, environment: base.merging(["HTTP_LISTEN": text]) { $1 }).http.listen
             #expect(listen?.host == host && listen?.port == port, "\(text)")
         }
         for text in ["8080", "0.0.0.0", ":8080", "host:port", "0.0.0.0:70000", "a b:80"] {
@@ -48,7 +49,7 @@ import Testing
         ])
         #expect(!configuration.description.contains("s3cr"), "\(configuration.description)")
         #expect(configuration.description.contains("https://bot:<redacted>@telegram.example.org:8443"))
-        #expect(configuration.telegramAPIURL.password(percentEncoded: false) == "s3cr@t-pass")
+        #expect(configuration.telegram.apiURL.password(percentEncoded: false) == "s3cr@t-pass")
     }
 
     @Test func missingSecretsAreOneLineEachSayingHowToSetThem() async throws {
@@ -75,28 +76,28 @@ import Testing
     @Test func webhookModeNeedsAnHTTPSURLAndHTTPListenAndKeepsItsSecretOutOfTheDescription() async throws {
         let secrets = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
         let polling = try await BotConfiguration.load(configPath: nil, environment: secrets)
-        #expect(polling.webhook == nil)
+        #expect(polling.telegram.webhook == nil)
         let webhook = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
             "TELEGRAM_WEBHOOK_URL": "https://bot.example.com/telegram/updates", "HTTP_LISTEN": "127.0.0.1:8080",
             "TELEGRAM_WEBHOOK_SECRET": "s3cret_Value-1", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "10",
         ]) { $1 })
-        #expect(webhook.webhook?.url.absoluteString == "https://bot.example.com/telegram/updates")
-        #expect(webhook.webhook?.path == "/telegram/updates")
-        #expect(webhook.webhook?.secret == "s3cret_Value-1")
-        #expect(webhook.webhook?.maxConnections == 10)
+        #expect(webhook.telegram.webhook?.url.absoluteString == "https://bot.example.com/telegram/updates")
+        #expect(webhook.telegram.webhook?.path == "/telegram/updates")
+        #expect(webhook.telegram.webhook?.secret == "s3cret_Value-1")
+        #expect(webhook.telegram.webhook?.maxConnections == 10)
         #expect(!webhook.description.contains("s3cret_Value-1"))
         #expect(webhook.description.contains("https://bot.example.com/telegram/updates"))
         // Without a secret of its own, one is generated and kept in the database.
         let generated = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
             "TELEGRAM_WEBHOOK_URL": "https://bot.example.com", "HTTP_LISTEN": "0.0.0.0:8080",
         ]) { $1 })
-        #expect(generated.webhook?.secret == nil)
-        #expect(generated.webhook?.path == "/")
+        #expect(generated.telegram.webhook?.secret == nil)
+        #expect(generated.telegram.webhook?.path == "/")
         // A Bot API server of one's own may post to http.
         let local = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
             "TELEGRAM_API_URL": "http://127.0.0.1:8081", "TELEGRAM_WEBHOOK_URL": "http://127.0.0.1:8080/hook", "HTTP_LISTEN": "127.0.0.1:8080",
         ]) { $1 })
-        #expect(local.webhook?.url.scheme == "http")
+        #expect(local.telegram.webhook?.url.scheme == "http")
 
         for (settings, says) in [
             (["TELEGRAM_WEBHOOK_URL": "http://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080"], "TELEGRAM_WEBHOOK_URL must be the public https URL"),
@@ -123,8 +124,8 @@ import Testing
             "TELEGRAM_PROXY": "http://bot:hunter2@proxy.example:3128", "OPEN_WEATHER_PROXY": "socks5://127.0.0.1:1080",
             "HTTPS_PROXY": "http://shared.example:8080",
         ]) { $1 })
-        #expect(own.telegramProxy.proxy == HTTPProxy(kind: .http, host: "proxy.example", port: 3128, username: "bot", password: "hunter2"))
-        #expect(own.openWeatherProxy.proxy == HTTPProxy(kind: .socks5, host: "127.0.0.1", port: 1080))
+        #expect(own.telegram.proxy.proxy == HTTPProxy(kind: .http, host: "proxy.example", port: 3128, username: "bot", password: "hunter2"))
+        #expect(own.openWeather.proxy.proxy == HTTPProxy(kind: .socks5, host: "127.0.0.1", port: 1080))
         #expect(own.description.contains("http://bot:<redacted>@proxy.example:3128 (from TELEGRAM_PROXY)"), "\(own.description)")
         #expect(!own.description.contains("hunter2"))
 
@@ -132,17 +133,17 @@ import Testing
         let shared = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
             "https_proxy": "http://shared.example:8080", "NO_PROXY": "localhost,.openweathermap.org", "TELEGRAM_PROXY": "",
         ]) { $1 })
-        #expect(shared.telegramProxy == .init(proxy: HTTPProxy(kind: .http, host: "shared.example", port: 8080), source: "https_proxy"))
-        #expect(shared.openWeatherProxy == .init(proxy: nil, source: "NO_PROXY exempts api.openweathermap.org"))
+        #expect(shared.telegram.proxy == .init(proxy: HTTPProxy(kind: .http, host: "shared.example", port: 8080), source: "https_proxy"))
+        #expect(shared.openWeather.proxy == .init(proxy: nil, source: "NO_PROXY exempts api.openweathermap.org"))
 
         let direct = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
             "HTTPS_PROXY": "http://shared.example:8080", "TELEGRAM_PROXY": "direct",
         ]) { $1 })
-        #expect(direct.telegramProxy.proxy == nil)
-        #expect(direct.openWeatherProxy.proxy?.host == "shared.example")
+        #expect(direct.telegram.proxy.proxy == nil)
+        #expect(direct.openWeather.proxy.proxy?.host == "shared.example")
 
         let none = try await BotConfiguration.load(configPath: nil, environment: secrets)
-        #expect(none.telegramProxy.proxy == nil && none.openWeatherProxy.proxy == nil)
+        #expect(none.telegram.proxy.proxy == nil && none.openWeather.proxy.proxy == nil)
     }
 
     @Test func anUnusableProxyStopsTheStartWithItsReasonAndWithoutItsPassword() async throws {
@@ -170,9 +171,9 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
 
         let configuration = try await BotConfiguration.load(configPath: path, environment: ["DATABASE_PATH": "from-env.sqlite"])
-        #expect(configuration.botToken == Self.token)
-        #expect(configuration.pollTimeout == 20)
-        #expect(configuration.databasePath == "from-env.sqlite")
+        #expect(configuration.telegram.botToken == Self.token)
+        #expect(configuration.runtime.pollTimeout == 20)
+        #expect(configuration.database.path == "from-env.sqlite")
         #expect(configuration.warnings.count == 1)
         #expect(configuration.warnings.first?.contains("chmod 600") == true)
         #expect(configuration.warnings.allSatisfy { !$0.contains(Self.token) })

@@ -1,0 +1,40 @@
+extension OutboxSender {
+    /// How fast and how much the sender sends; each default is here and only here.
+    public struct Configuration: Sendable {
+        /// Telegram's limits the outbox keeps to: messages a second overall (about 30; up to 1000
+        /// with paid broadcasts) and per chat.
+        public var messagesPerSecond: Double
+        public var messagesPerSecondPerChat: Double
+        /// The share of `messagesPerSecond` bulk messages (daily forecasts) keep while chats take the rest.
+        public var bulkShare: Double
+        /// Requests under way at once; a crash repeats at most these (one message per chat).
+        public var maximumMessagesInFlight: Int
+        public var maximumAnswersInFlight: Int
+        /// Attempts at one reply before it is dropped.
+        public var maximumAttempts: Int
+        /// How long a graceful shutdown keeps sending.
+        public var drainTimeout: Duration
+        /// The most replies of each lane held in memory; the rest wait in the table.
+        public var window: Int
+
+        public init(
+            messagesPerSecond: Double = 30,
+            messagesPerSecondPerChat: Double = 1,
+            bulkShare: Double = 0.2,
+            maximumMessagesInFlight: Int = 32,
+            maximumAnswersInFlight: Int = 16,
+            maximumAttempts: Int = 10,
+            drainTimeout: Duration = .seconds(10),
+            window: Int = 10_000
+        ) {
+            self.messagesPerSecond = messagesPerSecond
+            self.messagesPerSecondPerChat = messagesPerSecondPerChat
+            self.bulkShare = bulkShare
+            self.maximumMessagesInFlight = maximumMessagesInFlight
+            self.maximumAnswersInFlight = maximumAnswersInFlight
+            self.maximumAttempts = maximumAttempts
+            self.drainTimeout = drainTimeout
+            self.window = window
+        }
+    }
+}

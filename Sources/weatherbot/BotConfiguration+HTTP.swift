@@ -1,0 +1,28 @@
+extension BotConfiguration {
+    /// The operators' HTTP endpoints (`/healthz`, `/metrics`), and the webhook's.
+    struct HTTP: Sendable {
+        /// Where the server listens; nil for no server.
+        var listen: (host: String, port: Int)?
+
+        init(reader: ConfigurationReader) {
+            listen = nil
+            if let text = reader.string(
+                "listen", unset: "none", help: "host:port for /healthz and /metrics (and the webhook), such as 0.0.0.0:8080")
+            {
+                listen = Self.listenAddress(text)
+                if listen == nil {
+                    reader.refuse("error: HTTP_LISTEN must be host:port, such as 0.0.0.0:8080 or 127.0.0.1:9090, not \(text.debugDescription).")
+                }
+            }
+        }
+
+        /// `host:port` (the host may be an IPv6 address in brackets), or nil when it is not one.
+        static func listenAddress(_ text: String) -> (host: String, port: Int)? {
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return nil }
+            var host = String(text[..<colon])
+            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { return nil }
+            return (host, port)
+        }
+    }
+}

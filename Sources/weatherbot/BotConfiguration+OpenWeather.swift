@@ -1,0 +1,33 @@
+import Foundation
+
+extension BotConfiguration {
+    /// OpenWeather: the key, where the API is and through which proxy, and how long answers are kept.
+    struct OpenWeather: Sendable {
+        var apiKey: String
+        var apiURL: URL
+        /// Seconds the free plan is kept to after One Call 3.0 refused the key.
+        var fallbackMemory: Int
+        /// Seconds a forecast stays fresh in the shared cache.
+        var cacheTTL: Int
+        /// Where requests to OpenWeather go through.
+        var proxy: ProxyChoice
+
+        init(reader: ConfigurationReader, environment: [String: String]) {
+            apiKey = reader.string("apiKey", unset: nil, isSecret: true, help: "the OpenWeather API key") ?? ""
+            if apiKey.isEmpty {
+                reader.refuse("error: the OpenWeather API key is not set. Set OPEN_WEATHER_API_KEY, or openWeather.apiKey in the --config file.")
+            }
+            apiURL = reader.httpURL("apiURL", default: "https://api.openweathermap.org", help: "base URL of the geocoding and weather APIs")
+            fallbackMemory = reader.int(
+                "fallbackMemory", default: 3600, help: "seconds the free plan is kept to after One Call 3.0 refused the key")
+            if fallbackMemory < 0 {
+                reader.refuse("error: OPEN_WEATHER_FALLBACK_MEMORY must not be negative.")
+            }
+            cacheTTL = reader.int("cacheTTL", default: 600, help: "seconds a forecast stays fresh, 0 to 86400")
+            if !(0...86_400).contains(cacheTTL) {
+                reader.refuse("error: OPEN_WEATHER_CACHE_TTL must be between 0 and 86400 seconds, not \(cacheTTL).")
+            }
+            proxy = reader.proxy("proxy", for: apiURL, environment: environment, help: "the proxy for OpenWeather, written alike")
+        }
+    }
+}

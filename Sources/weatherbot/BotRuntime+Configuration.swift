@@ -1,0 +1,44 @@
+import WeatherBotService
+
+extension BotRuntime.Configuration {
+    /// The runtime's keys: `telegram.pollTimeout` and the outbox's rates in the `telegram` section,
+    /// `favorites.limit`, `daily.gracePeriod`. Their defaults are the runtime's own.
+    init(reader: ConfigurationReader) {
+        self.init()
+        let telegram = reader.scoped(to: "telegram")
+        pollTimeout = telegram.int("pollTimeout", default: pollTimeout, help: "seconds a long poll is held open, 1 to 50")
+        if !(1...50).contains(pollTimeout) {
+            reader.refuse("error: TELEGRAM_POLL_TIMEOUT must be between 1 and 50 seconds, not \(pollTimeout).")
+        }
+        outbox = OutboxSender.Configuration(reader: telegram)
+        maximumFavorites = reader.scoped(to: "favorites").int("limit", default: maximumFavorites, help: "the most favorites one chat may keep, 1 to 100")
+        if !(1...100).contains(maximumFavorites) {
+            reader.refuse("error: FAVORITES_LIMIT must be between 1 and 100, not \(maximumFavorites).")
+        }
+        let gracePeriod = reader.scoped(to: "daily").int(
+            "gracePeriod", default: Int(daily.gracePeriod.components.seconds), help: "seconds a daily forecast missed during downtime may be late")
+        if !(0...86_400).contains(gracePeriod) {
+            reader.refuse("error: DAILY_GRACE_PERIOD must be between 0 and 86400 seconds, not \(gracePeriod).")
+        }
+        daily.gracePeriod = .seconds(gracePeriod)
+    }
+}
+
+extension OutboxSender.Configuration {
+    /// The outbox's keys of the `telegram` section: Telegram's limits and bulk's share of them.
+    init(reader: ConfigurationReader) {
+        self.init()
+        messagesPerSecond = reader.double(
+            "messagesPerSecond", default: messagesPerSecond, help: "messages a second overall (about 30; up to 1000 with paid broadcasts)")
+        messagesPerSecondPerChat = reader.double("messagesPerSecondPerChat", default: messagesPerSecondPerChat, help: "messages a second to one chat")
+        if !(messagesPerSecond > 0 && messagesPerSecond <= 10_000) || !(messagesPerSecondPerChat > 0 && messagesPerSecondPerChat <= 1_000) {
+            reader.refuse(
+                "error: TELEGRAM_MESSAGES_PER_SECOND (up to 10000) and TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT (up to 1000) must be positive.")
+        }
+        bulkShare = reader.double(
+            "bulkShare", default: bulkShare, help: "the share of the rate daily forecasts keep while chats are answered, 0 to 1")
+        if !(0...1).contains(bulkShare) {
+            reader.refuse("error: TELEGRAM_BULK_SHARE must be between 0 and 1 (the share of the rate daily forecasts keep), not \(bulkShare).")
+        }
+    }
+}
