@@ -3,7 +3,13 @@ public import Foundation
 /// The Bot API's JSON: snake_case keys on the wire, camelCase in Swift. Every type names its
 /// snake_case keys itself, so no key is converted (a conversion that cost an allocation for every
 /// key of every answer). Requests, and the updates and requests the store keeps, are written by
-/// one encoder configuration, ``encoded(_:)``.
+/// ``encoded(_:)``: their `Encodable` form, by one encoder configuration.
+///
+/// The values on the busiest paths (the requests of messages, edits and answers, and the updates
+/// the inbox keeps) also write themselves field by field (``JSONWritable``), which costs a seventh
+/// of a `JSONEncoder` pass: measured with weatherbot-bench, the encoder alone added a fifth to the
+/// CPU of an update in a backlog (BENCHMARKS.md). Tests hold what each writes to what its
+/// `Encodable` form gives.
 public enum TelegramJSON {
     public static func decoder() -> JSONDecoder {
         JSONDecoder()
@@ -25,6 +31,7 @@ public enum TelegramJSON {
     /// The Bot API's types hold strings, integers, booleans and coordinates Telegram sent, and
     /// nothing JSON cannot write; encoding one cannot fail.
     public static func encoded(_ value: some Encodable) -> Data {
+        if let writable = value as? any JSONWritable { return writable.jsonData }
         do {
             return try shared.encode(value)
         } catch {
@@ -71,7 +78,4 @@ extension Update {
     /// One decoder for every post: it has no settings to change, and decodes concurrently.
     private static let postedDecoder = TelegramJSON.decoder()
 
-    /// The update as Telegram's JSON, reduced to the fields these types keep: the form the inbox
-    /// stores until the update is handled, read back by ``TelegramJSON/decoder()``.
-    public var jsonData: Data { TelegramJSON.encoded(self) }
 }

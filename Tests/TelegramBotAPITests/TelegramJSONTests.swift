@@ -20,8 +20,11 @@ import Testing
             texts.append(String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
         }
         for text in texts {
+            // Written by the writer, and by the encoder.
             let answer = AnswerCallbackQuery(callbackQueryID: "q", text: text)
             #expect(try parsed(answer)["text"] as? String == text, "\(text.debugDescription)")
+            let photo = SendPhoto(chatID: 1, caption: text)
+            #expect(try parsed(photo)["caption"] as? String == text, "\(text.debugDescription)")
         }
     }
 
@@ -64,6 +67,50 @@ import Testing
         for markup in markups {
             #expect(try TelegramJSON.decoder().decode(ReplyMarkup.self, from: TelegramJSON.encoded(markup)) == markup)
         }
+    }
+
+    /// The values that write themselves write the JSON their `Encodable` form gives.
+    @Test func whatWritesItselfIsWhatTheEncoderWrites() throws {
+        let inline = InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "✅ \"Да\"", callbackData: "cy:1")], []])
+        let user = User(id: 77, isBot: false, firstName: "Аня", username: "anya", languageCode: "ru")
+        let values: [any Encodable & JSONWritable] = [
+            SendMessage(chatID: 5, html: "<b>Москва</b>\n1/2", replyMarkup: .inline(inline)),
+            SendMessage(chatID: -100, html: "?", replyMarkup: .forceReply(ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 4))),
+            SendMessage(chatID: 1, html: "x", replyMarkup: .keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true)]], oneTimeKeyboard: true))),
+            SendMessage(chatID: 1, html: "x", replyMarkup: .removeKeyboard(ReplyKeyboardRemove())),
+            SendMessage(chatID: 1, text: "plain"),
+            EditMessageText(chatID: 5, messageID: 9, html: "y", replyMarkup: inline),
+            EditMessageText(chatID: 5, messageID: nil, text: "y"),
+            EditMessageReplyMarkup(chatID: 5, messageID: 9, replyMarkup: inline),
+            EditMessageReplyMarkup(chatID: 5, messageID: nil, replyMarkup: nil),
+            AnswerCallbackQuery(callbackQueryID: "q", text: "⭐", showAlert: true),
+            AnswerCallbackQuery(callbackQueryID: "q"),
+            Update(updateId: 1),
+            Update(updateId: 2, message: Message(
+                messageId: 5, from: user, date: 1, chat: Chat(id: -100, type: .supergroup), text: "x", location: Location(latitude: 55.75, longitude: 37.62),
+                replyToMessage: RepliedMessage(messageId: 4, from: user))),
+            Update(updateId: 3, editedMessage: Message(messageId: 6, date: 2, chat: Chat(id: 1, type: .other("forum")))),
+            Update(updateId: 4, callbackQuery: CallbackQuery(id: "q", from: user, message: Message(messageId: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
+        ]
+        for value in values {
+            let written = try JSONSerialization.jsonObject(with: value.jsonData) as? NSDictionary
+            let encoded = try JSONSerialization.jsonObject(with: TelegramJSON.encoder().encode(value)) as? NSDictionary
+            #expect(written != nil && written == encoded, "\(String(decoding: value.jsonData, as: UTF8.self))")
+        }
+    }
+
+    @Test func fieldsArraysAndObjectsAreSeparatedByCommas() throws {
+        var json = JSONWriter()
+        json.object { json in
+            json.field("chat_id", Int64(-1001234567890))
+            json.field("flag", false)
+            json.key("empty")
+            json.array([String]()) { json, item in json.string(item) }
+            json.key("rows")
+            json.array([[1, 2], [3]]) { json, row in json.array(row) { json, number in json.integer(number) } }
+            json.field("nested", object: { json in json.field("is_disabled", true) })
+        }
+        #expect(String(decoding: json.data, as: UTF8.self) == #"{"chat_id":-1001234567890,"flag":false,"empty":[],"rows":[[1,2],[3]],"nested":{"is_disabled":true}}"#)
     }
 
     @Test func aQuestionsReplyTargetIsNotPartOfTheMarkup() throws {

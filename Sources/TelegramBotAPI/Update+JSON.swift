@@ -1,0 +1,87 @@
+import Foundation
+
+// An update written back in the shape Telegram sends it, holding only the fields these types keep:
+// the form the inbox stores until the update is handled, read back by `TelegramJSON.decoder()`.
+// Every update is stored, so it is written field by field (the same JSON as its `Encodable` form).
+
+extension Update: JSONWritable {
+    /// The update as Telegram's JSON, reduced to what the bot reads.
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("update_id", updateId)
+            if let message {
+                json.key("message")
+                message.write(to: &json)
+            }
+            if let editedMessage {
+                json.key("edited_message")
+                editedMessage.write(to: &json)
+            }
+            if let callbackQuery {
+                json.key("callback_query")
+                callbackQuery.write(to: &json)
+            }
+        }
+    }
+}
+
+extension Message {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("message_id", messageId)
+            if let from {
+                json.key("from")
+                from.write(to: &json)
+            }
+            json.field("date", date)
+            json.field("chat", object: { json in
+                json.field("id", chat.id)
+                json.field("type", chat.type.name)
+            })
+            if let text { json.field("text", text) }
+            if let location {
+                json.field("location", object: { json in
+                    json.field("latitude", location.latitude)
+                    json.field("longitude", location.longitude)
+                })
+            }
+            // Kept so that a reply to the bot read back after a restart is still addressed to it.
+            if let replyToMessage {
+                json.field("reply_to_message", object: { json in
+                    json.field("message_id", replyToMessage.messageId)
+                    if let from = replyToMessage.from {
+                        json.key("from")
+                        from.write(to: &json)
+                    }
+                })
+            }
+        }
+    }
+}
+
+extension User {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("id", id)
+            json.field("is_bot", isBot)
+            json.field("first_name", firstName)
+            if let username { json.field("username", username) }
+            if let languageCode { json.field("language_code", languageCode) }
+        }
+    }
+}
+
+extension CallbackQuery {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("id", id)
+            json.key("from")
+            from.write(to: &json)
+            if let message {
+                json.key("message")
+                message.write(to: &json)
+            }
+            if let data { json.field("data", data) }
+        }
+    }
+}
