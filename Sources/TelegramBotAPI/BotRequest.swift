@@ -1,38 +1,95 @@
 public import Foundation
 
-/// A Bot API call written out before it is made: the method and its JSON parameters, exactly as
-/// they will be posted. Replies are committed to the outbox in this form, so the sender reads
-/// nothing back into types. What it adds is the id of the message an edit applies to, when that
-/// message was sent after the edit was written, and a photo's bytes or `file_id`, named by
-/// ``photo`` and found when the call is made.
+/// A Bot API call written out before it is made: the typed request of one method, and what the
+/// sender needs besides. Replies are committed to the outbox in this form. When the call is made,
+/// the sender sets what was not known as it was written: the id of the message an edit applies to
+/// (``messageID``), when that message was sent after the edit was written, and for a photo its
+/// `file_id` or upload, named by ``photo``.
 public struct BotRequest: Sendable, Hashable {
     /// The methods a reply is made with.
-    public enum Method: String, Sendable, Hashable, CaseIterable {
+    public enum Method: String, Sendable, Hashable, CaseIterable, Codable {
         case sendMessage, editMessageText, editMessageReplyMarkup, answerCallbackQuery, sendPhoto, editMessageMedia
     }
 
-    public var method: Method
-    /// The JSON object of parameters. An edit's has no `message_id`: that is ``messageID`` or the
-    /// message remembered under ``tag``, put in front when the call is made.
-    public var parameters: Data
+    /// The typed request: one case per method.
+    public enum Call: Sendable, Hashable {
+        case sendMessage(SendMessage)
+        case editMessageText(EditMessageText)
+        case editMessageReplyMarkup(EditMessageReplyMarkup)
+        case answerCallbackQuery(AnswerCallbackQuery)
+        case sendPhoto(SendPhoto)
+        case editMessageMedia(EditMessageMedia)
+    }
+
+    public var call: Call
     /// For a message sent, the name its id is remembered by for later edits. For an edit whose
     /// ``messageID`` is nil, the name of the message it applies to; should that message be gone,
     /// the new message sent instead is remembered under it.
     public var tag: String?
-    /// The message an edit applies to, when its id was known as the edit was written.
-    public var messageID: Int?
     /// For a photo, what the photo is, in the words of whoever sends it (the sender renders or
     /// looks it up when the call is made, so the outbox holds no image).
     public var photo: String?
 
-    /// A request as stored; the static builders below write new ones.
-    public init(method: Method, parameters: Data, tag: String? = nil, messageID: Int? = nil, photo: String? = nil) {
-        self.method = method
-        self.parameters = parameters
+    public init(_ call: Call, tag: String? = nil, photo: String? = nil) {
+        self.call = call
         self.tag = tag
-        self.messageID = messageID
         self.photo = photo
     }
+
+    public var method: Method {
+        switch call {
+        case .sendMessage: .sendMessage
+        case .editMessageText: .editMessageText
+        case .editMessageReplyMarkup: .editMessageReplyMarkup
+        case .answerCallbackQuery: .answerCallbackQuery
+        case .sendPhoto: .sendPhoto
+        case .editMessageMedia: .editMessageMedia
+        }
+    }
+
+    /// The typed request, for encoding.
+    var request: any TelegramRequest {
+        switch call {
+        case .sendMessage(let request): request
+        case .editMessageText(let request): request
+        case .editMessageReplyMarkup(let request): request
+        case .answerCallbackQuery(let request): request
+        case .sendPhoto(let request): request
+        case .editMessageMedia(let request): request
+        }
+    }
+
+    /// The message an edit applies to: set as the edit is written when its id is known, else by the
+    /// sender when the call is made. Nil for the other methods, which ignore a value set.
+    public var messageID: Int? {
+        get {
+            switch call {
+            case .editMessageText(let edit): edit.messageID
+            case .editMessageReplyMarkup(let edit): edit.messageID
+            case .editMessageMedia(let edit): edit.messageID
+            case .sendMessage, .answerCallbackQuery, .sendPhoto: nil
+            }
+        }
+        set {
+            switch call {
+            case .editMessageText(var edit):
+                edit.messageID = newValue
+                call = .editMessageText(edit)
+            case .editMessageReplyMarkup(var edit):
+                edit.messageID = newValue
+                call = .editMessageReplyMarkup(edit)
+            case .editMessageMedia(var edit):
+                edit.messageID = newValue
+                call = .editMessageMedia(edit)
+            case .sendMessage, .answerCallbackQuery, .sendPhoto:
+                break
+            }
+        }
+    }
+
+    /// The call's parameters as the JSON object it posts (a photo's without the photo, which is
+    /// added when the call is made), and as the outbox stores them.
+    public var parameters: Data { TelegramJSON.encoded(request) }
 
     /// Whether it sends or changes a message, and so counts against Telegram's message limits;
     /// answers to button presses do not.
@@ -44,14 +101,14 @@ public struct BotRequest: Sendable, Hashable {
     /// Whether it sends or replaces a photo, which ``photo`` names.
     public var isPhoto: Bool { method == .sendPhoto || method == .editMessageMedia }
 
-    /// The parameters with `message_id` first, when it is given.
-    func parameters(messageID: Int?) -> Data {
-        guard let messageID else { return parameters }
-        precondition(parameters.first == UInt8(ascii: "{"), "the parameters are a JSON object")
-        var json = Data(#"{"message_id":\#(messageID)"#.utf8)
-        if parameters.dropFirst().first != UInt8(ascii: "}") { json.append(UInt8(ascii: ",")) }
-        json.append(parameters.dropFirst())
-        return json
+    /// The message an edit's text and buttons make, or a photo edit's photo, caption and buttons,
+    /// for when the message the edit applies to is gone or was never sent; it keeps the tag.
+    public var asNewMessage: BotRequest {
+        switch call {
+        case .editMessageText(let edit): BotRequest(.sendMessage(SendMessage(edit)), tag: tag)
+        case .editMessageMedia(let edit): BotRequest(.sendPhoto(SendPhoto(edit)), tag: tag, photo: photo)
+        default: preconditionFailure("only an edit of text or of a photo makes a new message")
+        }
     }
 }
 
@@ -76,87 +133,35 @@ public enum MessageTarget: Sendable, Hashable {
 extension BotRequest {
     /// A new message, its text kept within Telegram's limit; `tag` names it for later edits.
     public static func sendMessage(chatID: Int64, text: String, replyMarkup: ReplyMarkup? = nil, tag: String? = nil) -> Self {
-        let parameters = writing { json in
-            json.field("chat_id", chatID)
-            writeText(text, to: &json)
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.write(to: &json)
-            }
-            if case .forceReply(let question)? = replyMarkup, let replyTo = question.replyTo {
-                // Sent even if that message was deleted meanwhile.
-                json.field("reply_parameters", object: { json in
-                    json.field("message_id", replyTo)
-                    json.field("allow_sending_without_reply", true)
-                })
-            }
-        }
-        return Self(method: .sendMessage, parameters: parameters, tag: tag)
+        Self(.sendMessage(SendMessage(chatID: chatID, html: text, replyMarkup: replyMarkup)), tag: tag)
     }
 
-    /// New text and buttons for an earlier message. Its parameters are also those of a new message
-    /// with that text and buttons.
+    /// New text and buttons for an earlier message; ``asNewMessage`` sends them as a new one.
     public static func editMessageText(chatID: Int64, target: MessageTarget, text: String, replyMarkup: InlineKeyboardMarkup? = nil) -> Self {
-        let message = sendMessage(chatID: chatID, text: text, replyMarkup: replyMarkup.map(ReplyMarkup.inline))
-        return Self(method: .editMessageText, parameters: message.parameters, tag: target.tag, messageID: target.messageID)
+        Self(.editMessageText(EditMessageText(chatID: chatID, messageID: target.messageID, html: text, replyMarkup: replyMarkup)), tag: target.tag)
     }
 
     /// New buttons (none when nil) for an earlier message, its text unchanged.
     public static func editMessageReplyMarkup(chatID: Int64, target: MessageTarget, replyMarkup: InlineKeyboardMarkup?) -> Self {
-        let parameters = writing { json in
-            json.field("chat_id", chatID)
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.write(to: &json)
-            }
-        }
-        return Self(method: .editMessageReplyMarkup, parameters: parameters, tag: target.tag, messageID: target.messageID)
+        Self(.editMessageReplyMarkup(EditMessageReplyMarkup(chatID: chatID, messageID: target.messageID, replyMarkup: replyMarkup)), tag: target.tag)
     }
 
     /// The answer to a button press: `text` shows as a short notice, or as an alert.
     public static func answerCallbackQuery(id: String, text: String? = nil, showAlert: Bool = false) -> Self {
-        let parameters = writing { json in
-            json.field("callback_query_id", id)
-            if let text { json.field("text", text) }
-            if showAlert { json.field("show_alert", true) }
-        }
-        return Self(method: .answerCallbackQuery, parameters: parameters)
+        Self(.answerCallbackQuery(AnswerCallbackQuery(callbackQueryID: id, text: text, showAlert: showAlert ? true : nil)))
     }
 
     /// A photo with its caption and buttons; `photo` names it (see ``photo``), `tag` names the
     /// message for later edits.
     public static func sendPhoto(chatID: Int64, photo: String, caption: String?, replyMarkup: InlineKeyboardMarkup? = nil, tag: String? = nil) -> Self {
-        let parameters = writing { json in
-            json.field("chat_id", chatID)
-            if let caption {
-                json.field("caption", HTML.fittingCaption(caption))
-                json.field("parse_mode", "HTML")
-            }
-            if let replyMarkup {
-                json.key("reply_markup")
-                replyMarkup.write(to: &json)
-            }
-        }
-        return Self(method: .sendPhoto, parameters: parameters, tag: tag, photo: photo)
+        Self(.sendPhoto(SendPhoto(chatID: chatID, htmlCaption: caption, replyMarkup: replyMarkup)), tag: tag, photo: photo)
     }
 
-    /// Another photo, caption and buttons for an earlier photo message. Its parameters are those of
-    /// ``sendPhoto(chatID:photo:caption:replyMarkup:tag:)``, so it can be sent as a new photo.
+    /// Another photo, caption and buttons for an earlier photo message; ``asNewMessage`` sends
+    /// them as a new photo.
     public static func editMessageMedia(chatID: Int64, target: MessageTarget, photo: String, caption: String?, replyMarkup: InlineKeyboardMarkup? = nil) -> Self {
-        let message = sendPhoto(chatID: chatID, photo: photo, caption: caption, replyMarkup: replyMarkup)
-        return Self(method: .editMessageMedia, parameters: message.parameters, tag: target.tag, messageID: target.messageID, photo: photo)
-    }
-
-    private static func writing(_ fields: (inout JSONWriter) -> Void) -> Data {
-        var json = JSONWriter()
-        json.object(fields)
-        return json.data
-    }
-
-    /// A message's text, within Telegram's limit, in HTML parse mode and without link previews.
-    private static func writeText(_ text: String, to json: inout JSONWriter) {
-        json.field("text", HTML.fitting(text))
-        json.field("parse_mode", "HTML")
-        json.field("link_preview_options", object: { $0.field("is_disabled", true) })
+        Self(
+            .editMessageMedia(EditMessageMedia(chatID: chatID, messageID: target.messageID, htmlCaption: caption, replyMarkup: replyMarkup)),
+            tag: target.tag, photo: photo)
     }
 }

@@ -1,5 +1,7 @@
 /// Telegram's HTML parse mode, and the limits of a message.
 public enum HTML {
+    /// The `parse_mode` of text written in it.
+    public static let parseMode = "HTML"
     /// The longest text of a message, in UTF-16 units.
     public static let maximumMessageLength = 4096
     /// Telegram's limit for a photo's caption.

@@ -1,12 +1,11 @@
 public import Foundation
 
-/// Writes JSON field by field, with every key as given: Bot API request bodies, and the updates
-/// and replies the inbox and the outbox store.
+/// Writes JSON field by field, with every key as given: the fast path of ``TelegramJSON/encoded(_:)``
+/// for the values on the busiest paths (``JSONWritable``).
 ///
-/// Each of those is a few fixed fields on the busiest paths there are: writing them straight into
-/// bytes costs a small part of what a generic `JSONEncoder` pass does (its containers, boxing and,
-/// for the Bot API, key conversion for every key). Commas are placed by the writer; strings are
-/// escaped as RFC 8259 requires.
+/// Each of those is a few fixed fields: writing them straight into bytes costs a small part of
+/// what a generic `JSONEncoder` pass does (its containers and boxing). Commas are placed by the
+/// writer; strings are escaped as RFC 8259 requires.
 public struct JSONWriter: Sendable {
     private var bytes: [UInt8] = []
     /// Whether the next value or key is the first in its object or array (no comma before it).
@@ -62,12 +61,6 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ value: Double) {
         separate()
         bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
-    }
-
-    /// A value already written as JSON, such as an object made by another writer.
-    mutating func raw(_ json: Data) {
-        separate()
-        bytes.append(contentsOf: json)
     }
 
     public mutating func bool(_ value: Bool) {
@@ -142,7 +135,7 @@ public struct JSONWriter: Sendable {
     }
 }
 
-/// A value that writes itself as one JSON value.
+/// A value that writes itself as one JSON value: the same JSON as its `Encodable` form, faster.
 public protocol JSONWritable {
     func write(to json: inout JSONWriter)
 }

@@ -1,5 +1,5 @@
-// The keyboards written straight into JSON, under the keys their `Codable` conformance reads
-// back: the Bot API's own.
+// The keyboards written straight into JSON for the requests that write themselves: the same
+// JSON as their `Codable` form, under the Bot API's keys.
 
 extension InlineKeyboardButton {
     func write(to json: inout JSONWriter) {

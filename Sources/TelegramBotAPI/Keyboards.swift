@@ -90,9 +90,9 @@ public struct ForceReply: Codable, Sendable, Hashable {
     public var forceReply: Bool
     public var selective: Bool?
     public var inputFieldPlaceholder: String?
-    /// The message the question answers. Not a field of the Bot API's markup: the request sends it
-    /// as the message's `reply_parameters`. Its `reply_to` key is read only from replies stored
-    /// before the outbox kept Bot API calls.
+    /// The message the question answers. Not a field of the Bot API's markup: the request takes it
+    /// out into the message's `reply_parameters`. Its `reply_to` key is read only from replies
+    /// stored before the outbox kept Bot API calls, and never written.
     public var replyTo: Int?
 
     public init(selective: Bool? = nil, inputFieldPlaceholder: String? = nil, replyTo: Int? = nil) {
@@ -100,6 +100,14 @@ public struct ForceReply: Codable, Sendable, Hashable {
         self.selective = selective
         self.inputFieldPlaceholder = inputFieldPlaceholder
         self.replyTo = replyTo
+    }
+
+    /// The Bot API's markup, without ``replyTo``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(forceReply, forKey: .forceReply)
+        try container.encodeIfPresent(selective, forKey: .selective)
+        try container.encodeIfPresent(inputFieldPlaceholder, forKey: .inputFieldPlaceholder)
     }
 }
 

@@ -42,120 +42,105 @@ public struct SentPhoto: Decodable, Sendable, Hashable {
     }
 }
 
-/// A `sendPhoto` or `editMessageMedia` call: JSON when the photo goes by `file_id`,
+/// A `sendPhoto` or `editMessageMedia` call with its photo: JSON when the photo goes by `file_id`,
 /// `multipart/form-data` when it is uploaded, its other parameters then text parts (objects as
 /// their JSON).
 struct PhotoCall {
-    var method: BotRequest.Method
-    var chatID: Int64
-    /// The message whose photo is replaced (`editMessageMedia`).
-    var messageID: Int?
-    var photo: InputPhoto
-    var caption: String?
-    var replyMarkup: InlineKeyboardMarkup?
-
-    /// The parameters a photo request was written with (see ``BotRequest/sendPhoto(chatID:photo:caption:replyMarkup:tag:)``).
-    private struct Written: Decodable {
-        var chatID: Int64
-        var caption: String?
-        var replyMarkup: InlineKeyboardMarkup?
-
-        enum CodingKeys: String, CodingKey {
-            case chatID = "chat_id", caption, replyMarkup = "reply_markup"
-        }
-    }
-
-    /// The call a photo request makes with `photo`; `method` is the request's unless given.
-    init(_ request: BotRequest, photo: InputPhoto, messageID: Int?, method: BotRequest.Method? = nil) throws(TelegramError) {
-        let method = method ?? request.method
-        precondition(method == .sendPhoto || method == .editMessageMedia, "a photo call sends or replaces a photo")
-        let written: Written
-        do {
-            written = try JSONDecoder().decode(Written.self, from: request.parameters)
-        } catch {
-            throw TelegramError(code: .undecodable, method: method.rawValue, description: "the photo's parameters do not read: \(error)")
-        }
-        self.method = method
-        self.chatID = written.chatID
-        self.messageID = method == .editMessageMedia ? request.messageID ?? messageID : nil
-        self.photo = photo
-        self.caption = written.caption
-        self.replyMarkup = written.replyMarkup
-    }
+    /// The request, its photo's `file_id` or attachment set.
+    var request: BotRequest
+    var upload: (data: Data, filename: String)?
 
     /// The name of the uploaded file's part in an edit, which `media` points at.
     static let attachment = "chart"
 
-    /// A parameter's value: written as JSON in a JSON body, as text in a form part.
-    enum Value {
-        case text(String)
-        case integer(Int64)
-        /// A JSON object, as its text in a form part.
-        case json(Data)
-    }
-
-    /// The parameters besides an uploaded file, in order.
-    var parameters: [(name: StaticString, value: Value)] {
-        let reference = if case .fileID(let id) = photo { id } else { "attach://\(Self.attachment)" }
-        var parameters: [(name: StaticString, value: Value)] = [("chat_id", .integer(chatID))]
-        if let messageID { parameters.append(("message_id", .integer(Int64(messageID)))) }
-        switch method {
-        case .sendPhoto:
-            if case .fileID = photo { parameters.append(("photo", .text(reference))) }
-            if let caption { parameters += [("caption", .text(caption)), ("parse_mode", .text("HTML"))] }
+    init(_ request: BotRequest, photo: InputPhoto) {
+        self.request = request
+        let fileID: String?
+        switch photo {
+        case .fileID(let id): fileID = id
+        case .upload(let data, let filename):
+            fileID = nil
+            upload = (data, filename)
+        }
+        switch request.call {
+        case .sendPhoto(var send):
+            // An upload is the part named `photo`.
+            send.photo = fileID
+            self.request.call = .sendPhoto(send)
+        case .editMessageMedia(var edit):
+            edit.media.media = fileID ?? "attach://\(Self.attachment)"
+            self.request.call = .editMessageMedia(edit)
         default:
-            var media = JSONWriter()
-            media.object { json in
-                json.field("type", "photo")
-                json.field("media", reference)
-                if let caption {
-                    json.field("caption", caption)
-                    json.field("parse_mode", "HTML")
-                }
-            }
-            parameters.append(("media", .json(media.data)))
+            preconditionFailure("a photo call sends or replaces a photo")
         }
-        if let replyMarkup {
-            var markup = JSONWriter()
-            replyMarkup.write(to: &markup)
-            parameters.append(("reply_markup", .json(markup.data)))
-        }
-        return parameters
     }
 
     func encoded() throws -> (contentType: String, body: Data) {
-        guard case .upload(let data, let filename) = photo else {
-            var json = JSONWriter()
-            json.object { json in
-                for (name, value) in parameters {
-                    json.key(name)
-                    switch value {
-                    case .text(let text): json.string(text)
-                    case .integer(let number): json.integer(number)
-                    case .json(let object): json.raw(object)
-                    }
-                }
-            }
-            return ("application/json", json.data)
+        guard let upload else { return ("application/json", request.parameters) }
+        var form = FormFields()
+        let fileName: String
+        switch request.call {
+        case .sendPhoto(let send):
+            send.write(to: &form)
+            fileName = SendPhoto.CodingKeys.photo.stringValue
+        case .editMessageMedia(let edit):
+            edit.write(to: &form)
+            fileName = Self.attachment
+        default:
+            preconditionFailure("a photo call sends or replaces a photo")
         }
-        var parts = parameters.map { name, value in
-            var part = switch value {
-            case .text(let text): MultipartPart(body: text)
-            case .integer(let number): MultipartPart(body: String(number))
-            case .json(let object): MultipartPart(body: object)
-            }
-            part.name = "\(name)"
-            return part
-        }
-        let fileName = method == .sendPhoto ? "photo" : Self.attachment
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Disposition", value: #"form-data; name="\#(fileName)"; filename="\#(filename)""#)
+        headers.add(name: "Content-Disposition", value: #"form-data; name="\#(fileName)"; filename="\#(upload.filename)""#)
         headers.add(name: "Content-Type", value: "image/png")
-        parts.append(MultipartPart(headers: headers, body: data))
+        let parts = form.parts + [MultipartPart(headers: headers, body: upload.data)]
         // A fresh boundary per call; a PNG's bytes do not hold a UUID by chance.
         let boundary = "weatherbot-\(UUID().uuidString)"
         var buffer = ByteBuffer()
         try MultipartSerializer().serialize(parts: parts, boundary: boundary, into: &buffer)
         return ("multipart/form-data; boundary=\(boundary)", Data(buffer.readableBytesView))
+    }
+}
+
+/// The text parts of a form: each parameter under its Bot API name, numbers and text as they are,
+/// objects as their JSON.
+struct FormFields {
+    private(set) var parts: [MultipartPart] = []
+
+    mutating func add(_ key: some CodingKey, _ text: String?) {
+        guard let text else { return }
+        var part = MultipartPart(body: text)
+        part.name = key.stringValue
+        parts.append(part)
+    }
+
+    mutating func add(_ key: some CodingKey, _ number: (some BinaryInteger)?) {
+        add(key, number.map { String($0) })
+    }
+
+    mutating func add(_ key: some CodingKey, json value: (some Encodable)?) {
+        guard let value else { return }
+        var part = MultipartPart(body: TelegramJSON.encoded(value))
+        part.name = key.stringValue
+        parts.append(part)
+    }
+}
+
+extension SendPhoto {
+    /// The parameters besides the photo, as form fields.
+    func write(to form: inout FormFields) {
+        form.add(CodingKeys.chatID, chatID)
+        form.add(CodingKeys.caption, caption)
+        form.add(CodingKeys.parseMode, parseMode)
+        form.add(CodingKeys.replyMarkup, json: replyMarkup)
+    }
+}
+
+extension EditMessageMedia {
+    /// The parameters as form fields; `media` names the uploaded part.
+    func write(to form: inout FormFields) {
+        form.add(CodingKeys.chatID, chatID)
+        form.add(CodingKeys.messageID, messageID)
+        form.add(CodingKeys.media, json: media)
+        form.add(CodingKeys.replyMarkup, json: replyMarkup)
     }
 }

@@ -27,40 +27,34 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     }
 
     /// The methods this client calls.
-    private static let methods = [
-        "getMe", "deleteWebhook", "setWebhook", "getWebhookInfo", "getUpdates", "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery",
-        "setMyCommands", "sendChatAction", "getChatMember", "sendPhoto", "editMessageMedia",
-    ]
+    private static let methods =
+        [GetMe.method, DeleteWebhook.method, SetWebhook.method, GetWebhookInfo.method, GetUpdates.method, SetMyCommands.method, SendChatAction.method, GetChatMember.method]
+        + BotRequest.Method.allCases.map(\.rawValue)
 
     public var description: String { "TelegramClient(\(apiURL.host ?? "?"), token: <redacted>)" }
 
     // MARK: Methods
 
     public func getMe() async throws(TelegramError) -> User {
-        try await call("getMe") { _ in }
+        try await call(GetMe())
     }
 
     @discardableResult
     public func deleteWebhook(dropPendingUpdates: Bool = false) async throws(TelegramError) -> Bool {
-        try await call("deleteWebhook") { $0.field("drop_pending_updates", dropPendingUpdates) }
+        try await call(DeleteWebhook(dropPendingUpdates: dropPendingUpdates))
     }
 
     /// Asks Telegram to post updates of the `allowedUpdates` kinds to `url` (https, where the
     /// reverse proxy in front ends TLS), at most `maxConnections` at once, each with
     /// `secretToken` in its `X-Telegram-Bot-Api-Secret-Token` header.
     public func setWebhook(url: URL, secretToken: String, allowedUpdates: [String], maxConnections: Int) async throws(TelegramError) {
-        let _: Bool = try await call("setWebhook") { json in
-            json.field("url", url.absoluteString)
-            json.field("secret_token", secretToken)
-            json.field("max_connections", maxConnections)
-            json.key("allowed_updates")
-            json.array(allowedUpdates) { json, kind in json.string(kind) }
-        }
+        let _: Bool = try await call(
+            SetWebhook(url: url.absoluteString, secretToken: secretToken, maxConnections: maxConnections, allowedUpdates: allowedUpdates))
     }
 
     /// Where Telegram posts updates now, how many wait, and its last failure to post them.
     public func getWebhookInfo() async throws(TelegramError) -> WebhookInfo {
-        try await call("getWebhookInfo") { _ in }
+        try await call(GetWebhookInfo())
     }
 
     /// Long-polls for updates. The request may take `timeout` seconds plus the ordinary request timeout.
@@ -73,99 +67,53 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// names its first update id, when it can be found, so that the caller can ask for fewer.
     public func getUpdates(offset: Int64?, limit: Int = 100, timeout: Int, allowedUpdates: [String]) async throws(TelegramError) -> [Update] {
         let updates: [LossyUpdate] = try await call(
-            "getUpdates", timeout: requestTimeout + .seconds(timeout), maximumBodySize: Self.updatesBodyLimit
-        ) { json in
-            if let offset { json.field("offset", offset) }
-            json.field("limit", limit)
-            json.field("timeout", timeout)
-            json.key("allowed_updates")
-            json.array(allowedUpdates) { json, kind in json.string(kind) }
-        }
+            GetUpdates(offset: offset, limit: limit, timeout: timeout, allowedUpdates: allowedUpdates),
+            timeout: requestTimeout + .seconds(timeout), maximumBodySize: Self.updatesBodyLimit)
         return updates.map(\.update)
     }
 
-    /// Sends a message, its text kept within Telegram's limit; of Telegram's answer only the new
-    /// message's id is read.
-    public func sendMessage(chatID: Int64, text: String, replyMarkup: ReplyMarkup? = nil) async throws(TelegramError) -> SentMessage {
-        try await call(.sendMessage(chatID: chatID, text: text, replyMarkup: replyMarkup))
-    }
-
-    public func editMessageText(chatID: Int64, messageID: Int, text: String, replyMarkup: InlineKeyboardMarkup? = nil) async throws(TelegramError) {
-        let _: IgnoredResult = try await call(.editMessageText(chatID: chatID, target: .id(messageID), text: text, replyMarkup: replyMarkup))
-    }
-
-    public func editMessageReplyMarkup(chatID: Int64, messageID: Int, replyMarkup: InlineKeyboardMarkup?) async throws(TelegramError) {
-        let _: IgnoredResult = try await call(.editMessageReplyMarkup(chatID: chatID, target: .id(messageID), replyMarkup: replyMarkup))
-    }
-
-    public func answerCallbackQuery(id: String, text: String? = nil, showAlert: Bool = false) async throws(TelegramError) {
-        let _: IgnoredResult = try await call(.answerCallbackQuery(id: id, text: text, showAlert: showAlert))
-    }
-
-    /// Makes a call prepared earlier. `messageID` names the message an edit applies to when the
-    /// request does not (it was written before that message was sent).
+    /// Makes a call prepared earlier; an edit names its message (``BotRequest/messageID``). Of
+    /// Telegram's answer only a new message's id is read.
     /// - Returns: the id of the message sent, for `sendMessage`; nil for the other methods.
-    public func perform(_ request: BotRequest, messageID: Int? = nil) async throws(TelegramError) -> Int? {
+    public func perform(_ request: BotRequest) async throws(TelegramError) -> Int? {
         precondition(!request.isPhoto, "a photo call is made with its photo")
+        precondition(!request.isEdit || request.messageID != nil, "an edit names its message")
         if request.method == .sendMessage {
-            let message: SentMessage = try await call(request)
+            let message: SentMessage = try await call(request.method.rawValue, body: request.parameters)
             return message.messageId
         }
-        precondition(!request.isEdit || request.messageID ?? messageID != nil, "an edit names its message")
-        let _: IgnoredResult = try await call(request, messageID: messageID)
+        let _: IgnoredResult = try await call(request.method.rawValue, body: request.parameters)
         return nil
     }
 
-    /// Sends an edit's text and buttons as a new message, for when the message it applies to is
-    /// gone or was never sent; returns the new message's id.
-    public func performAsNewMessage(_ request: BotRequest) async throws(TelegramError) -> Int {
-        precondition(request.method == .editMessageText, "only a text edit's parameters make a message")
-        let message: SentMessage = try await call(BotRequest(method: .sendMessage, parameters: request.parameters))
-        return message.messageId
-    }
-
     /// Makes a photo request with the photo its ``BotRequest/photo`` names: uploaded
-    /// (`multipart/form-data`) or by `file_id`. `messageID` is as for ``perform(_:messageID:)``.
+    /// (`multipart/form-data`) or by `file_id`. An edit names its message, as for ``perform(_:)``.
     /// - Returns: the message with the photo's `file_id`.
-    public func perform(_ request: BotRequest, photo: InputPhoto, messageID: Int? = nil) async throws(TelegramError) -> SentPhoto {
-        let call = try PhotoCall(request, photo: photo, messageID: messageID)
-        precondition(call.method == .sendPhoto || call.messageID != nil, "an edit names its message")
-        return try await self.call(call)
-    }
-
-    /// Sends a photo edit's photo, caption and buttons as a new photo message, for when the message
-    /// it applies to is gone or was never sent.
-    public func performAsNewPhoto(_ request: BotRequest, photo: InputPhoto) async throws(TelegramError) -> SentPhoto {
-        try await call(PhotoCall(request, photo: photo, messageID: nil, method: .sendPhoto))
+    public func perform(_ request: BotRequest, photo: InputPhoto) async throws(TelegramError) -> SentPhoto {
+        precondition(request.isPhoto, "a photo call sends or replaces a photo")
+        precondition(!request.isEdit || request.messageID != nil, "an edit names its message")
+        let call = PhotoCall(request, photo: photo)
+        let encoded: (contentType: String, body: Data)
+        do {
+            encoded = try call.encoded()
+        } catch {
+            throw TelegramError(code: .transport, method: request.method.rawValue, description: "the upload could not be written: \(error)")
+        }
+        return try await self.call(request.method.rawValue, body: encoded.body, contentType: encoded.contentType)
     }
 
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.
     public func setMyCommands(_ commands: [BotCommand], languageCode: String? = nil) async throws(TelegramError) {
-        let _: Bool = try await call("setMyCommands") { json in
-            json.key("commands")
-            json.array(commands) { json, command in
-                json.object { json in
-                    json.field("command", command.command)
-                    json.field("description", command.description)
-                }
-            }
-            if let languageCode { json.field("language_code", languageCode) }
-        }
+        let _: Bool = try await call(SetMyCommands(commands: commands, languageCode: languageCode))
     }
 
     /// A member's standing in a chat; only its status is read.
     public func getChatMember(chatID: Int64, userID: Int64) async throws(TelegramError) -> ChatMember {
-        try await call("getChatMember") { json in
-            json.field("chat_id", chatID)
-            json.field("user_id", userID)
-        }
+        try await call(GetChatMember(chatID: chatID, userID: userID))
     }
 
     public func sendChatAction(chatID: Int64, action: ChatAction) async throws(TelegramError) {
-        let _: Bool = try await call("sendChatAction") { json in
-            json.field("chat_id", chatID)
-            json.field("action", action.rawValue)
-        }
+        let _: Bool = try await call(SendChatAction(chatID: chatID, action: action.rawValue))
     }
 
     // MARK: Transport
@@ -175,33 +123,11 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         methodURLs[method] ?? apiURL.appendingPathComponent("bot\(token)").appendingPathComponent(method)
     }
 
-    /// Makes a prepared call and decodes the envelope's `result`.
-    private func call<Result: Decodable>(_ request: BotRequest, messageID: Int? = nil) async throws(TelegramError) -> Result {
-        let id = request.isEdit ? request.messageID ?? messageID : nil
-        return try await call(request.method.rawValue, body: request.parameters(messageID: id))
-    }
-
-    /// Calls `method` with the JSON object `parameters` writes and decodes the envelope's `result`.
-    func call<Result: Decodable>(
-        _ method: String,
-        timeout: Duration? = nil,
-        maximumBodySize: Int? = nil,
-        parameters: (inout JSONWriter) -> Void
+    /// Calls `request`'s method with its JSON and decodes the envelope's `result`.
+    private func call<Request: TelegramRequest, Result: Decodable>(
+        _ request: Request, timeout: Duration? = nil, maximumBodySize: Int? = nil
     ) async throws(TelegramError) -> Result {
-        var json = JSONWriter()
-        json.object(parameters)
-        return try await call(method, body: json.data, timeout: timeout, maximumBodySize: maximumBodySize)
-    }
-
-    /// Makes a photo call, uploading the photo when it is not a `file_id`.
-    private func call<Result: Decodable>(_ photo: PhotoCall) async throws(TelegramError) -> Result {
-        let encoded: (contentType: String, body: Data)
-        do {
-            encoded = try photo.encoded()
-        } catch {
-            throw TelegramError(code: .transport, method: photo.method.rawValue, description: "the upload could not be written: \(error)")
-        }
-        return try await call(photo.method.rawValue, body: encoded.body, contentType: encoded.contentType)
+        try await call(Request.method, body: TelegramJSON.encoded(request), timeout: timeout, maximumBodySize: maximumBodySize)
     }
 
     /// Posts `body` to `method` and decodes the envelope's `result`.

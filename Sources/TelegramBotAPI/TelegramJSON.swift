@@ -1,12 +1,42 @@
 public import Foundation
 
-/// The Bot API's JSON: snake_case keys on the wire, camelCase in Swift. The types Telegram sends
-/// name their snake_case keys themselves, so no key is converted (a conversion that cost an
-/// allocation for every key of every answer); requests and stored updates are written by
-/// ``JSONWriter``.
+/// The Bot API's JSON: snake_case keys on the wire, camelCase in Swift. Every type names its
+/// snake_case keys itself, so no key is converted (a conversion that cost an allocation for every
+/// key of every answer). Requests, and the updates and requests the store keeps, are written by
+/// ``encoded(_:)``: their `Encodable` form, by one encoder configuration.
+///
+/// The values on the busiest paths (the requests of messages, edits and answers, and the updates
+/// the inbox keeps) also write themselves field by field (``JSONWritable``), which costs a seventh
+/// of a `JSONEncoder` pass: measured with weatherbot-bench, the encoder alone added a fifth to the
+/// CPU of an update in a backlog (BENCHMARKS.md). Tests hold what each writes to what its
+/// `Encodable` form gives.
 public enum TelegramJSON {
     public static func decoder() -> JSONDecoder {
         JSONDecoder()
+    }
+
+    /// The one way a request or a stored update is written: keys sorted, so that the same value
+    /// always gives the same bytes, and `/` left as it is.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// One encoder for every call: its settings never change, and it encodes concurrently.
+    private static let shared = encoder()
+
+    /// `value` as JSON.
+    ///
+    /// The Bot API's types hold strings, integers, booleans and coordinates Telegram sent, and
+    /// nothing JSON cannot write; encoding one cannot fail.
+    public static func encoded(_ value: some Encodable) -> Data {
+        if let writable = value as? any JSONWritable { return writable.jsonData }
+        do {
+            return try shared.encode(value)
+        } catch {
+            preconditionFailure("a Bot API value did not encode: \(error)")
+        }
     }
 }
 
@@ -47,4 +77,5 @@ extension Update {
 
     /// One decoder for every post: it has no settings to change, and decodes concurrently.
     private static let postedDecoder = TelegramJSON.decoder()
+
 }

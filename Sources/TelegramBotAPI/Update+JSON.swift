@@ -2,7 +2,7 @@ import Foundation
 
 // An update written back in the shape Telegram sends it, holding only the fields these types keep:
 // the form the inbox stores until the update is handled, read back by `TelegramJSON.decoder()`.
-// Every update is stored, so it is written field by field rather than through a generic encoder.
+// Every update is stored, so it is written field by field (the same JSON as its `Encodable` form).
 
 extension Update: JSONWritable {
     /// The update as Telegram's JSON, reduced to what the bot reads.

@@ -71,25 +71,25 @@ public struct OperatorEndpoints: Sendable {
         guard receiver.isAuthorized(request.headers[Self.secretHeader]) else {
             metrics.webhookRequest("unauthorized")
             logger.debug("a post to the webhook without the secret refused", metadata: ["secret.given": "\(request.headers[Self.secretHeader] != nil)"])
-            return Self.json(#"{"error":"unauthorized"}"#, status: .unauthorized)
+            return Self.json(error: "unauthorized", status: .unauthorized)
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.webhookBodyLimit)
         } catch is NIOTooManyBytesError {
             metrics.webhookRequest("too_large")
-            return Self.json(#"{"error":"the body is over \#(Self.webhookBodyLimit) bytes"}"#, status: .contentTooLarge)
+            return Self.json(error: "the body is over \(Self.webhookBodyLimit) bytes", status: .contentTooLarge)
         } catch {
             metrics.webhookRequest("failed")
-            return Self.json(#"{"error":"the body could not be read"}"#, status: .badRequest)
+            return Self.json(error: "the body could not be read", status: .badRequest)
         }
         do {
             switch try await receiver.take(Data(body.readableBytesView)) {
             case .accepted, .repeated: return Response(status: .ok)
-            case .unreadable: return Self.json(#"{"error":"the body is no update"}"#, status: .badRequest)
+            case .unreadable: return Self.json(error: "the body is no update", status: .badRequest)
             }
         } catch {
-            return Self.json(#"{"error":"not stored; post it again"}"#, status: .internalServerError)
+            return Self.json(error: "not stored; post it again", status: .internalServerError)
         }
     }
 
@@ -103,21 +103,54 @@ public struct OperatorEndpoints: Sendable {
         return Self.json(body, status: status)
     }
 
+    /// The health check's answer.
+    enum Health: Encodable {
+        /// A standby replica, running.
+        case standby
+        /// Telegram heard from that many seconds ago; nil when not yet since the start.
+        case ok(telegramSecondsAgo: Int64?)
+        case unhealthy(reason: String)
+
+        enum CodingKeys: String, CodingKey {
+            case status, telegramSecondsAgo = "telegram_seconds_ago", reason
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .standby:
+                try container.encode("standby", forKey: .status)
+            case .ok(let age):
+                try container.encode("ok", forKey: .status)
+                // null before Telegram was first heard from.
+                try container.encode(age, forKey: .telegramSecondsAgo)
+            case .unhealthy(let reason):
+                try container.encode("unhealthy", forKey: .status)
+                try container.encode(reason, forKey: .reason)
+            }
+        }
+    }
+
     /// The health check's status and JSON body at `now`.
     func verdict(at now: ContinuousClock.Instant) -> (HTTPResponse.Status, String) {
-        if standby { return (.ok, #"{"status":"standby"}"#) }
+        let (status, health) = assessment(at: now)
+        return (status, Self.text(health))
+    }
+
+    private func assessment(at now: ContinuousClock.Instant) -> (HTTPResponse.Status, Health) {
+        if standby { return (.ok, .standby) }
         let heard = metrics.lastHeardFromTelegram
         let age = max(now - (heard ?? started), .zero).components.seconds
         let allowed = window.components.seconds
         if age <= allowed {
-            return (.ok, #"{"status":"ok","telegram_seconds_ago":\#(heard == nil ? "null" : "\(age)")}"#)
+            return (.ok, .ok(telegramSecondsAgo: heard == nil ? nil : age))
         }
         // What "heard" means: a poll answered and stored; in webhook mode a post stored, or an
         // answer about the webhook that tells of no failure.
         let what = webhook == nil ? "no poll answered and stored" : "no update posted and stored, nor the webhook found working,"
         var reason = heard == nil ? "\(what) since the start \(age) s ago" : "\(what) for \(age) s"
-        if let failure = metrics.webhookFailure { reason += "; Telegram cannot post to the webhook: \(Self.escaped(failure))" }
-        return (.serviceUnavailable, #"{"status":"unhealthy","reason":"\#(reason) (allowed: \#(allowed) s)"}"#)
+        if let failure = metrics.webhookFailure { reason += "; Telegram cannot post to the webhook: \(failure)" }
+        return (.serviceUnavailable, .unhealthy(reason: "\(reason) (allowed: \(allowed) s)"))
     }
 
     /// The metrics now, the outbox's lanes read from the store at the moment of asking. A store
@@ -159,24 +192,27 @@ public struct OperatorEndpoints: Sendable {
         }
     }
 
-    /// Text as it goes inside a JSON string.
-    static func escaped(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+    /// Answers are written by one encoder: keys sorted, so that the same answer is the same bytes.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// An answer's JSON: a ``Health``, or an `{"error": …}` object.
+    static func text(_ body: some Encodable) -> String {
+        // Strings, integers and null encode without fail.
+        String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self)
     }
 
     private static func json(_ text: String, status: HTTPResponse.Status) -> Response {
         var response = Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         response.headers[.contentType] = "application/json"
         return response
+    }
+
+    private static func json(error: String, status: HTTPResponse.Status) -> Response {
+        json(text(["error": error]), status: status)
     }
 }
 

@@ -330,13 +330,10 @@ public final class PostgresStore: BotStore {
             """, logger: logger)
         var items: [OutboxItem] = []
         for try await row in rows.decode((Int64, Int64, Int, String, Data, String?, Int64?, String?, Int, Date, Date).self) {
-            var item = OutboxItem(
-                id: row.0, chatId: row.1, lane: OutboxLane(rawValue: row.2) ?? .interactive,
-                request: BotRequest(method: .sendMessage, parameters: row.4, tag: row.5, messageID: row.6.map(Int.init), photo: row.7),
-                attempts: row.8, notBefore: row.9, createdAt: row.10)
             // The method as stored: one this version does not make reads as no request.
-            item.method = row.3
-            items.append(item)
+            items.append(OutboxItem(
+                id: row.0, chatId: row.1, lane: OutboxLane(rawValue: row.2) ?? .interactive, method: row.3, parameters: row.4, tag: row.5,
+                messageId: row.6.map(Int.init), photo: row.7, attempts: row.8, notBefore: row.9, createdAt: row.10))
         }
         return items
     }

@@ -241,9 +241,9 @@ public final class OutboxSender: Service, Sendable {
         case .sendMessage:
             return (request.tag, try await client.perform(request))
         case .editMessageText:
-            if let messageID = await messageID(of: request, chatID: chatID) {
+            if let edit = await addressed(request, chatID: chatID) {
                 do {
-                    _ = try await client.perform(request, messageID: messageID)
+                    _ = try await client.perform(edit)
                     return (nil, nil)
                 } catch where error.isMessageNotModified {
                     return (nil, nil)
@@ -251,11 +251,11 @@ public final class OutboxSender: Service, Sendable {
                     logger.info("message to edit is gone; sending a new one")
                 }
             }
-            return (request.tag, try await client.performAsNewMessage(request))
+            return (request.tag, try await client.perform(request.asNewMessage))
         case .editMessageReplyMarkup:
-            guard let messageID = await messageID(of: request, chatID: chatID) else { return (nil, nil) }
+            guard let edit = await addressed(request, chatID: chatID) else { return (nil, nil) }
             do {
-                _ = try await client.perform(request, messageID: messageID)
+                _ = try await client.perform(edit)
             } catch where error.isMessageNotModified || error.isMessageUneditable {
                 logger.debug("buttons left as they were", metadata: ["error": "\(error)"])
             }
@@ -275,9 +275,9 @@ public final class OutboxSender: Service, Sendable {
     /// Makes a photo reply's call with the photo its request names; returns as ``send(_:chatID:logger:)``.
     private func sendPhoto(_ request: BotRequest, chatID: Int64, logger: Logger) async throws -> (tag: String?, messageID: Int?) {
         let client = client
-        if request.method == .editMessageMedia, let messageID = await messageID(of: request, chatID: chatID) {
+        if request.method == .editMessageMedia, let edit = await addressed(request, chatID: chatID) {
             let edited = await Self.result {
-                try await self.photo(of: request) { photo throws(TelegramError) in try await client.perform(request, photo: photo, messageID: messageID) }
+                try await self.photo(of: edit) { photo throws(TelegramError) in try await client.perform(edit, photo: photo) }
             }
             switch edited {
             case .success:
@@ -290,7 +290,8 @@ public final class OutboxSender: Service, Sendable {
                 throw error
             }
         }
-        let sent = try await photo(of: request) { photo throws(TelegramError) in try await client.performAsNewPhoto(request, photo: photo) }
+        let new = request.method == .editMessageMedia ? request.asNewMessage : request
+        let sent = try await photo(of: new) { photo throws(TelegramError) in try await client.perform(new, photo: photo) }
         return (request.tag, sent.messageID)
     }
 
@@ -312,11 +313,14 @@ public final class OutboxSender: Service, Sendable {
         return try await photos.send(name, with: call)
     }
 
-    /// The id of the message an edit applies to; nil when a tagged message was never delivered.
-    private func messageID(of request: BotRequest, chatID: Int64) async -> Int? {
-        if let id = request.messageID { return id }
-        guard let tag = request.tag else { return nil }
-        return (try? await database.messageID(chatID: chatID, tag: tag)) ?? nil
+    /// An edit with the id of the message it applies to: its own, or the one its tag was sent
+    /// under; nil when a tagged message was never delivered.
+    private func addressed(_ request: BotRequest, chatID: Int64) async -> BotRequest? {
+        if request.messageID != nil { return request }
+        guard let tag = request.tag, let id = (try? await database.messageID(chatID: chatID, tag: tag)) ?? nil else { return nil }
+        var edit = request
+        edit.messageID = id
+        return edit
     }
 
     private func handle(_ error: TelegramError, queued: QueuedReply, logger: Logger) async {

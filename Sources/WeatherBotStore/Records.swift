@@ -123,7 +123,8 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     public var parameters: Data
     /// As ``BotRequest/tag``.
     public var tag: String?
-    /// As ``BotRequest/messageID``.
+    /// As ``BotRequest/messageID``. The parameters hold it too; rows written before the outbox
+    /// kept typed requests name an edit's message only here.
     public var messageId: Int?
     /// As ``BotRequest/photo``.
     public var photo: String?
@@ -136,21 +137,32 @@ public struct OutboxItem: Codable, Sendable, Hashable {
         id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, request: BotRequest, attempts: Int = 0,
         notBefore: Date = Date(), createdAt: Date = Date()
     ) {
+        self.init(
+            id: id, chatId: chatId, lane: lane, method: request.method.rawValue, parameters: request.parameters, tag: request.tag,
+            messageId: request.messageID, photo: request.photo, attempts: attempts, notBefore: notBefore, createdAt: createdAt)
+    }
+
+    /// A row as its columns hold it.
+    public init(
+        id: Int64?, chatId: Int64, lane: OutboxLane, method: String, parameters: Data, tag: String?, messageId: Int?, photo: String?, attempts: Int,
+        notBefore: Date, createdAt: Date
+    ) {
         self.id = id
         self.chatId = chatId
         self.lane = lane
-        self.method = request.method.rawValue
-        self.parameters = request.parameters
-        self.tag = request.tag
-        self.messageId = request.messageID
-        self.photo = request.photo
+        self.method = method
+        self.parameters = parameters
+        self.tag = tag
+        self.messageId = messageId
+        self.photo = photo
         self.attempts = attempts
         self.notBefore = notBefore
         self.createdAt = createdAt
     }
 
-    /// The call to make; nil when the method is not one the sender makes.
+    /// The call to make; nil when the method is not one the sender makes, or its parameters do
+    /// not read as that method's.
     public var request: BotRequest? {
-        BotRequest.Method(rawValue: method).map { BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId, photo: photo) }
+        BotRequest.Method(rawValue: method).flatMap { try? BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId, photo: photo) }
     }
 }

@@ -83,13 +83,15 @@ import Testing
         #expect(parts["chart"]?.body == Self.png)
 
         let tagged = BotRequest.editMessageMedia(chatID: 5, target: .tag("chart"), photo: "week", caption: nil)
-        _ = try await api.client.perform(tagged, photo: .fileID("big"), messageID: 51)
+        var addressed = tagged
+        addressed.messageID = 51
+        _ = try await api.client.perform(addressed, photo: .fileID("big"))
         let byID = try #require(api.server.requests.last?.json)
         #expect((byID["media"] as? [String: Any])?["media"] as? String == "big")
         #expect(byID["message_id"] as? Int == 51)
 
         // A photo whose message is gone goes as a new photo, with the edit's caption and buttons.
-        _ = try await api.client.performAsNewPhoto(edit, photo: .fileID("big"))
+        _ = try await api.client.perform(edit.asNewMessage, photo: .fileID("big"))
         let asNew = try #require(api.server.requests.last)
         #expect(asNew.path.hasSuffix("/sendPhoto"))
         #expect(asNew.json?["photo"] as? String == "big")

@@ -30,8 +30,8 @@ import Testing
         }
         defer { Task { await api.server.shutdown() } }
         let keyboard = ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true)]])
-        let message = try await api.client.sendMessage(chatID: 5, text: "<b>hi</b>", replyMarkup: .keyboard(keyboard))
-        #expect(message.messageId == 42)
+        let messageID = try await api.client.perform(.sendMessage(chatID: 5, text: "<b>hi</b>", replyMarkup: .keyboard(keyboard)))
+        #expect(messageID == 42)
 
         let request = try #require(api.server.requests.first)
         #expect(request.method == "POST")
@@ -52,7 +52,7 @@ import Testing
         }
         defer { Task { await api.server.shutdown() } }
         let question = ForceReply(selective: true, inputFieldPlaceholder: "Город", replyTo: 41)
-        _ = try await api.client.sendMessage(chatID: -100, text: "Какой город?", replyMarkup: .forceReply(question))
+        _ = try await api.client.perform(.sendMessage(chatID: -100, text: "Какой город?", replyMarkup: .forceReply(question)))
         let body = try #require(api.server.requests.first?.json)
         let markup = try #require(body["reply_markup"] as? [String: Any])
         #expect(markup["force_reply"] as? Bool == true)
@@ -75,10 +75,12 @@ import Testing
         defer { Task { await api.server.shutdown() } }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Да", callbackData: "cy:1")]])
         let edit = BotRequest.editMessageText(chatID: 5, target: .tag("locate:7"), text: "Это ваш город?", replyMarkup: keyboard)
-        #expect(try await api.client.perform(edit, messageID: 9) == nil)
-        #expect(try await api.client.performAsNewMessage(edit) == 43)
+        var addressed = edit
+        addressed.messageID = 9
+        #expect(try await api.client.perform(addressed) == nil)
+        #expect(try await api.client.perform(edit.asNewMessage) == 43)
         let known = BotRequest.editMessageReplyMarkup(chatID: 5, target: .id(8), replyMarkup: nil)
-        #expect(try await api.client.perform(known, messageID: 9) == nil)
+        #expect(try await api.client.perform(known) == nil)
 
         let requests = api.server.requests
         #expect(requests.map { $0.path.split(separator: "/").last.map(String.init) } == ["editMessageText", "sendMessage", "editMessageReplyMarkup"])
@@ -91,7 +93,7 @@ import Testing
         #expect(sent["message_id"] == nil)
         #expect(sent["text"] as? String == "Это ваш город?")
         #expect((sent["reply_markup"] as? [String: Any])?["inline_keyboard"] != nil)
-        // An id written into the request wins over one found later.
+        // An id known as the request was written is the one it posts.
         #expect(requests[2].json?["message_id"] as? Int == 8)
     }
 
@@ -113,19 +115,19 @@ import Testing
         defer { Task { await api.server.shutdown() } }
         let client = api.client
 
-        let rateLimited = await #expect(throws: TelegramError.self) { try await client.sendMessage(chatID: 1, text: "x") }
+        let rateLimited = await #expect(throws: TelegramError.self) { _ = try await client.perform(.sendMessage(chatID: 1, text: "x")) }
         #expect(rateLimited?.errorCode == 429)
         #expect(rateLimited?.retryAfter == 5)
         #expect(rateLimited?.isRateLimited == true)
         #expect(rateLimited?.isTransient == true)
 
-        let notModified = await #expect(throws: TelegramError.self) { try await client.editMessageText(chatID: 1, messageID: 2, text: "x") }
+        let notModified = await #expect(throws: TelegramError.self) { _ = try await client.perform(.editMessageText(chatID: 1, target: .id(2), text: "x")) }
         #expect(notModified?.isMessageNotModified == true)
 
         let unauthorized = await #expect(throws: TelegramError.self) { try await client.getMe() }
         #expect(unauthorized?.isUnauthorized == true)
 
-        let tooOld = await #expect(throws: TelegramError.self) { try await client.answerCallbackQuery(id: "q") }
+        let tooOld = await #expect(throws: TelegramError.self) { _ = try await client.perform(.answerCallbackQuery(id: "q")) }
         #expect(tooOld?.isQueryTooOld == true)
 
         let migrated = await #expect(throws: TelegramError.self) { try await client.sendChatAction(chatID: 1, action: .typing) }
@@ -177,7 +179,7 @@ import Testing
                 status: 500)
         }
         defer { Task { await api.server.shutdown() } }
-        let error = await #expect(throws: TelegramError.self) { try await api.client.sendMessage(chatID: 1, text: "x") }
+        let error = await #expect(throws: TelegramError.self) { _ = try await api.client.perform(.sendMessage(chatID: 1, text: "x")) }
         let text = error.map { "\($0) \($0.reason)" } ?? ""
         #expect(!text.contains("TEST-token"), "\(text)")
         #expect(text.contains("Internal error at /bot<redacted>/sendMessage"))

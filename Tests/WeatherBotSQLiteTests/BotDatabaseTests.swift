@@ -7,8 +7,8 @@ import WeatherBotStore
 
 @Suite struct BotDatabaseTests {
     func payload(_ text: String) -> Data { Data(text.utf8) }
-    /// A reply whose parameters are `text`: the store keeps them as they are.
-    func reply(_ text: String) -> BotRequest { BotRequest(method: .sendMessage, parameters: payload(text)) }
+    /// A reply of `text`: the store keeps its parameters as they are.
+    func reply(_ text: String) -> BotRequest { .sendMessage(chatID: 1, text: text) }
 
     @Test func migratesAFreshFileAndOpensItAgain() async throws {
         let temporary = try TemporaryDatabase()
@@ -194,7 +194,7 @@ import WeatherBotStore
         #expect(try reopened.outboxBacklog() == 2)
         let entries = try reopened.outboxItems(lane: .interactive, from: .min, limit: 10)
         #expect(entries.map(\.chatId) == [7, 7])
-        #expect(entries.map(\.parameters) == [payload("r1"), payload("r2")])
+        #expect(entries.map(\.parameters) == [reply("r1").parameters, reply("r2").parameters])
     }
 
     @Test func aChatRowIsWrittenAndRewrittenWithEveryField() async throws {
@@ -281,9 +281,9 @@ import WeatherBotStore
         #expect(first.map(\.chatId) == [1, 1])
         let rest = try database.outboxItems(lane: .interactive, from: first[1].id! + 1, limit: 10)
         #expect(rest.map(\.chatId) == [2])
-        #expect(rest.map(\.parameters) == [payload("2a")])
+        #expect(rest.map(\.parameters) == [reply("2a").parameters])
         let bulk = try database.outboxItems(lane: .bulk, from: .min, limit: 1_000)
-        #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.parameters == payload("f") })
+        #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.parameters == reply("f").parameters })
         #expect(bulk.map(\.id) == ids.joined().map { $0 })
         #expect(try database.outboxBacklog(lane: .bulk) == 200)
         #expect(try database.outboxBacklog(lane: .interactive) == 3)
@@ -341,7 +341,7 @@ import WeatherBotStore
         #expect(try database.outboxBacklog() == 1)
         let mine = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(mine.attempts == 0)
-        #expect(mine.parameters == payload("mine"))
+        #expect(mine.parameters == reply("mine").parameters)
         #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
     }
 }

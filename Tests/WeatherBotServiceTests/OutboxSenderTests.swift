@@ -245,6 +245,37 @@ extension LoopbackTests {
             await setup.telegram.server.shutdown()
         }
 
+        /// Rows an outbox wrote before it kept typed requests, waiting at an upgrade: an edit names
+        /// its message only in its column, a tagged edit by its tag; both reach that message.
+        @Test func rowsWaitingInTheEarlierFormEditTheMessagesTheyName() async throws {
+            let setup = try await Setup()
+            try await setup.commit([.send(text: "🔎 Определяем город…", tag: "locate-1"), .send(text: "карточка")], chat: chatID)
+            try await setup.drain()
+            let sent = setup.telegram.state.withLock { $0.sent.map(\.messageID) }
+            let keyboard = #"{"inline_keyboard":[[{"text":"Да","callback_data":"cy:1"}]]}"#
+            try await setup.database.writer.write { db in
+                let rows: [(method: String, parameters: String, tag: String?, messageID: Int?)] = [
+                    ("editMessageText", #"{"chat_id":\#(chatID),"text":"Это ваш город?","parse_mode":"HTML","link_preview_options":{"is_disabled":true},"reply_markup":\#(keyboard)}"#, "locate-1", nil),
+                    ("editMessageText", #"{"chat_id":\#(chatID),"text":"обновлённая","parse_mode":"HTML","link_preview_options":{"is_disabled":true}}"#, nil, sent[1]),
+                    ("editMessageReplyMarkup", #"{"chat_id":\#(chatID)}"#, nil, sent[1]),
+                ]
+                for row in rows {
+                    try db.execute(
+                        sql: "INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, attempts, notBefore, createdAt) VALUES (?, 0, ?, ?, ?, ?, 0, 0, 0)",
+                        arguments: [chatID, row.method, Data(row.parameters.utf8), row.tag, row.messageID])
+                }
+            }
+            try await setup.drain()
+            let state = setup.telegram.state.withLock { $0 }
+            #expect(state.sent.count == 2)
+            // The buttons' edit keeps the text and takes the buttons off.
+            #expect(state.edits.map(\.text) == ["Это ваш город?", "обновлённая", "обновлённая"])
+            #expect(state.edits.map(\.messageID) == [sent[0], sent[1], sent[1]])
+            #expect(state.edits.map { $0.markup != nil } == [true, false, false])
+            #expect(state.edits.first?.markup?.contains("cy:1") == true)
+            await setup.telegram.server.shutdown()
+        }
+
         @Test func eachChatIsPacedButChatsDoNotWaitForEachOther() async throws {
             let setup = try await Setup()
             for chat in 1...10 { try await setup.commit((1...3).map { .send(text: "\(chat)-\($0)") }, chat: Int64(chat)) }

@@ -61,14 +61,18 @@ import Testing
         #expect(removed["reply_markup"] as? NSDictionary == NSDictionary(dictionary: ["remove_keyboard": true]))
     }
 
-    /// An edit's parameters leave out the message, named beside them, and are also a new
-    /// message's: the sender falls back to one when the message is gone.
-    @Test func anEditNamesItsMessageBesideParametersThatAlsoMakeANewMessage() throws {
+    /// An edit names its message: by id among its parameters when the id is known, by tag beside
+    /// them otherwise (the sender sets the id when the call is made). Its text and buttons also make
+    /// a new message: the sender falls back to one when the message is gone.
+    @Test func anEditNamesItsMessageAndAlsoMakesANewMessage() throws {
         let byID = Reply.edit(.id(42), text: "Это ваш город?", keyboard: Self.keyboard).request(chatID: 5)
         #expect(byID.method == .editMessageText)
         #expect(byID.messageID == 42 && byID.tag == nil)
+        #expect(
+            try Self.parameters(of: byID)
+                == Self.expected(["chat_id": 5, "message_id": 42, "text": "Это ваш город?", "reply_markup": Self.keyboardJSON], withText: true))
         let sent = Reply.send(text: "Это ваш город?", markup: .inline(Self.keyboard)).request(chatID: 5)
-        #expect(byID.parameters == sent.parameters)
+        #expect(byID.asNewMessage.parameters == sent.parameters)
 
         let byTag = Reply.edit(.tag("locate:7"), text: "Не удалось определить город").request(chatID: 5)
         #expect(byTag.messageID == nil && byTag.tag == "locate:7")
@@ -79,7 +83,7 @@ import Testing
         #expect(try Self.parameters(of: buttons) == Self.expected(["chat_id": 5, "reply_markup": Self.keyboardJSON]))
         let none = Reply.editKeyboard(.id(-1), keyboard: nil).request(chatID: 5)
         #expect(none.messageID == -1)
-        #expect(try Self.parameters(of: none) == Self.expected(["chat_id": 5]))
+        #expect(try Self.parameters(of: none) == Self.expected(["chat_id": 5, "message_id": -1]))
     }
 
     @Test func anAnswerToAButtonIsNotAMessageAndItsTextSurvivesControlCharacters() throws {
