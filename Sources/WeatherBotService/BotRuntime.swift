@@ -98,7 +98,8 @@ public struct BotRuntime: Sendable {
                         metrics: metrics, logger: logger, checkInterval: .seconds(configuration.pollTimeout)))
             } else {
                 .polling(
-                    Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: configuration.pollTimeout, metrics: metrics))
+                    Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: configuration.pollTimeout, clock: clock,
+                        metrics: metrics))
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily, metrics: metrics)

@@ -31,7 +31,8 @@ public final class OutboxSender: Service, Sendable {
     /// Whether this replica may still send (it holds the lease); nil for a single process.
     private let deliveryFence: (@Sendable () -> Bool)?
     private let logger: Logger
-    private let wakeSignal = WakeSignal()
+    /// Signalled when replies come, a delivery or read ends, or a graceful stop begins.
+    private let changes = ChangeSignal()
     private let queue: Mutex<OutboxQueue>
     private let maximumMessagesInFlight: Int
     private let maximumAnswersInFlight: Int
@@ -76,7 +77,7 @@ public final class OutboxSender: Service, Sendable {
     public func committed(_ replies: [QueuedReply], emptying chatID: Int64? = nil) {
         guard !replies.isEmpty || chatID != nil else { return }
         queue.withLock { $0.accept(replies, emptying: chatID) }
-        wakeSignal.signal()
+        changes.signal()
     }
 
     /// Replies held in memory, per lane.
@@ -88,52 +89,61 @@ public final class OutboxSender: Service, Sendable {
     /// The time as the queue counts it: seconds since the sender was made, on the monotonic clock.
     private func now() -> Double { (ContinuousClock.now - started).timeInterval }
 
+    /// The instant of a time as the queue counts it; half a millisecond from now at the earliest,
+    /// so that a slot due already never spins the loop.
+    private func instant(at time: Double) -> ContinuousClock.Instant { started + .seconds(max(time, now() + 0.0005)) }
+
     public func run() async throws {
         let deadline = Mutex<ContinuousClock.Instant?>(nil)
         queue.withLock { $0.readAll() }
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 while !Task.isCancelled {
-                    let (reads, started, wait, events, left) = queue.withLock { queue in
+                    let seen = changes.generation
+                    let (reads, started, due, events, left) = queue.withLock { queue in
                         let reads = OutboxLane.allCases.compactMap { lane in queue.startRead(lane).map { (lane, $0.from, $0.limit) } }
                         let now = now()
                         var started: [QueuedReply] = []
                         while queue.answersInFlight < maximumAnswersInFlight, let answer = queue.nextAnswer(at: now) {
                             started.append(answer)
                         }
-                        var wait = queue.nextAnswerDue(inFlightLimit: maximumAnswersInFlight) ?? now + 1
+                        var due = queue.nextAnswerDue(inFlightLimit: maximumAnswersInFlight)
                         decide: while queue.messagesInFlight < maximumMessagesInFlight {
                             switch queue.nextMessage(at: now) {
                             case .send(let reply): started.append(reply)
                             case .wait(let until):
-                                wait = min(wait, until)
+                                due = min(due ?? until, until)
                                 break decide
                             case .idle: break decide
                             }
                         }
-                        return (reads, started, wait - now, queue.takeEvents(), queue.count)
+                        return (reads, started, due, queue.takeEvents(), queue.count)
                     }
                     for event in events { await log(event) }
-                    if let deadline = deadline.withLock({ $0 }), left == 0 || ContinuousClock.now >= deadline { break }
+                    let draining = deadline.withLock { $0 }
+                    if let draining, left == 0 || ContinuousClock.now >= draining { break }
                     for (lane, from, limit) in reads {
                         group.addTask {
                             await self.read(lane, from: from, limit: limit)
-                            self.wakeSignal.signal()
+                            self.changes.signal()
                         }
                     }
                     for reply in started {
                         group.addTask {
                             await self.deliver(reply)
-                            self.wakeSignal.signal()
+                            self.changes.signal()
                         }
                     }
-                    await wakeSignal.wait(timeout: .microseconds(Int64(min(max(wait, 0.0005), 1) * 1_000_000)))
+                    // Asleep until something changes, the next reply's pacing slot comes, or a
+                    // graceful stop's time to flush runs out.
+                    let wake = [due.map { instant(at: $0) }, draining].compactMap { $0 }.min()
+                    if let wake { await changes.wait(since: seen, until: wake) } else { await changes.wait(since: seen) }
                 }
                 group.cancelAll()
             }
         } onGracefulShutdown: {
             deadline.withLock { $0 = ContinuousClock.now + self.drainTimeout }
-            self.wakeSignal.signal()
+            self.changes.signal()
         }
         let left = (try? await database.outboxBacklog()) ?? -1
         logger.info("outbox sender stopped", metadata: ["outbox.left": "\(left)"])

@@ -1,3 +1,4 @@
+public import BotClock
 import Foundation
 public import Logging
 public import ServiceLifecycle
@@ -24,11 +25,14 @@ public struct Poller: Service {
     let pollTimeout: Int
     /// The poller waits while this many items are queued for the chats.
     let maximumBacklog: Int
+    /// The time batches and polls are stored with.
+    let clock: any WallClock
 
     public init(
         client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int, maximumBacklog: Int = 1000,
-        metrics: BotMetrics = BotMetrics()
+        clock: any WallClock = SystemWallClock(), metrics: BotMetrics = BotMetrics()
     ) {
+        self.clock = clock
         self.metrics = metrics
         self.client = client
         self.database = database
@@ -136,7 +140,7 @@ public struct Poller: Service {
     private func skip(_ updateID: Int64) async -> Bool {
         logger.error("an update could not be read; skipped", metadata: ["update.id": "\(updateID)"])
         do {
-            _ = try await database.receive([], lastUpdateID: updateID, rebasing: false, at: Date())
+            _ = try await database.receive([], lastUpdateID: updateID, rebasing: false, at: clock.date)
             return true
         } catch {
             logger.error("could not record a skipped update", metadata: ["error": "\(error)"])
@@ -149,7 +153,7 @@ public struct Poller: Service {
         guard let last = updates.map(\.updateId).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
-                try await database.notePoll(at: Date())
+                try await database.notePoll(at: clock.date)
                 lastNoted = .now
             }
             return nil
@@ -157,11 +161,11 @@ public struct Poller: Service {
         lastNoted = .now
         let kept = updates.filter { $0.chatID != nil }
         let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
-        let items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: Date())
+        let items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: clock.date)
         metrics.received(updates.count)
         logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
-        await workers.enqueue(items, updates: items.map { $0.updateId.flatMap { decoded[$0] } })
+        await workers.enqueue(items.map { QueuedItem($0, update: $0.updateId.flatMap { decoded[$0] }) })
         return last
     }
 }

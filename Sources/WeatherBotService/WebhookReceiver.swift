@@ -67,7 +67,7 @@ public final class WebhookReceiver: Service, Sendable {
     /// Requests wait while this many items are queued for the chats.
     let maximumBacklog: Int
     private let port = Mutex<Int?>(nil)
-    private let listening = WakeSignal()
+    private let listening = ChangeSignal()
     /// When the received ids were last pruned.
     private let pruned = Mutex<Date?>(nil)
 
@@ -143,7 +143,7 @@ public final class WebhookReceiver: Service, Sendable {
         }
         metrics.webhookRequest("accepted")
         metrics.received(1)
-        await workers?.enqueue(items, updates: items.map { _ in update })
+        await workers?.enqueue(items.map { QueuedItem($0, update: update) })
         return .accepted
     }
 
@@ -170,11 +170,8 @@ public final class WebhookReceiver: Service, Sendable {
     }
 
     private func waitForServer() async -> Int? {
-        while !Task.isCancelled {
-            if let port = port.withLock({ $0 }) { return port }
-            await listening.wait(timeout: .seconds(1))
-        }
-        return nil
+        await listening.wait { port.withLock { $0 } != nil }
+        return port.withLock { $0 }
     }
 
     /// Sets the webhook, trying again while Telegram cannot be reached; a rejected token or URL throws.
