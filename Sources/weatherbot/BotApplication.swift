@@ -2,7 +2,6 @@ import Foundation
 import HTTPTransport
 import Logging
 import OpenWeather
-import PostgresNIO
 import Prometheus
 import ServiceLifecycle
 import TelegramBotAPI
@@ -73,7 +72,7 @@ struct BotApplication {
         }
     }
 
-    private func clients(logger: Logger) -> Clients {
+    func clients(logger: Logger) -> Clients {
         // One client for both APIs, unless they go through different proxies.
         let telegramProxy = configuration.telegram.proxy.proxy
         let openWeatherProxy = configuration.openWeather.proxy.proxy
@@ -92,7 +91,7 @@ struct BotApplication {
 
     /// Webhook mode's settings: the secret configured, or the one kept in the database (every
     /// replica gets the same); nil when polling.
-    private func webhookSettings(_ store: any BotStore, where location: String) async throws -> WebhookReceiver.Settings? {
+    func webhookSettings(_ store: any BotStore, where location: String) async throws -> WebhookReceiver.Settings? {
         guard let choice = configuration.telegram.webhook else { return nil }
         let secret: String
         do {
@@ -106,7 +105,7 @@ struct BotApplication {
     /// The HTTP server of /healthz and /metrics, and of the webhook when `webhook` takes posts;
     /// nil without HTTP_LISTEN. Unhealthy after three long polls' time (or questions about the
     /// webhook) without an answer.
-    private func server(_ store: any BotStore, _ clients: Clients, webhook: WebhookReceiver?, standby: Bool, logger: Logger) -> OperatorServer? {
+    func server(_ store: any BotStore, _ clients: Clients, webhook: WebhookReceiver?, standby: Bool, logger: Logger) -> OperatorServer? {
         configuration.http.listen.map { listen in
             let endpoints = OperatorEndpoints(
                 registry: clients.registry, metrics: clients.metrics, store: store, window: .seconds(3 * configuration.runtime.pollTimeout + 30),
@@ -115,13 +114,14 @@ struct BotApplication {
         }
     }
 
-    /// Runs the bot on `store` until SIGTERM or SIGINT, taking updates by `webhook` or, when nil,
-    /// by polling; `first` starts before the other services and stops after them,
+    /// Runs the bot on `store` until SIGTERM or SIGINT (or, with no `signals`, the graceful stop of
+    /// the group it runs in), taking updates by `webhook` or, when nil, by polling; `first` starts
+    /// before the other services and stops after them,
     /// `deliveryFence` says whether replies may still be sent, and `sharesInbox` whether other
     /// replicas take webhook posts into the same inbox.
-    private func serve(
+    func serve(
         _ store: any BotStore, where location: String, clients: Clients, webhook: WebhookReceiver.Settings?, first: (any Service)? = nil,
-        deliveryFence: (@Sendable () -> Bool)? = nil, sharesInbox: Bool = false, logger: Logger
+        deliveryFence: (@Sendable () -> Bool)? = nil, sharesInbox: Bool = false, signals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
     ) async throws {
         let (telegram, metrics) = (clients.telegram, clients.metrics)
         let weather = OpenWeatherService(
@@ -144,7 +144,7 @@ struct BotApplication {
             throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
         }
         let http = server(store, clients, webhook: runtime.webhook, standby: false, logger: logger)
-        let group = runtime.serviceGroup(signals: [.sigterm, .sigint], first: first, last: http)
+        let group = runtime.serviceGroup(signals: signals, first: first, last: http)
         logger.info(
             "weatherbot started",
             metadata: ["database": "\(location)", "updates": "\(configuration.telegram.webhook.map { "webhook \($0.url)" } ?? "polling")"])
@@ -170,58 +170,5 @@ struct BotApplication {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var generator = SystemRandomNumberGenerator()
         return String((0..<43).map { _ in alphabet[Int(generator.next(upperBound: UInt8(alphabet.count)))] })
-    }
-
-    /// One of the replicas on a PostgreSQL database: it waits as a standby until it holds the
-    /// lease, then runs the bot with every write fenced by the lease, until SIGTERM (when it
-    /// gives the lease up) or until it loses the lease (when it exits, for its supervisor to start
-    /// it again as a standby).
-    private func runReplica(on location: PostgresLocation, logger: Logger) async throws {
-        let store = PostgresStore(location, logger: logger)
-        // The lease has connections of its own, so that its renewal never waits behind the bot's
-        // queries for one.
-        var leaseConfiguration = location.configuration
-        leaseConfiguration.options.maximumConnections = 2
-        let leaseClient = PostgresClient(configuration: leaseConfiguration, backgroundLogger: logger)
-        // The pools wait for an unreachable server as long as it takes: one connection first
-        // says at once what is wrong (refused, no such database, the password, TLS).
-        do {
-            try await location.checkConnection(logger: logger)
-        } catch {
-            throw StartFailure(message: "cannot connect to the database at \(location): \(Self.describe(error))")
-        }
-        try await withRunning([store.client, leaseClient]) {
-            do {
-                try await store.migrate()
-            } catch {
-                throw StartFailure(message: "cannot use the database at \(location): \(Self.describe(error))")
-            }
-            let lease = LeaderLease(client: leaseClient, logger: logger)
-            let standby = Standby(lease: lease, name: LeaderLease.replicaName, logger: logger)
-            let clients = clients(logger: logger)
-            // A standby answers /healthz and /metrics too, and in webhook mode takes Telegram's
-            // posts into the shared inbox, for the active replica to handle.
-            let webhook = try await webhookSettings(store, where: "\(location)")
-            let receiver = webhook.map { settings in
-                WebhookReceiver(settings: settings, client: clients.telegram, database: store, workers: nil, metrics: clients.metrics, logger: logger)
-            }
-            let standbyServer = server(store, clients, webhook: receiver, standby: true, logger: logger)
-            do {
-                try await ServiceGroup(
-                    configuration: ServiceGroupConfiguration(
-                        services: [.init(service: standby, successTerminationBehavior: .gracefullyShutdownGroup)]
-                            + (standbyServer.map { [.init(service: $0)] } ?? []),
-                        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-                ).run()
-            } catch let error as OperatorServer.Failure {
-                throw StartFailure(message: "\(error)")
-            }
-            guard let (held, acquiredAt) = standby.acquired else { return await clients.shutdown() }
-            store.fence(with: held)
-            let keeper = LeaseKeeper(lease: lease, held: held, acquiredAt: acquiredAt, logger: logger)
-            try await serve(
-                store, where: "\(location)", clients: clients, webhook: webhook, first: keeper, deliveryFence: { keeper.isLeading }, sharesInbox: true, logger: logger)
-            await clients.shutdown()
-        }
     }
 }
