@@ -67,6 +67,7 @@ let package = Package(
             dependencies: [
                 "TelegramBotAPI",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The embedded engine: the store in a SQLite file on GRDB, its migrations and queries.
@@ -76,6 +77,7 @@ let package = Package(
                 "WeatherBotStore",
                 "TelegramBotAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The same store on PostgreSQL, for replicas that share one database.
@@ -87,6 +89,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The product's pure core: intents, the conversation, views, texts. It does no I/O: the
@@ -223,7 +226,14 @@ let package = Package(
             name: "WeatherBotSQLiteTests",
             dependencies: ["WeatherBotSQLite", "WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
+        .testTarget(
+            name: "WeatherBotStoreTests",
+            dependencies: [
+                "WeatherBotStore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "WeatherBotTests",
             dependencies: ["WeatherBot", "WeatherBotService", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI", "OpenWeather", "BotClock"],

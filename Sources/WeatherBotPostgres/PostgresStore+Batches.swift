@@ -3,7 +3,7 @@ import PostgresNIO
 import TelegramBotAPI
 import WeatherBotStore
 
-/// A write the chats and the sender share transactions for (``PostgresGroupCommit``).
+/// A write the chats and the sender share transactions for (``GroupCommit``).
 enum SharedWrite: Sendable {
     /// A chat's step: its record as the step left it, the inbox item it handled, its changes to
     /// the chat's saved data, its replies and its follow-ups.

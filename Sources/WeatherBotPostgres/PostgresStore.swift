@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import PostgresNIO
+public import ServiceLifecycle
 public import TelegramBotAPI
 import Synchronization
 public import WeatherBotStore
@@ -16,10 +17,11 @@ public final class PostgresStore: BotStore {
     private let fence = Fence()
     /// The chats' records as last committed: only the replica holding the lease writes them.
     private let chats: ChatCache
-    /// The chats' steps and the sender's completions share transactions under load.
-    private let group: PostgresGroupCommit<SharedWrite, CommittedStep?>
-    /// Updates posted to the webhook at once share statements.
-    private let posted: PostgresGroupCommit<PostedUpdate, [InboxItem]?>
+    /// The chats' steps and the sender's completions share fenced transactions under load: a
+    /// statement failing tries each write again alone, any other failure is every write's.
+    private let group: GroupCommit<SharedWrite, CommittedStep?>
+    /// Updates posted to the webhook at once share unfenced statements.
+    private let posted: GroupCommit<PostedUpdate, [InboxItem]?>
 
     final class Fence: Sendable {
         let lease = Mutex<LeaderLease.Held?>(nil)
@@ -31,17 +33,24 @@ public final class PostgresStore: BotStore {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         chats = ChatCache(capacity: cachedChats)
-        posted = PostgresGroupCommit { [client, logger] updates in try await Self.store(posted: updates, client, logger) }
-        group = PostgresGroupCommit { [client, fence, logger] writes in
+        posted = GroupCommit(maximumBatch: Self.maximumBatch) { [client, logger] updates in try await Self.store(posted: updates, client, logger) }
+        group = GroupCommit(maximumBatch: Self.maximumBatch) { [client, fence, logger] writes in
             try await Self.transaction(client, fence, logger) { connection in
                 do {
                     return try await Self.commit(writes, connection, logger)
                 } catch {
-                    throw WriteFailed(underlying: error)
+                    throw GroupCommit<SharedWrite, CommittedStep?>.StatementFailed(underlying: error)
                 }
             }
         }
     }
+
+    /// The most writes one shared transaction takes.
+    static let maximumBatch = 128
+
+    /// The group commits' loops, for the service group that uses this store: after the client,
+    /// ahead of the services that write.
+    public var commits: [any Service] { [group, posted] }
 
     // MARK: Schema
 
@@ -299,9 +308,7 @@ public final class PostgresStore: BotStore {
     }
 
     /// Transactions that carried more than one chat's step or sent reply so far.
-    var sharedTransactions: Int {
-        get async { await group.shared }
-    }
+    var sharedTransactions: Int { group.shared }
 
     public func deactivateChat(_ chatID: Int64) async throws {
         try await write { connection in

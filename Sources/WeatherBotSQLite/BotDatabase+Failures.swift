@@ -28,7 +28,7 @@ extension BotDatabase {
     /// - Returns: the outbox id of the apology, nil when the item was already gone.
     public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date = Date()) async throws -> Int64? {
         guard let seq = item.seq else { return nil }
-        return try await group.write { db in
+        return try await group.submit { db in
             try db.execute(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?", arguments: [seq, item.chatId])
             guard db.changesCount == 1 else { return nil }
             try db.execute(

@@ -36,7 +36,7 @@ extension BotDatabase {
     /// - Returns: for each delivery, the outbox ids of its messages; none when nothing was queued.
     @discardableResult
     public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date = Date()) async throws -> [[Int64]] {
-        try await group.write { db in try Self.write(deliveries, now: now, db) }
+        try await group.submit { db in try Self.write(deliveries, now: now, db) }
     }
 
     private static func write(_ deliveries: [DailyDelivery], now: Date, _ db: Database) throws -> [[Int64]] {

@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+public import ServiceLifecycle
 public import TelegramBotAPI
 public import WeatherBotStore
 
@@ -10,7 +11,7 @@ public struct BotDatabase: Sendable {
     /// Internal: every query goes through the methods below, each scoped by chat.
     let writer: any DatabaseWriter
     /// The busy paths (chat steps, delivered replies) commit through here, many to a transaction.
-    let group: GroupCommit
+    let group: GroupCommit<SQLiteWrite, any Sendable>
     /// The records of the chats last read or written.
     let chats: ChatCache
 
@@ -38,10 +39,14 @@ public struct BotDatabase: Sendable {
     /// - Parameter cachedChats: how many chat records are kept in memory between updates.
     public init(_ writer: any DatabaseWriter, cachedChats: Int = 10_000) throws {
         self.writer = writer
-        self.group = GroupCommit(writer: writer)
+        self.group = .sqlite(writer)
         self.chats = ChatCache(capacity: cachedChats)
         try Self.migrator.migrate(writer)
     }
+
+    /// The group commit's loop, for the service group that uses this database, ahead of the
+    /// services that write.
+    public var commits: any Service { group }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -234,7 +239,7 @@ extension BotDatabase {
     public func receivePosted(_ update: (updateID: Int64, chatID: Int64?, payload: Data), forgettingBefore: Date?, at now: Date = Date()) async throws
         -> [InboxItem]?
     {
-        try await group.write { db in
+        try await group.submit { db in
             if let forgettingBefore {
                 try db.cachedStatement(sql: "DELETE FROM receivedUpdate WHERE receivedAt < ?").execute(arguments: [forgettingBefore])
             }
@@ -320,7 +325,7 @@ extension BotDatabase {
         stored.updatedAt = now
         // The cached record is the chat's last committed one: a chat's steps commit one at a time.
         let placesUnchanged = chats.record(chat.id).map { $0.currentPlace == chat.currentPlace && $0.recentPlaces == chat.recentPlaces } ?? false
-        let written = try await group.write { [stored] db in
+        let written = try await group.submit { [stored] db in
             try Self.writeStep(
                 chat: stored, handled: seq, changes: changes, replies: replies, followUps: followUps, placesUnchanged: placesUnchanged, now: now,
                 db)
@@ -390,7 +395,7 @@ extension BotDatabase {
     /// Removes a delivered or abandoned reply; when it was sent under a tag, remembers the message
     /// id for later edits. Shares a commit with the steps and replies written meanwhile.
     public func completeOutbox(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) async throws {
-        try await group.write { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
+        try await group.submit { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
     }
 
     private static func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ db: Database) throws {

@@ -52,7 +52,7 @@ struct BotApplication {
         let clients = clients(logger: logger)
         try await serve(
             database, where: configuration.database.path, clients: clients,
-            webhook: try await webhookSettings(database, where: configuration.database.path), logger: logger)
+            webhook: try await webhookSettings(database, where: configuration.database.path), first: database.commits, logger: logger)
         await clients.shutdown()
     }
 

@@ -13,8 +13,9 @@ extension BotApplication {
     /// it again as a standby).
     ///
     /// One service group runs the replica's whole life: the connection pools first, so they are up
-    /// before anything queries them and go down after everything else stopped, then the replica
-    /// (``ReplicaLife``): the standby's wait, and the bot once the lease is held.
+    /// before anything queries them and go down after everything else stopped, the store's group
+    /// commits, then the replica (``ReplicaLife``): the standby's wait, and the bot once the lease
+    /// is held.
     func runReplica(on location: PostgresLocation, logger: Logger) async throws {
         let store = PostgresStore(location, logger: logger)
         // The lease has connections of its own, so that its renewal never waits behind the bot's
@@ -32,11 +33,9 @@ extension BotApplication {
         let life = ReplicaLife { try await self.live(store, leaseClient: leaseClient, location: location, logger: logger) }
         try await ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: store.client),
-                    .init(service: leaseClient),
-                    .init(service: life, successTerminationBehavior: .gracefullyShutdownGroup),
-                ],
+                services: [.init(service: store.client), .init(service: leaseClient)]
+                    + store.commits.map { .init(service: $0) }
+                    + [.init(service: life, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         ).run()
     }

@@ -2,16 +2,17 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+import WeatherBotStore
 @testable import WeatherBotSQLite
 
 @Suite struct GroupCommitTests {
     /// Many concurrent writes to a table of facts, every tenth of which breaks the key constraint.
-    func writeConcurrently(_ group: GroupCommit, count: Int) async -> [Int: Bool] {
+    func writeConcurrently(_ group: GroupCommit<SQLiteWrite, any Sendable>, count: Int) async -> [Int: Bool] {
         await withTaskGroup(of: (Int, Bool).self) { tasks in
             for index in 0..<count {
                 tasks.addTask {
                     do {
-                        try await group.write { db in
+                        try await group.submit { db in
                             // Every tenth write repeats the key of the write before it and fails.
                             let key = index % 10 == 9 ? index - 1 : index
                             try db.execute(sql: "INSERT INTO workerFact (key, value) VALUES (?, ?)", arguments: ["k\(key)", "\(index)"])
@@ -30,7 +31,7 @@ import Testing
 
     @Test func aFailingWriteFailsAloneAndTheOthersInItsBatchCommit() async throws {
         let temporary = try TemporaryDatabase()
-        let group = GroupCommit(writer: temporary.database.writer)
+        let group = GroupCommit.sqlite(temporary.database.writer)
         let outcomes = await writeConcurrently(group, count: 200)
         let stored = try await temporary.database.writer.read { db in try String.fetchAll(db, sql: "SELECT key FROM workerFact") }
         // Each pair (8, 9), (18, 19)… stores one row: whichever came first; the other failed.
@@ -43,10 +44,10 @@ import Testing
 
     @Test func writesArrivingDuringACommitShareTheNextOne() async throws {
         let temporary = try TemporaryDatabase()
-        let group = GroupCommit(writer: temporary.database.writer)
+        let group = GroupCommit.sqlite(temporary.database.writer)
         let started = Mutex(false)
         let first = Task {
-            try await group.write { db in
+            try await group.submit { db in
                 started.withLock { $0 = true }
                 // A slow transaction: the writes below arrive while it commits.
                 let deadline = Date().addingTimeInterval(10)
@@ -58,7 +59,7 @@ import Testing
         await withTaskGroup(of: Void.self) { tasks in
             for index in 0..<99 {
                 tasks.addTask {
-                    try? await group.write { db in
+                    try? await group.submit { db in
                         try db.execute(sql: "INSERT INTO workerFact (key, value) VALUES (?, ?)", arguments: ["k\(index)", "v"])
                     }
                 }
