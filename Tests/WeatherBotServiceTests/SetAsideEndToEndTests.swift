@@ -29,7 +29,7 @@ extension LoopbackTests {
             }
             let bot = try await loopback.startBot()
             try await telegram.waitUntil("the apology") { $0.sent.contains { $0.chatID == chatID && $0.text.contains("Не получилось обработать") } }
-            #expect(try bot.file.setAsideCount() == 1)
+            #expect(try BotStatus.read(path: loopback.folder.databasePath).inboxSetAside == 1)
             #expect(try bot.file.pendingInbox().isEmpty)
             // The chat goes on.
             telegram.sendText("/help", from: chatID)
