@@ -1,7 +1,7 @@
 import BotClock
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
+import WeatherBotTesting
 import Synchronization
 import Testing
 @testable import OpenWeather

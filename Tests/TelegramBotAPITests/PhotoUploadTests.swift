@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
+import WeatherBotTesting
 import Testing
 @testable import TelegramBotAPI
 

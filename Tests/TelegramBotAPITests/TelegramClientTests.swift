@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
+import WeatherBotTesting
 import Synchronization
 import Testing
 @testable import TelegramBotAPI

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopbackHTTP
+import WeatherBotTesting
 import PostgresNIO
 import Testing
 import WeatherBotPostgres

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackHTTP
+import WeatherBotTesting
 import Testing
 import WeatherBotStore
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTransport
 import Logging
-import LoopbackHTTP
+import WeatherBotTesting
 import OpenWeather
 import Synchronization
 import Testing

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import HTTPTransport
 import Logging
-import LoopbackHTTP
+import WeatherBotTesting
 import TelegramBotAPI
 import Testing
 import WeatherBot

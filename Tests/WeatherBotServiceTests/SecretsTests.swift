@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import LoopbackHTTP
+import WeatherBotTesting
 import Testing
 import WeatherBotStore
 

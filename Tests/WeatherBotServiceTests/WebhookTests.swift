@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HTTPTransport
-import LoopbackHTTP
+import WeatherBotTesting
 import Prometheus
 import Testing
 import WeatherBotHTTP

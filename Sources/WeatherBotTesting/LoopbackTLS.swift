@@ -28,11 +28,10 @@ public enum LoopbackTLS {
         -----END PRIVATE KEY-----
         """
 
-    static func serverContext() throws -> NIOSSLContext {
-        let configuration = TLSConfiguration.makeServerConfiguration(
+    static func serverConfiguration() throws -> TLSConfiguration {
+        TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)))
-        return try NIOSSLContext(configuration: configuration)
     }
 
     /// Client settings that trust this certificate alone, and check it as usual otherwise.
