@@ -24,6 +24,8 @@ public final class FakeOpenWeather: Sendable {
         self.calls = calls
         // Written once: the benchmark asks for thousands.
         let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
+        let reverse = LoopbackResponse.json([Self.saransk])
+        let cities = ["Саранск", "Париж", "Казань", "Уфа"].reduce(into: [String: LoopbackResponse]()) { $0[$1] = .json(Self.places(named: $1)) }
         server = try await LoopbackServer(recording: recording) { request in
             guard request.query["appid"] == Self.apiKey else {
                 return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
@@ -33,9 +35,10 @@ public final class FakeOpenWeather: Sendable {
                 let latitude = Double(request.query["lat"] ?? "") ?? 0
                 // The open sea: nothing near (0, -30).
                 if abs(latitude) < 1 { return .json([Any]()) }
-                return .json([Self.saransk])
+                return reverse
             case "/geo/1.0/direct":
-                return .json(Self.places(named: request.query["q"] ?? ""))
+                let name = request.query["q"] ?? ""
+                return cities[name] ?? .json(Self.places(named: name))
             case "/data/3.0/onecall":
                 calls.withLock { $0 += 1 }
                 if forecastDelay > .zero { try? await Task.sleep(for: forecastDelay) }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import WeatherBotTesting
 import OpenWeather
 import WeatherBotStore
+import WeatherBotTesting
 
 /// Measures the bot against its performance budget and prints each figure beside its target.
 @main

@@ -1,7 +1,7 @@
 import Foundation
-import WeatherBotTesting
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// Chats talking to the bot while a broadcast is under way, through the weatherbot executable:
 /// how long their answers wait behind the daily forecasts, and how much of Telegram's rate the

@@ -1,7 +1,7 @@
 import Foundation
-import WeatherBotTesting
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// Daily forecasts for every subscriber due in the same minute, through the weatherbot
 /// executable, with the fake Telegram enforcing Telegram's limits: how long until the last one

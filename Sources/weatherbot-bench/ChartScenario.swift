@@ -1,9 +1,9 @@
 import BotClock
 import Foundation
 import HTTPTransport
-import WeatherBotTesting
 import OpenWeather
 import Synchronization
+import WeatherBotTesting
 import WeatherChart
 
 /// What charts cost. In process: the time to draw each chart and the size of its PNG, from the

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import WeatherBotTesting
 import PostgresNIO
 import WeatherBotPostgres
+import WeatherBotTesting
 
 /// Two replicas of the weatherbot executable on one PostgreSQL database while chats write at a
 /// steady pace; the active one is killed with SIGKILL and started again as a standby, as a

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTransport
-import WeatherBotTesting
 import Synchronization
+import WeatherBotTesting
 
 /// One prepared update: its JSON, its chat, and how many Bot API calls answer it; for a button
 /// press, the callback query's id, whose answer is timed on its own. A button press comes out of

@@ -1,6 +1,6 @@
 import Foundation
-import WeatherBotTesting
 import WeatherBotPostgres
+import WeatherBotTesting
 
 /// Updates from many chats through the weatherbot executable, end to end: from the fake Telegram
 /// handing them out in getUpdates (or starting to post them to the worker's webhook) to the

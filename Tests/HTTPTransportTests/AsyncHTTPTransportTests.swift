@@ -1,8 +1,8 @@
 import Foundation
-import WeatherBotTesting
 import NIOSSL
 import Testing
 @testable import HTTPTransport
+import WeatherBotTesting
 
 @Suite struct AsyncHTTPTransportTests {
     @Test func carriesMethodHeadersAndBodyBothWays() async throws {

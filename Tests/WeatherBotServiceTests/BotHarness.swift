@@ -2,7 +2,6 @@ import BotClock
 import Foundation
 import HTTPTransport
 import Testing
-import WeatherBotTesting
 import Logging
 import OpenWeather
 import PostgresNIO
@@ -15,6 +14,7 @@ import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// The store engines the end-to-end tests run on: SQLite always, PostgreSQL when
 /// `TEST_DATABASE_URL` names a server (`.ci/run` starts one).

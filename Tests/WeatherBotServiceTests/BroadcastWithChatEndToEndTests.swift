@@ -1,7 +1,7 @@
 import Foundation
-import WeatherBotTesting
 import Testing
 @testable import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Chatting while a broadcast drains, through the real worker over loopback HTTP, at

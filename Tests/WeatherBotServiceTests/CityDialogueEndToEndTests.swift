@@ -1,7 +1,7 @@
 import Foundation
-import WeatherBotTesting
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The city dialogue driven through the real worker over loopback HTTP, as a user would.

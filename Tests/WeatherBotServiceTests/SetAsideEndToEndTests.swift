@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import WeatherBotTesting
 import Testing
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The last line of defence: an inbox item that fails again and again is set aside, with its
