@@ -172,22 +172,20 @@ let package = Package(
             ]
         ),
         // One set of fakes for the tests and the benchmark, never for the bot: Telegram's Bot API and
-        // OpenWeather served on loopback by Hummingbird, HTTPS with a test certificate, HTTP and
-        // SOCKS5 proxies, uploaded forms, and captured log lines.
+        // OpenWeather on a loopback HTTP(S) server of SwiftNIO, HTTP and SOCKS5 proxies, uploaded
+        // forms, and captured log lines.
         .target(
             name: "WeatherBotTesting",
             dependencies: [
                 "HTTPTransport",
                 "TelegramBotAPI",
                 "WeatherBotPostgres",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),

@@ -28,10 +28,11 @@ public enum LoopbackTLS {
         -----END PRIVATE KEY-----
         """
 
-    static func serverConfiguration() throws -> TLSConfiguration {
-        TLSConfiguration.makeServerConfiguration(
+    static func serverContext() throws -> NIOSSLContext {
+        let configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)))
+        return try NIOSSLContext(configuration: configuration)
     }
 
     /// Client settings that trust this certificate alone, and check it as usual otherwise.
