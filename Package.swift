@@ -170,15 +170,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "WeatherBot",
                 "WeatherBotStore",
-                "LoopbackHTTP",
+                "WeatherBotTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What the tests use to watch the bot: loopback HTTP(S) servers on SwiftNIO for the fake
-        // Telegram and OpenWeather, HTTP and SOCKS5 proxies, uploaded forms, and captured log lines.
+        // One set of fakes for the tests and the benchmark, never for the bot: Telegram's Bot API and
+        // OpenWeather on a loopback HTTP(S) server of SwiftNIO, HTTP and SOCKS5 proxies, uploaded
+        // forms, and captured log lines.
         .target(
-            name: "LoopbackHTTP",
+            name: "WeatherBotTesting",
             dependencies: [
+                "HTTPTransport",
+                "TelegramBotAPI",
+                "WeatherBotPostgres",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -201,17 +205,17 @@ let package = Package(
         .testTarget(name: "WeatherChartTests", dependencies: ["WeatherChart", "CCairo", "OpenWeather"]),
         .testTarget(
             name: "HTTPTransportTests",
-            dependencies: ["HTTPTransport", "LoopbackHTTP", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: ["HTTPTransport", "WeatherBotTesting", .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         .testTarget(
             name: "TelegramBotAPITests",
             dependencies: [
-                "TelegramBotAPI", "HTTPTransport", "LoopbackHTTP",
+                "TelegramBotAPI", "HTTPTransport", "WeatherBotTesting",
             ]
         ),
         .testTarget(
             name: "OpenWeatherTests",
-            dependencies: ["OpenWeather", "BotClock", "HTTPTransport", "LoopbackHTTP"],
+            dependencies: ["OpenWeather", "BotClock", "HTTPTransport", "WeatherBotTesting"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -245,7 +249,7 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
-                "LoopbackHTTP", "WeatherChart", "WeatherBotSQLite", "WeatherBotPostgres", "WeatherBotHTTP",
+                "WeatherBotTesting", "WeatherChart", "WeatherBotSQLite", "WeatherBotPostgres", "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -81,7 +81,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let host = request.url.host ?? "unknown host"
         do {
             guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {
@@ -108,7 +108,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             }
             var headers: [String: String] = [:]
             for (name, value) in response.headers { headers[name.lowercased()] = value }
-            return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+            return TransportResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
         } catch {
             throw TransportError(error, host: host)
         }

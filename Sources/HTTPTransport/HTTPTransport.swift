@@ -4,5 +4,5 @@
 /// Anything that is not an HTTP response is a ``TransportError``, which never includes the
 /// request URL: bot URLs carry the token.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse
 }

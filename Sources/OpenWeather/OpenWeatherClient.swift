@@ -123,9 +123,9 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         guard let url = components.url else {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "could not build the request")
         }
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
-            response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: requestTimeout))
+            response = try await transport.send(TransportRequest(url: url, headers: ["Accept": "application/json"], timeout: requestTimeout))
         } catch {
             throw OpenWeatherError(code: .network, endpoint: path, message: error.description.redacting(apiKey))
         }

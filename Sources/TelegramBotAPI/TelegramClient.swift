@@ -138,7 +138,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         timeout: Duration? = nil,
         maximumBodySize: Int? = nil
     ) async throws(TelegramError) -> Result {
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: .post,
             url: url(of: method),
             headers: ["Content-Type": contentType],
@@ -146,7 +146,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             timeout: timeout ?? requestTimeout,
             maximumBodySize: maximumBodySize
         )
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.send(request)
         } catch {

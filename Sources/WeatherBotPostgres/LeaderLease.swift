@@ -27,12 +27,6 @@ public struct LeaderLease: Sendable {
         public var processID: Int32? { holder.split(separator: "/").last.flatMap { Int32($0) } }
     }
 
-    /// The process id of the replica holding the lease now, if one does.
-    public func activeProcessID() async throws -> Int32? {
-        guard let standing = try await standing(), standing.isCurrent else { return nil }
-        return standing.processID
-    }
-
     /// The name this process holds the lease under: its host and process id.
     public static var replicaName: String {
         "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)"

@@ -40,11 +40,6 @@ extension BotDatabase {
             return try Self.queue(apology, chatID: item.chatId, lane: .interactive, now: now, db)
         }
     }
-
-    /// How many items were set aside.
-    public func setAsideCount() throws -> Int {
-        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxFailure") ?? 0 }
-    }
 }
 
 // MARK: - A damaged file

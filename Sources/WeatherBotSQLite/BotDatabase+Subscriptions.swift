@@ -51,8 +51,4 @@ extension BotDatabase {
             return try delivery.requests.map { request in try queue(request, chatID: delivery.chatID, lane: .bulk, now: now, db) }
         }
     }
-
-    public func subscriptionCount() throws -> Int {
-        try writer.read { db in try Subscription.fetchCount(db) }
-    }
 }

@@ -302,13 +302,6 @@ extension BotDatabase {
         try writer.read { db in try InboxItem.order(InboxItem.Columns.seq).fetchAll(db) }
     }
 
-    /// The oldest inbox item of one chat.
-    func nextInboxItem(chatID: Int64) throws -> InboxItem? {
-        try writer.read { db in
-            try InboxItem.filter(InboxItem.Columns.chatId == chatID).order(InboxItem.Columns.seq).fetchOne(db)
-        }
-    }
-
     /// Commits one handled inbox item for the chat workers: the chat's new record, the item's
     /// removal, the replies into the outbox, and follow-ups into the inbox, all or nothing, sharing
     /// a commit with the steps of other chats that finish meanwhile. Nothing is sent before this.
@@ -371,10 +364,6 @@ extension BotDatabase {
         _ = try await writer.write { db in
             try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chatID).deleteAll(db)
         }
-    }
-
-    public func inboxBacklog() throws -> Int {
-        try writer.read { db in try InboxItem.fetchCount(db) }
     }
 }
 

@@ -11,7 +11,7 @@ public struct CountingTransport: HTTPTransport {
         self.metrics = metrics
     }
 
-    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         do {
             return try await base.send(request)
         } catch {

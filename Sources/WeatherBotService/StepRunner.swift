@@ -135,7 +135,7 @@ struct StepRunner: Sendable {
         switch item.kind {
         case .update:
             guard let update = decoded ?? (try? TelegramJSON.decoder().decode(Update.self, from: item.payload)),
-                let incoming = Router.route(update, botUsername: botUsername), incoming.chatID == item.chatId
+                let incoming = UpdateRouter.route(update, botUsername: botUsername), incoming.chatID == item.chatId
             else { return nil }
             return .incoming(incoming)
         case .followUp:

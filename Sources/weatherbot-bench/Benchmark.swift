@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LoopbackHTTP
 import OpenWeather
 import WeatherBotStore
+import WeatherBotTesting
 
 /// Measures the bot against its performance budget and prints each figure beside its target.
 @main
@@ -168,7 +168,7 @@ enum Worker {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["run"]
         process.environment = [
-            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": "bench", "TELEGRAM_API_URL": telegram.absoluteString,
+            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey, "TELEGRAM_API_URL": telegram.absoluteString,
             "OPEN_WEATHER_API_URL": weather.absoluteString, "DATABASE_PATH": databasePath, "TELEGRAM_POLL_TIMEOUT": "1",
             "LOG_LEVEL": "error",
         ].merging(extra) { $1 }

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// Chats talking to the bot while a broadcast is under way, through the weatherbot executable:
 /// how long their answers wait behind the daily forecasts, and how much of Telegram's rate the
@@ -70,11 +70,10 @@ struct BroadcastChatScenario {
             updates: updates, firstID: Self.firstUpdateID, releaseInterval: interval, releaseStart: .firstMessage,
             limits: SendingLimits(
                 perWindow: Int(Self.messagesPerSecond), perChatPerWindow: Self.messagesPerSecondPerChat, perChatBurst: Self.burstPerChat))
-        let weather = FakeWeatherAPI()
         let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
-        let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
+        let weather = try await FakeOpenWeather(recording: false)
         let process = try Worker.start(
-            executable, telegram: telegramServer.url, weather: weatherServer.url, databasePath: path,
+            executable, telegram: telegramServer.url, weather: weather.url, databasePath: path,
             environment: [
                 "TELEGRAM_MESSAGES_PER_SECOND": String(Self.messagesPerSecond),
                 "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": String(Self.messagesPerSecondPerChat),
@@ -103,7 +102,7 @@ struct BroadcastChatScenario {
         await Worker.stop(process)
         try await Task.sleep(for: .milliseconds(1200))
         await telegramServer.shutdown()
-        await weatherServer.shutdown()
+        await weather.shutdown()
 
         guard let origin, let accepted else {
             return [Result(scenario: "broadcast-chat", figure: "first forecast accepted", value: "none in 60 s", target: "", passed: false)]

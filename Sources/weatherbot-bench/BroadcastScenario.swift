@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// Daily forecasts for every subscriber due in the same minute, through the weatherbot
 /// executable, with the fake Telegram enforcing Telegram's limits: how long until the last one
@@ -46,13 +46,12 @@ struct BroadcastScenario {
         let rate = limits.rate * limits.scale
         let telegram = FakeBotAPI(
             updates: [], firstID: 1, limits: SendingLimits(perWindow: Int(rate), perChatPerWindow: limits.scale))
-        let weather = FakeWeatherAPI()
         let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
-        let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
+        let weather = try await FakeOpenWeather(recording: false)
         // Every forecast is due from the moment the worker starts.
         let started = Date()
         let process = try Worker.start(
-            executable, telegram: telegramServer.url, weather: weatherServer.url, databasePath: path,
+            executable, telegram: telegramServer.url, weather: weather.url, databasePath: path,
             environment: [
                 "TELEGRAM_MESSAGES_PER_SECOND": String(rate), "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": String(limits.scale),
             ])
@@ -69,7 +68,7 @@ struct BroadcastScenario {
         process.waitUntilExit()
         try await Task.sleep(for: .milliseconds(1200))
         await telegramServer.shutdown()
-        await weatherServer.shutdown()
+        await weather.shutdown()
 
         let took = (last ?? Date()).timeIntervalSince(started)
         let scaled = { (seconds: Double) in String(format: "%.1f s", seconds * limits.scale) }

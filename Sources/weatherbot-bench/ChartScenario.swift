@@ -1,9 +1,9 @@
 import BotClock
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import OpenWeather
 import Synchronization
+import WeatherBotTesting
 import WeatherChart
 
 /// What charts cost. In process: the time to draw each chart and the size of its PNG, from the
@@ -24,9 +24,8 @@ struct ChartScenario {
     // MARK: Drawing
 
     private func rendering() async throws -> [Result] {
-        let weather = FakeWeatherAPI()
-        let server = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
-        let client = OpenWeatherClient(apiKey: "bench", apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(10))
+        let server = try await FakeOpenWeather(recording: false)
+        let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(10))
         let forecast = try await client.forecast(latitude: 55.79, longitude: 49.12, language: "ru")
         await server.shutdown()
         let labels = ChartLabels(

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import LoopbackHTTP
 import PostgresNIO
 import WeatherBotPostgres
+import WeatherBotTesting
 
 /// Two replicas of the weatherbot executable on one PostgreSQL database while chats write at a
 /// steady pace; the active one is killed with SIGKILL and started again as a standby, as a
@@ -22,13 +22,12 @@ struct FailoverScenario {
         defer { try? FileManager.default.removeItem(at: folder) }
         // At 40 updates a second the run lasts long enough for the kills to fall while chats write.
         let telegram = FakeBotAPI(updates: updates, firstID: 3_000_001, releaseInterval: 1.0 / 40)
-        let weather = FakeWeatherAPI()
         let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
-        let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
+        let weather = try await FakeOpenWeather(recording: false)
         let expected = updates.map(\.replies).reduce(0, +)
         func start() throws -> Process {
             try Worker.start(
-                executable, telegram: telegramServer.url, weather: weatherServer.url,
+                executable, telegram: telegramServer.url, weather: weather.url,
                 databasePath: folder.appendingPathComponent("unused.sqlite").path, environment: ["DATABASE_URL": database.url])
         }
 
@@ -67,7 +66,7 @@ struct FailoverScenario {
         let replies = telegram.replies
         for replica in replicas { await Worker.stop(replica) }
         await telegramServer.shutdown()
-        await weatherServer.shutdown()
+        await weather.shutdown()
         await database.drop()
 
         let scenario = "failover (postgres)"

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Synchronization
+import WeatherBotTesting
 
 /// One prepared update: its JSON, its chat, and how many Bot API calls answer it; for a button
 /// press, the callback query's id, whose answer is timed on its own. A button press comes out of
@@ -462,7 +462,7 @@ final class FakeBotAPI: Sendable {
         while let (index, webhook) = await nextPost() {
             var headers = ["Content-Type": "application/json"]
             if let secret = webhook.secret { headers["X-Telegram-Bot-Api-Secret-Token"] = secret }
-            let request = HTTPRequest(method: .post, url: webhook.url, headers: headers, body: updates[index].data, timeout: .seconds(60))
+            let request = TransportRequest(method: .post, url: webhook.url, headers: headers, body: updates[index].data, timeout: .seconds(60))
             do {
                 let response = try await transport.send(request)
                 posted(index, status: response.status, failure: "Wrong response from the webhook: \(response.status)")
@@ -611,52 +611,6 @@ final class FakeBotAPI: Sendable {
         if done > 0 {
             waiting.removeFirst(done)
             state.waiting[chat] = waiting
-        }
-    }
-}
-
-/// OpenWeather answering every call at once, counting the calls. Its forecast starts at the
-/// current hour, so daily forecasts find today in it.
-final class FakeWeatherAPI: Sendable {
-    static let geocoded = Data(#"[{"name":"Kazan","local_names":{"ru":"Казань"},"lat":55.79,"lon":49.12,"country":"RU","state":"Tatarstan"}]"#.utf8)
-
-    private let oneCall: Data
-    private let counter = Mutex(0)
-
-    init() {
-        let hour = Int(Date().timeIntervalSince1970) / 3600 * 3600
-        let day = hour / 86_400 * 86_400
-        let weather = #"[{"id":803,"main":"Clouds","description":"облачно","icon":"04d"}]"#
-        let hours = (0..<48).map { index in
-            #"{"dt":\#(hour + index * 3600),"temp":\#(-3 + index % 6),"feels_like":-6,"pressure":1015,"humidity":80,"clouds":75,"#
-                + #""wind_speed":4,"wind_deg":200,"pop":0.2,"weather":\#(weather)}"#
-        }
-        let days = (0..<8).map { index in
-            #"{"dt":\#(day + index * 86_400 + 36_000),"sunrise":\#(day + index * 86_400 + 25_000),"sunset":\#(day + index * 86_400 + 55_000),"#
-                + #""temp":{"day":-1,"min":-6,"max":0,"night":-5,"eve":-2,"morn":-4},"feels_like":{"day":-4,"night":-8,"eve":-5,"morn":-7},"#
-                + #""pressure":1015,"humidity":80,"wind_speed":4,"wind_deg":200,"clouds":75,"pop":0.4,"rain":1.2,"weather":\#(weather)}"#
-        }
-        oneCall = Data((#"{"lat":55.75,"lon":37.62,"timezone":"Europe/Moscow","timezone_offset":10800,"current":{"dt":\#(hour),"#
-            + #""sunrise":\#(day + 25_000),"sunset":\#(day + 55_000),"temp":-2.5,"feels_like":-6,"pressure":1015,"humidity":80,"#
-            + #""clouds":75,"wind_speed":4,"wind_deg":200,"weather":\#(weather)},"hourly":[\#(hours.joined(separator: ","))],"#
-            + #""daily":[\#(days.joined(separator: ","))]}"#).utf8)
-    }
-
-    /// Forecast calls so far (geocoding not counted).
-    var forecastCalls: Int { counter.withLock { $0 } }
-
-    func answer(_ request: LoopbackRequest) -> LoopbackResponse {
-        switch request.path {
-        case "/geo/1.0/direct":
-            // «Place N» is a place of its own, N degrees from the others; any other name is Kazan.
-            if let name = request.query["q"], name.hasPrefix("Place "), let number = Int(name.dropFirst("Place ".count)) {
-                return LoopbackResponse(body: Data(#"[{"name":"\#(name)","lat":\#(40 + number),"lon":30,"country":"RU"}]"#.utf8))
-            }
-            return LoopbackResponse(body: Self.geocoded)
-        case "/geo/1.0/reverse": return LoopbackResponse(body: Self.geocoded)
-        default:
-            counter.withLock { $0 += 1 }
-            return LoopbackResponse(body: oneCall)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// The weatherbot executable started on a database of 100,000 chats: time until its first
 /// getUpdates reaches Telegram, then its resident memory and CPU while idle.

@@ -1,6 +1,6 @@
 import Foundation
-import LoopbackHTTP
 import WeatherBotPostgres
+import WeatherBotTesting
 
 /// Updates from many chats through the weatherbot executable, end to end: from the fake Telegram
 /// handing them out in getUpdates (or starting to post them to the worker's webhook) to the
@@ -189,9 +189,8 @@ struct ThroughputScenario {
             defer { try? FileManager.default.removeItem(at: folder) }
             expected = updates.map(\.replies).reduce(0, +)
             let telegram = FakeBotAPI(updates: updates, firstID: firstID, releaseInterval: releaseInterval, webhookOnly: intake == .webhook)
-            let weather = FakeWeatherAPI()
             let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
-            let weatherServer = try await LoopbackServer(threads: 1, recording: false) { weather.answer($0) }
+            let weather = try await FakeOpenWeather(recording: false)
             var environment = ["TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000"]
             if let database { environment["DATABASE_URL"] = database.url }
             if intake == .webhook {
@@ -203,7 +202,7 @@ struct ThroughputScenario {
                 environment["TELEGRAM_WEBHOOK_MAX_CONNECTIONS"] = "40"
             }
             let process = try Worker.start(
-                executable, telegram: telegramServer.url, weather: weatherServer.url,
+                executable, telegram: telegramServer.url, weather: weather.url,
                 databasePath: folder.appendingPathComponent("bot.sqlite").path, environment: environment)
             let started = Date()
             let end = started.addingTimeInterval(deadline)
@@ -243,7 +242,7 @@ struct ThroughputScenario {
             process.waitUntilExit()
             try await Task.sleep(for: .milliseconds(1200))
             await telegramServer.shutdown()
-            await weatherServer.shutdown()
+            await weather.shutdown()
             if let database, !keep { await database.drop() }
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
-import LoopbackHTTP
 import NIOSSL
 import Testing
 @testable import HTTPTransport
+import WeatherBotTesting
 
 @Suite struct AsyncHTTPTransportTests {
     @Test func carriesMethodHeadersAndBodyBothWays() async throws {
@@ -11,7 +11,7 @@ import Testing
         }
         defer { Task { await server.shutdown() } }
         let transport = AsyncHTTPTransport()
-        let response = try await transport.send(HTTPRequest(
+        let response = try await transport.send(TransportRequest(
             method: .post, url: server.url.appendingPathComponent("echo"), headers: ["X-Probe": "42"], body: Data("привет".utf8)))
         #expect(response.status == 201)
         #expect(response.headers["x-echo"] == "42")
@@ -24,7 +24,7 @@ import Testing
         let url = server.url.appendingPathComponent("bot123:secret/getMe")
         await server.shutdown()
         let error = await #expect(throws: TransportError.self) {
-            try await AsyncHTTPTransport().send(HTTPRequest(url: url, timeout: .seconds(2)))
+            try await AsyncHTTPTransport().send(TransportRequest(url: url, timeout: .seconds(2)))
         }
         #expect(error?.code == .connectionFailed)
         #expect(error?.description.contains("127.0.0.1") == true)
@@ -39,12 +39,12 @@ import Testing
         let transport = AsyncHTTPTransport()
         let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
-            try await transport.send(HTTPRequest(url: server.url.appendingPathComponent("hang"), timeout: .milliseconds(300)))
+            try await transport.send(TransportRequest(url: server.url.appendingPathComponent("hang"), timeout: .milliseconds(300)))
         }
         #expect(error?.code == .timedOut)
         // Far sooner than the server answers, with room for a loaded machine.
         #expect(ContinuousClock.now - started < .seconds(8))
-        let response = try await transport.send(HTTPRequest(url: server.url.appendingPathComponent("fine")))
+        let response = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("fine")))
         #expect(response.body == Data("ok".utf8))
         await server.shutdown()
     }
@@ -57,14 +57,14 @@ import Testing
         }
         let transport = AsyncHTTPTransport()
         for index in 1...10 {
-            let response = try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("r\(index)"), body: Data("x".utf8)))
+            let response = try await transport.send(TransportRequest(method: .post, url: server.url.appendingPathComponent("r\(index)"), body: Data("x".utf8)))
             #expect(response.body == Data("/r\(index)".utf8))
         }
         // Concurrent requests each get their own connection and their own answer.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    let response = try await transport.send(HTTPRequest(url: server.url.appendingPathComponent("c\(index)")))
+                    let response = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("c\(index)")))
                     #expect(response.body == Data("/c\(index)".utf8))
                 }
             }
@@ -76,12 +76,12 @@ import Testing
     @Test func anOversizedAnswerFailsInsteadOfFillingMemoryAndARequestMaySetItsOwnLimit() async throws {
         let server = try await LoopbackServer { _ in LoopbackResponse(body: Data(repeating: 65, count: 100_000)) }
         let transport = AsyncHTTPTransport(maximumBodySize: 10_000)
-        let error = await #expect(throws: TransportError.self) { try await transport.send(HTTPRequest(url: server.url)) }
+        let error = await #expect(throws: TransportError.self) { try await transport.send(TransportRequest(url: server.url)) }
         #expect(error?.code == .tooLarge)
         // Its first bytes are kept to tell what it was, never printed.
         #expect(error?.bodyStart?.prefix(3) == Data("AAA".utf8))
         #expect(error.map { !"\($0)".contains("AAA") } == true)
-        let larger = try await transport.send(HTTPRequest(url: server.url, maximumBodySize: 200_000))
+        let larger = try await transport.send(TransportRequest(url: server.url, maximumBodySize: 200_000))
         #expect(larger.body.count == 100_000)
         await server.shutdown()
     }
@@ -96,9 +96,9 @@ import Testing
         }
         let transport = AsyncHTTPTransport()
         // The first answer leaves a kept-alive connection in the pool; the second request reuses it.
-        _ = try await transport.send(HTTPRequest(url: server.url.appendingPathComponent("getMe")))
+        _ = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("getMe")))
         let error = await #expect(throws: TransportError.self) {
-            try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("sendMessage"), body: Data("{}".utf8)))
+            try await transport.send(TransportRequest(method: .post, url: server.url.appendingPathComponent("sendMessage"), body: Data("{}".utf8)))
         }
         #expect(error?.code == .connectionFailed)
         try await Task.sleep(for: .milliseconds(300))
@@ -111,12 +111,12 @@ import Testing
         let server = try await LoopbackServer(tls: true) { _ in LoopbackResponse(body: Data("secure".utf8)) }
         #expect(server.url.absoluteString.hasPrefix("https://127.0.0.1:"))
         let trusting = AsyncHTTPTransport(tls: try LoopbackTLS.clientConfiguration())
-        let response = try await trusting.send(HTTPRequest(url: server.url.appendingPathComponent("getMe")))
+        let response = try await trusting.send(TransportRequest(url: server.url.appendingPathComponent("getMe")))
         #expect(response.body == Data("secure".utf8))
         // With the system's roots the self-signed certificate is not trusted.
         let strict = AsyncHTTPTransport()
         let error = await #expect(throws: TransportError.self) {
-            try await strict.send(HTTPRequest(url: server.url.appendingPathComponent("getMe"), timeout: .seconds(5)))
+            try await strict.send(TransportRequest(url: server.url.appendingPathComponent("getMe"), timeout: .seconds(5)))
         }
         #expect(error?.code == .connectionFailed)
         #expect(error?.reason.hasPrefix("NIOSSLError") == true, "\(error?.reason ?? "")")
@@ -134,12 +134,12 @@ import Testing
         tls.certificateVerification = .noHostnameVerification
         let transport = AsyncHTTPTransport(
             proxy: try HTTPProxy(parsing: proxy.url(username: "bot", password: "p@ss word", scheme: "http")), tls: tls)
-        let response = try await transport.send(HTTPRequest(url: url))
+        let response = try await transport.send(TransportRequest(url: url))
         #expect(response.body == Data("/bot1:secret/getMe".utf8))
         #expect(proxy.targets == ["api.telegram.invalid:\(server.port)"])
 
         let wrong = AsyncHTTPTransport(proxy: try HTTPProxy(parsing: proxy.url(username: "bot", password: "guess", scheme: "http")), tls: tls)
-        let error = await #expect(throws: TransportError.self) { try await wrong.send(HTTPRequest(url: url, timeout: .seconds(5))) }
+        let error = await #expect(throws: TransportError.self) { try await wrong.send(TransportRequest(url: url, timeout: .seconds(5))) }
         #expect(error?.code == .connectionFailed)
         // The log says why: the proxy wanted other credentials.
         #expect(error?.reason == "HTTPClientError.proxyAuthenticationRequired")
@@ -155,12 +155,12 @@ import Testing
         let server = try await LoopbackServer { request in LoopbackResponse(body: Data(request.path.utf8)) }
         let proxy = try await LoopbackProxy(.socks5, names: ["api.openweathermap.invalid"])
         let transport = AsyncHTTPTransport(proxy: try HTTPProxy(parsing: proxy.url(scheme: "socks5")))
-        let response = try await transport.send(HTTPRequest(url: URL(string: "http://api.openweathermap.invalid:\(server.port)/data/2.5/weather")!))
+        let response = try await transport.send(TransportRequest(url: URL(string: "http://api.openweathermap.invalid:\(server.port)/data/2.5/weather")!))
         #expect(response.body == Data("/data/2.5/weather".utf8))
         #expect(proxy.targets == ["api.openweathermap.invalid:\(server.port)"])
         // A name the proxy cannot resolve fails as a connection failure, not a hang.
         let error = await #expect(throws: TransportError.self) {
-            try await transport.send(HTTPRequest(url: URL(string: "http://elsewhere.invalid:\(server.port)/")!, timeout: .seconds(5)))
+            try await transport.send(TransportRequest(url: URL(string: "http://elsewhere.invalid:\(server.port)/")!, timeout: .seconds(5)))
         }
         #expect(error?.code == .connectionFailed)
         try await transport.shutdown()

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackHTTP
+import WeatherBotTesting
 
 /// The project's own sample answers, shaped like OpenWeather's real ones, quirks included.
 enum Fixture {

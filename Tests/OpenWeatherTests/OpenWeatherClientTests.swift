@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Testing
 @testable import OpenWeather
+import WeatherBotTesting
 
 @Suite struct OpenWeatherClientTests {
     static let key = "test-key-not-real"

@@ -1,10 +1,10 @@
 import BotClock
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Synchronization
 import Testing
 @testable import OpenWeather
+import WeatherBotTesting
 
 @Suite struct WeatherCacheTests {
     static let sample = Forecast(

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Testing
 @testable import TelegramBotAPI
+import WeatherBotTesting
 
 @Suite struct PhotoUploadTests {
     /// The parts of a `multipart/form-data` body, by name.

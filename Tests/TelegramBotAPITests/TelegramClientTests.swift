@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Synchronization
 import Testing
 @testable import TelegramBotAPI
+import WeatherBotTesting
 
 @Suite struct TelegramClientTests {
     static let token = "123456:TEST-token-never-logged"

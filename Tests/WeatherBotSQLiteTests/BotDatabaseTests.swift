@@ -342,7 +342,7 @@ import WeatherBotStore
         let mine = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(mine.attempts == 0)
         #expect(mine.parameters == reply("mine").parameters)
-        #expect(try database.nextInboxItem(chatID: 2)?.seq == items[1].seq)
+        #expect(try database.pendingInbox().first { $0.chatId == 2 }?.seq == items[1].seq)
     }
 }
 

@@ -2,7 +2,6 @@ import BotClock
 import Foundation
 import HTTPTransport
 import Testing
-import LoopbackHTTP
 import Logging
 import OpenWeather
 import PostgresNIO
@@ -15,6 +14,7 @@ import WeatherBotPostgres
 import WeatherBotService
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// The store engines the end-to-end tests run on: SQLite always, PostgreSQL when
 /// `TEST_DATABASE_URL` names a server (`.ci/run` starts one).
@@ -176,7 +176,7 @@ final class ShiftedClock: WallClock {
 final class Loopback {
     let folder: TemporaryFolder
     let telegram: FakeTelegram
-    let weather: LoopbackServer
+    let weather: FakeOpenWeather
     /// The PostgreSQL database the workers share, on that engine.
     let postgres: ScratchDatabase?
     /// How the workers started here take updates.
@@ -189,7 +189,7 @@ final class Loopback {
         webhookPort = intake == .webhook ? try await LoopbackServer.freePort() : nil
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram()
-        weather = try await FakeOpenWeather.start(forecastDelay: forecastDelay)
+        weather = try await FakeOpenWeather(forecastDelay: forecastDelay)
         switch engine {
         case .sqlite: postgres = nil
         case .postgres: postgres = try await ScratchDatabase.create(on: try #require(StoreEngine.serverURL), prefix: "weatherbot_e2e")

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import Testing
 @testable import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Chatting while a broadcast drains, through the real worker over loopback HTTP, at

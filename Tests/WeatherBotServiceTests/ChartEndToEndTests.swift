@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Charts through the real worker and sender: drawn with Cairo, uploaded to the loopback Bot

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The city dialogue driven through the real worker over loopback HTTP, as a user would.
@@ -146,11 +146,11 @@ extension LoopbackTests {
             #expect(telegram.screen(chatID).count == 1)  // one message, edited in place
 
             // Three views, one One Call request: the cache served the other two.
-            #expect(weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+            #expect(weather.forecastCalls == 1)
             // «Обновить» on data fetched a moment ago costs no request: OpenWeather has nothing newer.
             try telegram.press("Обновить", on: card.messageID, in: chatID)
             try await telegram.waitUntil("the refresh's answer") { $0.answers.count == 3 }
-            #expect(weather.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+            #expect(weather.forecastCalls == 1)
             try await bot.stop()
             await loopback.shutdown()
         }

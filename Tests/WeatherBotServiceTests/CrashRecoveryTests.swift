@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
-import LoopbackHTTP
 import PostgresNIO
 import Testing
 import WeatherBotPostgres
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The real executable under load, killed with SIGKILL at random points and restarted.

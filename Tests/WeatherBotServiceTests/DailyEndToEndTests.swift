@@ -1,10 +1,10 @@
 import Foundation
-import LoopbackHTTP
 import Prometheus
 import Testing
 import WeatherBotHTTP
 import WeatherBotService
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// A daily forecast through the real worker and scheduler over loopback HTTP.

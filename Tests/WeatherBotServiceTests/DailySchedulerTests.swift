@@ -77,7 +77,7 @@ import WeatherBotStore
             let place = Place(name: "Cell \(cell)", latitude: 50 + Double(cell) + Double(index / 10) * 0.00001, longitude: 30, timeZone: "Europe/Moscow")
             try await subscribe(database, chat: Int64(index + 1), place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
         }
-        #expect(try database.subscriptionCount() == 1000)
+        #expect(try BotStatus.read(path: folder.databasePath).subscriptions == 1000)
         let weather = CountingWeather()
         let clock = ManualClock(utc("2026-11-21T05:00:10Z"))
         let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)

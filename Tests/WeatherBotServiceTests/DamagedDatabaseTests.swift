@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// A damaged database file stops the worker at once with one clear line, and `status` says so.

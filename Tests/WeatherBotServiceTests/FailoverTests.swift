@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTransport
 import Logging
-import LoopbackHTTP
 import PostgresNIO
 import Testing
 import WeatherBotPostgres
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Two replicas of the real executable on one PostgreSQL (`TEST_DATABASE_URL`), the active one

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// A group chat with the real worker over real HTTP: questions by reply, the city by name,

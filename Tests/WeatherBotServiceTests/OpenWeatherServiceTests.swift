@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTransport
 import Logging
-import LoopbackHTTP
 import OpenWeather
 import Synchronization
 import Testing
@@ -9,6 +8,7 @@ import WeatherBot
 import WeatherBotService
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 /// The shared OpenWeather service against a loopback OpenWeather that fails.
 @Suite struct OpenWeatherServiceTests {

@@ -10,6 +10,7 @@ import Testing
 import TelegramBotAPI
 import WeatherBotStore
 import WeatherBotSQLite
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// `/healthz` and `/metrics` of the real worker, served by Hummingbird on loopback and read

@@ -3,13 +3,13 @@ import Foundation
 import GRDB
 import HTTPTransport
 import Logging
-import LoopbackHTTP
 import TelegramBotAPI
 import Testing
 import WeatherBot
 @testable import WeatherBotService
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The outbox sender against a loopback Bot API that fails the way Telegram does.

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Places and favorites through the real worker over loopback HTTP, as a user would use them.

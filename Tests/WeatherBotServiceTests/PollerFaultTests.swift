@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackHTTP
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Long polling through Telegram's failures: every update is handled exactly once.

@@ -1,6 +1,6 @@
 import Foundation
-import LoopbackHTTP
 import Testing
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The release wiring end to end: the weatherbot executable reaches both APIs through proxies,

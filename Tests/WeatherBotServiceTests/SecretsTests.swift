@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import LoopbackHTTP
 import Testing
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The token and the API key never reach a log line, whatever fails.

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import LoopbackHTTP
 import Testing
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// The last line of defence: an inbox item that fails again and again is set aside, with its
@@ -29,7 +29,7 @@ extension LoopbackTests {
             }
             let bot = try await loopback.startBot()
             try await telegram.waitUntil("the apology") { $0.sent.contains { $0.chatID == chatID && $0.text.contains("Не получилось обработать") } }
-            #expect(try bot.file.setAsideCount() == 1)
+            #expect(try BotStatus.read(path: loopback.folder.databasePath).inboxSetAside == 1)
             #expect(try bot.file.pendingInbox().isEmpty)
             // The chat goes on.
             telegram.sendText("/help", from: chatID)

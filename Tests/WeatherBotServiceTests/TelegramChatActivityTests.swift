@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTransport
 import Logging
-import LoopbackHTTP
 import TelegramBotAPI
 import Testing
 @testable import WeatherBotService
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// «typing…» is shown only while a step is slow.

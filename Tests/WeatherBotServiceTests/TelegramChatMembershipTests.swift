@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Logging
 import Synchronization
 import Testing
 import TelegramBotAPI
 @testable import WeatherBotService
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// A group's administrators, asked of the Bot API and remembered for a while.

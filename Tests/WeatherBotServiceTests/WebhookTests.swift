@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import HTTPTransport
-import LoopbackHTTP
 import Prometheus
 import Testing
 import WeatherBotHTTP
@@ -9,6 +8,7 @@ import WeatherBotPostgres
 import WeatherBotService
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 extension LoopbackTests {
     /// Webhook mode: the real worker's HTTP server takes the updates the fake Bot API posts, and

@@ -54,7 +54,7 @@ import WeatherBotStore
         for text in Self.nasty + Self.randomStrings(count: 3000) {
             for type in [Chat.Kind.private, .group] {
                 let update = Update(updateId: 1, message: Message(messageId: 1, date: 1, chat: Chat(id: 1, type: type), text: text))
-                _ = Router.route(update, botUsername: "weather_bot")
+                _ = UpdateRouter.route(update, botUsername: "weather_bot")
             }
             _ = CallbackAction(encoded: text)
             _ = TypedTime.leading(text)

@@ -321,7 +321,7 @@ import WeatherBotSQLite
 
     @Test func typedCoordinatesAskAboutTheCityThere() async {
         for typed in ["55.75, 37.62", "55.75 37.62", "55,75 37,62", "55.75,37.62", "-33.92; 18.42"] {
-            let intent = Router.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: typed))
+            let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: typed))
             guard case .location = intent else {
                 Issue.record("«\(typed)» is not read as coordinates: \(intent)")
                 continue
@@ -330,7 +330,7 @@ import WeatherBotSQLite
             #expect(step.replies.first?.text == "🔎 Определяем город…")
         }
         for notCoordinates in ["Москва", "91, 10", "10, 181", "1.2.3 4", "55.75", "12 34 56", "5e1 3"] {
-            let intent = Router.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: notCoordinates))
+            let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: notCoordinates))
             #expect(intent == .text(notCoordinates), "«\(notCoordinates)»")
         }
     }

@@ -12,7 +12,7 @@ import WeatherBotSQLite
     typealias Chat = FavoritesConversationTests.Chat
 
     func message(_ text: String, language: String = "ru") -> Intent? {
-        Router.route(Update(
+        UpdateRouter.route(Update(
             updateId: 1,
             message: Message(messageId: 1, from: User(id: 77, firstName: "А", languageCode: language), date: 1, chat: TelegramBotAPI.Chat(id: 77), text: text)))?.intent
     }

@@ -57,7 +57,7 @@ import WeatherBotStore
                 chat: Chat(id: chatID, type: group ? .supergroup : .private), text: text,
                 replyToMessage: replyingToBot ? RepliedMessage(messageId: 1, from: bot) : nil)
             nextMessageID += 1
-            let incoming = try #require(Router.route(Update(updateId: update + 1, message: message), botUsername: "weather_bot"))
+            let incoming = try #require(UpdateRouter.route(Update(updateId: update + 1, message: message), botUsername: "weather_bot"))
             lines.append("> \(text)")
             try await handle(incoming)
         }

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// One HTTP request, as the API clients describe it to a transport.
-public struct HTTPRequest: Sendable {
+public struct TransportRequest: Sendable {
     public enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"
@@ -31,18 +31,5 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
-    }
-}
-
-/// What came back: a status, the headers that matter, and the body.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
-
-    public init(status: Int, headers: [String: String] = [:], body: Data) {
-        self.status = status
-        self.headers = headers
-        self.body = body
     }
 }

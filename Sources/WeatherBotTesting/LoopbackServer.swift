@@ -5,52 +5,12 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A request as the loopback server received it.
-public struct LoopbackRequest: Sendable {
-    public var method: String
-    /// The path without the query, such as `/bot123:abc/getUpdates`.
-    public var path: String
-    /// The query's items, decoded.
-    public var query: [String: String]
-    public var headers: [String: String]
-    public var body: Data
-
-    /// The body as JSON, when it is a JSON object.
-    public var json: [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-    }
-}
-
-/// A response for the loopback server to send.
-public struct LoopbackResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
-    /// Close the connection without answering, as a server that dies mid-request does.
-    public var dropsConnection = false
-
-    public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: Data) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    /// No answer at all: the connection is closed once the request has been read.
-    public static var noAnswer: LoopbackResponse {
-        var response = LoopbackResponse(body: Data())
-        response.dropsConnection = true
-        return response
-    }
-
-    /// A JSON response from any JSON-serialisable value.
-    public static func json(_ value: Any, status: Int = 200) -> LoopbackResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data()
-        return LoopbackResponse(status: status, body: data)
-    }
-}
-
 /// An HTTP/1.1 server on 127.0.0.1 with an ephemeral port, answering every request with an async
-/// handler. For tests and benchmarks: fake Telegram and OpenWeather servers run on it.
+/// handler. For tests and benchmarks: the fake Telegram and OpenWeather run on it.
+///
+/// A channel handler of its own rather than Hummingbird: served by Hummingbird, the benchmark's
+/// fake Telegram took a fifth more CPU on the two cores it shares with the worker, and the
+/// worker's throughput fell with it (BENCHMARKS.md).
 public final class LoopbackServer: Sendable {
     public typealias Handler = @Sendable (LoopbackRequest) async -> LoopbackResponse
 

@@ -3,7 +3,7 @@ public import TelegramBotAPI
 import WeatherBotStore
 
 /// Turns an ``Update`` into an ``Incoming`` intent. Pure: no I/O, never fails.
-public enum Router {
+public enum UpdateRouter {
     /// - Parameter botUsername: this bot's username; commands addressed to another bot
     ///   (`/start@other_bot`, in groups) are ignored.
     public static func route(_ update: Update, botUsername: String? = nil) -> Incoming? {

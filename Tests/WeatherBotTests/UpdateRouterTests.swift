@@ -3,7 +3,7 @@ import Testing
 @testable import WeatherBot
 import WeatherBotStore
 
-@Suite struct RouterTests {
+@Suite struct UpdateRouterTests {
     func message(_ text: String? = nil, location: Location? = nil, language: String? = "ru") -> Update {
         Update(
             updateId: 10,
@@ -13,46 +13,46 @@ import WeatherBotStore
     }
 
     @Test func commandsWithArgumentsAndBotNames() {
-        #expect(Router.route(message("/start"))?.intent == .command(.start))
-        #expect(Router.route(message("/start@WeatherBot"))?.intent == .command(.start))
-        #expect(Router.route(message("/HELP"))?.intent == .command(.help))
-        #expect(Router.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
-        #expect(Router.route(message("/search"))?.intent == .command(.search(nil)))
-        #expect(Router.route(message("/weather"))?.intent == .command(.weather))
-        #expect(Router.route(message("/chart"))?.intent == .command(.chart(nil)))
-        #expect(Router.route(message("/chart week"))?.intent == .command(.chart("week")))
-        #expect(Router.route(message("/frobnicate now"))?.intent == .command(.unknown("frobnicate")))
-        #expect(Router.route(message("/fav"))?.intent == .command(.favorites))
-        #expect(Router.route(message("/del 2"))?.intent == .command(.delete("2")))
-        #expect(Router.route(message("/del"))?.intent == .command(.delete(nil)))
-        #expect(Router.route(message("/move 3 1"))?.intent == .command(.move("3 1")))
-        #expect(Router.route(message("/reset"))?.intent == .command(.reset))
+        #expect(UpdateRouter.route(message("/start"))?.intent == .command(.start))
+        #expect(UpdateRouter.route(message("/start@WeatherBot"))?.intent == .command(.start))
+        #expect(UpdateRouter.route(message("/HELP"))?.intent == .command(.help))
+        #expect(UpdateRouter.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
+        #expect(UpdateRouter.route(message("/search"))?.intent == .command(.search(nil)))
+        #expect(UpdateRouter.route(message("/weather"))?.intent == .command(.weather))
+        #expect(UpdateRouter.route(message("/chart"))?.intent == .command(.chart(nil)))
+        #expect(UpdateRouter.route(message("/chart week"))?.intent == .command(.chart("week")))
+        #expect(UpdateRouter.route(message("/frobnicate now"))?.intent == .command(.unknown("frobnicate")))
+        #expect(UpdateRouter.route(message("/fav"))?.intent == .command(.favorites))
+        #expect(UpdateRouter.route(message("/del 2"))?.intent == .command(.delete("2")))
+        #expect(UpdateRouter.route(message("/del"))?.intent == .command(.delete(nil)))
+        #expect(UpdateRouter.route(message("/move 3 1"))?.intent == .command(.move("3 1")))
+        #expect(UpdateRouter.route(message("/reset"))?.intent == .command(.reset))
     }
 
     @Test func locationsAndTexts() {
-        let routed = Router.route(message(location: Location(latitude: 54.18, longitude: 45.17)))
+        let routed = UpdateRouter.route(message(location: Location(latitude: 54.18, longitude: 45.17)))
         #expect(routed?.intent == .location(latitude: 54.18, longitude: 45.17))
         #expect(routed?.chatID == 77)
-        #expect(Router.route(message(location: Location(latitude: 91, longitude: 0)))?.intent == .unsupported)
-        #expect(Router.route(message("  Казань "))?.intent == .text("Казань"))
-        #expect(Router.route(message("   "))?.intent == .unsupported)
-        #expect(Router.route(message(nil))?.intent == .unsupported)  // a sticker, a photo
+        #expect(UpdateRouter.route(message(location: Location(latitude: 91, longitude: 0)))?.intent == .unsupported)
+        #expect(UpdateRouter.route(message("  Казань "))?.intent == .text("Казань"))
+        #expect(UpdateRouter.route(message("   "))?.intent == .unsupported)
+        #expect(UpdateRouter.route(message(nil))?.intent == .unsupported)  // a sticker, a photo
     }
 
     @Test func keyboardButtonAsksForACityInBothLanguages() {
-        #expect(Router.route(message("🔎 Выбрать город вручную"))?.intent == .command(.chooseCity))
-        #expect(Router.route(message("🔎 Choose city manually", language: "en"))?.intent == .command(.chooseCity))
+        #expect(UpdateRouter.route(message("🔎 Выбрать город вручную"))?.intent == .command(.chooseCity))
+        #expect(UpdateRouter.route(message("🔎 Choose city manually", language: "en"))?.intent == .command(.chooseCity))
     }
 
     @Test func russianForReadersOfRussianAndEnglishForEveryoneElse() {
         for code in ["ru", "uk", "be", "kk", "ru-RU", "UK"] {
-            #expect(Router.route(message("/start", language: code))?.language == .ru, "\(code)")
+            #expect(UpdateRouter.route(message("/start", language: code))?.language == .ru, "\(code)")
         }
         for code in ["en", "en-GB", "de", "fr", "es", "zh-hans", "pt-br"] {
-            #expect(Router.route(message("/start", language: code))?.language == .en, "\(code)")
+            #expect(UpdateRouter.route(message("/start", language: code))?.language == .en, "\(code)")
         }
         // No language at all: the product is Russian first.
-        #expect(Router.route(message("/start", language: nil))?.language == .ru)
+        #expect(UpdateRouter.route(message("/start", language: nil))?.language == .ru)
     }
 
     @Test func buttonsCarryQueryAndMessage() {
@@ -61,7 +61,7 @@ import WeatherBotStore
             callbackQuery: CallbackQuery(
                 id: "q1", from: User(id: 77, firstName: "A", languageCode: "en"),
                 message: Message(messageId: 9, date: 1, chat: Chat(id: 77)), data: "cy:3"))
-        let routed = Router.route(update)
+        let routed = UpdateRouter.route(update)
         #expect(routed?.intent == .button(.confirmCity(question: 3)))
         #expect(routed?.callbackQueryID == "q1")
         #expect(routed?.messageID == 9)
@@ -69,28 +69,28 @@ import WeatherBotStore
 
         var garbage = update
         garbage.callbackQuery?.data = "nonsense"
-        #expect(Router.route(garbage)?.intent == .button(nil))
+        #expect(UpdateRouter.route(garbage)?.intent == .button(nil))
     }
 
     @Test func editsAreReadAsEditsButALiveLocationMovingIsNotAndUnknownUpdatesAreDropped() {
-        let edited = Router.route(Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "Казань")))
+        let edited = UpdateRouter.route(Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "Казань")))
         #expect(edited?.intent == .text("Казань"))
         #expect(edited?.isEdit == true && edited?.userMessageID == 1)
         let moving = Update(updateId: 13, editedMessage: Message(messageId: 2, date: 1, chat: Chat(id: 5), location: Location(latitude: 55, longitude: 37)))
-        #expect(Router.route(moving)?.intent == .ignored)
-        #expect(Router.route(Update(updateId: 14)) == nil)
+        #expect(UpdateRouter.route(moving)?.intent == .ignored)
+        #expect(UpdateRouter.route(Update(updateId: 14)) == nil)
     }
 
     @Test func inGroupsOnlyCommandsForThisBotAndLocationsCount() {
         func group(_ text: String?, location: Location? = nil) -> Update {
             Update(updateId: 20, message: Message(messageId: 1, from: User(id: 5, firstName: "A"), date: 1, chat: Chat(id: -100, type: .supergroup), text: text, location: location))
         }
-        #expect(Router.route(group("/start@weather_test_bot"), botUsername: "Weather_Test_Bot")?.intent == .command(.start))
-        #expect(Router.route(group("/start@other_bot"), botUsername: "weather_test_bot")?.intent == .ignored)
-        #expect(Router.route(group("/weather"), botUsername: "weather_test_bot")?.intent == .command(.weather))
-        #expect(Router.route(group("Всем привет"))?.intent == .ignored)
-        #expect(Router.route(group(nil))?.intent == .ignored)
-        #expect(Router.route(group(nil, location: Location(latitude: 1, longitude: 2)))?.intent == .location(latitude: 1, longitude: 2))
+        #expect(UpdateRouter.route(group("/start@weather_test_bot"), botUsername: "Weather_Test_Bot")?.intent == .command(.start))
+        #expect(UpdateRouter.route(group("/start@other_bot"), botUsername: "weather_test_bot")?.intent == .ignored)
+        #expect(UpdateRouter.route(group("/weather"), botUsername: "weather_test_bot")?.intent == .command(.weather))
+        #expect(UpdateRouter.route(group("Всем привет"))?.intent == .ignored)
+        #expect(UpdateRouter.route(group(nil))?.intent == .ignored)
+        #expect(UpdateRouter.route(group(nil, location: Location(latitude: 1, longitude: 2)))?.intent == .location(latitude: 1, longitude: 2))
     }
 }
 
@@ -98,7 +98,7 @@ import WeatherBotStore
     static let bot = User(id: 999, isBot: true, firstName: "Погода", username: "weather_bot")
 
     func group(_ text: String, replyingTo author: User? = nil) -> Incoming? {
-        Router.route(
+        UpdateRouter.route(
             Update(
                 updateId: 3,
                 message: Message(

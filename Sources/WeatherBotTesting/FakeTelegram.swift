@@ -1,106 +1,105 @@
-import Foundation
+public import Foundation
 import HTTPTransport
-import LoopbackHTTP
 import Synchronization
 import TelegramBotAPI
 
 /// A Bot API on loopback that behaves like Telegram for one bot: it queues updates the test
 /// sends as a user, long-polls them out honouring `offset` or, once a webhook is set, posts them
 /// to it as Telegram does, and records what the bot says.
-final class FakeTelegram: Sendable {
-    static let token = "4242:FAKE-token-for-loopback-tests"
+public final class FakeTelegram: Sendable {
+    public static let token = "4242:FAKE-token-for-loopback-tests"
 
-    struct Sent: Sendable, Equatable {
-        var chatID: Int64
-        var messageID: Int
-        var text: String
+    public struct Sent: Sendable, Equatable {
+        public var chatID: Int64
+        public var messageID: Int
+        public var text: String
         /// `reply_markup` as JSON text, when any.
-        var markup: String?
+        public var markup: String?
         /// The message it replies to (`reply_parameters`), when any.
-        var replyTo: Int? = nil
+        public var replyTo: Int? = nil
         /// When it was accepted.
-        var at = Date()
+        public var at = Date()
     }
 
-    struct Edit: Sendable, Equatable {
-        var chatID: Int64
-        var messageID: Int
-        var text: String
-        var markup: String?
+    public struct Edit: Sendable, Equatable {
+        public var chatID: Int64
+        public var messageID: Int
+        public var text: String
+        public var markup: String?
     }
 
     /// A photo the bot sent or put in place of another: its message and how it came.
-    struct Photo: Sendable, Equatable {
-        var chatID: Int64
-        var messageID: Int
-        var caption: String
-        var markup: String?
+    public struct Photo: Sendable, Equatable {
+        public var chatID: Int64
+        public var messageID: Int
+        public var caption: String
+        public var markup: String?
         /// The `file_id` of the picture shown.
-        var fileID: String
+        public var fileID: String
         /// Whether its bytes were uploaded with this call (else it went by `file_id`).
-        var uploaded: Bool
+        public var uploaded: Bool
         /// Whether it replaced the photo of an earlier message (`editMessageMedia`).
-        var isEdit: Bool
+        public var isEdit: Bool
     }
 
-    struct State {
-        var queued: [(id: Int, json: Data)] = []
-        var nextUpdateID = 1000
-        var nextMessageID = 1
-        var sent: [Sent] = []
-        var edits: [Edit] = []
-        var answers: [String] = []
-        var chatActions: [Int64] = []
+    public struct State: Sendable {
+        public var queued: [(id: Int, json: Data)] = []
+        public var nextUpdateID = 1000
+        public var nextMessageID = 1
+        public var sent: [Sent] = []
+        public var edits: [Edit] = []
+        public var answers: [String] = []
+        public var chatActions: [Int64] = []
         /// Every update id handed out by getUpdates, repeats included.
-        var delivered: [Int] = []
+        public var delivered: [Int] = []
         /// Scripted failures: method name → responses to give before answering normally.
-        var failures: [String: [LoopbackResponse]] = [:]
+        public var failures: [String: [LoopbackResponse]] = [:]
         /// How many coming getUpdates calls hang (longer than the client waits) before answering.
-        var stalledPolls = 0
+        public var stalledPolls = 0
         /// Update ids started anew, lower than before (as after a quiet week): an offset above every
         /// waiting update confirms none of them.
-        var rebased = false
+        public var rebased = false
         /// Members getChatMember calls administrators.
-        var administrators: Set<Int64> = []
+        public var administrators: Set<Int64> = []
         /// The command menus set, by language code ("" for the default), as their descriptions.
-        var menus: [String: [String]] = [:]
+        public var menus: [String: [String]] = [:]
         /// The texts of the answers to button presses, in order ("" for none).
-        var answerTexts: [String] = []
+        public var answerTexts: [String] = []
         /// Photos sent and replaced, in order; photo messages are in `sent` too, their caption as text.
-        var photos: [Photo] = []
+        public var photos: [Photo] = []
         /// The pictures uploaded, by the `file_id` given them.
-        var files: [String: Data] = [:]
+        public var files: [String: Data] = [:]
         /// The webhook set, when one is: updates are posted to it and getUpdates is refused.
-        var webhook: Webhook?
+        public var webhook: Webhook?
         /// setWebhook and deleteWebhook calls, in order: the URL set, or "" for a deletion.
-        var webhookCalls: [String] = []
+        public var webhookCalls: [String] = []
         /// Every post to the webhook: the update id and the status it was answered with (0 when
         /// no answer came).
-        var posts: [(updateID: Int, status: Int)] = []
+        public var posts: [(updateID: Int, status: Int)] = []
         /// Updates being posted now, by chat (an update of no chat counts as its own chat).
-        var posting: [Int: Int64] = [:]
+        public var posting: [Int: Int64] = [:]
         /// When an update whose post failed is posted again.
-        var retryAt: [Int: ContinuousClock.Instant] = [:]
+        public var retryAt: [Int: ContinuousClock.Instant] = [:]
         /// The last post that failed, as getWebhookInfo tells it.
-        var lastPostError: (date: Date, message: String)?
+        public var lastPostError: (date: Date, message: String)?
     }
 
     /// A webhook as setWebhook set it.
-    struct Webhook: Sendable {
-        var url: URL
-        var secret: String?
-        var maxConnections: Int
-        var allowedUpdates: [String]
+    public struct Webhook: Sendable {
+        public var url: URL
+        public var secret: String?
+        public var maxConnections: Int
+        public var allowedUpdates: [String]
     }
 
-    let state: Locked<State>
-    let server: LoopbackServer
+    public let state: Locked<State>
+    public let server: LoopbackServer
     /// Posts updates to the webhook while one is set.
     private let poster: Task<Void, Never>
     /// How long after a failed post an update is posted again (Telegram waits longer).
-    static let retryDelay: Duration = .milliseconds(200)
+    public static let retryDelay: Duration = .milliseconds(200)
 
-    init() async throws {
+    public init() async throws {
         let state = Locked(State())
         self.state = state
         server = try await LoopbackServer { request in
@@ -114,12 +113,12 @@ final class FakeTelegram: Sendable {
     }
 
     /// Stops posting and answering.
-    func shutdown() async {
+    public func shutdown() async {
         poster.cancel()
         await server.shutdown()
     }
 
-    var url: URL { server.url }
+    public var url: URL { server.url }
 
     // MARK: Acting as a user
 
@@ -134,7 +133,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// Queues an update's JSON text as it is, valid or not, under the next update id.
-    func enqueueRaw(_ json: (Int) -> String) {
+    public func enqueueRaw(_ json: (Int) -> String) {
         state.withLock { state in
             state.queued.append((state.nextUpdateID, Data(json(state.nextUpdateID).utf8)))
             state.nextUpdateID &+= 1  // wraps past the top of the range, which a test reaches
@@ -142,7 +141,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// JSON with every non-ASCII character written as `\uXXXX`, as Telegram writes it.
-    static func escapingNonASCII(_ json: Data) -> Data {
+    public static func escapingNonASCII(_ json: Data) -> Data {
         var text = ""
         for unit in String(decoding: json, as: UTF8.self).utf16 {
             if unit < 0x80 { text.unicodeScalars.append(Unicode.Scalar(UInt8(unit))) } else { text += String(format: "\\u%04x", unit) }
@@ -151,7 +150,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// A long message that replies to another long one: Telegram includes the replied-to message.
-    func sendLongReply(_ text: String, replyingTo original: String, from chatID: Int64, language: String = "ru") {
+    public func sendLongReply(_ text: String, replyingTo original: String, from chatID: Int64, language: String = "ru") {
         let chat: [String: Any] = ["id": chatID, "type": "private"]
         enqueue(["message": [
             "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language), "chat": chat,
@@ -167,21 +166,21 @@ final class FakeTelegram: Sendable {
     }
 
     /// The next update ids start anew at `id`, as Telegram does after a week without updates.
-    func rebaseUpdateIDs(to id: Int) {
+    public func rebaseUpdateIDs(to id: Int) {
         state.withLock { state in
             state.nextUpdateID = id
             state.rebased = true
         }
     }
 
-    func sendText(_ text: String, from chatID: Int64, language: String = "ru") {
+    public func sendText(_ text: String, from chatID: Int64, language: String = "ru") {
         enqueue(["message": [
             "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language),
             "chat": ["id": chatID, "type": "private"], "text": text,
         ]])
     }
 
-    func sendLocation(latitude: Double, longitude: Double, from chatID: Int64, language: String = "ru") {
+    public func sendLocation(latitude: Double, longitude: Double, from chatID: Int64, language: String = "ru") {
         enqueue(["message": [
             "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language),
             "chat": ["id": chatID, "type": "private"], "location": ["latitude": latitude, "longitude": longitude],
@@ -190,7 +189,7 @@ final class FakeTelegram: Sendable {
 
     /// A member's message in a group, perhaps a reply to one of the bot's messages; returns its id.
     @discardableResult
-    func sendGroupText(_ text: String, in groupID: Int64, from member: Int64, replyingTo botMessageID: Int? = nil, language: String = "ru") -> Int {
+    public func sendGroupText(_ text: String, in groupID: Int64, from member: Int64, replyingTo botMessageID: Int? = nil, language: String = "ru") -> Int {
         let id = Int.random(in: 1...1_000_000)
         var message: [String: Any] = [
             "message_id": id, "date": 1_700_000_000, "from": Self.user(member, language),
@@ -207,7 +206,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// A member presses the button whose text contains `label` on the bot's message in a group.
-    func pressInGroup(_ label: String, on messageID: Int, in groupID: Int64, by member: Int64, language: String = "ru") throws {
+    public func pressInGroup(_ label: String, on messageID: Int, in groupID: Int64, by member: Int64, language: String = "ru") throws {
         let markup = state.withLock { state in
             state.edits.last { $0.chatID == groupID && $0.messageID == messageID }?.markup
                 ?? state.sent.last { $0.chatID == groupID && $0.messageID == messageID }?.markup
@@ -222,7 +221,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// Presses the inline button whose text contains `label` on message `messageID`.
-    func press(_ label: String, on messageID: Int, in chatID: Int64, language: String = "ru") throws {
+    public func press(_ label: String, on messageID: Int, in chatID: Int64, language: String = "ru") throws {
         let markup = state.withLock { state in
             state.edits.last { $0.chatID == chatID && $0.messageID == messageID }?.markup
                 ?? state.sent.last { $0.chatID == chatID && $0.messageID == messageID }?.markup
@@ -234,7 +233,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// Presses a button with any data; without `messageID`, as Telegram sends it for a message it no longer gives.
-    func pressRaw(data: String, on messageID: Int?, in chatID: Int64, language: String = "ru") {
+    public func pressRaw(data: String, on messageID: Int?, in chatID: Int64, language: String = "ru") {
         var query: [String: Any] = [
             "id": "q\(Int.random(in: 1...1_000_000_000))", "from": Self.user(chatID, language), "chat_instance": "x", "data": data,
         ]
@@ -244,9 +243,9 @@ final class FakeTelegram: Sendable {
         enqueue(["callback_query": query])
     }
 
-    struct ButtonNotFound: Error { var label: String; var messageID: Int }
+    public struct ButtonNotFound: Error { var label: String; var messageID: Int }
 
-    static func callbackData(_ label: String, in markup: String) -> String? {
+    public static func callbackData(_ label: String, in markup: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(markup.utf8)) as? [String: Any],
             let rows = object["inline_keyboard"] as? [[[String: Any]]]
         else { return nil }
@@ -254,7 +253,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// The messages of a chat as the user sees them now: each sent message with its latest edit.
-    func screen(_ chatID: Int64) -> [(messageID: Int, text: String, markup: String?)] {
+    public func screen(_ chatID: Int64) -> [(messageID: Int, text: String, markup: String?)] {
         state.withLock { state in
             state.sent.filter { $0.chatID == chatID }.map { sent in
                 let edit = state.edits.last { $0.chatID == chatID && $0.messageID == sent.messageID }
@@ -264,7 +263,7 @@ final class FakeTelegram: Sendable {
     }
 
     /// Waits until `condition` holds of the state, failing after `timeout`.
-    func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: (State) -> Bool) async throws {
+    public func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: (State) -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if state.withLock({ condition($0) }) { return }
@@ -273,9 +272,10 @@ final class FakeTelegram: Sendable {
         throw TimedOut(what: what)
     }
 
-    struct TimedOut: Error, CustomStringConvertible {
-        var what: String
-        var description: String { "timed out waiting for \(what)" }
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var what: String
+        public init(what: String) { self.what = what }
+        public var description: String { "timed out waiting for \(what)" }
     }
 
     // MARK: The Bot API
@@ -517,7 +517,7 @@ final class FakeTelegram: Sendable {
     private static func post(_ id: Int, _ json: Data, to hook: Webhook, _ state: Locked<State>, _ transport: AsyncHTTPTransport) async {
         var headers = ["Content-Type": "application/json"]
         if let secret = hook.secret { headers["X-Telegram-Bot-Api-Secret-Token"] = secret }
-        let status = (try? await transport.send(HTTPRequest(method: .post, url: hook.url, headers: headers, body: json, timeout: .seconds(30))))?.status ?? 0
+        let status = (try? await transport.send(TransportRequest(method: .post, url: hook.url, headers: headers, body: json, timeout: .seconds(30))))?.status ?? 0
         state.withLock { state in
             state.posts.append((id, status))
             state.posting[id] = nil
@@ -534,18 +534,5 @@ final class FakeTelegram: Sendable {
 
     private static func jsonText(_ value: Any) -> String? {
         (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
-    }
-}
-
-/// A value behind a lock, shared by reference.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try mutex.withLock { value in try body(&value) }
     }
 }

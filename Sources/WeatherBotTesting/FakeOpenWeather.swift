@@ -1,0 +1,115 @@
+public import Foundation
+
+/// OpenWeather on loopback, for the tests and the benchmark: reverse and direct geocoding from
+/// small tables, and One Call 3.0 answers shaped like the real ones, starting at the current hour
+/// so that today's and tomorrow's forecasts are in them. It counts the forecasts asked for.
+public final class FakeOpenWeather: Sendable {
+    public static let apiKey = "fake-openweather-key"
+
+    public let server: LoopbackServer
+    private let calls: Locked<Int>
+
+    /// The server's base URL.
+    public var url: URL { server.url }
+    /// The port it listens on.
+    public var port: Int { server.port }
+    /// Forecast calls so far (geocoding not counted).
+    public var forecastCalls: Int { calls.withLock { $0 } }
+
+    /// - Parameters:
+    ///   - forecastDelay: how long a forecast takes to come (a slow OpenWeather).
+    ///   - recording: whether the server keeps every request; the benchmark turns it off.
+    public init(forecastDelay: Duration = .zero, recording: Bool = true) async throws {
+        let calls = Locked(0)
+        self.calls = calls
+        // Written once: the benchmark asks for thousands.
+        let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
+        let reverse = LoopbackResponse.json([Self.saransk])
+        let cities = ["Саранск", "Париж", "Казань", "Уфа"].reduce(into: [String: LoopbackResponse]()) { $0[$1] = .json(Self.places(named: $1)) }
+        server = try await LoopbackServer(recording: recording) { request in
+            guard request.query["appid"] == Self.apiKey else {
+                return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
+            }
+            switch request.path {
+            case "/geo/1.0/reverse":
+                let latitude = Double(request.query["lat"] ?? "") ?? 0
+                // The open sea: nothing near (0, -30).
+                if abs(latitude) < 1 { return .json([Any]()) }
+                return reverse
+            case "/geo/1.0/direct":
+                let name = request.query["q"] ?? ""
+                return cities[name] ?? .json(Self.places(named: name))
+            case "/data/3.0/onecall":
+                calls.withLock { $0 += 1 }
+                if forecastDelay > .zero { try? await Task.sleep(for: forecastDelay) }
+                return forecast
+            default:
+                return .json(["cod": "404", "message": "Internal error"], status: 404)
+            }
+        }
+    }
+
+    public func shutdown() async {
+        await server.shutdown()
+    }
+
+    /// The places a name finds: a few cities, and «Place N», a place of its own N degrees from
+    /// the others (the benchmark's many places).
+    static func places(named name: String) -> [[String: Any]] {
+        switch name {
+        case "Саранск": return [saransk]
+        case "Париж": return [paris("FR", "Ile-de-France", 48.8589, 2.32), paris("US", "Texas", 33.66, -95.55)]
+        case "Казань": return [city("Kazan", "Казань", "Tatarstan", 55.7887, 49.1221)]
+        case "Уфа": return [city("Ufa", "Уфа", "Bashkortostan", 54.7348, 55.9578)]
+        default:
+            guard name.hasPrefix("Place "), let number = Int(name.dropFirst("Place ".count)) else { return [] }
+            return [["name": name, "lat": 40 + number, "lon": 30, "country": "RU"]]
+        }
+    }
+
+    /// A One Call answer whose hours start at `start` (a whole hour, seconds since 1970).
+    static func forecast(from start: Int) -> [String: Any] {
+        let clouds: [[String: Any]] = [["id": 804, "main": "Clouds", "description": "пасмурно", "icon": "04n"]]
+        let hours = (0..<48).map { index -> [String: Any] in
+            [
+                "dt": start + index * 3600, "temp": -3 + index % 5, "pressure": 1018, "humidity": 86, "clouds": 100,
+                "wind_speed": 4.1, "wind_deg": 210, "pop": 0.1, "weather": clouds,
+            ]
+        }
+        let noon = start / 86_400 * 86_400 + 9 * 3600  // noon in Moscow
+        let snow: [[String: Any]] = [["id": 600, "main": "Snow", "description": "небольшой снег", "icon": "13d"]]
+        let days = (0..<8).map { index -> [String: Any] in
+            let temperatures: [String: Any] = ["day": -1 + index, "min": -8, "max": 1 + index, "night": -6, "eve": -3, "morn": -5]
+            return [
+                "dt": noon + index * 86400, "temp": temperatures, "pressure": 1016, "humidity": 80, "wind_speed": 5,
+                "wind_deg": 270, "clouds": 90, "pop": 0.4, "snow": 1.5, "weather": snow,
+            ]
+        }
+        return [
+            "lat": 54.18, "lon": 45.17, "timezone": "Europe/Moscow", "timezone_offset": 10800,
+            "current": [
+                "dt": 1_700_000_000, "sunrise": 1_699_936_000, "sunset": 1_699_967_000, "temp": -2.6, "feels_like": -7,
+                "pressure": 1018, "humidity": 86, "dew_point": -4.5, "uvi": 0, "clouds": 100, "visibility": 10000,
+                "wind_speed": 4.1, "wind_deg": 210,
+                "weather": clouds,
+            ],
+            "hourly": hours,
+            "daily": days,
+        ]
+    }
+
+    static var saransk: [String: Any] {
+        [
+            "name": "Saransk", "local_names": ["ru": "Саранск", "en": "Saransk", "ascii": "Saransk", "feature_name": "Saransk"],
+            "lat": 54.1838, "lon": 45.1749, "country": "RU", "state": "Mordovia",
+        ]
+    }
+
+    static func city(_ name: String, _ russian: String, _ state: String, _ lat: Double, _ lon: Double) -> [String: Any] {
+        ["name": name, "local_names": ["ru": russian, "en": name], "lat": lat, "lon": lon, "country": "RU", "state": state]
+    }
+
+    static func paris(_ country: String, _ state: String, _ lat: Double, _ lon: Double) -> [String: Any] {
+        ["name": "Paris", "local_names": ["ru": "Париж"], "lat": lat, "lon": lon, "country": country, "state": state]
+    }
+}
