@@ -168,7 +168,7 @@ enum Worker {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["run"]
         process.environment = [
-            "TELEGRAM_BOT_TOKEN": "1:bench", "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey, "TELEGRAM_API_URL": telegram.absoluteString,
+            "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey, "TELEGRAM_API_URL": telegram.absoluteString,
             "OPEN_WEATHER_API_URL": weather.absoluteString, "DATABASE_PATH": databasePath, "TELEGRAM_POLL_TIMEOUT": "1",
             "LOG_LEVEL": "error",
         ].merging(extra) { $1 }

@@ -66,14 +66,14 @@ struct BroadcastChatScenario {
         }
 
         let interval = 1 / updatesPerSecond
-        let telegram = FakeBotAPI(
-            updates: updates, firstID: Self.firstUpdateID, releaseInterval: interval, releaseStart: .firstMessage,
+        let ledger = ReplyLedger(updates: updates, firstID: Self.firstUpdateID)
+        let telegram = try await FakeTelegram.bench(
+            ledger, release: .init(interval: interval, start: .firstMessage),
             limits: SendingLimits(
                 perWindow: Int(Self.messagesPerSecond), perChatPerWindow: Self.messagesPerSecondPerChat, perChatBurst: Self.burstPerChat))
-        let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
         let weather = try await FakeOpenWeather(recording: false)
         let process = try Worker.start(
-            executable, telegram: telegramServer.url, weather: weather.url, databasePath: path,
+            executable, telegram: telegram.url, weather: weather.url, databasePath: path,
             environment: [
                 "TELEGRAM_MESSAGES_PER_SECOND": String(Self.messagesPerSecond),
                 "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": String(Self.messagesPerSecondPerChat),
@@ -86,22 +86,22 @@ struct BroadcastChatScenario {
         var origin: Date?
         while origin == nil && Date().timeIntervalSince(started) < 60 {
             try await Task.sleep(for: .milliseconds(20))
-            origin = telegram.releaseOrigin
+            origin = telegram.state.withLock { $0.releaseOrigin }
         }
         if let origin {
             let windowEnd = origin.addingTimeInterval(seconds)
             while Date() < windowEnd.addingTimeInterval(grace) {
-                if Date() >= windowEnd && !telegram.answeredAt.contains(nil) { break }
+                if Date() >= windowEnd && !ledger.answeredAt.contains(nil) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
-        let answered = telegram.answeredAt
-        let callbacksAnswered = telegram.callbackAnsweredAt
-        let rateLimited = telegram.rateLimited
-        let accepted = origin.map { telegram.messagesAccepted(from: $0, to: $0.addingTimeInterval(seconds)) }
+        let answered = ledger.answeredAt
+        let callbacksAnswered = ledger.callbackAnsweredAt
+        let rateLimited = telegram.state.withLock { $0.rateLimited }
+        let accepted = origin.map { ledger.messagesAccepted(from: $0, to: $0.addingTimeInterval(seconds)) }
         await Worker.stop(process)
         try await Task.sleep(for: .milliseconds(1200))
-        await telegramServer.shutdown()
+        await telegram.shutdown()
         await weather.shutdown()
 
         guard let origin, let accepted else {

@@ -21,13 +21,13 @@ struct FailoverScenario {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // At 40 updates a second the run lasts long enough for the kills to fall while chats write.
-        let telegram = FakeBotAPI(updates: updates, firstID: 3_000_001, releaseInterval: 1.0 / 40)
-        let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
+        let ledger = ReplyLedger(updates: updates, firstID: 3_000_001)
+        let telegram = try await FakeTelegram.bench(ledger, release: .init(interval: 1.0 / 40))
         let weather = try await FakeOpenWeather(recording: false)
         let expected = updates.map(\.replies).reduce(0, +)
         func start() throws -> Process {
             try Worker.start(
-                executable, telegram: telegramServer.url, weather: weather.url,
+                executable, telegram: telegram.url, weather: weather.url,
                 databasePath: folder.appendingPathComponent("unused.sqlite").path, environment: ["DATABASE_URL": database.url])
         }
 
@@ -50,22 +50,22 @@ struct FailoverScenario {
                 replicas.append(try start())
                 // What the killed replica had in flight is counted by now.
                 try await Task.sleep(for: .milliseconds(100))
-                let before = telegram.replies
-                while telegram.replies == before && Date().timeIntervalSince(at) < 30 {
+                let before = ledger.replies
+                while ledger.replies == before && Date().timeIntervalSince(at) < 30 {
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 takeovers.append(Date().timeIntervalSince(at))
             }
             let end = Date().addingTimeInterval(120)
             while Date() < end {
-                if telegram.unanswered.isEmpty { finished = true; break }
+                if ledger.unanswered.isEmpty { finished = true; break }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
         try await Task.sleep(for: .milliseconds(300))
-        let replies = telegram.replies
+        let replies = ledger.replies
         for replica in replicas { await Worker.stop(replica) }
-        await telegramServer.shutdown()
+        await telegram.shutdown()
         await weather.shutdown()
         await database.drop()
 

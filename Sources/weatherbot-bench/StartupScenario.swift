@@ -20,14 +20,13 @@ struct StartupScenario {
         let path = folder.appendingPathComponent("bot.sqlite").path
         try await seed(path: path, chats: chats)
 
-        let api = FakeBotAPI(updates: [], firstID: 1)
-        let telegram = try await LoopbackServer(recording: false) { await api.answer($0) }
+        let telegram = try await FakeTelegram(recording: false)
         let started = Date()
         let process = try Worker.start(
             executable, telegram: telegram.url, weather: URL(string: "http://127.0.0.1:9")!, databasePath: path)
         var startup: TimeInterval?
         while Date().timeIntervalSince(started) < 30 {
-            if let first = api.firstPoll { startup = first.timeIntervalSince(started); break }
+            if let first = telegram.state.withLock({ $0.firstPoll }) { startup = first.timeIntervalSince(started); break }
             try await Task.sleep(for: .milliseconds(5))
         }
         let idle: TimeInterval = quick ? 3 : 10

@@ -188,8 +188,9 @@ struct ThroughputScenario {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             expected = updates.map(\.replies).reduce(0, +)
-            let telegram = FakeBotAPI(updates: updates, firstID: firstID, releaseInterval: releaseInterval, webhookOnly: intake == .webhook)
-            let telegramServer = try await LoopbackServer(threads: 1, recording: false) { await telegram.answer($0) }
+            let ledger = ReplyLedger(updates: updates, firstID: firstID)
+            let telegram = try await FakeTelegram.bench(
+                ledger, release: releaseInterval.map { FakeTelegram.Release(interval: $0) }, polling: intake == .polling)
             let weather = try await FakeOpenWeather(recording: false)
             var environment = ["TELEGRAM_MESSAGES_PER_SECOND": "10000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "1000"]
             if let database { environment["DATABASE_URL"] = database.url }
@@ -202,17 +203,17 @@ struct ThroughputScenario {
                 environment["TELEGRAM_WEBHOOK_MAX_CONNECTIONS"] = "40"
             }
             let process = try Worker.start(
-                executable, telegram: telegramServer.url, weather: weather.url,
+                executable, telegram: telegram.url, weather: weather.url,
                 databasePath: folder.appendingPathComponent("bot.sqlite").path, environment: environment)
             let started = Date()
             let end = started.addingTimeInterval(deadline)
             while Date() < end {
-                if telegram.replies >= expected { finished = true; break }
+                if ledger.replies >= expected { finished = true; break }
                 if !process.isRunning {
                     FileHandle.standardError.write(Data("the worker exited before every update was answered\n".utf8))
                     break
                 }
-                if intake == .webhook && !telegram.webhookSet && Date().timeIntervalSince(started) > 30 {
+                if intake == .webhook && !telegram.state.withLock({ $0.webhookEverSet }) && Date().timeIntervalSince(started) > 30 {
                     FileHandle.standardError.write(Data("the worker set no webhook within 30 s: it does not take updates by webhook\n".utf8))
                     break
                 }
@@ -222,26 +223,26 @@ struct ThroughputScenario {
             peakRSS = max(peakRSS, Memory.peakMegabytes(pid: process.processIdentifier) ?? 0)
             cpu = Memory.cpuSeconds(pid: process.processIdentifier) ?? 0
             serverCPU = serverCPUBefore.map { Memory.cpuSeconds(ofProcessesNamed: "postgres") - $0 }
-            (first, last) = telegram.window
+            (first, last) = ledger.window
             // More replies than the mix sends means the mix's count is out of date and the run
             // stopped early: a failure, not a pass.
             try await Task.sleep(for: .milliseconds(300))
-            replies = telegram.replies
+            replies = ledger.replies
             if replies != expected {
                 finished = false
                 if keep {
-                    let short = telegram.unanswered
+                    let short = ledger.unanswered
                     FileHandle.standardError.write(Data("unanswered chats (\(short.count)) on \(database?.url ?? "SQLite"): \(short.prefix(20))\n".utf8))
                 }
             }
-            latencies = telegram.latencies
-            photos = telegram.photos
+            latencies = ledger.latencies
+            photos = ledger.photos
             await telegram.stopPosting()
-            if intake == .webhook { webhookPosts = telegram.webhookPosts }
+            if intake == .webhook { webhookPosts = telegram.state.withLock { $0.webhookPosts } }
             process.terminate()
             process.waitUntilExit()
             try await Task.sleep(for: .milliseconds(1200))
-            await telegramServer.shutdown()
+            await telegram.shutdown()
             await weather.shutdown()
             if let database, !keep { await database.drop() }
         }

@@ -58,7 +58,7 @@ extension LoopbackTests {
             let words = String(repeating: "Погода в Казани завтра ", count: 200)
             let text = String(("/help " + words).prefix(4096))
             for chat in 1...100 { telegram.sendLongReply(text, replyingTo: String(words.prefix(4096)), from: Int64(chat)) }
-            let size = telegram.state.withLock { $0.queued.map(\.json.count).reduce(0, +) }
+            let size = telegram.state.withLock { $0.pendingUpdateBytes }
             #expect(size > 4 << 20)
             let bot = try await loopback.startBot()
             try await telegram.waitUntil(timeout: .seconds(60), "every chat answered") { Set($0.sent.map(\.chatID)).count == 100 }

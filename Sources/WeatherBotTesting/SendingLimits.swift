@@ -1,0 +1,45 @@
+import Foundation
+
+/// Telegram's sending limits as the fake enforces them: in any `window` seconds at most
+/// `perWindow` messages overall, and per chat one every `window / perChatPerWindow` seconds on
+/// average, of which `perChatBurst` may come at once (1: strictly spaced).
+public struct SendingLimits: Sendable {
+    public var perWindow: Int
+    public var perChatPerWindow: Double
+    public var perChatBurst: Int
+    public var window: Double
+
+    public init(perWindow: Int, perChatPerWindow: Double, perChatBurst: Int = 1, window: Double = 1) {
+        self.perWindow = perWindow
+        self.perChatPerWindow = perChatPerWindow
+        self.perChatBurst = perChatBurst
+        self.window = window
+    }
+
+    /// The messages accepted in the current window, oldest first, and each chat's next slot.
+    struct Pace: Sendable {
+        var recent: [Date] = []
+        var recentHead = 0
+        var nextPerChat: [Int64: Double] = [:]
+    }
+
+    /// Whether a message to `chat` fits the limits now; if so it is counted.
+    func admit(chat: Int64, at now: Date, _ pace: inout Pace) -> Bool {
+        while pace.recentHead < pace.recent.count, now.timeIntervalSince(pace.recent[pace.recentHead]) >= window {
+            pace.recentHead += 1
+        }
+        if pace.recentHead > 4096 {
+            pace.recent.removeFirst(pace.recentHead)
+            pace.recentHead = 0
+        }
+        if pace.recent.count - pace.recentHead >= perWindow { return false }
+        // Per chat, a cell rate: the theoretical time of the chat's next message at the steady rate.
+        let interval = window / perChatPerWindow
+        let time = now.timeIntervalSinceReferenceDate
+        let next = pace.nextPerChat[chat] ?? time
+        if time < next - Double(perChatBurst - 1) * interval { return false }
+        pace.recent.append(now)
+        pace.nextPerChat[chat] = max(next, time) + interval
+        return true
+    }
+}
