@@ -120,8 +120,12 @@ extension FakeTelegram {
         let deadline = Date().addingTimeInterval(Double(min(body["timeout"] as? Int ?? 0, Self.longestPoll)))
         while true {
             var batch: [Data]?
+            // How long to sleep before looking again, when only time can bring something: a
+            // release to come, or a press held back for its message (looked at again in 2 ms as
+            // its chat's replies arrive; waking at each reply would hand presses out one by one).
+            var sleep: Double?
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let wait = state.withLock { state -> (waiter: Int, seconds: Double)? in
+                let waiter = state.withLock { state -> (id: Int, seconds: Double)? in
                     let now = Date()
                     if state.feed.firstPoll == nil { state.feed.firstPoll = now }
                     if release?.start == .firstPoll && state.feed.origin == nil { state.feed.origin = now }
@@ -131,21 +135,24 @@ extension FakeTelegram {
                         batch = out
                         return nil
                     }
-                    let waiter = state.nextWaiter
+                    let next = state.feed.heldAt != nil ? now.addingTimeInterval(0.002) : nextRelease(state.feed, after: now)
+                    if let next, next < deadline {
+                        sleep = max(next.timeIntervalSince(now), 0.0002)
+                        return nil
+                    }
+                    // Nothing until a new update comes, or the deadline.
+                    let id = state.nextWaiter
                     state.nextWaiter += 1
-                    state.waiters[waiter] = continuation
-                    // Woken by a new update or a reply (which may free a held press); else at the
-                    // next release or the deadline.
-                    var until = deadline
-                    if let next = nextRelease(state.feed, after: now) { until = min(until, next) }
-                    return (waiter, max(until.timeIntervalSince(now), 0.0002))
+                    state.waiters[id] = continuation
+                    return (id, max(deadline.timeIntervalSince(now), 0.0002))
                 }
-                guard let wait else { return continuation.resume() }
+                guard let waiter else { return continuation.resume() }
                 Task {
-                    try? await Task.sleep(for: .seconds(wait.seconds))
-                    state.withLock { $0.waiters.removeValue(forKey: wait.waiter) }?.resume()
+                    try? await Task.sleep(for: .seconds(waiter.seconds))
+                    state.withLock { $0.waiters.removeValue(forKey: waiter.id) }?.resume()
                 }
             }
+            if let sleep { try? await Task.sleep(for: .seconds(sleep)) }
             if let batch {
                 var body = Data(#"{"ok":true,"result":["#.utf8)
                 for (index, update) in batch.enumerated() {

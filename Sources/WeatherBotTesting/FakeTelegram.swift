@@ -130,7 +130,8 @@ public final class FakeTelegram: Sendable {
 
         var feed = Feed()
         var posting = Posting()
-        /// Messages the bot sent, and those of them that are photos, as Telegram knows them.
+        /// Messages the bot sent, and those of them that are photos, as Telegram knows them (with a
+        /// transcript only: without one, edits of any message are taken).
         var messages: Set<MessageKey> = []
         var photoMessages: Set<MessageKey> = []
         /// Every `file_id` given, kept whether recording or not.
