@@ -190,6 +190,7 @@ extension Texts {
         staleButton: "This button is no longer current",
         unknownButton: "This button no longer works",
         couldNotHandle: "😔 Sorry, I could not handle your last message. Please try again, or see /help",
+        tooManyMessages: "✋ Too many messages in a row; I am answering the latest ones",
         unknownCommand: { "I don't know the command /\($0). See /help" },
         help: """
             I show the weather for your city.

@@ -199,6 +199,8 @@ public struct Texts: Sendable {
     let staleButton: String
     let unknownButton: String
     public let couldNotHandle: String
+    /// A chat sent faster than it is answered: its oldest waiting messages were dropped.
+    public let tooManyMessages: String
     let unknownCommand: @Sendable (_ name: String) -> String
     let help: String
     /// The command menu (setMyCommands) in this language.

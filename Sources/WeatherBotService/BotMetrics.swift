@@ -74,6 +74,12 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", "skipped")], factory: factory).increment(by: Int64(skipped))
     }
 
+    /// Updates of a flooding chat dropped beyond its share of the backlog.
+    func droppedForFlood(_ count: Int) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_updates_dropped_total", dimensions: [("reason", "flood")], factory: factory).increment(by: Int64(count))
+    }
+
     /// Telegram accepted a daily forecast.
     func dailySent() {
         guard let factory else { return }

@@ -7,6 +7,9 @@ public import WeatherBotStore
 public struct QueuedItem: Sendable {
     public var item: InboxItem
     public var update: Update?
+    /// The chat sent faster than it is answered and its oldest waiting updates were dropped:
+    /// this item's step tells it so, once a flood.
+    var tellsOfFlood = false
 
     public init(_ item: InboxItem, update: Update? = nil) {
         self.item = item
@@ -20,7 +23,15 @@ public struct QueuedItem: Sendable {
 /// Each inbox item is queued once, however it comes (handed over by the intake, adopted from the
 /// shared inbox, a follow-up), until it was handled. Chats with items and none being handled wait
 /// in the order their first item came.
+///
+/// A chat holds at most `chatLimit` updates waiting: one that sends faster than it is answered
+/// (a flood) has its oldest waiting updates dropped, so it is answered on its latest ones, its
+/// backlog stays small and the intake's room (``backlog``) stays every other chat's. The next
+/// item of a flooding chat is marked to tell it so, once until its queue runs dry. Follow-ups,
+/// the bot's own continuations, are never dropped.
 struct ChatQueues {
+    /// The updates a chat may have waiting; beyond them, the oldest are dropped.
+    let chatLimit: Int
     private var pending: [Int64: Deque<QueuedItem>] = [:]
     /// The inbox items queued or being handled.
     private var known: Set<Int64> = []
@@ -32,18 +43,36 @@ struct ChatQueues {
     private(set) var running: Set<Int64> = []
     /// Items queued and not yet taken.
     private(set) var backlog = 0
+    /// Chats that dropped updates and are still to be told, and those told during this flood.
+    private var flooding: Set<Int64> = []
+    private var told: Set<Int64> = []
 
-    /// Queues items at the end of their chats' queues; returns whether any was new.
+    init(chatLimit: Int = 50) {
+        self.chatLimit = max(chatLimit, 1)
+    }
+
+    /// What a hand-over did: whether any item was new, and the updates dropped to make room in
+    /// their chats (to be removed from the inbox).
+    struct Queued {
+        var any = false
+        var dropped: [InboxItem] = []
+    }
+
+    /// Queues items at the end of their chats' queues, dropping the oldest waiting updates of a
+    /// chat beyond ``chatLimit``.
     @discardableResult
-    mutating func enqueue(_ items: [QueuedItem]) -> Bool {
-        var queued = false
+    mutating func enqueue(_ items: [QueuedItem]) -> Queued {
+        var result = Queued()
+        var grown: Set<Int64> = []
         for queuedItem in items {
             let item = queuedItem.item
             if let seq = item.seq, !known.insert(seq).inserted { continue }
             append(queuedItem)
-            queued = true
+            grown.insert(item.chatId)
+            result.any = true
         }
-        return queued
+        for chatID in grown { result.dropped += trim(chatID) }
+        return result
     }
 
     /// The shared inbox is about to be read: items finished from now on are remembered, so that
@@ -53,11 +82,13 @@ struct ChatQueues {
     }
 
     /// Queues the items of a read of the shared inbox that are neither known nor finished since
-    /// ``beginAdoption()``, each before its chat's items that came later; returns how many.
-    mutating func adopt(_ items: [InboxItem]) -> Int {
+    /// ``beginAdoption()``, each before its chat's items that came later; returns how many, and
+    /// the updates dropped to make room in their chats.
+    mutating func adopt(_ items: [InboxItem]) -> (adopted: Int, dropped: [InboxItem]) {
         let finished = finishedDuringRead ?? []
         finishedDuringRead = nil
         var adopted = 0
+        var grown: Set<Int64> = []
         for item in items {
             guard let seq = item.seq, !finished.contains(seq), known.insert(seq).inserted else { continue }
             // Before the chat's items queued here that came later (posted to this replica meanwhile).
@@ -66,8 +97,9 @@ struct ChatQueues {
             backlog += 1
             adopted += 1
             if pending[item.chatId]?.count == 1 && !running.contains(item.chatId) { ready.append(item.chatId) }
+            grown.insert(item.chatId)
         }
-        return adopted
+        return (adopted, grown.flatMap { trim($0) })
     }
 
     /// A read of the shared inbox failed: nothing is adopted.
@@ -101,13 +133,45 @@ struct ChatQueues {
             known.remove(finished)
             finishedDuringRead?.insert(finished)
         }
-        guard !stopping, let next = pending[chatID]?.popFirst() else {
+        guard !stopping, var next = pending[chatID]?.popFirst() else {
             running.remove(chatID)
-            if pending[chatID]?.isEmpty ?? false { pending[chatID] = nil }
+            if pending[chatID]?.isEmpty ?? false {
+                pending[chatID] = nil
+                // Caught up: a flood after this one is told of again.
+                told.remove(chatID)
+            }
             return nil
         }
         backlog -= 1
+        if flooding.remove(chatID) != nil, told.insert(chatID).inserted { next.tellsOfFlood = true }
         return next
+    }
+
+    /// Drops the oldest waiting updates of a chat beyond ``chatLimit``; returns them.
+    private mutating func trim(_ chatID: Int64) -> [InboxItem] {
+        guard var queue = pending[chatID] else { return [] }
+        var updates = queue.lazy.filter { $0.item.kind == .update }.count
+        guard updates > chatLimit else { return [] }
+        var dropped: [InboxItem] = []
+        var kept = Deque<QueuedItem>()
+        for queued in queue {
+            if updates > chatLimit && queued.item.kind == .update {
+                updates -= 1
+                dropped.append(queued.item)
+                if let seq = queued.item.seq {
+                    known.remove(seq)
+                    // A read of the shared inbox under way may still see it: not to be adopted.
+                    finishedDuringRead?.insert(seq)
+                }
+            } else {
+                kept.append(queued)
+            }
+        }
+        queue = kept
+        pending[chatID] = queue
+        backlog -= dropped.count
+        flooding.insert(chatID)
+        return dropped
     }
 
     private mutating func append(_ queuedItem: QueuedItem) {

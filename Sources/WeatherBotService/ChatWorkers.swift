@@ -17,7 +17,8 @@ public actor ChatWorkers: Service {
     private let logger: Logger
     private let maximumConcurrentChats: Int
 
-    private var queues = ChatQueues()
+    private var queues: ChatQueues
+    private let metrics: BotMetrics
     /// Set by a graceful shutdown or a damaged file; read wherever the workers decide to go on.
     private let stopping = StopFlag()
     /// Why the workers stopped, when the database file is damaged.
@@ -33,8 +34,10 @@ public actor ChatWorkers: Service {
 
     public init(
         database: any BotStore, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
-        clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64, metrics: BotMetrics = BotMetrics()
+        clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64, chatBacklogLimit: Int = 50, metrics: BotMetrics = BotMetrics()
     ) {
+        queues = ChatQueues(chatLimit: chatBacklogLimit)
+        self.metrics = metrics
         let stopping = stopping
         self.database = database
         self.steps = StepRunner(
@@ -52,9 +55,31 @@ public actor ChatWorkers: Service {
     /// Items committed to the inbox and not yet handled.
     public var backlog: Int { queues.backlog }
 
-    /// Queues committed inbox items for their chats.
-    public func enqueue(_ items: [QueuedItem]) {
-        if queues.enqueue(items) { changes.signal() }
+    /// Queues committed inbox items for their chats. A chat's updates beyond its share are
+    /// dropped from the inbox before this returns (``ChatQueues``).
+    public func enqueue(_ items: [QueuedItem]) async {
+        let queued = queues.enqueue(items)
+        if queued.any { changes.signal() }
+        await discard(queued.dropped)
+    }
+
+    /// Removes the updates a flooding chat had waiting beyond its share from the inbox, and
+    /// counts them. One that cannot be removed stays in the inbox and is handled after a restart.
+    private func discard(_ dropped: [InboxItem]) async {
+        guard !dropped.isEmpty else { return }
+        metrics.droppedForFlood(dropped.count)
+        await withTaskGroup(of: Void.self) { group in
+            for item in dropped {
+                guard let seq = item.seq else { continue }
+                group.addTask { [database, logger] in
+                    do {
+                        try await database.discardInboxItem(seq: seq, chatID: item.chatId)
+                    } catch {
+                        logger.error("could not drop a flooding chat's update", metadata: ["chat.id": "\(item.chatId)", "error": "\(database.describe(error))"])
+                    }
+                }
+            }
+        }
     }
 
     /// Queues the inbox items other replicas took from Telegram's posts into the shared inbox;
@@ -70,8 +95,9 @@ public actor ChatWorkers: Service {
             queues.abandonAdoption()
             throw error
         }
-        let adopted = queues.adopt(items)
+        let (adopted, dropped) = queues.adopt(items)
         if adopted > 0 { changes.signal() }
+        await discard(dropped)
         return adopted
     }
 
@@ -98,8 +124,9 @@ public actor ChatWorkers: Service {
     public func run() async throws {
         do {
             try await database.beginRun()
-            queues.enqueue(try await database.pendingInbox().map { QueuedItem($0) })
+            let left = queues.enqueue(try await database.pendingInbox().map { QueuedItem($0) })
             markLoaded()
+            await discard(left.dropped)
         } catch {
             stop()
             markLoaded()

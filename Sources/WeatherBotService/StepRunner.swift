@@ -57,7 +57,12 @@ struct StepRunner: Sendable {
             let chat = try await database.chat(item.chatId)
             let step = await conversation.handle(event, chat: chat)
             defer { activity?.settled(in: item.chatId) }
-            let replies = step.replies.map { $0.request(chatID: item.chatId) }
+            var replies = step.replies.map { $0.request(chatID: item.chatId) }
+            if queued.tellsOfFlood {
+                // The chat's oldest waiting updates were dropped: said once, before this answer.
+                let language = Self.language(of: event, stored: step.chat.language)
+                replies.insert(Reply.send(text: Texts.for(language).tooManyMessages).request(chatID: item.chatId), at: 0)
+            }
             let encoder = JSONEncoder()
             let encodedFollowUps = try step.followUps.map { try encoder.encode($0) }
             let written = try await database.commitStep(
@@ -98,8 +103,7 @@ struct StepRunner: Sendable {
     /// item stays, to be tried again.
     private func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async -> Bool {
         logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
-        let stored = (try? await database.chat(item.chatId))??.language
-        let language = if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
+        let language = Self.language(of: event, stored: (try? await database.chat(item.chatId))??.language)
         let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
         do {
             if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology, at: clock.date) {
@@ -110,6 +114,12 @@ struct StepRunner: Sendable {
             logger.error("could not set an inbox item aside; trying it again", metadata: ["error": "\(database.describe(error))"])
             return false
         }
+    }
+
+    /// The language to tell a chat something outside the conversation in: its sender's, or the
+    /// chat's stored one for a follow-up.
+    private static func language(of event: Conversation.Event, stored: Language?) -> Language {
+        if case .incoming(let incoming) = event { incoming.language } else { stored ?? .ru }
     }
 
     /// The item's chat and update ids, as log metadata.
