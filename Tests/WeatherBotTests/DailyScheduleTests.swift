@@ -67,4 +67,63 @@ import Testing
         #expect(tbilisi.date == utc("2026-11-21T20:15:00Z").addingTimeInterval(86_400))
         #expect(tbilisi.day == "2026-11-23")
     }
+
+    /// Where `Calendar.nextDate` errs: on spring-forward days it skipped a whole local date for
+    /// times later in the day (Nuuk at 23:00 after 2025-03-28 gave 2025-03-30).
+    @Test func nuukOnTheDayItsClocksSprangForward() {
+        let nuuk = zone("America/Nuuk")
+        let friday = DailySchedule.nextSend(after: utc("2025-03-28T12:00:00Z"), hour: 23, minute: 0, in: nuuk)
+        #expect(friday.day == "2025-03-28")
+        let saturday = DailySchedule.nextSend(after: friday.date, hour: 23, minute: 0, in: nuuk)
+        #expect(saturday.day == "2025-03-29")
+        #expect(saturday.date == utc("2025-03-30T01:00:00Z"))  // 23:00 at UTC-2, after the change
+    }
+
+    /// Every zone the system knows, two years of daily times (midnight, a time the clocks often
+    /// skip, a late one, the last minute): each local date exactly once, in order, each moment
+    /// showing the time asked for unless the clocks skipped it that day.
+    @Test(arguments: [(0, 0), (2, 30), (23, 0), (23, 59)])
+    func everyZoneGetsEveryDateOnceAcrossTwoYears(_ time: (hour: Int, minute: Int)) {
+        let start = utc("2025-01-01T00:00:00Z")
+        let firstDay = DailySchedule.localDay(of: start, in: zone("UTC"))
+        var failures: [String] = []
+        for identifier in TimeZone.knownTimeZoneIdentifiers {
+            let zone = zone(identifier)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            var instant = start
+            var expected = DailySchedule.localDay(of: start, in: zone)
+            if DailySchedule.firstMoment(on: expected, hour: time.hour, minute: time.minute, in: zone) <= start { expected += 1 }
+            while expected < firstDay + 730 {
+                let next = DailySchedule.nextSend(after: instant, hour: time.hour, minute: time.minute, in: zone)
+                if next.day != DailySchedule.dayText(expected) {
+                    failures.append("\(identifier): \(next.day) after \(instant), expected \(DailySchedule.dayText(expected))")
+                    break
+                }
+                // Read back with Foundation's calendar: the date and time asked for, or else a
+                // jump of the clocks over that time, at this very moment.
+                let shown = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: next.date)
+                let shownDay = String(format: "%04d-%02d-%02d", shown.year ?? 0, shown.month ?? 0, shown.day ?? 0)
+                if shown.hour != time.hour || shown.minute != time.minute || shownDay != next.day {
+                    let wall = { (date: Date) in date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date)) }
+                    let asked = Double(expected * 86_400 + time.hour * 3600 + time.minute * 60)
+                    if !(wall(next.date.addingTimeInterval(-1)) < asked && asked < wall(next.date)) {
+                        failures.append("\(identifier): \(next.date) shows \(shownDay) \(shown.hour ?? -1):\(shown.minute ?? -1)")
+                        break
+                    }
+                }
+                instant = next.date
+                expected += 1
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+
+    @Test func daysAreCountedAsTheGregorianCalendarDoes() {
+        #expect(DailySchedule.dayText(0) == "1970-01-01")
+        #expect(DailySchedule.dayText(-1) == "1969-12-31")
+        #expect(DailySchedule.dayText(11_016) == "2000-02-29")
+        #expect(DailySchedule.dayText(20_513) == "2026-03-01")
+        #expect(DailySchedule.localDay(of: utc("2026-11-25T23:30:00Z"), in: zone("Europe/Moscow")) == 20_783)
+    }
 }
