@@ -113,7 +113,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             return until
         }
         if pausedUntil != nil {
-            throw OpenWeatherError(code: .rateLimited, endpoint: path, message: "paused after a 429")
+            throw OpenWeatherError(code: .rateLimited, endpoint: path, message: "paused after a 429", refusedLocally: true)
         }
         var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         // URLComponents leaves «+» as it is, which servers read as a space: encode it too.

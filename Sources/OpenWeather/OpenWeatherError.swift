@@ -23,11 +23,14 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
     /// The endpoint's path, such as `/geo/1.0/reverse`; never the query, which holds the key.
     public var endpoint: String
     public var message: String
+    /// Refused by the client without asking OpenWeather (`rateLimited` while it waits out a 429).
+    public var refusedLocally: Bool
 
-    public init(code: Code, endpoint: String, message: String) {
+    public init(code: Code, endpoint: String, message: String, refusedLocally: Bool = false) {
         self.code = code
         self.endpoint = endpoint
         self.message = message
+        self.refusedLocally = refusedLocally
     }
 
     public var description: String { "OpenWeather \(endpoint): \(code) \(message)" }

@@ -61,6 +61,18 @@ public final class BotMetrics: Sendable {
     }
 
     /// A call went to OpenWeather (`forecast`, `geocode`, `reverse`).
+    /// A request went to OpenWeather over HTTP.
+    func openWeatherRequestSent(_ endpoint: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_openweather_requests_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
+    }
+
+    /// The client refused a call without sending it: OpenWeather said 429 a moment ago.
+    func openWeatherRefused(_ endpoint: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_openweather_refused_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
+    }
+
     func openWeatherCalled(_ endpoint: String) {
         guard let factory else { return }
         Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()

@@ -23,18 +23,25 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         self.clock = clock
         self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language in
             metrics.openWeatherCalled("forecast")
-            return try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+            do {
+                return try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+            } catch let error as OpenWeatherError {
+                Self.countRefusal(error, metrics)
+                throw error
+            }
         }
     }
 
     public func places(named name: String, language: Language) async throws -> [Place] {
         metrics.openWeatherCalled("geocode")
-        return try await logged { try await client.geocode(name, limit: 5).map { Place($0, language: language) } }
+        return try await logged(counting: true) { try await client.geocode(name, limit: 5).map { Place($0, language: language) } }
     }
 
     public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
         metrics.openWeatherCalled("reverse")
-        return try await logged { try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) } }
+        return try await logged(counting: true) {
+            try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) }
+        }
     }
 
     public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
@@ -50,11 +57,18 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
     }
 
+    /// A call the client refused without sending it, counted apart from the requests sent.
+    private static func countRefusal(_ error: OpenWeatherError, _ metrics: BotMetrics) {
+        if error.refusedLocally { metrics.openWeatherRefused(CountingTransport.openWeatherEndpoint(of: error.endpoint)) }
+    }
+
     /// Runs a call, logging its failure: an invalid key as an error the operator must fix, the rest as warnings.
-    private func logged<T>(_ call: () async throws -> T) async throws -> T {
+    /// `counting`: a refusal is counted here (a forecast's is counted where the cache fetches it).
+    private func logged<T>(counting: Bool = false, _ call: () async throws -> T) async throws -> T {
         do {
             return try await call()
         } catch let error as OpenWeatherError {
+            if counting { Self.countRefusal(error, metrics) }
             switch error.code {
             case .invalidKey:
                 logger.error("OpenWeather rejected the API key (401): check OPEN_WEATHER_API_KEY", metadata: ["endpoint": "\(error.endpoint)"])

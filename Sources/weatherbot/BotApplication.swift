@@ -127,7 +127,7 @@ struct BotApplication {
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
                 apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,
-                transport: CountingTransport(clients.openWeatherTransport, metrics: metrics),
+                transport: CountingTransport(clients.openWeatherTransport, metrics: metrics, openWeather: true),
                 fallbackMemory: .seconds(configuration.openWeather.fallbackMemory)),
             freshFor: .seconds(configuration.openWeather.cacheTTL), logger: logger, metrics: metrics)
         var settings = configuration.runtime

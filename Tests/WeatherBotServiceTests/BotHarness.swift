@@ -97,7 +97,9 @@ final class BotHarness {
             return logger
         }()
         let weather = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: transport, requestTimeout: .seconds(30)),
+            client: OpenWeatherClient(
+                apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: CountingTransport(transport, metrics: metrics, openWeather: true),
+                requestTimeout: .seconds(30)),
             clock: clock, logger: logger, metrics: metrics)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil

@@ -2,9 +2,11 @@ import Foundation
 import HTTPTransport
 import Logging
 import OpenWeather
+import Prometheus
 import Synchronization
 import Testing
 import WeatherBot
+import WeatherBotHTTP
 import WeatherBotService
 import WeatherBotStore
 import WeatherBotSQLite
@@ -28,6 +30,31 @@ import WeatherBotTesting
         #expect(logged.count == 1)
         #expect(logged.first?.hasPrefix("error OpenWeather rejected the API key (401): check OPEN_WEATHER_API_KEY") == true)
         #expect(logged.allSatisfy { !$0.contains("wrong-key-123") })
+    }
+
+    /// After a 429 the client refuses calls itself for a while: /metrics tells the requests
+    /// OpenWeather got from the calls that never left.
+    @Test func callsRefusedAfterA429AreCountedApartFromRequestsSent() async throws {
+        let requests = Locked(0)
+        let server = try await LoopbackServer { _ in
+            requests.withLock { $0 += 1 }
+            return LoopbackResponse(status: 429, body: Data(#"{"cod":429,"message":"Your account is temporary blocked due to exceeding of requests limitation of your subscription type."}"#.utf8))
+        }
+        defer { Task { await server.shutdown() } }
+        let registry = PrometheusCollectorRegistry()
+        let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
+        let service = OpenWeatherService(
+            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: CountingTransport(AsyncHTTPTransport(), metrics: metrics, openWeather: true)),
+            logger: CapturedLog().logger(), metrics: metrics)
+        for name in ["Казань", "Уфа", "Пермь"] { _ = try? await service.places(named: name, language: .ru) }
+        _ = try? await service.weather(at: Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96), language: .ru, refresh: false)
+        let counted = prometheusSamples(registry.emitToString())
+        #expect(requests.withLock { $0 } == 1)
+        #expect(counted[#"weatherbot_openweather_requests_total{endpoint="geocode"}"#] == 1, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_refused_total{endpoint="geocode"}"#] == 2, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_refused_total{endpoint="onecall"}"#] == 1, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_requests_total{endpoint="onecall"}"#] == nil, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_calls_total{endpoint="geocode"}"#] == 3, "\(counted)")
     }
 
     @Test func aSlowOpenWeatherTimesOutAndTheUserIsToldWhileTypingShowed() async throws {

@@ -61,6 +61,8 @@ extension LoopbackTests {
             let weather = try await server.metrics()
             #expect(weather[#"weatherbot_openweather_calls_total{endpoint="reverse"}"#] == 1, "\(weather)")
             #expect(weather[#"weatherbot_openweather_calls_total{endpoint="forecast"}"#] == 1, "\(weather)")
+            #expect(weather[#"weatherbot_openweather_requests_total{endpoint="reverse"}"#] == 1, "\(weather)")
+            #expect(weather[#"weatherbot_openweather_requests_total{endpoint="onecall"}"#] == 1, "\(weather)")
             #expect(weather["weatherbot_weather_cache_misses_total"] == 1, "\(weather)")
 
             let healthy = try await server.get("healthz")
