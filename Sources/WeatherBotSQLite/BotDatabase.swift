@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 public import GRDB
 public import ServiceLifecycle
 public import TelegramBotAPI
@@ -15,17 +16,35 @@ public struct BotDatabase: Sendable {
     /// The records of the chats last read or written.
     let chats: ChatCache
 
+    /// This bot's mark in the header of its SQLite files (`PRAGMA application_id`), "WBot".
+    public static let applicationID: Int32 = 0x5742_6F74
+
+    /// A SQLite file at the database's path that is some other program's: it is not used, let
+    /// alone migrated.
+    public struct NotThisBotsDatabase: Error, CustomStringConvertible {
+        public var path: String
+        /// The file's application id, or 0 with tables of another program.
+        public var applicationID: Int32
+
+        public var description: String {
+            "\(path) is a SQLite database of another program (application id \(applicationID), and no tables of this bot's); "
+                + "point the database path at this bot's file, or at a path where none exists yet to start a new one"
+        }
+    }
+
     /// Opens (creating when needed) the database at `path` in WAL mode, readable by its owner only.
+    /// A SQLite file of another program at that path is refused (``NotThisBotsDatabase``).
     public static func open(path: String) throws -> BotDatabase {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: path) {
-            // Create the file before SQLite does, so it never exists with a wider mode.
-            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
+        // Created by this process before SQLite opens it, with the owner's modes only from the
+        // start (its -wal and -shm files take the same); a file that appeared meanwhile is kept.
+        let created = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try claim(pool, path: path)
         // FULL: a commit is on disk when it returns, also across power loss, as the update's
         // confirmation to Telegram (the next offset) assumes; NORMAL in WAL mode may lose the last
         // commits then. The group commit shares each sync among many steps. Set on the writer once
@@ -33,6 +52,26 @@ public struct BotDatabase: Sendable {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return try BotDatabase(pool)
     }
+
+    /// Marks the file as this bot's, or refuses it: a file without tables, or with this bot's
+    /// migrations (written before the mark), is marked; any other is another program's.
+    static func claim(_ writer: any DatabaseWriter, path: String) throws {
+        try writer.writeWithoutTransaction { db in
+            let found = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            if found == applicationID { return }
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            let migrated =
+                tables.contains("grdb_migrations")
+                ? try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [firstMigration]) ?? false
+                : false
+            let ours = tables.isEmpty || migrated
+            guard found == 0, ours else { throw NotThisBotsDatabase(path: path, applicationID: found) }
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        }
+    }
+
+    /// The first migration's name: a file that has it is this bot's.
+    static let firstMigration = "v1: chats, inbox, outbox"
 
     /// Wraps a writer and brings its schema up to date.
     ///
@@ -50,7 +89,7 @@ public struct BotDatabase: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: chats, inbox, outbox") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.create(table: "chat") { t in
                 t.primaryKey("id", .integer)
                 t.column("language", .text).notNull()

@@ -147,6 +147,46 @@ import WeatherBotStore
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
+    @Test func theFileAndItsLogAreTheOwnersOnly() async throws {
+        let temporary = try TemporaryDatabase()
+        for file in [temporary.path, temporary.path + "-wal"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(file)")
+        }
+    }
+
+    @Test func theFileIsMarkedAsThisBotsAndAnotherProgramsIsRefusedUntouched() async throws {
+        let temporary = try TemporaryDatabase()
+        let mark = try await temporary.database.writer.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+        #expect(mark == BotDatabase.applicationID)
+
+        // Another program's database renamed over the path: refused, and left as it was.
+        let other = temporary.folder.appendingPathComponent("other.sqlite").path
+        let queue = try DatabaseQueue(path: other)
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('mine')") }
+        try queue.close()
+        #expect(throws: BotDatabase.NotThisBotsDatabase.self) { try BotDatabase.open(path: other) }
+        let check = try DatabaseQueue(path: other)
+        let tables = try await check.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        #expect(tables == ["notes"])
+        #expect(try await check.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") } == 0)
+
+        // One with another program's mark, whatever its tables.
+        let marked = temporary.folder.appendingPathComponent("marked.sqlite").path
+        let markedQueue = try DatabaseQueue(path: marked)
+        try await markedQueue.write { db in try db.execute(sql: "PRAGMA application_id = 1234") }
+        try markedQueue.close()
+        #expect(throws: BotDatabase.NotThisBotsDatabase.self) { try BotDatabase.open(path: marked) }
+    }
+
+    @Test func aFileOfThisBotWrittenBeforeTheMarkIsMarkedAndOpens() async throws {
+        let temporary = try TemporaryDatabase()
+        try await temporary.database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA application_id = 0") }
+        let reopened = try temporary.reopen()
+        let mark = try await reopened.writer.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+        #expect(mark == BotDatabase.applicationID)
+    }
+
     @Test func theWriterSyncsEachCommitInFullInWALMode() async throws {
         let temporary = try TemporaryDatabase()
         let (synchronous, journal) = try await temporary.database.writer.write { db in
