@@ -55,7 +55,7 @@ public struct OperatorEndpoints: Sendable {
     /// The routes.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("healthz") { _, _ in health(at: .now) }
+        router.get("healthz") { _, _ in await health(at: .now) }
         router.get("metrics") { _, _ in try await exposition() }
         if let webhook {
             router.post(RouterPath(webhook.path)) { request, context in await post(request, to: webhook.receiver, logger: context.logger) }
@@ -96,12 +96,17 @@ public struct OperatorEndpoints: Sendable {
     static let secretHeader = HTTPField.Name("X-Telegram-Bot-Api-Secret-Token")!
 
     /// The verdict at `now`: 200 while Telegram was heard from within the window (or the bot
-    /// started less than the window ago), 503 with the reason otherwise. A standby, running, is
-    /// well: it says so, for the reverse proxy may send it webhook posts all the same.
-    func health(at now: ContinuousClock.Instant) -> Response {
-        let (status, body) = verdict(at: now)
+    /// started less than the window ago) and no answer to a chat has waited longer than
+    /// ``longestWait``, 503 with the reason otherwise. A standby, running, is well: it says so,
+    /// for the reverse proxy may send it webhook posts all the same.
+    func health(at now: ContinuousClock.Instant) async -> Response {
+        let (status, body) = await verdict(at: now)
         return Self.json(body, status: status)
     }
+
+    /// How long the oldest interactive reply may wait before the bot is unhealthy: chats are
+    /// answered in seconds, so a minute means the sender is stuck or swamped.
+    static let longestWait: TimeInterval = 60
 
     /// The health check's answer.
     enum Health: Encodable {
@@ -132,9 +137,26 @@ public struct OperatorEndpoints: Sendable {
     }
 
     /// The health check's status and JSON body at `now`.
-    func verdict(at now: ContinuousClock.Instant) -> (HTTPResponse.Status, String) {
-        let (status, health) = assessment(at: now)
+    func verdict(at now: ContinuousClock.Instant) async -> (HTTPResponse.Status, String) {
+        var (status, health) = assessment(at: now)
+        if status == .ok, !standby, let waited = await oldestInteractiveWait(at: now), waited > Self.longestWait {
+            (status, health) = (
+                .serviceUnavailable, .unhealthy(reason: "the oldest answer to a chat has waited \(Int(waited)) s to be sent (allowed: \(Int(Self.longestWait)) s)")
+            )
+        }
         return (status, Self.text(health))
+    }
+
+    /// How long the oldest reply of the interactive lane has waited at `now`; nil when none
+    /// waits, or the store does not say within a second (the verdict then rests on Telegram).
+    private func oldestInteractiveWait(at now: ContinuousClock.Instant) async -> TimeInterval? {
+        guard let oldest = try? await Self.within(.seconds(1), { [store] in try await store.oldestOutboxItem(lane: .interactive) }) else {
+            return nil
+        }
+        // `now` on the monotonic clock, as a date: tests ask about moments ahead.
+        let ahead = (now - .now).components
+        let date = Date().addingTimeInterval(Double(ahead.seconds) + Double(ahead.attoseconds) / 1e18)
+        return date.timeIntervalSince(oldest)
     }
 
     private func assessment(at now: ContinuousClock.Instant) -> (HTTPResponse.Status, Health) {

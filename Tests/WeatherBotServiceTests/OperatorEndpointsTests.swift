@@ -70,7 +70,7 @@ extension LoopbackTests {
             #expect(String(decoding: healthy.body, as: UTF8.self).hasPrefix(#"{"status":"ok","telegram_seconds_ago":"#))
 
             // A minute and more later without a poll's answer, the verdict changes.
-            let later = endpoints.health(at: .now + .seconds(90))
+            let later = await endpoints.health(at: .now + .seconds(90))
             #expect(later.status == .serviceUnavailable)
 
             try await bot.stop()
@@ -115,9 +115,28 @@ extension LoopbackTests {
             let endpoints = OperatorEndpoints(
                 registry: PrometheusCollectorRegistry(), metrics: BotMetrics(), store: try BotDatabase.open(path: folder.databasePath),
                 window: .seconds(30), started: started)
-            #expect(endpoints.health(at: started + .seconds(10)).status == .ok)
-            let late = endpoints.health(at: started + .seconds(45))
+            #expect(await endpoints.health(at: started + .seconds(10)).status == .ok)
+            let late = await endpoints.health(at: started + .seconds(45))
             #expect(late.status == .serviceUnavailable)
+        }
+
+        /// A chat's answer left waiting over a minute (a stuck or swamped sender) turns the
+        /// verdict, though Telegram is heard from.
+        @Test func anAnswerWaitingOverAMinuteMakesTheBotUnhealthy() async throws {
+            let folder = try TemporaryFolder()
+            let store = try BotDatabase.open(path: folder.databasePath)
+            let metrics = BotMetrics()
+            let endpoints = OperatorEndpoints(registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(600))
+            try await store.receive([(updateID: 1, chatID: 5, payload: Data(#"{"update_id":1}"#.utf8))], lastUpdateID: 1, rebasing: false, at: Date())
+            let item = try #require(try await store.pendingInbox().first)
+            let chat = ChatRecord(id: 5, language: .ru, state: .idle, createdAt: Date(), updatedAt: Date())
+            _ = try await store.commitStep(
+                chat: chat, handled: try #require(item.seq), changes: [], replies: [.sendMessage(chatID: 5, text: "Погода")], followUps: [], at: Date())
+            metrics.heardFromTelegram()
+            #expect(await endpoints.health(at: .now + .seconds(30)).status == .ok)
+            let (status, body) = await endpoints.verdict(at: .now + .seconds(90))
+            #expect(status == .serviceUnavailable)
+            #expect(body.contains("the oldest answer to a chat has waited 8") || body.contains("the oldest answer to a chat has waited 9"), "\(body)")
         }
 
         /// In webhook mode an unhealthy verdict gives Telegram's reason when it cannot post; a
@@ -135,14 +154,14 @@ extension LoopbackTests {
                 registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(30), webhook: ("/telegram", receiver),
                 started: started)
             metrics.webhookFailing(#"Wrong response from the webhook: 502 "Bad Gateway""#)
-            let (status, body) = endpoints.verdict(at: started + .seconds(45))
+            let (status, body) = await endpoints.verdict(at: started + .seconds(45))
             #expect(status == .serviceUnavailable)
             #expect(body.contains(#"Telegram cannot post to the webhook: Wrong response from the webhook: 502 \"Bad Gateway\""#), "\(body)")
             #expect((try? JSONSerialization.jsonObject(with: Data(body.utf8))) != nil, "\(body)")
 
             let standby = OperatorEndpoints(
                 registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(30), standby: true, started: started)
-            #expect(standby.health(at: started + .seconds(45)).status == .ok)
+            #expect(await standby.health(at: started + .seconds(45)).status == .ok)
         }
     }
 
