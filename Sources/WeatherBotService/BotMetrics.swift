@@ -60,7 +60,6 @@ public final class BotMetrics: Sendable {
         Counter(label: hit ? "weatherbot_weather_cache_hits_total" : "weatherbot_weather_cache_misses_total", factory: factory).increment()
     }
 
-    /// A call went to OpenWeather (`forecast`, `geocode`, `reverse`).
     /// A request went to OpenWeather over HTTP.
     func openWeatherRequestSent(_ endpoint: String) {
         guard let factory else { return }
@@ -73,6 +72,7 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_openweather_refused_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
     }
 
+    /// A call went to the OpenWeather client (`forecast`, `geocode`, `reverse`), sent or refused.
     func openWeatherCalled(_ endpoint: String) {
         guard let factory else { return }
         Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()

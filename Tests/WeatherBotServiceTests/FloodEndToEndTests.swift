@@ -46,11 +46,13 @@ extension LoopbackTests {
             let flooded = telegram.state.withLock { $0.sent.filter { $0.chatID == flooder } }
             let dropped = prometheusSamples(registry.emitToString())[#"weatherbot_updates_dropped_total{reason="flood"}"#] ?? 0
             let notices = flooded.filter { $0.text == "✋ Слишком много сообщений подряд, отвечаю на последние" }
-            if intake == .polling { #expect(dropped >= 1_500, "\(dropped) dropped") }
-            if dropped > 0 {
+            if intake == .polling {
+                #expect(dropped >= 1_500, "\(dropped) dropped")
                 #expect(notices.count == 1 && flooded.first == notices.first, "\(flooded.prefix(3).map(\.text))")
             } else {
-                #expect(notices.isEmpty)
+                // Dropped, if at all, midway: the notice comes after the answers queued before it.
+                #expect(notices.count <= 1)
+                if dropped == 0 { #expect(notices.isEmpty) }
             }
             try await bot.stop()
             // Nothing dropped is left in the inbox to come back after a restart: at most the
