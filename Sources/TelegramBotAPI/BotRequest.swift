@@ -110,6 +110,28 @@ public struct BotRequest: Sendable, Hashable {
         default: preconditionFailure("only an edit of text or of a photo makes a new message")
         }
     }
+
+    /// Whether this edit leaves an `earlier` one waiting before it nothing to do: both apply to
+    /// the same message (the same id, or the same tag while the id is not known), and this one sets
+    /// all the earlier one would, so the message ends the same with the earlier one skipped
+    /// (Telegram shows a message's last state only). An edit of text or of a photo sets the
+    /// buttons too; an edit of the buttons replaces only another edit of the buttons.
+    public func supersedes(_ earlier: BotRequest) -> Bool {
+        switch (method, earlier.method) {
+        case (.editMessageText, .editMessageText), (.editMessageText, .editMessageReplyMarkup), (.editMessageMedia, .editMessageMedia),
+            (.editMessageMedia, .editMessageReplyMarkup), (.editMessageReplyMarkup, .editMessageReplyMarkup):
+            if let messageID { return messageID == earlier.messageID }
+            return earlier.messageID == nil && tag != nil && tag == earlier.tag
+        default:
+            return false
+        }
+    }
+
+    /// Whether this sends a new message under `tag`: edits by that tag before it and after it
+    /// apply to different messages.
+    public func retags(_ tag: String?) -> Bool {
+        tag != nil && !isEdit && isMessage && self.tag == tag
+    }
 }
 
 /// Which message an edit applies to.

@@ -329,11 +329,12 @@ public final class PostgresStore: BotStore {
 
     // MARK: Outbox
 
-    public func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) async throws -> [OutboxItem] {
+    public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) async throws -> [OutboxItem] {
         let rows = try await client.query(
             """
             SELECT id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at
-            FROM outbox WHERE lane = \(lane.rawValue) AND id >= \(id) ORDER BY id LIMIT \(limit)
+            FROM outbox WHERE lane = \(lane.rawValue) AND id >= \(id) AND (\(chatID)::bigint IS NULL OR chat_id = \(chatID))
+            ORDER BY id LIMIT \(limit)
             """, logger: logger)
         var items: [OutboxItem] = []
         for try await row in rows.decode((Int64, Int64, Int, String, Data, String?, Int64?, String?, Int, Date, Date).self) {

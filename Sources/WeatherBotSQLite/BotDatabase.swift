@@ -413,10 +413,20 @@ extension BotDatabase {
     /// the sender reads at start and after its window of that lane overflowed. Each lane has its
     /// own index, so a long backlog in one never delays reading the other.
     public func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) throws -> [OutboxItem] {
+        try outboxItems(lane: lane, chatID: nil, from: id, limit: limit)
+    }
+
+    public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) throws -> [OutboxItem] {
         try writer.unsafeRead { db in
-            try OutboxItem.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM outbox WHERE lane = ? AND id >= ? ORDER BY id LIMIT ?"),
-                arguments: [lane.rawValue, id, limit])
+            if let chatID {
+                try OutboxItem.fetchAll(
+                    db.cachedStatement(sql: "SELECT * FROM outbox WHERE chatId = ? AND lane = ? AND id >= ? ORDER BY id LIMIT ?"),
+                    arguments: [chatID, lane.rawValue, id, limit])
+            } else {
+                try OutboxItem.fetchAll(
+                    db.cachedStatement(sql: "SELECT * FROM outbox WHERE lane = ? AND id >= ? ORDER BY id LIMIT ?"),
+                    arguments: [lane.rawValue, id, limit])
+            }
         }
     }
 

@@ -43,8 +43,19 @@ public struct QueuedReply: Sendable, Equatable {
 ///   that finds its lane full is refused (its rows wait in the table) and the lane must be read
 ///   from the lowest refused id once it has room again; at start both lanes are read. While a lane
 ///   is incomplete, hand-overs are refused too, so its rows always come in id order.
+/// - **A chat's share.** One chat holds at most `chatShare` messages of a lane in memory, so one
+///   chat's thousands of replies never fill the window the others need. Its rows beyond wait in
+///   the table: the chat *overflows*, its later hand-overs are refused (its rows keep their order)
+///   and reads of the lane pass its rows by; once half its share is sent, its own rows are read
+///   (``startChatReads(_:)``) until none is left in the table.
+/// - **Edits collapse.** An edit waiting behind a later edit of the same message that sets all it
+///   would (``BotRequest/supersedes(_:)``) is taken out: Telegram shows a message's last state
+///   only, so a storm of button presses on one card leaves at most the edit in flight and the
+///   latest waiting. The sender deletes its row (``takeSuperseded()``); until then a read does not
+///   take it again.
 struct OutboxQueue {
     let capacity: Int
+    let chatShare: Int
     private var pacing: Pacing
     private var lanes: [Lane] = OutboxLane.allCases.map { _ in Lane() }
     /// Callback answers waiting to go, and the ids of those held (waiting or in flight).
@@ -63,10 +74,16 @@ struct OutboxQueue {
     /// Chats whose replies a commit deleted (a reset), with the first id after it: a hand-over of
     /// an older reply that comes after the reset's is not taken.
     private var emptiedBelow: [Int64: Int64] = [:]
+    /// Edits taken out, for the sender to delete; and the ids of those not deleted yet.
+    private var superseded: [QueuedReply] = []
+    private var supersededIDs: Set<Int64> = []
+    /// Numbers the chat reads, so the end of one cut short by a reset is told from a later one's.
+    private var chatReadSerial = 0
 
-    init(pacing: Pacing, capacity: Int = 10_000) {
+    init(pacing: Pacing, capacity: Int = 10_000, chatShare: Int = 100) {
         self.pacing = pacing
         self.capacity = capacity
+        self.chatShare = max(1, min(chatShare, capacity))
         recent = RecentSends(limit: pacing.recentLimit)
     }
 
@@ -87,6 +104,26 @@ struct OutboxQueue {
         /// so a hand-over that comes later for it is not taken again.
         var readThrough = Int64.min
         var read: Read?
+        /// Chats over their share, each with the lowest id of its rows not held: every row of the
+        /// chat from it waits in the table, and every row below it is held or gone.
+        var overflowing: [Int64: Int64] = [:]
+        /// Overflowing chats with room again, to be read.
+        var roomy: Set<Int64> = []
+        var chatReads: [Int64: ChatRead] = [:]
+
+        /// Whether memory holds every row of the lane.
+        var holdsEveryRow: Bool { complete && overflowing.isEmpty }
+
+        func held(_ chatID: Int64) -> Int { chats[chatID]?.count ?? 0 }
+    }
+
+    /// A read of one overflowing chat's rows under way.
+    private struct ChatRead {
+        var serial: Int
+        var from: Int64
+        var limit: Int
+        /// The lowest id of a hand-over refused meanwhile.
+        var refused: Int64?
     }
 
     /// What happened to a lane while its rows were being read, so the rows read are taken right.
@@ -138,7 +175,11 @@ struct OutboxQueue {
     var count: Int { lanes.map(\.count).reduce(0, +) }
     var messagesInFlight: Int { inFlight.count }
     var answersInFlight: Int { answerIDs.count - answers.count }
-    func isComplete(_ lane: OutboxLane) -> Bool { lanes[lane.rawValue].complete }
+    func isComplete(_ lane: OutboxLane) -> Bool { lanes[lane.rawValue].holdsEveryRow }
+    /// How many messages of the chat's lane are held.
+    func held(_ chatID: Int64, _ lane: OutboxLane) -> Int { lanes[lane.rawValue].held(chatID) }
+    /// Whether the chat has rows of the lane waiting in the table beyond its share.
+    func isOverflowing(_ chatID: Int64, _ lane: OutboxLane) -> Bool { lanes[lane.rawValue].overflowing[chatID] != nil }
 
     /// Whether the reply is held.
     func holds(_ reply: QueuedReply) -> Bool {
@@ -161,9 +202,18 @@ struct OutboxQueue {
             let index = reply.lane.rawValue
             // Already taken by a read, or deleted by a reset committed after it.
             if reply.id <= lanes[index].readThrough || holds(reply) || reply.id < emptiedBelow[reply.chatID] ?? .min { continue }
+            // Behind the chat's rows in the table: it waits there too, to keep the chat's order.
+            if !reply.isAnswer && lanes[index].overflowing[reply.chatID] != nil {
+                overflow(reply, in: index)
+                continue
+            }
             // Callback answers wait for no window: refused, they would be read back too late.
             guard reply.isAnswer || lanes[index].complete && lanes[index].count < capacity else {
                 refuse(reply.id, in: index)
+                continue
+            }
+            if !reply.isAnswer && lanes[index].held(reply.chatID) >= chatShare {
+                overflow(reply, in: index)
                 continue
             }
             insert(reply)
@@ -172,9 +222,11 @@ struct OutboxQueue {
 
     /// Starting (again): every lane is read from the table before it takes hand-overs.
     mutating func readAll() {
-        for index in lanes.indices where lanes[index].read == nil {
+        for index in lanes.indices where lanes[index].read == nil && lanes[index].chatReads.isEmpty {
             lanes[index].complete = false
             lanes[index].readFrom = .min
+            lanes[index].overflowing = [:]
+            lanes[index].roomy = []
         }
     }
 
@@ -196,10 +248,15 @@ struct OutboxQueue {
         lanes[index].read = nil
         var readFrom: Int64? = fetched == capacity ? (last ?? read.from) + 1 : nil
         if let last { lanes[index].readThrough = max(lanes[index].readThrough, last) }
-        for row in rows where !holds(row) && !read.finished.contains(row.id) {
+        for row in rows where !holds(row) && !read.finished.contains(row.id) && !supersededIDs.contains(row.id) {
             // A row of a chat emptied meanwhile may be gone already: it is read again.
             if read.emptiedChats.contains(row.chatID) || lanes[index].count >= capacity {
                 readFrom = min(readFrom ?? row.id, row.id)
+            } else if row.isAnswer {
+                insert(row)
+            } else if lanes[index].overflowing[row.chatID] != nil || lanes[index].held(row.chatID) >= chatShare {
+                // The chat's own reads take it.
+                overflow(row, in: index)
             } else {
                 insert(row)
             }
@@ -215,6 +272,66 @@ struct OutboxQueue {
         guard let read = lanes[index].read else { return }
         lanes[index].read = nil
         if let refused = read.refused { lanes[index].readFrom = min(lanes[index].readFrom, refused) }
+    }
+
+    /// Rows of overflowing chats to read now: for each, the chat, where its rows start and how
+    /// many to read, and the read's number for ``finishChatRead(_:serial:chatID:rows:fetched:last:)``.
+    /// A chat is read once half its share is sent, while the lane has room.
+    mutating func startChatReads(_ lane: OutboxLane) -> [(chatID: Int64, from: Int64, limit: Int, serial: Int)] {
+        let index = lane.rawValue
+        var reads: [(chatID: Int64, from: Int64, limit: Int, serial: Int)] = []
+        while lanes[index].count < capacity, let chatID = lanes[index].roomy.popFirst() {
+            guard let from = lanes[index].overflowing[chatID], lanes[index].chatReads[chatID] == nil else { continue }
+            chatReadSerial += 1
+            let limit = min(chatShare - lanes[index].held(chatID), capacity - lanes[index].count)
+            lanes[index].chatReads[chatID] = ChatRead(serial: chatReadSerial, from: from, limit: limit)
+            reads.append((chatID, from, limit, chatReadSerial))
+        }
+        return reads
+    }
+
+    /// Takes the rows a chat's read found, as ``finishRead(_:rows:fetched:last:)`` does for a lane.
+    mutating func finishChatRead(_ lane: OutboxLane, serial: Int, chatID: Int64, rows: [QueuedReply], fetched: Int, last: Int64?) {
+        let index = lane.rawValue
+        // A reset or a refusal emptied the chat meanwhile: what was read may be gone.
+        guard let read = lanes[index].chatReads[chatID], read.serial == serial else { return }
+        lanes[index].chatReads[chatID] = nil
+        var next: Int64? = fetched == read.limit ? (last ?? read.from) + 1 : nil
+        for row in rows where !holds(row) && !supersededIDs.contains(row.id) {
+            guard lanes[index].held(chatID) < chatShare && lanes[index].count < capacity else {
+                next = min(next ?? row.id, row.id)
+                break
+            }
+            insert(row)
+        }
+        if let refused = read.refused { next = min(next ?? refused, refused) }
+        lanes[index].overflowing[chatID] = next
+        if next != nil { chatShrank(chatID, in: index) }
+    }
+
+    /// A chat's read failed: it is read again.
+    mutating func chatReadFailed(_ lane: OutboxLane, serial: Int, chatID: Int64) {
+        let index = lane.rawValue
+        guard let read = lanes[index].chatReads[chatID], read.serial == serial else { return }
+        lanes[index].chatReads[chatID] = nil
+        if let refused = read.refused { lanes[index].overflowing[chatID] = min(lanes[index].overflowing[chatID] ?? refused, refused) }
+        chatShrank(chatID, in: index)
+    }
+
+    /// A chat's row not taken for its share: it waits in the table for the chat's reads.
+    private mutating func overflow(_ reply: QueuedReply, in index: Int) {
+        if lanes[index].chatReads[reply.chatID] != nil {
+            lanes[index].chatReads[reply.chatID]!.refused = min(lanes[index].chatReads[reply.chatID]!.refused ?? reply.id, reply.id)
+        } else {
+            lanes[index].overflowing[reply.chatID] = min(lanes[index].overflowing[reply.chatID] ?? reply.id, reply.id)
+            chatShrank(reply.chatID, in: index)
+        }
+    }
+
+    /// The chat holds fewer messages: an overflowing one is read once half its share is free.
+    private mutating func chatShrank(_ chatID: Int64, in index: Int) {
+        guard lanes[index].overflowing[chatID] != nil, lanes[index].held(chatID) <= chatShare / 2 else { return }
+        lanes[index].roomy.insert(chatID)
     }
 
     private mutating func refuse(_ id: Int64, in index: Int) {
@@ -237,15 +354,54 @@ struct OutboxQueue {
             return
         }
         var queue = lanes[index].chats[reply.chatID] ?? []
+        let position: Int
         // A chat's rows arrive in id order but for a read that overlaps hand-overs.
         if let last = queue.last, last.id > reply.id {
-            let position = queue.firstIndex { $0.id > reply.id } ?? queue.endIndex
-            queue.insert(reply, at: max(position, inFlight[reply.chatID] == queue.first?.id ? 1 : 0))
+            position = max(queue.firstIndex { $0.id > reply.id } ?? queue.endIndex, inFlight[reply.chatID] == queue.first?.id ? 1 : 0)
+            queue.insert(reply, at: position)
         } else {
+            position = queue.endIndex
             queue.append(reply)
         }
+        if reply.request.isEdit { collapse(&queue, at: position, in: index) }
         lanes[index].chats[reply.chatID] = queue
         markReady(reply.chatID, in: index)
+    }
+
+    /// Takes out the edits the one at `position` makes pointless, or the edit itself when a later
+    /// one waiting makes it so. The message in flight is never taken out, and no edit is taken
+    /// out across a new message sent under its tag.
+    private mutating func collapse(_ queue: inout Deque<QueuedReply>, at position: Int, in index: Int) {
+        let edit = queue[position].request
+        for later in queue[(position + 1)...] {
+            if later.request.retags(edit.tag) { break }
+            if later.request.supersedes(edit) { return supersede(queue.remove(at: position), in: index) }
+        }
+        let first = inFlight[queue[position].chatID] == queue.first?.id ? 1 : 0
+        var earlier = position - 1
+        while earlier >= first, !queue[earlier].request.retags(edit.tag) {
+            if edit.supersedes(queue[earlier].request) { supersede(queue.remove(at: earlier), in: index) }
+            earlier -= 1
+        }
+    }
+
+    private mutating func supersede(_ reply: QueuedReply, in index: Int) {
+        lanes[index].count -= 1
+        superseded.append(reply)
+        supersededIDs.insert(reply.id)
+        chatShrank(reply.chatID, in: index)
+    }
+
+    /// The edits taken out since the last call, for the sender to delete their rows and then call
+    /// ``deletedSuperseded(_:)``.
+    mutating func takeSuperseded() -> [QueuedReply] {
+        defer { superseded.removeAll() }
+        return superseded
+    }
+
+    /// A superseded edit's row is deleted (or could not be, and is read again as any row).
+    mutating func deletedSuperseded(_ id: Int64) {
+        supersededIDs.remove(id)
     }
 
     // MARK: What goes next
@@ -294,7 +450,7 @@ struct OutboxQueue {
             inFlight[reply.chatID] = reply.id
             if index == bulk && broadcast == nil {
                 broadcast = Broadcast(started: now)
-                events.append(.broadcastStarted(waiting: lanes[bulk].count, more: !lanes[bulk].complete))
+                events.append(.broadcastStarted(waiting: lanes[bulk].count, more: !lanes[bulk].holdsEveryRow))
             }
             return .send(reply)
         }
@@ -341,6 +497,7 @@ struct OutboxQueue {
             queue.remove(at: position)
             lanes[index].chats[reply.chatID] = queue.isEmpty ? nil : queue
             for lane in lanes.indices { markReady(reply.chatID, in: lane) }
+            chatShrank(reply.chatID, in: index)
         }
         lanes[index].count -= 1
         lanes[index].read?.finished.insert(reply.id)
@@ -392,6 +549,10 @@ struct OutboxQueue {
         let flying = keepingInFlight ? inFlight[chatID] : nil
         for index in lanes.indices {
             lanes[index].read?.emptiedChats.insert(chatID)
+            // Its rows in the table are deleted with it; a read of them under way is let go.
+            lanes[index].overflowing[chatID] = nil
+            lanes[index].roomy.remove(chatID)
+            lanes[index].chatReads[chatID] = nil
             guard let queue = lanes[index].chats[chatID] else { continue }
             let kept = queue.filter { $0.id == flying }
             lanes[index].count -= queue.count - kept.count
@@ -403,7 +564,7 @@ struct OutboxQueue {
 
     private mutating func endBroadcastIfDone(at now: Double) {
         let bulk = OutboxLane.bulk.rawValue
-        guard let run = broadcast, lanes[bulk].count == 0, lanes[bulk].complete else { return }
+        guard let run = broadcast, lanes[bulk].count == 0, lanes[bulk].holdsEveryRow else { return }
         events.append(.broadcastFinished(sent: run.sent, dropped: run.dropped, seconds: now - run.started))
         broadcast = nil
     }

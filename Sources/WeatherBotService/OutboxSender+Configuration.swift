@@ -16,6 +16,9 @@ extension OutboxSender {
         public var drainTimeout: Duration
         /// The most replies of each lane held in memory; the rest wait in the table.
         public var window: Int
+        /// The most replies of one chat held in memory per lane: one chat's flood never fills the
+        /// window; the rest of its replies wait in the table.
+        public var chatShare: Int
 
         public init(
             messagesPerSecond: Double = 30,
@@ -25,7 +28,8 @@ extension OutboxSender {
             maximumAnswersInFlight: Int = 16,
             maximumAttempts: Int = 10,
             drainTimeout: Duration = .seconds(10),
-            window: Int = 10_000
+            window: Int = 10_000,
+            chatShare: Int = 100
         ) {
             self.messagesPerSecond = messagesPerSecond
             self.messagesPerSecondPerChat = messagesPerSecondPerChat
@@ -35,6 +39,7 @@ extension OutboxSender {
             self.maximumAttempts = maximumAttempts
             self.drainTimeout = drainTimeout
             self.window = window
+            self.chatShare = chatShare
         }
     }
 }

@@ -64,7 +64,7 @@ public final class OutboxSender: Service, Sendable {
                 pacing: Pacing(
                     messagesPerSecond: configuration.messagesPerSecond, messagesPerSecondPerChat: configuration.messagesPerSecondPerChat,
                     bulkShare: configuration.bulkShare),
-                capacity: configuration.window))
+                capacity: configuration.window, chatShare: configuration.chatShare))
         self.maximumMessagesInFlight = configuration.maximumMessagesInFlight
         self.maximumAnswersInFlight = configuration.maximumAnswersInFlight
         self.maximumAttempts = configuration.maximumAttempts
@@ -100,8 +100,9 @@ public final class OutboxSender: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 while !Task.isCancelled {
                     let seen = changes.generation
-                    let (reads, started, due, events, left) = queue.withLock { queue in
+                    let (reads, chatReads, started, superseded, due, events, left) = queue.withLock { queue in
                         let reads = OutboxLane.allCases.compactMap { lane in queue.startRead(lane).map { (lane, $0.from, $0.limit) } }
+                        let chatReads = OutboxLane.allCases.flatMap { lane in queue.startChatReads(lane).map { (lane, $0) } }
                         let now = now()
                         var started: [QueuedReply] = []
                         while queue.answersInFlight < maximumAnswersInFlight, let answer = queue.nextAnswer(at: now) {
@@ -117,7 +118,7 @@ public final class OutboxSender: Service, Sendable {
                             case .idle: break decide
                             }
                         }
-                        return (reads, started, due, queue.takeEvents(), queue.count)
+                        return (reads, chatReads, started, queue.takeSuperseded(), due, queue.takeEvents(), queue.count)
                     }
                     for event in events { await log(event) }
                     let draining = deadline.withLock { $0 }
@@ -128,11 +129,20 @@ public final class OutboxSender: Service, Sendable {
                             self.changes.signal()
                         }
                     }
+                    for (lane, read) in chatReads {
+                        group.addTask {
+                            await self.read(lane, chatID: read.chatID, from: read.from, limit: read.limit, serial: read.serial)
+                            self.changes.signal()
+                        }
+                    }
                     for reply in started {
                         group.addTask {
                             await self.deliver(reply)
                             self.changes.signal()
                         }
+                    }
+                    if !superseded.isEmpty {
+                        group.addTask { await self.discard(superseded) }
                     }
                     // Asleep until something changes, the next reply's pacing slot comes, or a
                     // graceful stop's time to flush runs out.
@@ -152,14 +162,31 @@ public final class OutboxSender: Service, Sendable {
     /// Reads a lane's rows from the table into memory. A row whose method the sender does not make
     /// is removed and logged; a failed read is tried again a second later.
     private func read(_ lane: OutboxLane, from: Int64, limit: Int) async {
+        guard let (items, rows) = await rows(lane, chatID: nil, from: from, limit: limit) else {
+            queue.withLock { $0.readFailed(lane) }
+            return
+        }
+        queue.withLock { $0.finishRead(lane, rows: rows, fetched: items.count, last: items.last?.id) }
+    }
+
+    /// Reads the rows of a chat that overflowed its share of the lane, as ``read(_:from:limit:)`` does the lane's.
+    private func read(_ lane: OutboxLane, chatID: Int64, from: Int64, limit: Int, serial: Int) async {
+        guard let (items, rows) = await rows(lane, chatID: chatID, from: from, limit: limit) else {
+            queue.withLock { $0.chatReadFailed(lane, serial: serial, chatID: chatID) }
+            return
+        }
+        queue.withLock { $0.finishChatRead(lane, serial: serial, chatID: chatID, rows: rows, fetched: items.count, last: items.last?.id) }
+    }
+
+    /// The rows read, and the replies made of them; nil a second after a failed read.
+    private func rows(_ lane: OutboxLane, chatID: Int64?, from: Int64, limit: Int) async -> ([OutboxItem], [QueuedReply])? {
         let items: [OutboxItem]
         do {
-            items = try await database.outboxItems(lane: lane, from: from, limit: limit)
+            items = try await database.outboxItems(lane: lane, chatID: chatID, from: from, limit: limit)
         } catch {
             logger.error("could not read the outbox; will retry", metadata: ["outbox.lane": "\(lane)", "error": "\(database.describe(error))"])
             try? await Task.sleep(for: .seconds(1))
-            queue.withLock { $0.readFailed(lane) }
-            return
+            return nil
         }
         var rows: [QueuedReply] = []
         rows.reserveCapacity(items.count)
@@ -176,7 +203,26 @@ public final class OutboxSender: Service, Sendable {
             row.notBefore = now() + max(item.notBefore.timeIntervalSince(clock.date), 0)
             rows.append(row)
         }
-        queue.withLock { $0.finishRead(lane, rows: rows, fetched: items.count, last: items.last?.id) }
+        return (items, rows)
+    }
+
+    /// Deletes the rows of edits a later edit of the same message made pointless; each is counted
+    /// as `superseded`.
+    private func discard(_ superseded: [QueuedReply]) async {
+        await withDiscardingTaskGroup { group in
+            for reply in superseded {
+                group.addTask {
+                    do {
+                        try await self.database.completeOutbox(id: reply.id, chatID: reply.chatID, tag: nil, messageID: nil, at: self.clock.date)
+                    } catch {
+                        // Kept out of memory: after a restart it is read, and collapses again or goes.
+                        return self.logger.error("database error in the outbox", metadata: ["error": "\(self.database.describe(error))"])
+                    }
+                    self.metrics.replySent(method: reply.request.method.rawValue, result: "superseded")
+                    self.queue.withLock { $0.deletedSuperseded(reply.id) }
+                }
+            }
+        }
     }
 
     private func log(_ event: OutboxQueue.Event) async {

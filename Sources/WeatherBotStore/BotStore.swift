@@ -53,8 +53,9 @@ public protocol BotStore: ChatStore {
 
     // MARK: Outbox
 
-    /// The waiting replies of one lane with ids from `id` on, oldest first, at most `limit`.
-    func outboxItems(lane: OutboxLane, from id: Int64, limit: Int) async throws -> [OutboxItem]
+    /// The waiting replies of one lane with ids from `id` on, oldest first, at most `limit`; of
+    /// one chat only when `chatID` is given.
+    func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) async throws -> [OutboxItem]
     func outboxBacklog() async throws -> Int
     func outboxBacklog(lane: OutboxLane) async throws -> Int
     /// When the oldest reply waiting in the lane was queued; nil when none waits.

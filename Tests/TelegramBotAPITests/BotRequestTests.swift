@@ -26,6 +26,26 @@ import Testing
         #expect(try Self.object(answer.parameters) == NSDictionary(dictionary: ["callback_query_id": "q"]))
     }
 
+    @Test func aLaterEditOfTheSameMessageSupersedesOnlyWhatItSetsAgain() {
+        let text = BotRequest.editMessageText(chatID: 1, target: .id(7), text: "a", replyMarkup: Self.keyboard)
+        let buttons = BotRequest.editMessageReplyMarkup(chatID: 1, target: .id(7), replyMarkup: Self.keyboard)
+        let photo = BotRequest.editMessageMedia(chatID: 1, target: .id(7), photo: "p", caption: nil)
+        #expect(text.supersedes(text) && text.supersedes(buttons) && buttons.supersedes(buttons) && photo.supersedes(photo) && photo.supersedes(buttons))
+        // Buttons alone leave an earlier text to show; a text edit does not apply to a photo.
+        #expect(!buttons.supersedes(text) && !text.supersedes(photo) && !photo.supersedes(text))
+        // Another message, or one named by tag against one named by id, is left alone.
+        #expect(!text.supersedes(.editMessageText(chatID: 1, target: .id(8), text: "a")))
+        #expect(!text.supersedes(.editMessageText(chatID: 1, target: .tag("card"), text: "a")))
+        let tagged = BotRequest.editMessageText(chatID: 1, target: .tag("card"), text: "b")
+        #expect(tagged.supersedes(.editMessageText(chatID: 1, target: .tag("card"), text: "a")))
+        #expect(!tagged.supersedes(.editMessageText(chatID: 1, target: .tag("chart"), text: "a")))
+        // New messages and answers are never superseded.
+        #expect(!text.supersedes(.sendMessage(chatID: 1, text: "a")) && !text.supersedes(.answerCallbackQuery(id: "q")))
+        // Only a new message sent under the tag moves it to another message.
+        #expect(BotRequest.sendMessage(chatID: 1, text: "a", tag: "card").retags("card"))
+        #expect(!tagged.retags("card") && !BotRequest.sendMessage(chatID: 1, text: "a").retags(nil))
+    }
+
     @Test func anEditWithNoButtonsIsOnlyItsChatAndMessage() throws {
         let bare = BotRequest.editMessageReplyMarkup(chatID: 1, target: .id(3), replyMarkup: nil)
         #expect(Self.text(bare.parameters) == #"{"chat_id":1,"message_id":3}"#)

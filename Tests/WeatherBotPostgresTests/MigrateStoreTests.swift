@@ -93,12 +93,12 @@ import WeatherBotSQLite
                     #expect(try await postgres.subscriptions(chatID: 400).map(\.isActive) == [false])
 
                     for lane in OutboxLane.allCases {
-                        let copied = try await postgres.outboxItems(lane: lane, from: .min, limit: 100)
-                        #expect(copied == (try await sqlite.outboxItems(lane: lane, from: .min, limit: 100)), "\(lane)")
+                        let copied = try await postgres.outboxItems(lane: lane, chatID: nil, from: .min, limit: 100)
+                        #expect(copied == (try await sqlite.outboxItems(lane: lane, chatID: nil, from: .min, limit: 100)), "\(lane)")
                         #expect(!copied.isEmpty && copied.compactMap(\.id) == copied.compactMap(\.id).sorted())
                     }
-                    #expect(try await postgres.outboxItems(lane: .bulk, from: .min, limit: 10).map(\.request?.method) == [.sendMessage, .sendPhoto])
-                    #expect(try await postgres.outboxItems(lane: .interactive, from: .min, limit: 10).first?.attempts == 1)
+                    #expect(try await postgres.outboxItems(lane: .bulk, chatID: nil, from: .min, limit: 10).map(\.request?.method) == [.sendMessage, .sendPhoto])
+                    #expect(try await postgres.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10).first?.attempts == 1)
                     #expect(try await postgres.messageID(chatID: 100, tag: "card-2") == 502)
                     #expect(try await postgres.lastUpdateID() == 9)
                     #expect(try await postgres.pendingInbox() == sqlite.pendingInbox())

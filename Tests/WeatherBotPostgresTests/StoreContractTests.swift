@@ -128,13 +128,33 @@ import WeatherBotStore
             #expect(try await store.chat(8) == nil)
             #expect(try await store.pendingInbox().map(\.kind) == [.followUp], "the update's item went with the step")
             #expect(try await store.favorites(chatID: 7).map(\.place) == [Self.kazan])
-            let outbox = try await store.outboxItems(lane: .interactive, from: .min, limit: 10)
+            let outbox = try await store.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10)
             #expect(outbox.map(\.id) == written.replyIDs)
             #expect(outbox.map(\.request) == replies)
             #expect(try await store.outboxBacklog() == 2)
             #expect(try await store.outboxBacklog(lane: .bulk) == 0)
             #expect(abs(try #require(try await store.oldestOutboxItem(lane: .interactive)).timeIntervalSince(Self.now)) < 0.001)
             #expect(try await store.oldestOutboxItem(lane: .bulk) == nil)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func oneChatsWaitingRepliesAreReadApartFromTheOthers(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            var ids: [Int64: [Int64]] = [:]
+            for (index, chat) in [7, 8, 7, 8, 7].enumerated() {
+                let items = try await store.receive([Self.update(Int64(index + 1), chat: Int64(chat))], lastUpdateID: Int64(index + 1), rebasing: false, at: Self.now)
+                let written = try await store.commitStep(
+                    chat: try await store.chat(Int64(chat)) ?? Self.chat(Int64(chat)), handled: try #require(items.first?.seq), changes: [],
+                    replies: [.sendMessage(chatID: Int64(chat), text: "\(index)")], followUps: [], at: Self.now)
+                ids[Int64(chat), default: []] += written.replyIDs
+            }
+            let seven = try #require(ids[7])
+            #expect(try await store.outboxItems(lane: .interactive, chatID: 7, from: .min, limit: 10).map(\.id) == seven)
+            #expect(try await store.outboxItems(lane: .interactive, chatID: 7, from: seven[1], limit: 1).map(\.id) == [seven[1]])
+            #expect(try await store.outboxItems(lane: .interactive, chatID: 8, from: .min, limit: 10).map(\.id) == ids[8])
+            #expect(try await store.outboxItems(lane: .bulk, chatID: 7, from: .min, limit: 10).isEmpty)
+            #expect(try await store.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10).count == 5)
         }
     }
 
@@ -181,7 +201,7 @@ import WeatherBotStore
                 replies: [.sendMessage(chatID: 5, text: "раз", tag: "t"), .sendMessage(chatID: 5, text: "два")], followUps: [], at: Self.now)
             try await store.retryOutbox(id: written.replyIDs[1], chatID: 5, notBefore: Self.now.addingTimeInterval(30))
             try await store.retryOutbox(id: written.replyIDs[1], chatID: 6, notBefore: Self.now.addingTimeInterval(90))
-            let retried = try #require(try await store.outboxItems(lane: .interactive, from: written.replyIDs[1], limit: 1).first)
+            let retried = try #require(try await store.outboxItems(lane: .interactive, chatID: nil, from: written.replyIDs[1], limit: 1).first)
             #expect(retried.attempts == 1 && abs(retried.notBefore.timeIntervalSince(Self.now) - 30) < 0.001)
 
             try await store.completeOutbox(id: written.replyIDs[0], chatID: 6, tag: "t", messageID: 1, at: Self.now)
@@ -218,7 +238,7 @@ import WeatherBotStore
             let ids = try await store.commitDeliveries([delivery], at: Self.now)
             #expect(ids.count == 1 && ids[0].count == 2)
             #expect(try await store.commitDeliveries([delivery], at: Self.now) == [[]], "the same date is not sent twice")
-            #expect(try await store.outboxItems(lane: .bulk, from: .min, limit: 10).map(\.id) == ids[0])
+            #expect(try await store.outboxItems(lane: .bulk, chatID: nil, from: .min, limit: 10).map(\.id) == ids[0])
             #expect(try await store.dueSubscriptions(at: Self.now, limit: 10).isEmpty)
         }
     }
@@ -238,7 +258,7 @@ import WeatherBotStore
             #expect(id != nil)
             #expect(try await store.setAside(items[0], attempts: 5, error: "boom", apology: apology, at: Self.now) == nil, "already gone")
             #expect(try await store.pendingInbox().map(\.updateId) == [2])
-            #expect(try await store.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.request) == [apology])
+            #expect(try await store.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10).map(\.request) == [apology])
             #expect(try await store.quickCheck() == nil)
         }
     }
@@ -270,7 +290,7 @@ import WeatherBotStore
                 }
                 return try await group.reduce(into: [Int64: CommittedStep]()) { $0[$1.0] = $1.1 }
             }
-            let outbox = try await store.outboxItems(lane: .interactive, from: .min, limit: 1_000)
+            let outbox = try await store.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 1_000)
             let byID = Dictionary(uniqueKeysWithValues: outbox.map { ($0.id, $0) })
             for chatID in chats {
                 let step = try #require(steps[chatID])
@@ -329,7 +349,7 @@ import WeatherBotStore
             let reset = try #require(results[1])
             #expect(try await store.messageID(chatID: 5, tag: "t") == nil)
             #expect(try await store.messageID(chatID: 5, tag: "u") == 11)
-            #expect(try await store.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.id) == reset.replyIDs)
+            #expect(try await store.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10).map(\.id) == reset.replyIDs)
             #expect(try await store.pendingInbox().map(\.seq) == reset.followUps.map(\.seq))
         }
     }

@@ -70,8 +70,8 @@ final class BotHarness {
     init(
         store: Store, telegramURL: URL, weatherURL: URL,
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
-        intake: Intake = .polling, metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-        logger: Logger? = nil
+        intake: Intake = .polling, outbox: OutboxSender.Configuration = .init(), metrics: BotMetrics = BotMetrics(),
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil
     ) async throws {
         switch store {
         case .file(let path):
@@ -105,7 +105,7 @@ final class BotHarness {
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather,
-            configuration: .init(pollTimeout: 1, daily: .init(interval: schedulerInterval), webhook: webhook), clock: clock, metrics: metrics,
+            configuration: .init(pollTimeout: 1, outbox: outbox, daily: .init(interval: schedulerInterval), webhook: webhook), clock: clock, metrics: metrics,
             logger: logger)
         try await runtime.prepare()
         // In webhook mode the worker's HTTP server takes Telegram's posts, on a port of its own.
@@ -199,12 +199,13 @@ final class Loopback {
     }
 
     func startBot(
-        clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), metrics: BotMetrics = BotMetrics(),
-        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil
+        clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), outbox: OutboxSender.Configuration = .init(),
+        metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
-            clock: clock, schedulerInterval: schedulerInterval, intake: intake, metrics: metrics, registry: registry, logger: logger)
+            clock: clock, schedulerInterval: schedulerInterval, intake: intake, outbox: outbox, metrics: metrics, registry: registry,
+            logger: logger)
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.

@@ -10,13 +10,14 @@ import WeatherBotStore
 
     /// A queue with both lanes read (empty) from the table.
     static func queue(
-        rate: Double = 10, burst: Int = 1, chatRate: Double = 1_000, chatBurst: Int = 1_000, bulkShare: Double = 0.2, capacity: Int = 10_000
+        rate: Double = 10, burst: Int = 1, chatRate: Double = 1_000, chatBurst: Int = 1_000, bulkShare: Double = 0.2, capacity: Int = 10_000,
+        chatShare: Int = 100
     ) -> OutboxQueue {
         var queue = OutboxQueue(
             pacing: Pacing(
                 global: RateCell(ratePerSecond: rate, burst: burst), recentLimit: 1_000_000, chatRate: chatRate, chatBurst: chatBurst,
                 bulkShare: bulkShare > 0 ? RateCell(ratePerSecond: rate * bulkShare, burst: 1) : nil),
-            capacity: capacity)
+            capacity: capacity, chatShare: chatShare)
         for lane in OutboxLane.allCases {
             _ = queue.startRead(lane)
             queue.finishRead(lane, rows: [], fetched: 0, last: nil)
@@ -26,6 +27,16 @@ import WeatherBotStore
 
     static func message(_ id: Int64, chat: Int64, _ lane: OutboxLane = .interactive) -> QueuedReply {
         QueuedReply(id: id, chatID: chat, lane: lane, request: .sendMessage(chatID: chat, text: "\(lane) \(id)"))
+    }
+
+    /// An edit of message `message`, named by id, or by tag when `tag` is given.
+    static func edit(_ id: Int64, chat: Int64, message: Int = 7, tag: String? = nil, buttonsOnly: Bool = false) -> QueuedReply {
+        let target: MessageTarget = tag.map { .tag($0) } ?? .id(message)
+        let request: BotRequest =
+            buttonsOnly
+            ? .editMessageReplyMarkup(chatID: chat, target: target, replyMarkup: nil)
+            : .editMessageText(chatID: chat, target: target, text: "edit \(id)")
+        return QueuedReply(id: id, chatID: chat, lane: .interactive, request: request)
     }
 
     static func answer(_ id: Int64, chat: Int64) -> QueuedReply {
@@ -318,6 +329,113 @@ import WeatherBotStore
         queue.accept([Self.message(100_001, chat: 200_000)])
         let sent = Self.run(&queue, until: Self.start + 0.1)
         #expect(sent.contains { $0.reply.id == 100_001 })
+    }
+
+    // MARK: A chat's share and collapsed edits
+
+    @Test func aStormOfEditsOfOneMessageLeavesTheOneInFlightAndTheLatest() {
+        var queue = Self.queue(rate: 1_000, chatRate: 1, chatBurst: 1)
+        queue.accept([Self.edit(1, chat: 1)])
+        guard case .send(let flying) = queue.nextMessage(at: Self.start) else { Issue.record("nothing sent"); return }
+        for id in Int64(2)...10_500 { queue.accept([Self.edit(id, chat: 1)]) }
+        #expect(queue.held(1, .interactive) == 2, "the edit in flight and the latest")
+        #expect(queue.takeSuperseded().map(\.id) == Array(2...10_499))
+        queue.answered(at: Self.start)
+        queue.finish(flying, at: Self.start)
+        #expect(Self.run(&queue, until: Self.start + 10).map(\.reply.id) == [10_500])
+    }
+
+    @Test func onlyWhatALaterEditSetsAgainIsTakenOut() {
+        var queue = Self.queue(rate: 1_000)
+        queue.accept([
+            Self.edit(1, chat: 1, buttonsOnly: true), Self.edit(2, chat: 1, message: 8), Self.edit(3, chat: 1),
+            Self.edit(4, chat: 1, buttonsOnly: true), Self.edit(5, chat: 2),
+        ])
+        // The text edit (3) replaces the buttons before it; the buttons after it leave it.
+        #expect(queue.takeSuperseded().map(\.id) == [1])
+        #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id).sorted() == [2, 3, 4, 5])
+    }
+
+    @Test func anEditIsNotTakenOutAcrossANewMessageUnderItsTag() {
+        var queue = Self.queue(rate: 1_000)
+        queue.accept([Self.edit(1, chat: 1, tag: "card")])
+        queue.accept([QueuedReply(id: 2, chatID: 1, lane: .interactive, request: .sendMessage(chatID: 1, text: "new card", tag: "card"))])
+        queue.accept([Self.edit(3, chat: 1, tag: "card")])
+        #expect(queue.takeSuperseded().isEmpty, "1 edits the old card, 3 the new one")
+        queue.accept([Self.edit(4, chat: 1, tag: "card")])
+        #expect(queue.takeSuperseded().map(\.id) == [3])
+        #expect(Self.run(&queue, until: Self.start + 1).map(\.reply.id) == [1, 2, 4])
+    }
+
+    @Test func anEditTakenOutIsNotReadBackUntilItsRowIsDeleted() {
+        var queue = Self.queue(rate: 1_000, capacity: 3)
+        queue.accept([Self.edit(1, chat: 1), Self.edit(2, chat: 1), Self.message(3, chat: 2), Self.message(4, chat: 3), Self.message(5, chat: 4)])
+        #expect(queue.takeSuperseded().map(\.id) == [1])
+        #expect(!queue.isComplete(.interactive))
+        _ = Self.run(&queue, until: Self.start + 1)
+        // The read sees the row the sender has not deleted yet: it is not sent.
+        _ = queue.startRead(.interactive)
+        queue.finishRead(.interactive, rows: [Self.edit(1, chat: 1), Self.message(5, chat: 4)], fetched: 2, last: 5)
+        #expect(Self.run(&queue, until: Self.start + 2, from: Self.start + 1).map(\.reply.id) == [5])
+        queue.deletedSuperseded(1)
+    }
+
+    @Test func aChatOverItsShareWaitsInTheTableWhileTheOthersAreTaken() {
+        var queue = Self.queue(rate: 1_000, burst: 1_000, chatRate: 1, chatBurst: 1, capacity: 1_000, chatShare: 10)
+        var table = (1...50).map { Self.message($0, chat: 1) }
+        queue.accept(table)
+        queue.accept([Self.message(51, chat: 2)])
+        #expect(queue.held(1, .interactive) == 10 && queue.isOverflowing(1, .interactive) && !queue.isComplete(.interactive))
+        #expect(queue.held(2, .interactive) == 1, "another chat is taken whatever the flooder waits")
+        #expect(queue.startChatReads(.interactive).isEmpty, "no room in the chat's share yet")
+        var sent: [Int64] = []
+        var time = Self.start
+        while sent.count < 52 && time < Self.start + 100 {
+            for read in queue.startChatReads(.interactive) {
+                let rows = table.filter { $0.id >= read.from }.prefix(read.limit)
+                queue.finishChatRead(.interactive, serial: read.serial, chatID: read.chatID, rows: Array(rows), fetched: rows.count, last: rows.last?.id)
+            }
+            if sent.count == 20 {
+                // A hand-over while the chat overflows waits behind its rows in the table.
+                table.append(Self.message(60, chat: 1))
+                queue.accept([Self.message(60, chat: 1)])
+            }
+            for item in Self.run(&queue, until: time + 1, from: time) {
+                sent.append(item.reply.id)
+                table.removeAll { $0.id == item.reply.id }
+            }
+            #expect(queue.held(1, .interactive) <= 10)
+            time += 1
+        }
+        #expect(sent.filter { $0 != 51 } == Array(1...50) + [60])
+        #expect(sent.firstIndex(of: 51)! < 2, "the other chat's reply went at once")
+        #expect(!queue.isOverflowing(1, .interactive) && queue.isComplete(.interactive))
+    }
+
+    @Test func aResetLetsAChatsReadUnderWayGo() {
+        var queue = Self.queue(rate: 1_000, chatRate: 1, chatBurst: 1, chatShare: 4)
+        queue.accept((1...10).map { Self.message($0, chat: 1) })
+        _ = Self.run(&queue, until: Self.start + 3)
+        guard let read = queue.startChatReads(.interactive).first else { Issue.record("no read"); return }
+        #expect(read.from == 5)
+        queue.accept([Self.message(20, chat: 1)], emptying: 1)
+        queue.finishChatRead(.interactive, serial: read.serial, chatID: 1, rows: (5...8).map { Self.message($0, chat: 1) }, fetched: 4, last: 8)
+        #expect(!queue.isOverflowing(1, .interactive))
+        #expect(Self.run(&queue, until: Self.start + 10, from: Self.start + 3).map(\.reply.id) == [20])
+    }
+
+    @Test func aLaneReadPassesAnOverflowingChatsRowsByForItsOwnReads() {
+        var queue = Self.queue(rate: 1_000, capacity: 4, chatShare: 2)
+        queue.accept([Self.message(1, chat: 1), Self.message(2, chat: 2), Self.message(3, chat: 2), Self.message(4, chat: 3)])
+        queue.accept([Self.message(5, chat: 4)])
+        #expect(!queue.isComplete(.interactive))
+        _ = Self.run(&queue, until: Self.start + 1)
+        _ = queue.startRead(.interactive)
+        queue.finishRead(.interactive, rows: [5, 6, 7, 8].map { Self.message($0, chat: $0 == 5 ? 4 : 1) }, fetched: 4, last: 8)
+        // Chat 1 took its share (6, 7); its 8 waits for the chat's own read.
+        #expect(queue.held(1, .interactive) == 2 && queue.isOverflowing(1, .interactive))
+        _ = Self.run(&queue, until: Self.start + 2, from: Self.start + 1)
+        #expect(queue.startRead(.interactive)?.from == 9)
     }
 
     // MARK: Broadcasts
