@@ -18,8 +18,9 @@ public final class FakeOpenWeather: Sendable {
 
     /// - Parameters:
     ///   - forecastDelay: how long a forecast takes to come (a slow OpenWeather).
+    ///   - geocodeDelay: how long a search by name takes.
     ///   - recording: whether the server keeps every request; the benchmark turns it off.
-    public init(forecastDelay: Duration = .zero, recording: Bool = true) async throws {
+    public init(forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true) async throws {
         let calls = Locked(0)
         self.calls = calls
         // Written once: the benchmark asks for thousands.
@@ -38,6 +39,7 @@ public final class FakeOpenWeather: Sendable {
                 return reverse
             case "/geo/1.0/direct":
                 let name = request.query["q"] ?? ""
+                if geocodeDelay > .zero { try? await Task.sleep(for: geocodeDelay) }
                 return cities[name] ?? .json(Self.places(named: name))
             case "/data/3.0/onecall":
                 calls.withLock { $0 += 1 }

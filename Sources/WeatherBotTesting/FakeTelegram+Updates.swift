@@ -10,6 +10,9 @@ struct Queued: Sendable {
     var shownAfter = 0
     /// Its place in the schedule, when it is released over time; nil: out at once.
     var releaseIndex: Int?
+    /// Seconds from the schedule's start to its release, when the schedule says; else its place
+    /// times the interval.
+    var releaseAfter: Double?
     /// Confirmed by an offset, or answered 2xx by the webhook.
     var done = false
     var handedOut = false
@@ -35,6 +38,8 @@ struct Feed: Sendable {
     var callbackChats: [String: Int64] = [:]
     /// The updates released over time, by index.
     var scheduled: [Int] = []
+    /// Each scheduled update's release, in seconds from the start; never decreasing.
+    var offsets: [Double] = []
     var firstPoll: Date?
     var origin: Date?
     /// The press a getUpdates stopped at because its message has not come yet, and when the last
@@ -42,14 +47,17 @@ struct Feed: Sendable {
     var heldAt: Int?
     var heldUntil: Date?
 
-    mutating func append(_ update: Queued) {
+    mutating func append(_ update: Queued, interval: Double? = nil) {
         if let last = updates.last, update.id <= last.id { irregular = true }
         let index = updates.count
         updates.append(update)
         pending += 1
         byChat[update.chat, default: []].append(index)
         if let query = update.callbackQueryID { callbackChats[query] = update.chat }
-        if update.releaseIndex != nil { scheduled.append(index) }
+        if let position = update.releaseIndex, let interval {
+            scheduled.append(index)
+            offsets.append(max(update.releaseAfter ?? Double(position) * interval, offsets.last ?? 0))
+        }
     }
 
     func isReleased(_ index: Int, at now: Date, _ release: FakeTelegram.Release?) -> Bool {
@@ -59,14 +67,21 @@ struct Feed: Sendable {
     /// When an update is (or was) released; nil while its release has not started.
     func releaseTime(_ index: Int, _ release: FakeTelegram.Release?) -> Date? {
         guard let position = updates[index].releaseIndex else { return .distantPast }
-        guard let origin, let release else { return nil }
-        return origin.addingTimeInterval(Double(position) * release.interval)
+        guard let origin, release != nil else { return nil }
+        return origin.addingTimeInterval(offsets[position])
     }
 
     /// Scheduled updates released by `now`.
     func releasedCount(at now: Date, _ release: FakeTelegram.Release?) -> Int {
-        guard let origin, let release else { return 0 }
-        return min(scheduled.count, max(Int(now.timeIntervalSince(origin) / release.interval) + 1, 0))
+        guard let origin, release != nil else { return 0 }
+        let elapsed = now.timeIntervalSince(origin)
+        // The first offset past `elapsed`, by bisection.
+        var low = 0, high = offsets.count
+        while low < high {
+            let middle = (low + high) / 2
+            if offsets[middle] <= elapsed { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     mutating func markDone(_ index: Int) {
@@ -201,7 +216,7 @@ extension FakeTelegram {
         guard let release, let origin = feed.origin else { return release == nil ? nil : now.addingTimeInterval(0.05) }
         let count = feed.releasedCount(at: now, release)
         guard count < feed.scheduled.count else { return nil }
-        return origin.addingTimeInterval(Double(count) * release.interval)
+        return origin.addingTimeInterval(feed.offsets[count])
     }
 
     /// The long polls waiting, to resume once the lock is let go.

@@ -241,13 +241,17 @@ public final class FakeTelegram: Sendable {
         public var chat: Int64
         public var callbackQueryID: String?
         public var shownAfter: Int
+        /// Seconds from the release's start to this update's, when not its place times the
+        /// interval (never earlier than the update before it).
+        public var releaseAfter: Double?
 
-        public init(id: Int, json: Data, chat: Int64, callbackQueryID: String? = nil, shownAfter: Int = 0) {
+        public init(id: Int, json: Data, chat: Int64, callbackQueryID: String? = nil, shownAfter: Int = 0, releaseAfter: Double? = nil) {
             self.id = id
             self.json = json
             self.chat = chat
             self.callbackQueryID = callbackQueryID
             self.shownAfter = shownAfter
+            self.releaseAfter = releaseAfter
         }
     }
 
@@ -259,7 +263,8 @@ public final class FakeTelegram: Sendable {
                 state.feed.append(
                     Queued(
                         id: update.id, json: update.json, chat: update.chat, callbackQueryID: update.callbackQueryID,
-                        shownAfter: update.shownAfter, releaseIndex: index))
+                        shownAfter: update.shownAfter, releaseIndex: index, releaseAfter: update.releaseAfter),
+                    interval: release?.interval)
                 if index == nil { state.posting.examine.append(update.chat) }
             }
             if let last = updates.last { state.nextUpdateID = last.id &+ 1 }

@@ -36,6 +36,8 @@ struct Benchmark: AsyncParsableCommand {
         case cache, startup, throughput, broadcast
         case broadcastChat = "broadcast-chat"
         case charts
+        /// One chat flooding (2,000 names at once; 10,500 button presses) while five others talk.
+        case flood
         /// Two replicas on PostgreSQL (with --postgres), the active one killed.
         case failover
     }
@@ -49,7 +51,7 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts, failover).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts, flood, failover).")
     var scenarios: [Scenario] = []
 
     func run() async throws {
@@ -77,6 +79,9 @@ struct Benchmark: AsyncParsableCommand {
             (.broadcast, { try await BroadcastScenario(quick: quick, executable: $0).run() }),
             (.broadcastChat, { try await BroadcastChatScenario(quick: quick, executable: $0).run() }),
             (.charts, { try await ChartScenario(quick: quick, executable: $0).run() }),
+        ] + FloodScenario.Flood.allCases.map { flood in
+            (.flood, { try await FloodScenario(quick: quick, executable: $0, flood: flood).run() })
+        } + [
             (.failover, { executable in
                 guard let postgres else { return [] }
                 return try await FailoverScenario(quick: quick, executable: executable, postgres: postgres).run()

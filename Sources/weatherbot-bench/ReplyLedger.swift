@@ -9,6 +9,8 @@ struct PreparedUpdate: Sendable {
     var chat: Int64
     var replies: Int
     var callbackQueryID: String? = nil
+    /// Seconds from the schedule's start to its release, when not its place times the interval.
+    var releaseAfter: Double? = nil
 }
 
 /// What the benchmark measures from the fake Telegram's side of a run, told of every update the
@@ -54,7 +56,7 @@ final class ReplyLedger: FakeTelegramObserver {
             scheduled.append(
                 FakeTelegram.ScheduledUpdate(
                     id: firstID + index, json: update.data, chat: update.chat, callbackQueryID: update.callbackQueryID,
-                    shownAfter: update.callbackQueryID == nil ? 0 : before))
+                    shownAfter: update.callbackQueryID == nil ? 0 : before, releaseAfter: update.releaseAfter))
             totals[update.chat] = before + update.replies
             state.waiting[update.chat, default: []].append((index, before + update.replies))
             if let id = update.callbackQueryID { callbackQueries[id] = index }
