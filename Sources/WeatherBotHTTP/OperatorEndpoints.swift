@@ -55,8 +55,10 @@ public struct OperatorEndpoints: Sendable {
     /// The routes.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("healthz") { _, _ in await health(at: .now) }
-        router.get("metrics") { _, _ in try await exposition() }
+        // Only at their exact paths: a proxy that keeps `/metrics` private by its path must not
+        // find it served at `/metrics/` or `//metrics` too.
+        router.get("healthz") { request, _ in request.uri.path == "/healthz" ? await health(at: .now) : Self.notFound }
+        router.get("metrics") { request, _ in request.uri.path == "/metrics" ? try await exposition() : Self.notFound }
         if let webhook {
             router.post(RouterPath(webhook.path)) { request, context in await post(request, to: webhook.receiver, logger: context.logger) }
         }
@@ -72,6 +74,13 @@ public struct OperatorEndpoints: Sendable {
             metrics.webhookRequest("unauthorized")
             logger.debug("a post to the webhook without the secret refused", metadata: ["secret.given": "\(request.headers[Self.secretHeader] != nil)"])
             return Self.json(error: "unauthorized", status: .unauthorized)
+        }
+        // Refused on its declared length, before its body is read or (with `Expect: 100-continue`) sent.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.webhookBodyLimit {
+            metrics.webhookRequest("too_large")
+            var response = Self.json(error: "the body is over \(Self.webhookBodyLimit) bytes", status: .contentTooLarge)
+            response.headers[.connection] = "close"
+            return response
         }
         let body: ByteBuffer
         do {
@@ -233,6 +242,8 @@ public struct OperatorEndpoints: Sendable {
         return response
     }
 
+    private static let notFound = Response(status: .notFound)
+
     private static func json(error: String, status: HTTPResponse.Status) -> Response {
         json(text(["error": error]), status: status)
     }
@@ -247,9 +258,14 @@ public struct OperatorServer: Service {
 
     /// - Parameter listening: told the port once the server listens (the port asked for, or the
     ///   one the system chose for port 0); the webhook is set then.
-    public init(_ endpoints: OperatorEndpoints, host: String, port: Int, logger: Logger, listening: (@Sendable (Int) -> Void)? = nil) {
+    public init(
+        _ endpoints: OperatorEndpoints, host: String, port: Int, limits: ServerLimits = ServerLimits(), logger: Logger,
+        listening: (@Sendable (Int) -> Void)? = nil
+    ) {
         application = Application(
-            router: endpoints.router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            router: endpoints.router(), server: limits.server,
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), availableConnectionsDelegate: .maximum(limits.maximumConnections, logger: logger)),
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port {
                     listening?(port)

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import Prometheus
+import Synchronization
+import TelegramBotAPI
+import Testing
+@testable import WeatherBotHTTP
+import WeatherBotService
+import WeatherBotSQLite
+import WeatherBotTesting
+
+extension LoopbackTests {
+    /// The endpoints' HTTP server keeps any one client from holding it: idle and slow
+    /// connections are closed, connections are capped below the process's open files, an
+    /// oversized post is refused before its body, and the operator endpoints answer only at
+    /// their exact paths.
+    @Suite(.serialized) struct ServerLimitsTests {
+        static let secret = "limits-secret"
+
+        /// The real server (the webhook's route included) on an ephemeral loopback port.
+        struct Running {
+            let port: Int
+            let service: Task<Void, any Error>
+            let folder: TemporaryFolder
+
+            init(_ limits: ServerLimits) async throws {
+                folder = try TemporaryFolder()
+                let store = try BotDatabase.open(path: folder.databasePath)
+                var logger = Logger(label: "weatherbot.tests.http")
+                logger.logLevel = .critical
+                let metrics = BotMetrics()
+                let settings = WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)/hook")! }, secret: ServerLimitsTests.secret)
+                let client = TelegramClient(token: FakeTelegram.token, apiURL: URL(string: "http://127.0.0.1:9")!, transport: Unreachable())
+                let receiver = WebhookReceiver(settings: settings, client: client, database: store, workers: nil, metrics: metrics, logger: logger)
+                let endpoints = OperatorEndpoints(
+                    registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(60), webhook: ("/hook", receiver))
+                let port = Mutex<Int?>(nil)
+                let server = OperatorServer(endpoints, host: "127.0.0.1", port: 0, limits: limits, logger: logger) { bound in port.withLock { $0 = bound } }
+                service = Task { try await server.run() }
+                try await waitUntil("the server") { port.withLock { $0 } != nil }
+                self.port = port.withLock { $0 }!
+            }
+
+            func stop() async {
+                service.cancel()
+                _ = try? await service.value
+            }
+
+            func get(_ path: String) throws -> String? {
+                let connection = try RawConnection(port: port)
+                connection.send("GET \(path) HTTP/1.1\r\nHost: bot\r\nConnection: close\r\n\r\n")
+                return connection.receive(within: .seconds(5))
+            }
+        }
+
+        @Test func anIdleConnectionAndOneSendingItsHeadSlowlyAreClosed() async throws {
+            let server = try await Running(ServerLimits(idleTimeout: .seconds(1), bodyTimeout: .seconds(30), maximumConnections: 100))
+            let idle = try RawConnection(port: server.port)
+            let slow = try RawConnection(port: server.port)
+            slow.send("GET /healthz HTTP/1.1\r\n")
+            var trickled = 0
+            let started = ContinuousClock.now
+            // A header line every 300 ms: the head is never done.
+            while ContinuousClock.now - started < .seconds(4), slow.send("X-Line-\(trickled): a\r\n") {
+                trickled += 1
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            #expect(trickled < 12, "the slow head was let in for \(trickled) lines")
+            #expect(idle.isClosed(within: .seconds(1)))
+            // A connection that asks something is answered as before.
+            #expect(try server.get("/healthz")?.hasPrefix("HTTP/1.1 200") == true)
+            await server.stop()
+        }
+
+        @Test func aBodyThatTricklesInIsCutOff() async throws {
+            let server = try await Running(ServerLimits(idleTimeout: .seconds(30), bodyTimeout: .seconds(1), maximumConnections: 100))
+            let slow = try RawConnection(port: server.port)
+            slow.send("POST /hook HTTP/1.1\r\nHost: bot\r\nX-Telegram-Bot-Api-Secret-Token: \(Self.secret)\r\nContent-Length: 1000\r\n\r\n")
+            var sent = 0
+            while sent < 20, slow.send("{\"a\":1}  ") {
+                sent += 1
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            #expect(sent < 10, "the body trickled in for \(sent) pieces")
+            await server.stop()
+        }
+
+        @Test func connectionsBeyondTheCapWaitUntilOthersClose() async throws {
+            let server = try await Running(ServerLimits(idleTimeout: .seconds(30), bodyTimeout: .seconds(30), maximumConnections: 2))
+            var held = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
+            // Let the server take both before the third comes.
+            try await Task.sleep(for: .milliseconds(200))
+            let third = try RawConnection(port: server.port)
+            third.send("GET /healthz HTTP/1.1\r\nHost: bot\r\nConnection: close\r\n\r\n")
+            #expect(third.receive(within: .milliseconds(500)) == nil, "served beyond the cap")
+            held.removeAll()
+            #expect(third.receive(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
+            await server.stop()
+        }
+
+        @Test func theCapIsHalfTheOpenFilesWithinBounds() {
+            #expect(ServerLimits.connectionsAllowed(openFiles: 1_024) == 512)
+            #expect(ServerLimits.connectionsAllowed(openFiles: 20) == 16)
+            #expect(ServerLimits.connectionsAllowed(openFiles: 1_048_576) == 1_000)
+            #expect(ServerLimits().maximumConnections <= ServerLimits.openFilesAllowed / 2 || ServerLimits().maximumConnections == 16)
+        }
+
+        @Test func anOversizedPostIsRefusedBeforeItsBodyIsSent() async throws {
+            let server = try await Running(ServerLimits())
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                "POST /hook HTTP/1.1\r\nHost: bot\r\nX-Telegram-Bot-Api-Secret-Token: \(Self.secret)\r\nContent-Length: 50000000\r\nExpect: 100-continue\r\n\r\n")
+            let answer = try #require(connection.receive(within: .seconds(3)))
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+            await server.stop()
+        }
+
+        @Test func theOperatorEndpointsAnswerOnlyAtTheirExactPaths() async throws {
+            let server = try await Running(ServerLimits())
+            #expect(try server.get("/metrics")?.hasPrefix("HTTP/1.1 200") == true)
+            for path in ["/metrics/", "//metrics", "/metrics/x", "/healthz/", "//healthz"] {
+                let answer = try server.get(path) ?? ""
+                #expect(answer.hasPrefix("HTTP/1.1 404"), "\(path): \(answer.prefix(40))")
+            }
+            await server.stop()
+        }
+    }
+}
