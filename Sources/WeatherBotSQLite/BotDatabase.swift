@@ -15,6 +15,10 @@ public struct BotDatabase: Sendable {
     let group: GroupCommit<SQLiteWrite, any Sendable>
     /// The records of the chats last read or written.
     let chats: ChatCache
+    /// The file opened, and what it was on disk then; nil for a database given as a writer.
+    let file: (path: String, identity: FileIdentity?)?
+    /// Whether opening created the file: a new, empty database.
+    public private(set) var isNew = false
 
     /// This bot's mark in the header of its SQLite files (`PRAGMA application_id`), "WBot".
     public static let applicationID: Int32 = 0x5742_6F74
@@ -50,7 +54,9 @@ public struct BotDatabase: Sendable {
         // commits then. The group commit shares each sync among many steps. Set on the writer once
         // the pool is open: opening it in WAL mode sets NORMAL after any `prepareDatabase`.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try BotDatabase(pool)
+        var database = try BotDatabase(pool, file: (path, FileIdentity(path: path)))
+        database.isNew = created >= 0
+        return database
     }
 
     /// Marks the file as this bot's, or refuses it: a file without tables, or with this bot's
@@ -77,7 +83,12 @@ public struct BotDatabase: Sendable {
     ///
     /// - Parameter cachedChats: how many chat records are kept in memory between updates.
     public init(_ writer: any DatabaseWriter, cachedChats: Int = 10_000) throws {
+        try self.init(writer, cachedChats: cachedChats, file: nil)
+    }
+
+    init(_ writer: any DatabaseWriter, cachedChats: Int = 10_000, file: (path: String, identity: FileIdentity?)?) throws {
         self.writer = writer
+        self.file = file
         self.group = .sqlite(writer)
         self.chats = ChatCache(capacity: cachedChats)
         try Self.migrator.migrate(writer)

@@ -49,10 +49,17 @@ struct BotApplication {
         } catch {
             throw StartFailure(message: "cannot use the database at \(configuration.database.path): \(Self.describe(error))")
         }
+        if database.isNew {
+            // Said loudly: a path pointing at the wrong place (a volume not mounted) starts a bot
+            // that has forgotten every chat.
+            logger.warning(
+                "a new, empty database was created: no chat, favorite or daily forecast is known; if this bot had users, stop it and set the database path to their file",
+                metadata: ["database": "\(configuration.database.path)"])
+        }
         let clients = clients(logger: logger)
         try await serve(
             database, where: configuration.database.path, clients: clients,
-            webhook: try await webhookSettings(database, where: configuration.database.path), first: database.commits, logger: logger)
+            webhook: try await webhookSettings(database, where: configuration.database.path), first: database.service(), logger: logger)
         await clients.shutdown()
     }
 
@@ -158,6 +165,9 @@ struct BotApplication {
             throw StartFailure(message: "\(error)")
         } catch let error as WebhookReceiver.Refused {
             throw StartFailure(message: "\(error). Check TELEGRAM_WEBHOOK_URL: https, on port 443, 80, 88 or 8443, reachable from the internet.")
+        } catch let error as BotDatabase.FileReplaced {
+            logger.critical("stopping: \(error)")
+            throw StartFailure(message: "\(error)")
         } catch where store.isDamage(error) {
             logger.critical("stopping: \(Self.describe(error))")
             throw StartFailure(message: "the database at \(location): \(Self.describe(error))")

@@ -155,6 +155,35 @@ import WeatherBotStore
         }
     }
 
+    @Test func aNewFileIsToldFromOneOpenedAgain() throws {
+        let temporary = try TemporaryDatabase()
+        #expect(temporary.database.isNew)
+        #expect(try !temporary.reopen().isNew)
+    }
+
+    @Test func theWatchOnTheFileStopsWhenItIsDeletedOrReplaced() async throws {
+        let temporary = try TemporaryDatabase()
+        // Left as it is, the watch goes on.
+        let database = temporary.database
+        let watching = Task { try await database.watchFile(every: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(200))
+        watching.cancel()
+        await #expect(throws: CancellationError.self) { try await watching.value }
+
+        // Another database of this bot's renamed over the path, as a careless restore does.
+        let other = try TemporaryDatabase()
+        #expect(rename(other.path, temporary.path) == 0)
+        await #expect(throws: BotDatabase.FileReplaced(path: temporary.path, deleted: false)) {
+            try await temporary.database.watchFile(every: .milliseconds(20))
+        }
+        // Deleted.
+        let deleted = try TemporaryDatabase()
+        try FileManager.default.removeItem(atPath: deleted.path)
+        await #expect(throws: BotDatabase.FileReplaced(path: deleted.path, deleted: true)) {
+            try await deleted.database.watchFile(every: .milliseconds(20))
+        }
+    }
+
     @Test func theFileIsMarkedAsThisBotsAndAnotherProgramsIsRefusedUntouched() async throws {
         let temporary = try TemporaryDatabase()
         let mark = try await temporary.database.writer.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }

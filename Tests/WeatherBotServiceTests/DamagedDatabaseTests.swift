@@ -77,6 +77,26 @@ extension LoopbackTests {
             #expect(try run(["status"], path: path).status == 1)
         }
 
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aNewDatabaseIsSaidLoudlyAndOneDeletedUnderTheRunningBotStopsIt() async throws {
+            let loopback = try await Loopback()
+            let output = Pipe()
+            let process = try CrashRecoveryTests.start(
+                loopback, database: ["DATABASE_PATH": loopback.folder.databasePath], settings: ["LOG_LEVEL": "warning"], errors: output)
+            // Once the bot polls, the file goes: it notices within its check's ten seconds.
+            try await loopback.telegram.waitUntil("the first poll") { $0.firstPoll != nil }
+            try FileManager.default.removeItem(atPath: loopback.folder.databasePath)
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 1)
+            #expect(said.contains("a new, empty database was created"), "\(said)")
+            #expect(said.contains("was deleted while the bot ran"), "\(said)")
+            await loopback.shutdown()
+        }
+
         @Test func damageIsToldFromPassingFailures() {
             #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_CORRUPT)))
             #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_NOTADB)))
