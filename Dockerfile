@@ -54,12 +54,12 @@ LABEL org.opencontainers.image.title="weatherbot" \
       org.opencontainers.image.description="A Telegram weather bot: long-polls the Bot API and answers with OpenWeather data."
 
 # libcurl4: FoundationNetworking's runtime (the bot's own HTTP is AsyncHTTPClient on SwiftNIO); libsqlite3-0: the
-# database; tzdata: local times of places; libcairo2 and fonts-dejavu-core: the charts and their
+# database; tzdata: local times of places; libcairo2, fontconfig (its cache and configuration, without which Cairo warns at start) and fonts-dejavu-core: the charts and their
 # Cyrillic labels; ca-certificates: TLS to api.telegram.org and api.openweathermap.org.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates libcurl4 libsqlite3-0 tzdata libcairo2 fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends ca-certificates libcurl4 libsqlite3-0 tzdata libcairo2 fontconfig fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 
 # An unprivileged user that owns the data folder. The folder is created before VOLUME so that a

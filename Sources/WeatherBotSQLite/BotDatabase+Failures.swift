@@ -68,6 +68,11 @@ extension BotDatabase {
         return error.resultCode.primaryResultCode == .SQLITE_CORRUPT || error.resultCode.primaryResultCode == .SQLITE_NOTADB
     }
 
+    /// An error as one line for the operator: damage is named as such.
+    public func describe(_ error: any Error) -> String {
+        Self.isDamage(error) ? "the database is damaged: \(error)" : "\(error)"
+    }
+
     /// Whether a failed write was refused for what it held (a constraint, a value too big), so that
     /// writing it again cannot help; a full disk, a busy or read-only database pass with time.
     public static func isRejection(_ error: any Error) -> Bool {

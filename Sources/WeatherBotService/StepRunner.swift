@@ -77,9 +77,10 @@ struct StepRunner: Sendable {
             followUps = written.followUps
         } failed: { error, delay in
             // Only the database can fail here; the item stays in the inbox and is tried again,
-            // up to its last attempt. A damaged file stops the bot instead.
+            // up to its last attempt. A damaged file, or a replica's lost lease, stops the bot
+            // instead, said as what it is.
             if database.isDamage(error) {
-                logger.critical("the database is damaged; stopping", metadata: ["error": "\(error)"])
+                logger.critical("stopping: \(database.describe(error))")
                 damage = error
                 throw error
             }

@@ -83,7 +83,8 @@ public protocol BotStore: ChatStore {
     func endRun() async throws
     /// A description of damage to the store, or nil when it reads as sound.
     func quickCheck() async throws -> String?
-    /// Whether an error means the store is damaged (the bot must stop rather than go on failing).
+    /// Whether an error means the bot must stop rather than go on failing: the store is damaged,
+    /// or (a replica) it no longer holds the lease; ``describe(_:)`` says which.
     func isDamage(_ error: any Error) -> Bool
     /// Whether an error means the store refused the write as it stands (a constraint), so trying
     /// the same step again will fail again.
