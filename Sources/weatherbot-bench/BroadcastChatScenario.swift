@@ -82,19 +82,7 @@ struct BroadcastChatScenario {
         // The chats start once the first forecast is accepted, which takes a moment after start-up
         // (a minute at most, or the run ends there); then 120 s and the grace, less when every
         // update is answered early.
-        let started = Date()
-        var origin: Date?
-        while origin == nil && Date().timeIntervalSince(started) < 60 {
-            try await Task.sleep(for: .milliseconds(20))
-            origin = telegram.state.withLock { $0.releaseOrigin }
-        }
-        if let origin {
-            let windowEnd = origin.addingTimeInterval(seconds)
-            while Date() < windowEnd.addingTimeInterval(grace) {
-                if Date() >= windowEnd && !ledger.answeredAt.contains(nil) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let origin = try await telegram.runRelease(for: seconds, grace: grace) { !ledger.answeredAt.contains(nil) }
         let answered = ledger.answeredAt
         let callbacksAnswered = ledger.callbackAnsweredAt
         let rateLimited = telegram.state.withLock { $0.rateLimited }

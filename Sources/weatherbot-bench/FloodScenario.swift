@@ -62,19 +62,7 @@ struct FloodScenario {
 
         // The five chats' updates, and when each is released from the start.
         let watched = updates.indices.filter { Self.others.contains(updates[$0].chat) }
-        let started = Date()
-        var origin: Date?
-        while origin == nil && Date().timeIntervalSince(started) < 60 {
-            try await Task.sleep(for: .milliseconds(20))
-            origin = telegram.state.withLock { $0.releaseOrigin }
-        }
-        if let origin {
-            let end = origin.addingTimeInterval(Double(seconds))
-            while Date() < end.addingTimeInterval(10) {
-                if Date() >= end && watched.allSatisfy({ ledger.answeredAt[$0] != nil }) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let origin = try await telegram.runRelease(for: Double(seconds), grace: 10) { watched.allSatisfy { ledger.answeredAt[$0] != nil } }
         let answered = ledger.answeredAt
         await Worker.stop(process)
         try await Task.sleep(for: .milliseconds(1200))

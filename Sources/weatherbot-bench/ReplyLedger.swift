@@ -150,3 +150,24 @@ extension FakeTelegram {
         return telegram
     }
 }
+
+extension FakeTelegram {
+    /// Waits for the scheduled updates' release to start (a minute at most: nil then), and then for
+    /// `seconds` of it and up to `grace` more, less once `answered` says every update of interest
+    /// is answered; returns when the release started.
+    func runRelease(for seconds: Double, grace: Double, until answered: () -> Bool) async throws -> Date? {
+        let started = Date()
+        var origin: Date?
+        while origin == nil && Date().timeIntervalSince(started) < 60 {
+            try await Task.sleep(for: .milliseconds(20))
+            origin = state.withLock { $0.releaseOrigin }
+        }
+        guard let origin else { return nil }
+        let end = origin.addingTimeInterval(seconds)
+        while Date() < end.addingTimeInterval(grace) {
+            if Date() >= end && answered() { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return origin
+    }
+}
