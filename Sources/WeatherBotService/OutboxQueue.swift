@@ -399,7 +399,8 @@ struct OutboxQueue {
         return superseded
     }
 
-    /// A superseded edit's row is deleted (or could not be, and is read again as any row).
+    /// A superseded edit's row is deleted: no read can find it any more. (One that could not be
+    /// deleted stays kept out until a restart reads it, and it collapses again or goes.)
     mutating func deletedSuperseded(_ id: Int64) {
         supersededIDs.remove(id)
     }
