@@ -37,35 +37,57 @@ final class RawConnection {
     }
 
     /// What the server sent within `timeout`, up to the connection's end: nil when nothing came
-    /// and it is still open; "" when it closed without a word.
-    func receive(within timeout: Duration) -> String? {
+    /// and it is still open; "" when it closed without a word. Waits by sleeping between looks,
+    /// never blocking a thread of the test's concurrency pool.
+    func receive(within timeout: Duration) async -> String? {
         var received: [UInt8] = []
+        var quietSince: ContinuousClock.Instant?
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(max(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000, 1))
-            // Once something came, what follows it closely belongs to it.
-            guard poll(&descriptor, 1, received.isEmpty ? milliseconds : min(milliseconds, 100)) > 0 else { break }
-            var buffer = [UInt8](repeating: 0, count: 4_096)
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count <= 0 { return String(decoding: received, as: UTF8.self) }
-            received += buffer[..<count]
+            switch take() {
+            case .closed: return String(decoding: received, as: UTF8.self)
+            case .bytes(let bytes):
+                received += bytes
+                quietSince = nil
+            case .nothing:
+                // Once something came, what follows it closely belongs to it.
+                if !received.isEmpty {
+                    if let quietSince, ContinuousClock.now - quietSince > .milliseconds(100) { return String(decoding: received, as: UTF8.self) }
+                    quietSince = quietSince ?? .now
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
         }
         return received.isEmpty ? nil : String(decoding: received, as: UTF8.self)
     }
 
     /// Whether the server closed the connection within `timeout`, whatever it said first.
-    func isClosed(within timeout: Duration) -> Bool {
+    func isClosed(within timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 50) >= 0 else { return true }
-            if descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                var buffer = [UInt8](repeating: 0, count: 4_096)
-                if recv(socket, &buffer, buffer.count, 0) <= 0 { return true }
+            switch take() {
+            case .closed: return true
+            case .bytes: continue
+            case .nothing: try? await Task.sleep(for: .milliseconds(10))
             }
         }
         return false
+    }
+
+    private enum Taken {
+        case bytes([UInt8])
+        case nothing
+        case closed
+    }
+
+    /// What is there to read now, without waiting.
+    private func take() -> Taken {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 0)
+        if ready < 0 { return .closed }
+        if ready == 0 { return .nothing }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = recv(socket, &buffer, buffer.count, 0)
+        return count <= 0 ? .closed : .bytes(Array(buffer[..<count]))
     }
 }

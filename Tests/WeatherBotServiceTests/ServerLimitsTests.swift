@@ -46,10 +46,10 @@ extension LoopbackTests {
                 _ = try? await service.value
             }
 
-            func get(_ path: String) throws -> String? {
+            func get(_ path: String) async throws -> String? {
                 let connection = try RawConnection(port: port)
                 connection.send("GET \(path) HTTP/1.1\r\nHost: bot\r\nConnection: close\r\n\r\n")
-                return connection.receive(within: .seconds(5))
+                return await connection.receive(within: .seconds(5))
             }
         }
 
@@ -66,9 +66,9 @@ extension LoopbackTests {
                 try await Task.sleep(for: .milliseconds(300))
             }
             #expect(trickled < 12, "the slow head was let in for \(trickled) lines")
-            #expect(idle.isClosed(within: .seconds(1)))
+            #expect(await idle.isClosed(within: .seconds(1)))
             // A connection that asks something is answered as before.
-            #expect(try server.get("/healthz")?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(try await server.get("/healthz")?.hasPrefix("HTTP/1.1 200") == true)
             await server.stop()
         }
 
@@ -92,9 +92,9 @@ extension LoopbackTests {
             try await Task.sleep(for: .milliseconds(200))
             let third = try RawConnection(port: server.port)
             third.send("GET /healthz HTTP/1.1\r\nHost: bot\r\nConnection: close\r\n\r\n")
-            #expect(third.receive(within: .milliseconds(500)) == nil, "served beyond the cap")
+            #expect(await third.receive(within: .milliseconds(500)) == nil, "served beyond the cap")
             held.removeAll()
-            #expect(third.receive(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(await third.receive(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
             await server.stop()
         }
 
@@ -110,16 +110,16 @@ extension LoopbackTests {
             let connection = try RawConnection(port: server.port)
             connection.send(
                 "POST /hook HTTP/1.1\r\nHost: bot\r\nX-Telegram-Bot-Api-Secret-Token: \(Self.secret)\r\nContent-Length: 50000000\r\nExpect: 100-continue\r\n\r\n")
-            let answer = try #require(connection.receive(within: .seconds(3)))
+            let answer = try #require(await connection.receive(within: .seconds(3)))
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
             await server.stop()
         }
 
         @Test func theOperatorEndpointsAnswerOnlyAtTheirExactPaths() async throws {
             let server = try await Running(ServerLimits())
-            #expect(try server.get("/metrics")?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(try await server.get("/metrics")?.hasPrefix("HTTP/1.1 200") == true)
             for path in ["/metrics/", "//metrics", "/metrics/x", "/healthz/", "//healthz"] {
-                let answer = try server.get(path) ?? ""
+                let answer = try await server.get(path) ?? ""
                 #expect(answer.hasPrefix("HTTP/1.1 404"), "\(path): \(answer.prefix(40))")
             }
             await server.stop()
