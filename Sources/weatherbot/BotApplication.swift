@@ -144,7 +144,12 @@ struct BotApplication {
             database: store, telegram: telegram, geocoder: weather, weather: weather, configuration: settings, deliveryFence: deliveryFence,
             metrics: metrics, logger: logger)
         do {
-            try await runtime.prepare()
+            // Telegram may be out of reach for long at the start: a stop asked meanwhile (as PID 1
+            // in a container, where an unhandled SIGTERM is ignored) ends the start.
+            guard try await Self.unlessSignalled(signals, { try await runtime.prepare() }) != nil else {
+                logger.info("stopped before the start was complete")
+                return
+            }
         } catch let error as TelegramError where error.isUnauthorized {
             throw StartFailure(message: "Telegram rejected the bot token (\(error.errorCode ?? 401) \(error.reason)). Check TELEGRAM_BOT_TOKEN.")
         } catch let error as TelegramError {
@@ -173,6 +178,24 @@ struct BotApplication {
             throw StartFailure(message: "the database at \(location): \(Self.describe(error))")
         }
         logger.info("weatherbot stopped")
+    }
+
+    /// Runs `body` to its end, unless one of `signals` comes first: then `body` is cancelled and
+    /// the answer is nil. With no signals, `body` runs as it is.
+    static func unlessSignalled<T: Sendable>(_ signals: [UnixSignal], _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        guard !signals.isEmpty else { return try await body() }
+        let caught = await UnixSignalsSequence(trapping: signals)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                for await _ in caught { return nil }
+                // Cancelled: the body ended first.
+                try Task.checkCancellation()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
     }
 
     /// A webhook secret of 43 characters Telegram allows, from the system's secure generator: 258 bits.

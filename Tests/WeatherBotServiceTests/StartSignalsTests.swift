@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+import Testing
+import WeatherBotTesting
+
+extension LoopbackTests {
+    /// A stop asked while the bot is still starting (Telegram out of reach) ends it, also when
+    /// the bot is a container's PID 1, which the kernel spares every signal it does not handle.
+    @Suite(.serialized) struct StartSignalsTests {
+        static var executable: URL { CrashRecoveryTests.executable }
+        static let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
+
+        /// What a process wrote, gathered as it comes, off the test's threads.
+        final class Output: Sendable {
+            let pipe = Pipe()
+            private let text = Mutex("")
+
+            init() {
+                pipe.fileHandleForReading.readabilityHandler = { [self] handle in
+                    let data = handle.availableData
+                    text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                }
+            }
+
+            var said: String { text.withLock { $0 } }
+
+            /// Waits until the process has written `words`, at most 20 s.
+            func wait(for words: String) async throws {
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !said.contains(words), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            }
+        }
+
+        /// The bot, started through `launcher` (or directly), with Telegram out of reach.
+        static func start(through launcher: [String] = [], folder: TemporaryFolder, output: Output) throws -> Process {
+            let process = Process()
+            process.executableURL = launcher.isEmpty ? executable : unshare
+            process.arguments = launcher + (launcher.isEmpty ? [] : [executable.path]) + ["run"]
+            process.environment = [
+                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
+                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": folder.databasePath, "LOG_LEVEL": "info",
+            ]
+            process.standardOutput = output.pipe
+            process.standardError = output.pipe
+            try process.run()
+            return process
+        }
+
+        /// Waits up to `timeout` for `process` to end; whether it did.
+        static func ends(_ process: Process, within timeout: Duration) async throws -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            return !process.isRunning
+        }
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func sigtermWhileTelegramIsOutOfReachAtTheStartEndsIt() async throws {
+            let folder = try TemporaryFolder()
+            let output = Output()
+            let process = try Self.start(folder: folder, output: output)
+            try await output.wait(for: "Telegram is not reachable yet")
+            process.terminate()
+            let ended = try await Self.ends(process, within: .seconds(10))
+            if !ended { process.interrupt(); kill(process.processIdentifier, SIGKILL) }
+            #expect(ended)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+            try await output.wait(for: "stopped before the start was complete")
+            #expect(output.said.contains("stopped before the start was complete"), "\(output.said)")
+        }
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path) && getuid() == 0
+            && FileManager.default.isExecutableFile(atPath: unshare.path)))
+        func asPID1TooASigtermAtTheStartEndsIt() async throws {
+            let folder = try TemporaryFolder()
+            let output = Output()
+            // The bot is the first process of a PID namespace of its own, as in a container.
+            let launcher = try Self.start(through: ["--pid", "--fork", "--kill-child"], folder: folder, output: output)
+            try await output.wait(for: "Telegram is not reachable yet")
+            let children = try String(contentsOfFile: "/proc/\(launcher.processIdentifier)/task/\(launcher.processIdentifier)/children", encoding: .utf8)
+            let bot = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+            kill(bot, SIGTERM)
+            let ended = try await Self.ends(launcher, within: .seconds(10))
+            if !ended { kill(bot, SIGKILL) }
+            #expect(ended, "SIGTERM was ignored by the bot as PID 1")
+            launcher.waitUntilExit()
+            #expect(launcher.terminationStatus == 0)
+        }
+    }
+}
