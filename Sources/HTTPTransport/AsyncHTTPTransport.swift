@@ -133,6 +133,10 @@ extension TransportError {
             code = .timedOut
         case ChannelError.connectTimeout:
             code = .timedOut
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            code = .certificateRejected
+        case let error as NIOSSLError where "\(error)".contains("CERTIFICATE_VERIFY_FAILED"):
+            code = .certificateRejected
         default:
             // Refused, reset, closed, unreachable, TLS and proxy failures.
             code = .connectionFailed

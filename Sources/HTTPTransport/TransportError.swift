@@ -9,6 +9,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case timedOut
         /// The connection could not be made or broke off.
         case connectionFailed
+        /// The server's TLS certificate was not trusted: the machine's CA certificates are missing
+        /// or wrong, or something between intercepts TLS. Waiting does not mend it.
+        case certificateRejected
         /// The task was cancelled.
         case cancelled
         /// The answer was larger than the request allowed.

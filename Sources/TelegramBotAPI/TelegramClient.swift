@@ -150,9 +150,11 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         do {
             response = try await transport.send(request)
         } catch {
-            throw TelegramError(
+            var failure = TelegramError(
                 code: error.code == .tooLarge ? .tooLarge : .transport, method: method, description: redacted(error.description),
                 firstUpdateID: error.bodyStart.flatMap(Self.firstUpdateID))
+            failure.transport = error.code
+            throw failure
         }
         let envelope: APIResponse<Result>
         do {

@@ -1,3 +1,4 @@
+public import HTTPTransport
 /// A failed Bot API call.
 ///
 /// Carries what the API said (`error_code`, `description`, `retry_after`, `migrate_to_chat_id`)
@@ -22,6 +23,8 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
     /// For an answer to getUpdates that could not be read (``Code/undecodable``,
     /// ``Code/tooLarge``): the first update id it names, if any.
     public var firstUpdateID: Int64?
+    /// For ``Code/transport``: what kind of failure it was, when the transport said.
+    public var transport: TransportError.Code?
 
     public init(
         code: Code, method: String, description: String, retryAfter: Int? = nil, migrateToChatID: Int64? = nil, firstUpdateID: Int64? = nil
@@ -74,6 +77,8 @@ extension TelegramError {
         case .undecodable, .tooLarge: return false
         }
     }
+    /// No answer because Telegram's TLS certificate was not trusted: the CA certificates.
+    public var isCertificateRejected: Bool { transport == .certificateRejected }
     /// An answer that came but could not be read whole: too large, or not what the API sends.
     public var isUnreadableAnswer: Bool { code == .undecodable || code == .tooLarge }
     /// Editing with the same text and buttons: harmless.

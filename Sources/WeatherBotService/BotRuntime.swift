@@ -117,6 +117,7 @@ public struct BotRuntime: Sendable {
     /// A rejected token throws at once; a network failure or 5xx is retried with backoff.
     public func prepare() async throws {
         var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        var certificateTold = false
         try await backoff.retry {
             let me = try await telegram.getMe()
             logger.info("connected to Telegram", metadata: ["bot.username": "\(me.username ?? me.firstName)"])
@@ -129,7 +130,18 @@ public struct BotRuntime: Sendable {
                 try await telegram.setMyCommands(Self.menu(.ru), languageCode: code)
             }
         } failed: { error, delay in
-            guard (error as? TelegramError)?.isTransient == true else { throw error }
+            guard let error = error as? TelegramError, error.isTransient else { throw error }
+            // Not a network that comes back by itself: said once, plainly, then retried quietly
+            // (the certificates may be mended without a restart).
+            if error.isCertificateRejected {
+                if !certificateTold {
+                    logger.error(
+                        "Telegram's TLS certificate is not trusted: the machine's CA certificates are missing or wrong (the ca-certificates package, SSL_CERT_FILE), or something intercepts TLS; retrying",
+                        metadata: ["error": "\(error)"])
+                }
+                certificateTold = true
+                return
+            }
             logger.warning("Telegram is not reachable yet; retrying", metadata: ["error": "\(error)", "retry.in": "\(delay.logDescription)"])
         }
     }

@@ -4,9 +4,10 @@ import Testing
 import WeatherBotTesting
 
 extension LoopbackTests {
-    /// A stop asked while the bot is still starting (Telegram out of reach) ends it, also when
-    /// the bot is a container's PID 1, which the kernel spares every signal it does not handle.
-    @Suite(.serialized) struct StartSignalsTests {
+    /// The start while Telegram cannot be talked to: a stop asked meanwhile ends it, also when the
+    /// bot is a container's PID 1, which the kernel spares every signal it does not handle; and a
+    /// certificate the machine does not trust is said once, for what it is.
+    @Suite(.serialized) struct StartUpTests {
         static var executable: URL { CrashRecoveryTests.executable }
         static let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
 
@@ -32,13 +33,15 @@ extension LoopbackTests {
         }
 
         /// The bot, started through `launcher` (or directly), with Telegram out of reach.
-        static func start(through launcher: [String] = [], folder: TemporaryFolder, output: Output) throws -> Process {
+        static func start(
+            through launcher: [String] = [], folder: TemporaryFolder, output: Output, telegram: String = "http://127.0.0.1:9"
+        ) throws -> Process {
             let process = Process()
             process.executableURL = launcher.isEmpty ? executable : unshare
             process.arguments = launcher + (launcher.isEmpty ? [] : [executable.path]) + ["run"]
             process.environment = [
                 "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
-                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": folder.databasePath, "LOG_LEVEL": "info",
+                "TELEGRAM_API_URL": telegram, "DATABASE_PATH": folder.databasePath, "LOG_LEVEL": "info",
             ]
             process.standardOutput = output.pipe
             process.standardError = output.pipe
@@ -85,6 +88,25 @@ extension LoopbackTests {
             #expect(ended, "SIGTERM was ignored by the bot as PID 1")
             launcher.waitUntilExit()
             #expect(launcher.terminationStatus == 0)
+        }
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aCertificateTheMachineDoesNotTrustIsSaidOnceAtErrorLevel() async throws {
+            // Telegram's address answers TLS with a certificate no CA of the system's signed.
+            let server = try await LoopbackServer(tls: true) { _ in LoopbackResponse(body: Data("{}".utf8)) }
+            let folder = try TemporaryFolder()
+            let output = Output()
+            let process = try Self.start(folder: folder, output: output, telegram: server.url.absoluteString)
+            try await output.wait(for: "certificate is not trusted")
+            // Three attempts: at once, a second later, two more seconds later.
+            try await Task.sleep(for: .seconds(3.5))
+            process.terminate()
+            #expect(try await Self.ends(process, within: .seconds(10)))
+            let lines = output.said.split(separator: "\n")
+            #expect(lines.filter { $0.contains("certificate is not trusted") }.count == 1, "\(output.said)")
+            #expect(lines.first { $0.contains("certificate is not trusted") }?.contains(" error ") == true)
+            #expect(!output.said.contains("Telegram is not reachable yet"), "\(output.said)")
+            await server.shutdown()
         }
     }
 }
