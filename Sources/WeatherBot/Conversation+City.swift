@@ -5,7 +5,7 @@ import WeatherBotStore
 /// Finding the chat's city: from a location, typed coordinates or a name.
 extension Conversation {
     func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) {
-        let tag = "locate-\(updateID)"
+        let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
         context.state = .locating
         context.replies.append(.send(text: context.texts.locating, tag: tag))
         context.followUps.append(.resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language))

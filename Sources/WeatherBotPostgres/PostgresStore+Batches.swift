@@ -194,5 +194,15 @@ extension PostgresStore {
                 AS tagged(chat_id, tag, message_id, at)
             ON CONFLICT (chat_id, tag) DO UPDATE SET message_id = EXCLUDED.message_id, created_at = EXCLUDED.created_at
             """, logger: logger)
+        // A chat keeps a day's short-lived tags at most.
+        let shortLived = tags.filter { MessageTags.isShortLived($0.tag) }
+        guard !shortLived.isEmpty else { return }
+        let pattern = MessageTags.shortLivedPrefix + "%"
+        try await connection.query(
+            """
+            DELETE FROM message_tag USING unnest(\(shortLived.map(\.chatID)), \(shortLived.map { $0.at.addingTimeInterval(-MessageTags.shortLivedFor) }))
+                AS kept(chat_id, since)
+            WHERE message_tag.chat_id = kept.chat_id AND message_tag.tag LIKE \(pattern) AND message_tag.created_at < kept.since
+            """, logger: logger)
     }
 }

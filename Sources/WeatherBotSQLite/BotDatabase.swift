@@ -451,6 +451,10 @@ extension BotDatabase {
         try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ? AND chatId = ?").execute(arguments: [id, chatID])
         if let tag, let messageID {
             try MessageTag(chatId: chatID, tag: tag, messageId: messageID, createdAt: now).upsert(db)
+            if MessageTags.isShortLived(tag) {
+                try db.cachedStatement(sql: "DELETE FROM messageTag WHERE chatId = ? AND tag LIKE ? AND createdAt < ?")
+                    .execute(arguments: [chatID, MessageTags.shortLivedPrefix + "%", now.addingTimeInterval(-MessageTags.shortLivedFor)])
+            }
         }
     }
 

@@ -139,6 +139,25 @@ import WeatherBotStore
     }
 
     @Test(arguments: Engine.available)
+    func aChatKeepsADaysShortLivedTagsAndEveryOtherTag(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let day = MessageTags.shortLivedFor
+            // No outbox row is needed: a tag is remembered with the message id it names.
+            try await store.completeOutbox(id: 1_000_001, chatID: 7, tag: "card", messageID: 10, at: Self.now)
+            try await store.completeOutbox(id: 1_000_002, chatID: 7, tag: "locate-1", messageID: 11, at: Self.now)
+            try await store.completeOutbox(id: 1_000_003, chatID: 8, tag: "locate-2", messageID: 12, at: Self.now)
+            try await store.completeOutbox(id: 1_000_004, chatID: 7, tag: "locate-3", messageID: 13, at: Self.now.addingTimeInterval(day / 2))
+            #expect(try await store.messageID(chatID: 7, tag: "locate-1") == 11)
+            try await store.completeOutbox(id: 1_000_005, chatID: 7, tag: "locate-4", messageID: 14, at: Self.now.addingTimeInterval(day + 60))
+            #expect(try await store.messageID(chatID: 7, tag: "locate-1") == nil, "older than a day")
+            #expect(try await store.messageID(chatID: 7, tag: "locate-3") == 13)
+            #expect(try await store.messageID(chatID: 7, tag: "locate-4") == 14)
+            #expect(try await store.messageID(chatID: 7, tag: "card") == 10, "a lasting tag stays")
+            #expect(try await store.messageID(chatID: 8, tag: "locate-2") == 12, "another chat's stay")
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func oneChatsWaitingRepliesAreReadApartFromTheOthers(_ engine: Engine) async throws {
         try await engine.withStore { store in
             var ids: [Int64: [Int64]] = [:]
