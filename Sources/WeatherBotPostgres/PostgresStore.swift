@@ -267,6 +267,7 @@ public final class PostgresStore: BotStore {
                     \(String(error.prefix(2_000))), \(now))
                 ON CONFLICT (seq) DO UPDATE SET attempts = EXCLUDED.attempts, error = EXCLUDED.error, failed_at = EXCLUDED.failed_at
                 """, logger: logger)
+            try await connection.query("DELETE FROM inbox_failure WHERE failed_at < \(now.addingTimeInterval(-SetAside.keptFor))", logger: logger)
             return try await Self.queue([QueuedRow(chatID: item.chatId, lane: .interactive, request: apology, at: now)], connection, logger).first
         }
     }

@@ -37,6 +37,7 @@ extension BotDatabase {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [seq, item.chatId, item.updateId, item.kind.rawValue, item.payload, attempts, String(error.prefix(2_000)), now])
+            try db.execute(sql: "DELETE FROM inboxFailure WHERE failedAt < ?", arguments: [now.addingTimeInterval(-SetAside.keptFor)])
             return try Self.queue(apology, chatID: item.chatId, lane: .interactive, now: now, db)
         }
     }

@@ -38,7 +38,8 @@ public protocol BotStore: ChatStore {
     /// Removes an inbox item that cannot be handled at all, changing nothing else.
     func discardInboxItem(seq: Int64, chatID: Int64) async throws
     /// Moves an item that keeps failing out of the inbox, queueing `apology` for the chat; returns
-    /// the apology's outbox id, or nil when the item was gone.
+    /// the apology's outbox id, or nil when the item was gone. Items set aside longer ago than
+    /// ``SetAside/keptFor`` are forgotten then.
     func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64?
 
     // MARK: Chats
@@ -115,4 +116,11 @@ public struct CommittedStep: Sendable {
         self.replyIDs = replyIDs
         self.followUps = followUps
     }
+}
+
+/// Inbox items that kept failing, kept for the operator to read.
+public enum SetAside {
+    /// How long an item set aside is kept: each new one forgets those older than this, so the
+    /// table never grows without end however many updates fail.
+    public static let keptFor: TimeInterval = 30 * 86_400
 }

@@ -155,6 +155,23 @@ import WeatherBotStore
         }
     }
 
+    @Test func itemsSetAsideLongerAgoThanTheyAreKeptAreForgottenWithTheNextOne() async throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let updates = (Int64(1)...3).map { (updateID: $0, chatID: Int64?(4), payload: Data(#"{"update_id":\#($0)}"#.utf8)) }
+        let items = try await database.receive(updates, lastUpdateID: 3, rebasing: false, at: start)
+        let apology = BotRequest.sendMessage(chatID: 4, text: "Не удалось обработать сообщение")
+        _ = try await database.setAside(items[0], attempts: 10, error: "boom", apology: apology, at: start)
+        _ = try await database.setAside(items[1], attempts: 10, error: "boom", apology: apology, at: start.addingTimeInterval(SetAside.keptFor / 2))
+        func kept() async throws -> [Int64] {
+            try await database.writer.read { db in try Int64.fetchAll(db, sql: "SELECT seq FROM inboxFailure ORDER BY seq") }
+        }
+        #expect(try await kept() == [items[0].seq, items[1].seq].compactMap { $0 })
+        _ = try await database.setAside(items[2], attempts: 10, error: "boom", apology: apology, at: start.addingTimeInterval(SetAside.keptFor + 60))
+        #expect(try await kept() == [items[1].seq, items[2].seq].compactMap { $0 }, "the oldest is forgotten, the others are kept")
+    }
+
     @Test func aNewFileIsToldFromOneOpenedAgain() throws {
         let temporary = try TemporaryDatabase()
         #expect(temporary.database.isNew)
