@@ -35,12 +35,13 @@ import WeatherBotStore
     @Test func writesUnderALeaseNoLongerHeldAreRefused() async throws {
         try await Engine.postgres.withStore { store in
             let postgres = try #require(store as? PostgresStore)
-            let lease = LeaderLease(client: postgres.client, duration: .milliseconds(300), logger: Engine.logger)
+            // Long enough for the new holder's writes to fall within its lease on a loaded machine.
+            let lease = LeaderLease(client: postgres.client, duration: .seconds(2), logger: Engine.logger)
             let first = try #require(try await lease.acquire(as: "replica-a"))
             postgres.fence(with: first)
             #expect(try await postgres.receive([(1, 1, Data("{}".utf8))], lastUpdateID: 1, rebasing: false, at: Date()).count == 1)
 
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(2_200))
             let taken = try #require(try await lease.acquire(as: "replica-b"))
             await #expect(throws: NotLeading.self) {
                 try await postgres.receive([(2, 1, Data("{}".utf8))], lastUpdateID: 2, rebasing: false, at: Date())
