@@ -69,9 +69,13 @@ extension BotDatabase {
         return error.resultCode.primaryResultCode == .SQLITE_CORRUPT || error.resultCode.primaryResultCode == .SQLITE_NOTADB
     }
 
-    /// An error as one line for the operator: damage is named as such.
-    public func describe(_ error: any Error) -> String {
-        Self.isDamage(error) ? "the database is damaged: \(error)" : "\(error)"
+    /// An error as one line for the operator: damage is named as such, with what to do.
+    public func describe(_ error: any Error) -> String { Self.damage(error)?.description ?? "\(error)" }
+
+    /// The damage an error tells of, if it does.
+    public static func damage(_ error: any Error) -> DatabaseDamaged? {
+        if let damage = error as? DatabaseDamaged { return damage }
+        return isDamage(error) ? DatabaseDamaged(detail: "\(error)") : nil
     }
 
     /// Whether a failed write was refused for what it held (a constraint, a value too big), so that

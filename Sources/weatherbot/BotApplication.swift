@@ -24,9 +24,7 @@ struct BotApplication {
 
     /// An error as one line for the operator; damage says what to do about it.
     static func describe(_ error: any Error) -> String {
-        if let damage = error as? DatabaseDamaged { return damage.description }
-        if BotDatabase.isDamage(error) { return DatabaseDamaged(detail: "\(error)").description }
-        return PostgresStore.describe(error)
+        BotDatabase.damage(error)?.description ?? PostgresStore.describe(error)
     }
 
     func run() async throws {

@@ -11,6 +11,17 @@ extension LoopbackTests {
     /// One chat's replies, sent at that chat's pace of one a second, never fill the sender's
     /// window the other chats' replies need.
     @Suite(.serialized) struct ReplyStormEndToEndTests {
+        /// Five other chats send /help: how long until each is answered.
+        static func othersAnswered(_ telegram: FakeTelegram, giveUpAfter timeout: Duration) async throws -> Duration {
+            let others: [Int64] = [101, 102, 103, 104, 105]
+            for chat in others { telegram.sendText("/help", from: chat) }
+            let asked = ContinuousClock.now
+            try await telegram.waitUntil(timeout: timeout, "every other chat answered") { state in
+                Set(state.sent.map(\.chatID)).isSuperset(of: others)
+            }
+            return ContinuousClock.now - asked
+        }
+
         /// 2,000 presses of a card's view buttons, then one message from each of five other chats,
         /// with a window of 400 replies: the presses' edits collapse into the latest, the others
         /// are answered at once, and the card ends on the view last pressed.
@@ -37,15 +48,9 @@ extension LoopbackTests {
                 try await telegram.waitUntil(timeout: .seconds(30), "the presses handled") { $0.answers.count + dropped() >= 40 * (batch + 1) }
             }
 
-            let others: [Int64] = [101, 102, 103, 104, 105]
-            for chat in others { telegram.sendText("/help", from: chat) }
-            let asked = ContinuousClock.now
             // Behind 400 of the stormer's edits, read again only once 200 were sent, the others
             // would wait 200 seconds.
-            try await telegram.waitUntil(timeout: .seconds(20), "every other chat answered") { state in
-                Set(state.sent.map(\.chatID)).isSuperset(of: others)
-            }
-            let waited = ContinuousClock.now - asked
+            let waited = try await Self.othersAnswered(telegram, giveUpAfter: .seconds(20))
             #expect(waited < .seconds(10), "the others waited \(waited)")
 
             // Every press is answered; the card shows the view pressed last, after a few edits.
@@ -88,15 +93,9 @@ extension LoopbackTests {
                 }
             }
 
-            let others: [Int64] = [101, 102, 103, 104, 105]
-            for chat in others { telegram.sendText("/help", from: chat) }
-            let asked = ContinuousClock.now
             // Behind 100 of the flooder's replies, read again only once 50 were sent at two a
             // second, the others would wait 25 seconds.
-            try await telegram.waitUntil(timeout: .seconds(40), "every other chat answered") { state in
-                Set(state.sent.map(\.chatID)).isSuperset(of: others)
-            }
-            let waited = ContinuousClock.now - asked
+            let waited = try await Self.othersAnswered(telegram, giveUpAfter: .seconds(40))
             #expect(waited < .seconds(8), "the others waited \(waited)")
             try await Task.sleep(for: .seconds(6))
             try await bot.stop()
