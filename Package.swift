@@ -123,6 +123,7 @@ let package = Package(
         .target(
             name: "WeatherBotHTTP",
             dependencies: [
+                "BotClock",
                 "WeatherBotService",
                 "WeatherBotStore",
                 .product(name: "Hummingbird", package: "hummingbird"),

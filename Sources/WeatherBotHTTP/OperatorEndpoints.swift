@@ -1,3 +1,4 @@
+import BotClock
 import CoreMetrics
 import Foundation
 import HTTPTypes
@@ -104,7 +105,8 @@ public struct OperatorEndpoints: Sendable {
 
     static let secretHeader = HTTPField.Name("X-Telegram-Bot-Api-Secret-Token")!
 
-    /// The verdict at `now`: 200 while Telegram was heard from within the window (or the bot
+    /// The verdict at `now`: 503 while the database does not answer (a replica's lease renewals
+    /// and a standby's tries tell); else 200 while Telegram was heard from within the window (or the bot
     /// started less than the window ago) and no answer to a chat has waited longer than
     /// ``longestWait``, 503 with the reason otherwise. A standby, running, is well: it says so,
     /// for the reverse proxy may send it webhook posts all the same.
@@ -147,6 +149,10 @@ public struct OperatorEndpoints: Sendable {
 
     /// The health check's status and JSON body at `now`.
     func verdict(at now: ContinuousClock.Instant) async -> (HTTPResponse.Status, String) {
+        if let outage = metrics.databaseOutage {
+            let reason = "the database has not answered for \(max(now - outage.since, .zero).components.seconds) s: \(outage.reason)"
+            return (.serviceUnavailable, Self.text(Health.unhealthy(reason: reason)))
+        }
         var (status, health) = assessment(at: now)
         if status == .ok, !standby, let waited = await oldestInteractiveWait(at: now), waited > Self.longestWait {
             (status, health) = (
@@ -159,7 +165,7 @@ public struct OperatorEndpoints: Sendable {
     /// How long the oldest reply of the interactive lane has waited at `now`; nil when none
     /// waits, or the store does not say within a second (the verdict then rests on Telegram).
     private func oldestInteractiveWait(at now: ContinuousClock.Instant) async -> TimeInterval? {
-        guard let oldest = try? await Self.within(.seconds(1), { [store] in try await store.oldestOutboxItem(lane: .interactive) }) else {
+        guard let oldest = try? await Deadline.within(.seconds(1), { [store] in try await store.oldestOutboxItem(lane: .interactive) }) else {
             return nil
         }
         // `now` on the monotonic clock, as a date: tests ask about moments ahead.
@@ -189,7 +195,7 @@ public struct OperatorEndpoints: Sendable {
     /// the counters still come.
     func exposition() async throws -> Response {
         let factory = Self.metricsFactory(registry)
-        let lanes = try? await Self.within(.seconds(2)) { [store] in
+        let lanes = try? await Deadline.within(.seconds(2)) { [store] in
             var lanes: [(OutboxLane, backlog: Int, oldest: Date?)] = []
             for lane in OutboxLane.allCases {
                 lanes.append((lane, try await store.outboxBacklog(lane: lane), try await store.oldestOutboxItem(lane: lane)))
@@ -207,20 +213,6 @@ public struct OperatorEndpoints: Sendable {
         var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: buffer)))
         response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return response
-    }
-
-    /// `body`'s result, or an error once `limit` has passed (the body is cancelled then).
-    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let result = first else { throw CancellationError() }
-            return result
-        }
     }
 
     /// Answers are written by one encoder: keys sorted, so that the same answer is the same bytes.

@@ -18,6 +18,8 @@ public final class BotMetrics: Sendable {
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
     /// Why Telegram cannot post to the webhook, while getWebhookInfo says so.
     private let webhookTrouble = Mutex<String?>(nil)
+    /// Since when the database has not answered, and why, while it does not.
+    private let databaseTrouble = Mutex<DatabaseOutage?>(nil)
 
     public init(factory: (any MetricsFactory)? = nil) {
         self.factory = factory
@@ -30,6 +32,7 @@ public final class BotMetrics: Sendable {
                 (result, Counter(label: "weatherbot_webhook_requests_total", dimensions: [("result", result)], factory: factory))
             })
         } ?? [:]
+        databaseUp(true)
     }
 
     /// What becomes of a post to the webhook.
@@ -133,4 +136,43 @@ public final class BotMetrics: Sendable {
 
     /// When Telegram last answered, if it did since the start.
     public var lastHeardFromTelegram: ContinuousClock.Instant? { lastContact.withLock { $0 } }
+
+    /// The database did not answer, for `reason`: the outage that began, or nil when one was
+    /// already going on.
+    public func databaseFailed(_ reason: String, at instant: ContinuousClock.Instant = .now) -> DatabaseOutage? {
+        let began: DatabaseOutage? = databaseTrouble.withLock { outage in
+            guard outage == nil else {
+                outage?.reason = reason
+                return nil
+            }
+            outage = DatabaseOutage(since: instant, reason: reason)
+            return outage
+        }
+        if began != nil { databaseUp(false) }
+        return began
+    }
+
+    /// The database answered: the outage that ended, if one was going on.
+    public func databaseAnswered() -> DatabaseOutage? {
+        let ended = databaseTrouble.withLock { outage in
+            defer { outage = nil }
+            return outage
+        }
+        if ended != nil { databaseUp(true) }
+        return ended
+    }
+
+    /// The database's outage going on now, if any.
+    public var databaseOutage: DatabaseOutage? { databaseTrouble.withLock { $0 } }
+
+    private func databaseUp(_ up: Bool) {
+        guard let factory else { return }
+        Gauge(label: "weatherbot_database_up", factory: factory).record(up ? 1 : 0)
+    }
+}
+
+/// A time the database did not answer: since when, on the monotonic clock, and the last reason.
+public struct DatabaseOutage: Sendable {
+    public let since: ContinuousClock.Instant
+    public var reason: String
 }

@@ -178,13 +178,21 @@ struct BotApplication {
         logger.info("weatherbot stopped")
     }
 
-    /// Runs `body` to its end, unless one of `signals` comes first: then `body` is cancelled and
-    /// the answer is nil. With no signals, `body` runs as it is.
+    /// Runs `body` to its end, unless one of `signals` comes first, or (inside a service group:
+    /// a replica's, which traps the signals itself) the group's graceful shutdown begins: then
+    /// `body` is cancelled and the answer is nil.
     static func unlessSignalled<T: Sendable>(_ signals: [UnixSignal], _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
-        guard !signals.isEmpty else { return try await body() }
+        let stoppable: @Sendable () async throws -> T? = {
+            do {
+                return try await cancelWhenGracefulShutdown(body)
+            } catch where Task.isShuttingDownGracefully {
+                return nil
+            }
+        }
+        guard !signals.isEmpty else { return try await stoppable() }
         let caught = await UnixSignalsSequence(trapping: signals)
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
+            group.addTask { try await stoppable() }
             group.addTask {
                 for await _ in caught { return nil }
                 // Cancelled: the body ended first.

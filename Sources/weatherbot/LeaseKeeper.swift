@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -13,14 +14,16 @@ final class LeaseKeeper: Service {
     private let lease: LeaderLease
     private let held: LeaderLease.Held
     private let logger: Logger
+    private let report: DatabaseOutageReport
     /// Until when this replica may send, on the monotonic clock: a renewal's start plus the
     /// lease's duration, less a margin. A frozen process that wakes up past it sends nothing.
     private let validUntil: Mutex<ContinuousClock.Instant>
 
-    init(lease: LeaderLease, held: LeaderLease.Held, acquiredAt: ContinuousClock.Instant, logger: Logger) {
+    init(lease: LeaderLease, held: LeaderLease.Held, acquiredAt: ContinuousClock.Instant, report: DatabaseOutageReport) {
         self.lease = lease
         self.held = held
-        self.logger = logger
+        self.logger = report.logger
+        self.report = report
         validUntil = Mutex(acquiredAt + lease.duration - Self.margin(lease.duration))
     }
 
@@ -51,19 +54,26 @@ final class LeaseKeeper: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 let started = ContinuousClock.now
+                let left = max((self.validUntil.withLock { $0 } - started).timeInterval.rounded(), 0)
                 do {
-                    guard try await self.lease.renew(self.held) else { throw NotLeading(lease: self.held) }
+                    let renewed = try await self.report.ask(consequence: "this replica stops unless its lease is renewed within \(left) s") {
+                        try await self.lease.renew(self.held)
+                    }
+                    guard renewed else { throw NotLeading(lease: self.held) }
                     self.validUntil.withLock { $0 = started + self.lease.duration - Self.margin(self.lease.duration) }
                 } catch let error as NotLeading {
                     self.logger.critical("another replica took the lease; stopping", metadata: ["epoch": "\(self.held.epoch)"])
                     throw error
+                } catch is CancellationError {
+                    throw CancellationError()
                 } catch {
-                    // The server did not answer: go on trying while the lease lasts.
+                    // The server did not answer (the outage's first failure was said at error
+                    // level): go on trying while the lease lasts.
                     guard self.isLeading else {
                         self.logger.critical("the lease could not be renewed before it ran out; stopping", metadata: ["error": "\(PostgresStore.describe(error))"])
                         throw NotLeading(lease: self.held)
                     }
-                    self.logger.warning("could not renew the lease; trying again", metadata: ["error": "\(PostgresStore.describe(error))"])
+                    self.logger.debug("could not renew the lease; trying again", metadata: ["error": "\(PostgresStore.describe(error))"])
                 }
             }
         }

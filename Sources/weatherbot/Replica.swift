@@ -25,8 +25,12 @@ extension BotApplication {
         let leaseClient = PostgresClient(configuration: leaseConfiguration, backgroundLogger: logger)
         // The pools wait for an unreachable server as long as it takes: one connection first
         // says at once what is wrong (refused, no such database, the password, TLS).
+        // Before the service group traps the signals: a stop asked meanwhile ends the start.
         do {
-            try await location.checkConnection(logger: logger)
+            guard try await Self.unlessSignalled([.sigterm, .sigint], { try await location.checkConnection(logger: logger) }) != nil else {
+                logger.info("stopped before the start was complete")
+                return
+            }
         } catch {
             throw StartFailure(message: "cannot connect to the database at \(location): \(Self.describe(error))")
         }
@@ -45,13 +49,17 @@ extension BotApplication {
     /// gracefully.
     private func live(_ store: PostgresStore, leaseClient: PostgresClient, location: PostgresLocation, logger: Logger) async throws {
         do {
-            try await store.migrate()
+            guard try await Self.unlessSignalled([], { try await store.migrate() }) != nil else {
+                logger.info("stopped before the start was complete")
+                return
+            }
         } catch {
             throw StartFailure(message: "cannot use the database at \(location): \(Self.describe(error))")
         }
         let lease = LeaderLease(client: leaseClient, logger: logger)
-        let standby = Standby(lease: lease, name: LeaderLease.replicaName, logger: logger)
         let clients = clients(logger: logger)
+        let report = DatabaseOutageReport(metrics: clients.metrics, logger: logger)
+        let standby = Standby(lease: lease, name: LeaderLease.replicaName, report: report)
         // A standby answers /healthz and /metrics too, and in webhook mode takes Telegram's
         // posts into the shared inbox, for the active replica to handle.
         let webhook = try await webhookSettings(store, where: "\(location)")
@@ -71,7 +79,7 @@ extension BotApplication {
         }
         guard let (held, acquiredAt) = standby.acquired else { return await clients.shutdown() }
         store.fence(with: held)
-        let keeper = LeaseKeeper(lease: lease, held: held, acquiredAt: acquiredAt, logger: logger)
+        let keeper = LeaseKeeper(lease: lease, held: held, acquiredAt: acquiredAt, report: report)
         try await serve(
             store, where: "\(location)", clients: clients, webhook: webhook, first: keeper, deliveryFence: { keeper.isLeading }, sharesInbox: true,
             signals: [], logger: logger)

@@ -1,3 +1,4 @@
+import BotClock
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -8,12 +9,14 @@ final class Standby: Service {
     private let lease: LeaderLease
     private let name: String
     private let logger: Logger
+    private let report: DatabaseOutageReport
     private let held = Mutex<(LeaderLease.Held, ContinuousClock.Instant)?>(nil)
 
-    init(lease: LeaderLease, name: String, logger: Logger) {
+    init(lease: LeaderLease, name: String, report: DatabaseOutageReport) {
         self.lease = lease
         self.name = name
-        self.logger = logger
+        self.logger = report.logger
+        self.report = report
     }
 
     /// The lease, and when it was taken; nil when the wait was stopped.
@@ -25,19 +28,25 @@ final class Standby: Service {
             while !Task.isCancelled {
                 let started = ContinuousClock.now
                 do {
-                    if let taken = try await self.lease.acquire(as: self.name) {
+                    let acquired = try await self.report.ask(consequence: "this standby cannot take over meanwhile") {
+                        try await self.lease.acquire(as: self.name)
+                    }
+                    if let taken = acquired {
                         self.logger.notice("active: this replica holds the lease", metadata: ["replica": "\(self.name)", "epoch": "\(taken.epoch)"])
                         self.held.withLock { $0 = (taken, started) }
                         return
                     }
                     if !announced {
-                        let holder = try? await self.lease.standing()
+                        let holder = try? await Deadline.within(self.report.patience) { try await self.lease.standing() }
                         self.logger.notice(
                             "standby: another replica is active", metadata: ["replica": "\(self.name)", "active": "\(holder?.holder ?? "?")"])
                         announced = true
                     }
+                } catch is CancellationError {
+                    return
                 } catch {
-                    self.logger.warning("could not reach the database for the lease; trying again", metadata: ["error": "\(PostgresStore.describe(error))"])
+                    // The outage's first failure was said at error level.
+                    self.logger.debug("could not reach the database for the lease; trying again", metadata: ["error": "\(PostgresStore.describe(error))"])
                 }
                 try await Task.sleep(for: .seconds(1))
             }

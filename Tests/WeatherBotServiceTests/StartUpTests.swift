@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WeatherBotPostgres
 import WeatherBotTesting
 
 extension LoopbackTests {
@@ -88,6 +89,66 @@ extension LoopbackTests {
             #expect(ended, "SIGTERM was ignored by the bot as PID 1")
             launcher.waitUntilExit()
             #expect(launcher.terminationStatus == 0)
+        }
+
+        /// A replica started on `databaseURL`, with Telegram out of reach.
+        static func startReplica(databaseURL: String, output: Output) throws -> Process {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["run"]
+            process.environment = [
+                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
+                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_URL": databaseURL, "LOG_LEVEL": "info",
+            ]
+            process.standardOutput = output.pipe
+            process.standardError = output.pipe
+            try process.run()
+            return process
+        }
+
+        /// SIGTERM to `process`: it must end within 10 s, with exit 0, having said it stopped
+        /// before the start was complete.
+        static func stopsCleanly(_ process: Process, _ output: Output) async throws {
+            process.terminate()
+            let ended = try await ends(process, within: .seconds(10))
+            if !ended { kill(process.processIdentifier, SIGKILL) }
+            #expect(ended, "SIGTERM did not end the start: \(output.said)")
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(output.said)")
+            try await output.wait(for: "stopped before the start was complete")
+            #expect(output.said.contains("stopped before the start was complete"), "\(output.said)")
+        }
+
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aReplicaStoppedWhileItsDatabaseDoesNotAnswerEndsCleanly() async throws {
+            // A server that takes connections into its queue and never answers them.
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(listener) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            #expect(bound == 0 && listen(listener, 16) == 0)
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+            let port = Int(UInt16(bigEndian: address.sin_port))
+
+            let output = Output()
+            let process = try Self.startReplica(databaseURL: "postgres://weatherbot@127.0.0.1:\(port)/weatherbot?sslmode=disable", output: output)
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(process.isRunning, "\(output.said)")
+            try await Self.stopsCleanly(process, output)
+        }
+
+        @Test(.enabled(if: FailoverTests.serverURL != nil && FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aReplicaStoppedWhileTelegramIsOutOfReachEndsCleanly() async throws {
+            let database = try await ScratchDatabase.create(on: try #require(FailoverTests.serverURL), prefix: "weatherbot_start")
+            let output = Output()
+            let process = try Self.startReplica(databaseURL: database.url, output: output)
+            try await output.wait(for: "Telegram is not reachable yet")
+            #expect(output.said.contains("active: this replica holds the lease"), "\(output.said)")
+            try await Self.stopsCleanly(process, output)
+            await database.drop()
         }
 
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
