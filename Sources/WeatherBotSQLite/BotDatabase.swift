@@ -36,6 +36,34 @@ public struct BotDatabase: Sendable {
         }
     }
 
+    /// The database's file, or its folder, cannot be written by this process: SQLite keeps a
+    /// journal (`-wal`) and shared memory (`-shm`) beside the file and must create them there.
+    public struct NotWritable: Error, CustomStringConvertible {
+        public var path: String
+        /// The folder when it is the folder that cannot be written.
+        public var folder: String?
+
+        /// What stands in the way of opening `path`, if it is the rights: nil when they are there.
+        init?(path: String) {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if access(folder, W_OK | X_OK) != 0 {
+                (self.path, self.folder) = (path, folder)
+            } else if access(path, F_OK) == 0, access(path, R_OK | W_OK) != 0 {
+                (self.path, self.folder) = (path, nil)
+            } else {
+                return nil
+            }
+        }
+
+        public var description: String {
+            let user = "user \(getuid())"
+            guard let folder else { return "the file \(path) cannot be read and written by this process (\(user)); give it write access" }
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            return "the folder \(folder) cannot be written by this process (\(user)): SQLite keeps \(name)-wal and \(name)-shm beside the database, "
+                + "so the folder must be writable, not only the file"
+        }
+    }
+
     /// Opens (creating when needed) the database at `path` in WAL mode, readable by its owner only.
     /// A SQLite file of another program at that path is refused (``NotThisBotsDatabase``).
     public static func open(path: String) throws -> BotDatabase {
@@ -47,8 +75,14 @@ public struct BotDatabase: Sendable {
         if created >= 0 { close(created) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        try claim(pool, path: path)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try claim(pool, path: path)
+        } catch let error as DatabaseError {
+            // SQLite's own words («unable to open database file») do not say what to change.
+            throw NotWritable(path: path) ?? error
+        }
         // FULL: a commit is on disk when it returns, also across power loss, as the update's
         // confirmation to Telegram (the next offset) assumes; NORMAL in WAL mode may lose the last
         // commits then. The group commit shares each sync among many steps. Set on the writer once

@@ -97,6 +97,45 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// An existing database in a folder the bot's user cannot write: SQLite cannot create the
+        /// journal beside it, and the start says so, naming the folder. As root, the bot runs as
+        /// `nobody` (root writes anywhere).
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aDatabaseInAFolderThatCannotBeWrittenIsSaidForWhatItIs() async throws {
+            let folder = try TemporaryFolder()
+            let path = try database(in: folder)
+            for leftover in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + leftover) }
+            var launcher: [String] = []
+            if getuid() == 0 {
+                let nobody: uid_t = 65534
+                #expect(chown(folder.url.path, nobody, gid_t(nobody)) == 0 && chown(path, nobody, gid_t(nobody)) == 0)
+                launcher = ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]
+            }
+            #expect(chmod(folder.url.path, 0o555) == 0)
+            defer { chmod(folder.url.path, 0o755) }
+
+            let output = StartUpTests.Output()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.executable.path)
+            process.arguments = launcher.dropFirst() + (launcher.isEmpty ? [] : [Self.executable.path]) + ["run"]
+            process.environment = [
+                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
+                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": path, "LOG_LEVEL": "error",
+            ]
+            process.standardOutput = output.pipe
+            process.standardError = output.pipe
+            try process.run()
+            let ended = try await StartUpTests.ends(process, within: .seconds(20))
+            if !ended { process.terminate() }
+            #expect(ended && process.terminationStatus == 1)
+            #expect(output.said.contains("the folder \(folder.url.path) cannot be written by this process"), "\(output.said)")
+            #expect(output.said.contains("bot.sqlite-wal and bot.sqlite-shm beside the database"), "\(output.said)")
+
+            // Nothing was lost: writable again, the database has every chat.
+            chmod(folder.url.path, 0o755)
+            #expect(try StoreContents(readingFileAt: path).chats.count == 3_000)
+        }
+
         @Test func damageIsToldFromPassingFailures() {
             #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_CORRUPT)))
             #expect(BotDatabase.isDamage(DatabaseError(resultCode: .SQLITE_NOTADB)))
