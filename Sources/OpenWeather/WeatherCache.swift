@@ -6,7 +6,9 @@ public import Foundation
 /// The key is the place rounded to 0.01° (about 1 km) plus the language (units are always
 /// metric). Concurrent requests for one key share one fetch. When a refresh fails, an entry up
 /// to `staleFor` old is returned marked stale, so the user sees the last known weather with its
-/// time. At most `capacity` entries are kept; the least recently fetched go first.
+/// time. An entry is kept up to `keptFor` as the last known forecast (``lastKnown(latitude:longitude:language:)``),
+/// which a daily forecast falls back on while OpenWeather does not answer. At most `capacity`
+/// entries are kept; the least recently fetched go first.
 public actor WeatherCache {
     /// A forecast and how old it is.
     public struct Entry: Sendable {
@@ -33,6 +35,7 @@ public actor WeatherCache {
     private let fetch: Fetch
     private let freshFor: TimeInterval
     private let staleFor: TimeInterval
+    private let keptFor: TimeInterval
     /// «Обновить» on an entry younger than this returns it: OpenWeather has nothing newer, and a
     /// user pressing again and again costs no calls.
     private let refreshAfter: TimeInterval
@@ -46,6 +49,7 @@ public actor WeatherCache {
     public init(
         freshFor: Duration = .seconds(600),
         staleFor: Duration = .seconds(3 * 3600),
+        keptFor: Duration = .seconds(36 * 3600),
         refreshAfter: Duration = .seconds(60),
         capacity: Int = 10_000,
         clock: any WallClock = SystemWallClock(),
@@ -54,6 +58,7 @@ public actor WeatherCache {
         self.fetch = fetch
         self.freshFor = Double(freshFor.components.seconds)
         self.staleFor = Double(staleFor.components.seconds)
+        self.keptFor = Double(keptFor.components.seconds)
         self.refreshAfter = Double(refreshAfter.components.seconds)
         self.capacity = max(1, capacity)
         self.clock = clock
@@ -92,6 +97,16 @@ public actor WeatherCache {
             }
             throw error
         }
+    }
+
+    /// The last forecast fetched for the point, up to `keptFor` old, marked stale; nothing is
+    /// fetched. A forecast of yesterday morning still tells today's day.
+    public func lastKnown(latitude: Double, longitude: Double, language: String) -> Entry? {
+        guard var entry = entries[Key(latitude: latitude, longitude: longitude, language: language)],
+            clock.date.timeIntervalSince(entry.fetchedAt) < keptFor
+        else { return nil }
+        entry.isStale = true
+        return entry
     }
 
     private func store(_ entry: Entry, for key: Key) {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import OpenWeather
 public import TelegramBotAPI
 public import WeatherBotStore
@@ -25,8 +25,16 @@ public enum DailyForecastView {
             keyboard: ChartViews.keyboard(.hours, .subscription(subscriptionID), texts))
     }
 
-    /// The message's text for `day` (`yyyy-MM-dd`, local to the place).
-    public static func text(place: Place, forecast: Forecast, day: String, texts: Texts) -> String {
+    /// Whether `forecast` tells `day` (`yyyy-MM-dd`, local to the place): one fetched yesterday
+    /// still does.
+    public static func tells(_ forecast: Forecast, day: String) -> Bool {
+        forecast.daily.contains { DailySchedule.day(of: $0.time, in: forecast.timeZone.timeZone) == day }
+    }
+
+    /// The message's text for `day` (`yyyy-MM-dd`, local to the place). Made of the last known
+    /// weather (`lastKnown`, while OpenWeather does not answer), it ends saying so, with when that
+    /// weather was fetched and how long before `lastKnown.now`.
+    public static func text(place: Place, forecast: Forecast, day: String, texts: Texts, lastKnown: (fetchedAt: Date, now: Date)? = nil) -> String {
         let zone = forecast.timeZone.timeZone
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
         var lines = [
@@ -52,6 +60,10 @@ public enum DailyForecastView {
             ]
         } else {
             lines.append(texts.noDayForecast)
+        }
+        if let (fetchedAt, now) = lastKnown {
+            let minutes = Int(max(now.timeIntervalSince(fetchedAt), 0) / 60)
+            lines += ["", "⚠️ " + texts.lastKnownForecast(WeatherViews.dayAndTime(fetchedAt, zone, texts), texts.ageShort(minutes))]
         }
         return HTML.fitting(lines.joined(separator: "\n"))
     }

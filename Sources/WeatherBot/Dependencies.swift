@@ -29,6 +29,9 @@ public protocol WeatherSource: Sendable {
     /// - Parameter refresh: the user asked for fresh data; a cached answer younger than the
     ///   cache's freshness would otherwise do.
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport
+    /// The last weather known at the place, however old (up to the source's keeping), marked
+    /// stale; nothing is fetched. Nil when none is known.
+    func lastKnown(at place: Place, language: Language) async -> WeatherReport?
 }
 
 /// Who may change a group's shared data: its administrators, looked up (and remembered for a

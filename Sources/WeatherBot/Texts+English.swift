@@ -59,6 +59,8 @@ extension Texts {
         sunrise: "Sunrise",
         sunset: "Sunset",
         dataAsOf: { "data as of \($0)" },
+        lastKnownForecast: { "OpenWeather is not answering now, so this is the last known forecast: from \($0), \($1) ago" },
+        ageShort: { $0 < 60 ? "\(max($0, 1)) min" : "\($0 / 60) h" },
         decimalMark: ".",
         hourlyTitle: "by the hour",
         everyThreeHours: "every 3 h",

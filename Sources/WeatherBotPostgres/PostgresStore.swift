@@ -243,6 +243,12 @@ public final class PostgresStore: BotStore {
         }
     }
 
+    public func dailyForecastsSkipped() async throws -> Int {
+        try await client.withConnection { connection in
+            try await Self.fact(.dailyForecastsSkipped, connection, logger).flatMap(Int.init) ?? 0
+        }
+    }
+
     public func pendingInbox() async throws -> [InboxItem] {
         try await inbox(client.query("SELECT seq, chat_id, update_id, kind, payload, attempts FROM inbox ORDER BY seq", logger: logger))
     }
@@ -398,6 +404,7 @@ public final class PostgresStore: BotStore {
     public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]] {
         try await write { connection in
             var written: [[Int64]] = []
+            var skipped = 0
             for delivery in deliveries {
                 let marked = try await connection.query(
                     """
@@ -411,8 +418,16 @@ public final class PostgresStore: BotStore {
                     written.append([])
                     continue
                 }
+                if delivery.requests.isEmpty { skipped += 1 }
                 written.append(
                     try await Self.queue(delivery.requests.map { QueuedRow(chatID: delivery.chatID, lane: .bulk, request: $0, at: now) }, connection, logger))
+            }
+            if skipped > 0 {
+                try await connection.query(
+                    """
+                    INSERT INTO worker_fact (key, value) VALUES (\(WorkerFact.Key.dailyForecastsSkipped.rawValue), \(String(skipped)))
+                    ON CONFLICT (key) DO UPDATE SET value = (worker_fact.value::bigint + EXCLUDED.value::bigint)::text
+                    """, logger: logger)
             }
             return written
         }

@@ -45,10 +45,20 @@ extension BotDatabase {
                 UPDATE subscription SET lastSentDay = ?, nextSendAt = ?
                 WHERE id = ? AND chatId = ? AND (lastSentDay IS NULL OR lastSentDay <> ?)
                 """)
-        return try deliveries.map { delivery in
+        var skipped = 0
+        let ids = try deliveries.map { delivery in
             try mark.execute(arguments: [delivery.day, delivery.nextSendAt, delivery.subscriptionID, delivery.chatID, delivery.day])
-            guard db.changesCount == 1 else { return [] }
+            guard db.changesCount == 1 else { return [Int64]() }
+            if delivery.requests.isEmpty { skipped += 1 }
             return try delivery.requests.map { request in try queue(request, chatID: delivery.chatID, lane: .bulk, now: now, db) }
         }
+        if skipped > 0 {
+            try db.execute(
+                sql: """
+                    INSERT INTO workerFact (key, value) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)
+                    """, arguments: [WorkerFact.Key.dailyForecastsSkipped.rawValue, String(skipped)])
+        }
+        return ids
     }
 }

@@ -283,6 +283,10 @@ extension BotDatabase {
         try writer.read { db in try Self.fact(.lastUpdateID, db).flatMap(Int64.init) }
     }
 
+    public func dailyForecastsSkipped() throws -> Int {
+        try writer.read { db in try Self.fact(.dailyForecastsSkipped, db).flatMap(Int.init) ?? 0 }
+    }
+
     /// When getUpdates last answered.
     public func lastSuccessfulPoll() throws -> Date? {
         try writer.read { db in

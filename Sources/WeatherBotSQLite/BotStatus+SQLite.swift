@@ -11,7 +11,10 @@ extension BotStatus {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         return try queue.read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            let poll = try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [WorkerFact.Key.lastSuccessfulPoll.rawValue])
+            func fact(_ key: WorkerFact.Key) throws -> String? {
+                try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [key.rawValue])
+            }
+            let poll = try fact(.lastSuccessfulPoll)
             return BotStatus(
                 lastSuccessfulPoll: WorkerFact.time(poll),
                 inboxBacklog: try count("SELECT COUNT(*) FROM inbox"),
@@ -20,6 +23,7 @@ extension BotStatus {
                 subscriptions: try count("SELECT COUNT(*) FROM subscription"),
                 activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),
                 chats: try count("SELECT COUNT(*) FROM chat"),
+                dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
                 damage: BotDatabase.quickCheck(db))
         }
     }

@@ -82,12 +82,14 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
     }
 
-    /// A pass of the scheduler dealt with `queued` forecasts due (queued to send) and `skipped`
+    /// A pass of the scheduler dealt with `queued` forecasts due (queued to send), `lastKnown`
+    /// ones queued with the last known weather while OpenWeather did not answer, and `skipped`
     /// ones missed for longer than the grace period.
-    func dailyDue(queued: Int, skipped: Int) {
-        guard let factory, queued + skipped > 0 else { return }
-        Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", "queued")], factory: factory).increment(by: Int64(queued))
-        Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", "skipped")], factory: factory).increment(by: Int64(skipped))
+    func dailyDue(queued: Int, lastKnown: Int, skipped: Int) {
+        guard let factory, queued + lastKnown + skipped > 0 else { return }
+        for (outcome, count) in [("queued", queued), ("last_known", lastKnown), ("skipped", skipped)] {
+            Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", outcome)], factory: factory).increment(by: Int64(count))
+        }
     }
 
     /// Updates of a flooding chat dropped beyond its share of the backlog.

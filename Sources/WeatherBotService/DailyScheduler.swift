@@ -11,7 +11,8 @@ public import WeatherBotStore
 /// the weather once per place cell (about 1 km) and language, and writes the forecasts to the
 /// outbox in the same transaction that marks each subscription sent for its local date and sets
 /// its next time. A forecast missed by less than `gracePeriod` (after downtime) is sent late;
-/// older ones are skipped.
+/// older ones are skipped. While OpenWeather does not answer, a forecast waits `lastKnownAfter` for
+/// it, then goes with the last known weather of its place, marked with its age.
 public struct DailyScheduler: Service {
     let database: any BotStore
     /// Counts the forecasts due.
@@ -22,6 +23,7 @@ public struct DailyScheduler: Service {
     let clock: any WallClock
     let interval: Duration
     let gracePeriod: TimeInterval
+    let lastKnownAfter: TimeInterval
     let maximumConcurrentFetches: Int
     /// How many due subscriptions are read and committed at a time.
     let batchSize: Int
@@ -32,16 +34,22 @@ public struct DailyScheduler: Service {
         public var interval: Duration
         /// How late (after downtime) a daily forecast may still be sent.
         public var gracePeriod: Duration
+        /// How long after its time a daily forecast waits for fresh weather while OpenWeather does
+        /// not answer; then it is sent with the last known weather of its place, marked with its
+        /// age, when that tells its day.
+        public var lastKnownAfter: Duration
         /// Weather fetches under way at once.
         public var maximumConcurrentFetches: Int
         /// How many due subscriptions are read and committed at a time.
         public var batchSize: Int
 
         public init(
-            interval: Duration = .seconds(20), gracePeriod: Duration = .seconds(2 * 3600), maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
+            interval: Duration = .seconds(20), gracePeriod: Duration = .seconds(2 * 3600), lastKnownAfter: Duration = .seconds(15 * 60),
+            maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
         ) {
             self.interval = interval
             self.gracePeriod = gracePeriod
+            self.lastKnownAfter = lastKnownAfter
             self.maximumConcurrentFetches = maximumConcurrentFetches
             self.batchSize = batchSize
         }
@@ -59,6 +67,7 @@ public struct DailyScheduler: Service {
         self.clock = clock
         self.interval = configuration.interval
         self.gracePeriod = TimeInterval(configuration.gracePeriod.components.seconds)
+        self.lastKnownAfter = configuration.lastKnownAfter.timeInterval
         self.maximumConcurrentFetches = configuration.maximumConcurrentFetches
         self.batchSize = configuration.batchSize
     }
@@ -144,43 +153,76 @@ public struct DailyScheduler: Service {
         if !late.isEmpty {
             logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
         }
+        var lastKnown: Set<Int64> = []
         if let first = onTime.first {
-            let language = first.language
+            let place = first.subscription.place
+            var failure: (any Error)?
+            var report: WeatherReport?
             do {
-                let report = try await weather.weather(at: first.subscription.place, language: language, refresh: false)
-                // Subscribers of one cell mostly share the place, the day and the language: the
-                // text is written once for them, and only the buttons name each subscription.
-                var texts: [TextKey: String] = [:]
-                for (index, due) in onTime.enumerated() {
-                    // A large cell is prepared in slices, so replies being sent meanwhile are not
-                    // held up behind it.
-                    if index > 0 && index % 64 == 0 { await Task.yield() }
-                    let subscription = due.subscription
-                    guard let id = subscription.id else { continue }
-                    let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone ?? report.forecast.timeZone.timeZone
-                    let day = schedules.day(of: subscription.nextSendAt, in: zone)
-                    let words = Texts.for(due.language)
-                    let key = TextKey(place: subscription.place, day: day, language: due.language)
-                    let text = texts[key] ?? DailyForecastView.text(place: subscription.place, forecast: report.forecast, day: day, texts: words)
-                    texts[key] = text
-                    let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
-                    var replies = [Reply.send(text: text, markup: .inline(keyboard))]
-                    if subscription.withChart {
-                        replies.append(DailyForecastView.chart(subscriptionID: id, place: subscription.place, report: report, texts: words))
-                    }
-                    let requests = replies.map { $0.request(chatID: subscription.chatId) }
-                    if let delivery = delivery(for: subscription, requests: requests, now: now, &schedules) {
-                        deliveries.append(delivery)
+                report = try await weather.weather(at: place, language: first.language, refresh: false)
+            } catch {
+                failure = error
+                report = await weather.lastKnown(at: place, language: first.language)
+            }
+            var waiting = 0
+            // Subscribers of one cell mostly share the place, the day and the language: the
+            // text is written once for them, and only the buttons name each subscription.
+            var texts: [TextKey: String] = [:]
+            for (index, due) in onTime.enumerated() {
+                // A large cell is prepared in slices, so replies being sent meanwhile are not
+                // held up behind it.
+                if index > 0 && index % 64 == 0 { await Task.yield() }
+                let subscription = due.subscription
+                guard let id = subscription.id else { continue }
+                guard let report else {
+                    waiting += 1
+                    continue
+                }
+                let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone ?? report.forecast.timeZone.timeZone
+                let day = schedules.day(of: subscription.nextSendAt, in: zone)
+                // Older weather stands in only for a subscriber who has waited `lastKnownAfter`
+                // for fresh weather, and only when it tells the day; until then, or without it,
+                // the subscription stays due and the next pass tries again.
+                if report.isStale {
+                    guard now.timeIntervalSince(subscription.nextSendAt) >= lastKnownAfter, DailyForecastView.tells(report.forecast, day: day) else {
+                        waiting += 1
+                        continue
                     }
                 }
-            } catch {
-                // Left due: the next pass tries again, until the grace period runs out.
-                logger.warning("weather for daily forecasts unavailable; will retry", metadata: ["error": "\(error)", "count": "\(onTime.count)"])
+                let words = Texts.for(due.language)
+                let key = TextKey(place: subscription.place, day: day, language: due.language)
+                let text =
+                    texts[key]
+                    ?? DailyForecastView.text(
+                        place: subscription.place, forecast: report.forecast, day: day, texts: words,
+                        lastKnown: report.isStale ? (report.fetchedAt, now) : nil)
+                texts[key] = text
+                let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
+                var replies = [Reply.send(text: text, markup: .inline(keyboard))]
+                // The chart is drawn from the weather when it is sent: only with fresh weather.
+                if subscription.withChart && !report.isStale {
+                    replies.append(DailyForecastView.chart(subscriptionID: id, place: subscription.place, report: report, texts: words))
+                }
+                let requests = replies.map { $0.request(chatID: subscription.chatId) }
+                if let delivery = delivery(for: subscription, requests: requests, now: now, &schedules) {
+                    deliveries.append(delivery)
+                    if report.isStale { lastKnown.insert(id) }
+                }
+            }
+            // Left due: the next pass tries again, until the grace period runs out. Older weather
+            // waiting its time was said by the weather source already.
+            if waiting > 0, let failure {
+                logger.warning("weather for daily forecasts unavailable; will retry", metadata: ["error": "\(failure)", "count": "\(waiting)"])
             }
         }
         do {
             let ids = try await database.commitDeliveries(deliveries, at: clock.date)
-            metrics.dailyDue(queued: zip(ids, deliveries).filter { !$0.0.isEmpty && !$0.1.requests.isEmpty }.count, skipped: late.count)
+            let sent = zip(ids, deliveries).filter { !$0.0.isEmpty && !$0.1.requests.isEmpty }.map(\.1.subscriptionID)
+            let fallenBack = sent.filter(lastKnown.contains).count
+            metrics.dailyDue(queued: sent.count - fallenBack, lastKnown: fallenBack, skipped: late.count)
+            if fallenBack > 0 {
+                logger.notice("daily forecasts sent with the last known weather, marked with its age", metadata: ["count": "\(fallenBack)"])
+            }
             // Sending starts with the first cell, while the rest of the batch is being prepared.
             let queued = zip(ids, deliveries).flatMap { ids, delivery in
                 zip(ids, delivery.requests).map { id, request in QueuedReply(id: id, chatID: delivery.chatID, lane: .bulk, request: request) }

@@ -57,6 +57,11 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
     }
 
+    public func lastKnown(at place: Place, language: Language) async -> WeatherReport? {
+        guard let entry = await cache.lastKnown(latitude: place.latitude, longitude: place.longitude, language: language.rawValue) else { return nil }
+        return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: true)
+    }
+
     /// A call the client refused without sending it, counted apart from the requests sent.
     private static func countRefusal(_ error: OpenWeatherError, _ metrics: BotMetrics) {
         if error.refusedLocally { metrics.openWeatherRefused(CountingTransport.openWeatherEndpoint(of: error.endpoint)) }

@@ -22,6 +22,8 @@ public struct BotStatus: Sendable, Hashable {
     public var subscriptions: Int
     public var activeSubscriptions: Int
     public var chats: Int
+    /// Daily forecasts skipped, missed for longer than the grace period, since the database began.
+    public var dailyForecastsSkipped: Int
     /// The engine's check of its storage: nil when sound, else its first complaint.
     public var damage: String?
 
@@ -31,7 +33,7 @@ public struct BotStatus: Sendable, Hashable {
 
     public init(
         lastSuccessfulPoll: Date?, inboxBacklog: Int, inboxSetAside: Int, lanes: [OutboxLane: Lane], subscriptions: Int,
-        activeSubscriptions: Int, chats: Int, damage: String?
+        activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?
     ) {
         self.lastSuccessfulPoll = lastSuccessfulPoll
         self.inboxBacklog = inboxBacklog
@@ -40,6 +42,7 @@ public struct BotStatus: Sendable, Hashable {
         self.subscriptions = subscriptions
         self.activeSubscriptions = activeSubscriptions
         self.chats = chats
+        self.dailyForecastsSkipped = dailyForecastsSkipped
         self.damage = damage
     }
 }

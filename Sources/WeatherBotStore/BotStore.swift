@@ -76,6 +76,8 @@ public protocol BotStore: ChatStore {
     /// Marks each delivery's subscription sent for its local date and queues its messages in the
     /// bulk lane, unless that date was sent already; returns the outbox ids of each.
     func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]]
+    /// How many daily forecasts were skipped (a delivery without messages) since the store began.
+    func dailyForecastsSkipped() async throws -> Int
 
     // MARK: Runs
 

@@ -12,6 +12,10 @@ public enum WorkerFact {
         case stoppedCleanly
         /// The secret Telegram sends with each webhook request, when generated rather than configured.
         case webhookSecret
+        /// How many daily forecasts were skipped, missed for longer than the grace period (the bot
+        /// was down, or OpenWeather was and no earlier weather of the place was known), since the
+        /// database began.
+        case dailyForecastsSkipped
     }
 
     /// A stored time as it is written: seconds since 1970.

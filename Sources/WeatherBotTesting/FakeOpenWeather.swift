@@ -8,6 +8,7 @@ public final class FakeOpenWeather: Sendable {
 
     public let server: LoopbackServer
     private let calls: Locked<Int>
+    private let down: Locked<Bool>
 
     /// The server's base URL.
     public var url: URL { server.url }
@@ -16,6 +17,11 @@ public final class FakeOpenWeather: Sendable {
     /// Forecast calls so far (geocoding not counted).
     public var forecastCalls: Int { calls.withLock { $0 } }
 
+    /// From now on, forecasts fail with 503 (OpenWeather is down), or succeed again.
+    public func failForecasts(_ failing: Bool) {
+        down.withLock { $0 = failing }
+    }
+
     /// - Parameters:
     ///   - forecastDelay: how long a forecast takes to come (a slow OpenWeather).
     ///   - geocodeDelay: how long a search by name takes.
@@ -23,6 +29,8 @@ public final class FakeOpenWeather: Sendable {
     public init(forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true) async throws {
         let calls = Locked(0)
         self.calls = calls
+        let down = Locked(false)
+        self.down = down
         // Written once: the benchmark asks for thousands.
         let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
         let reverse = LoopbackResponse.json([Self.saransk])
@@ -43,6 +51,7 @@ public final class FakeOpenWeather: Sendable {
                 return cities[name] ?? .json(Self.places(named: name))
             case "/data/3.0/onecall":
                 calls.withLock { $0 += 1 }
+                if down.withLock({ $0 }) { return .json(["cod": 503, "message": "Service Unavailable"], status: 503) }
                 if forecastDelay > .zero { try? await Task.sleep(for: forecastDelay) }
                 return forecast
             default:

@@ -112,11 +112,17 @@ extension WeatherBotCommand {
             }
             print("chats: \(status.chats)")
             print("subscriptions: \(status.subscriptions) (\(status.activeSubscriptions) active)")
+            print(Self.skipped(status.dailyForecastsSkipped))
             guard let age, age <= Double(maxPollAge) else {
                 print("unhealthy: no successful poll in the last \(maxPollAge) s")
                 throw ExitCode(1)
             }
             print("healthy")
+        }
+
+        /// The line about daily forecasts that were never sent.
+        static func skipped(_ count: Int) -> String {
+            "daily forecasts skipped: \(count)" + (count > 0 ? " (missed for longer than the grace period: the bot was down, or OpenWeather was and no earlier weather of the place was known)" : "")
         }
 
         /// On PostgreSQL: which replica is active and since when, and the queues.
@@ -140,6 +146,7 @@ extension WeatherBotCommand {
                     for lane in OutboxLane.allCases { lanes.append((lane, try await store.outboxBacklog(lane: lane))) }
                     backlog = lanes
                     print("inbox backlog: \(try await store.pendingInbox().count)")
+                    print(Self.skipped(try await store.dailyForecastsSkipped()))
                 } catch {
                     FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(PostgresStore.describe(error))\n".utf8))
                     throw ExitCode(1)

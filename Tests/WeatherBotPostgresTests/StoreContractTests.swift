@@ -263,6 +263,31 @@ import WeatherBotStore
     }
 
     @Test(arguments: Engine.available)
+    func aSkippedForecastIsCountedForTheStatusOncePerDate(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            func skipped() async throws -> Int { try await store.dailyForecastsSkipped() }
+            #expect(try await skipped() == 0)
+            let item = try #require(try await store.receive([Self.update(1, chat: 3)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
+            let forecasts = [8, 9].map { hour in
+                Subscription(chatId: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: hour, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60))
+            }
+            _ = try await store.commitStep(
+                chat: Self.chat(3), handled: try #require(item.seq), changes: forecasts.map { .subscribe($0, limit: 5) }, replies: [], followUps: [], at: Self.now)
+            let due = try await store.dueSubscriptions(at: Self.now, limit: 10)
+            #expect(due.count == 2)
+            let skips = try due.map { due in
+                DailyDelivery(
+                    subscriptionID: try #require(due.subscription.id), chatID: 3, day: "2026-11-18", requests: [], nextSendAt: Self.now.addingTimeInterval(86_400))
+            }
+            #expect(try await store.commitDeliveries(skips, at: Self.now) == [[], []])
+            #expect(try await skipped() == 2)
+            _ = try await store.commitDeliveries(skips, at: Self.now)
+            #expect(try await skipped() == 2, "a date already dealt with is not counted again")
+            #expect(try await store.outboxBacklog() == 0)
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func anUncleanStopCountsAnAttemptAndAnItemSetAsideApologises(_ engine: Engine) async throws {
         try await engine.withStore { store in
             let items = try await store.receive([Self.update(1, chat: 4), Self.update(2, chat: 4)], lastUpdateID: 2, rebasing: false, at: Self.now)

@@ -26,6 +26,8 @@ import WeatherChart
             return WeatherReport(forecast: Self.forecast, fetchedAt: Self.fetchedAt)
         }
 
+        func lastKnown(at place: Place, language: Language) async -> WeatherReport? { nil }
+
         static let condition = Condition(description: "облачно", icon: "04d")
         static let start = fetchedAt.timeIntervalSince1970 - 3900
 

@@ -13,10 +13,13 @@ extension LoopbackTests {
         /// and 90 seconds from now: a forecast set for it within half a minute is due once the
         /// clock has moved ``soonComesAfter`` on. (The next minute alone was sometimes already past
         /// when a slower setup subscribed, and then due only tomorrow.)
-        static func soonInMoscow() -> String {
+        static func soonInMoscow() -> String { inMoscow(after: 90) }
+
+        /// The time of day in Moscow `seconds` from now (rounded down to the minute).
+        static func inMoscow(after seconds: TimeInterval) -> String {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
-            let soon = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(90))
+            let soon = calendar.dateComponents([.hour, .minute], from: Date().addingTimeInterval(seconds))
             return String(format: "%d:%02d", soon.hour!, soon.minute!)
         }
 
@@ -95,6 +98,73 @@ extension LoopbackTests {
                 #expect(chart.messageID > forecast.messageID, "the chart comes under the forecast")
                 #expect(chart.caption.contains("Саранск") && chart.markup?.contains("Неделя") == true)
             }
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
+        /// A chat in Saransk that saw its weather and set a forecast for 20 minutes from now.
+        func subscribeIn20Minutes(_ telegram: FakeTelegram) async throws {
+            telegram.sendLocation(latitude: 54.18, longitude: 45.17, from: chatID)
+            try await telegram.waitUntil("the question") { state in state.edits.contains { $0.text.contains("Это ваш город?") } }
+            try telegram.press("Да, всё верно", on: try #require(telegram.screen(chatID).last).messageID, in: chatID)
+            try await telegram.waitUntil("the card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            telegram.sendText("/daily \(Self.inMoscow(after: 20 * 60))", from: chatID)
+            try await telegram.waitUntil("the confirmation") { state in state.sent.last?.text.contains("Каждый день в") ?? false }
+        }
+
+        /// Waits until `/metrics` counts `sample` as `value`.
+        func waitUntilCounted(_ registry: PrometheusCollectorRegistry, _ sample: String, _ value: Double) async throws {
+            try await waitUntil(timeout: .seconds(20), sample) { prometheusSamples(registry.emitToString())[sample] == value }
+        }
+
+        @Test(arguments: StoreEngine.available) func openWeatherDownAtTheTimeSendsTheLastKnownForecastMarkedWithItsAge(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine, intake: .polling)
+            let telegram = loopback.telegram
+            let clock = ShiftedClock()
+            let registry = PrometheusCollectorRegistry()
+            let bot = try await loopback.startBot(
+                clock: clock, schedulerInterval: .milliseconds(100), metrics: BotMetrics(factory: OperatorEndpoints.metricsFactory(registry)))
+            try await subscribeIn20Minutes(telegram)
+            loopback.weather.failForecasts(true)
+
+            // The time comes: the weather seen 20 minutes ago waits a while for fresh weather.
+            clock.shift(by: 21 * 60 + 30)
+            try await Task.sleep(for: .seconds(1))
+            #expect(!telegram.state.withLock { $0.sent.contains { $0.text.contains("Прогноз на сегодня") } })
+
+            // A quarter of an hour later it goes, saying what it is.
+            clock.shift(by: 15 * 60)
+            try await telegram.waitUntil("the forecast") { state in state.sent.contains { $0.text.contains("Прогноз на сегодня") } }
+            let forecast = try #require(telegram.state.withLock { $0.sent.first { $0.text.contains("Прогноз на сегодня") } })
+            #expect(forecast.text.contains("Утро:"))
+            #expect(forecast.text.contains("⚠️ OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от "), "\(forecast.text)")
+            #expect(forecast.text.hasSuffix("мин назад"), "\(forecast.text)")
+            try await waitUntilCounted(registry, #"weatherbot_daily_forecasts_due_total{outcome="last_known"}"#, 1)
+            #expect(prometheusSamples(registry.emitToString())[#"weatherbot_daily_forecasts_due_total{outcome="queued"}"#] ?? 0 == 0)
+            #expect(try await bot.database.dailyForecastsSkipped() == 0)
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
+        @Test(arguments: StoreEngine.available) func openWeatherDownWithNoWeatherKnownSkipsTheForecastAndCountsIt(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine, intake: .polling)
+            let telegram = loopback.telegram
+            let clock = ShiftedClock()
+            let first = try await loopback.startBot(clock: clock, schedulerInterval: .milliseconds(100))
+            try await subscribeIn20Minutes(telegram)
+            try await first.stop()
+            // A restart forgets the weather seen; OpenWeather is down from then on.
+            loopback.weather.failForecasts(true)
+            let registry = PrometheusCollectorRegistry()
+            let bot = try await loopback.startBot(
+                clock: clock, schedulerInterval: .milliseconds(100), metrics: BotMetrics(factory: OperatorEndpoints.metricsFactory(registry)))
+
+            clock.shift(by: 21 * 60 + 30)
+            try await Task.sleep(for: .seconds(1))
+            clock.shift(by: 2 * 3600)
+            try await waitUntilCounted(registry, #"weatherbot_daily_forecasts_due_total{outcome="skipped"}"#, 1)
+            #expect(try await bot.database.dailyForecastsSkipped() == 1)
+            #expect(!telegram.state.withLock { $0.sent.contains { $0.text.contains("Прогноз на сегодня") } })
             try await bot.stop()
             await loopback.shutdown()
         }

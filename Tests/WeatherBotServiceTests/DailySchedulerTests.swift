@@ -40,6 +40,8 @@ import WeatherBotStore
                 windSpeed: 3, windDegrees: 180, condition: condition)
             return WeatherReport(forecast: Forecast(timeZone: .identifier("Europe/Moscow"), current: current, daily: days), fetchedAt: Date())
         }
+
+        func lastKnown(at place: Place, language: Language) async -> WeatherReport? { nil }
     }
 
     func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }

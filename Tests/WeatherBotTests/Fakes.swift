@@ -47,6 +47,9 @@ struct FakeWeather: WeatherSource {
         for index in forecast.daily.indices { forecast.daily[index].condition.description = description }
         return WeatherReport(forecast: forecast, fetchedAt: fetchedAt)
     }
+
+    /// No weather is kept from earlier calls.
+    func lastKnown(at place: Place, language: Language) async -> WeatherReport? { nil }
 }
 
 extension Forecast {
