@@ -141,6 +141,7 @@ let package = Package(
         .executableTarget(
             name: "weatherbot",
             dependencies: [
+                "BotClock",
                 "WeatherBotService",
                 "WeatherBotSQLite",
                 "WeatherBotPostgres",

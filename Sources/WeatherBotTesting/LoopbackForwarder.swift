@@ -16,29 +16,11 @@ public final class LoopbackForwarder: Sendable {
 
     public init(to targetPort: Int) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
         let links = Links()
         self.group = group
-        self.server = server
         self.links = links
-        port = server.channel.localAddress?.port ?? 0
-        accepting = Task {
-            try? await server.executeThenClose { connections in
-                await withDiscardingTaskGroup { tasks in
-                    do {
-                        for try await connection in connections {
-                            tasks.addTask { await Self.forward(connection, to: targetPort, group: group, links: links) }
-                        }
-                    } catch {}
-                    tasks.cancelAll()
-                }
-            }
+        (server, accepting, port) = try await LoopbackTCP.listen(group: group) { connection in
+            await Self.forward(connection, to: targetPort, group: group, links: links)
         }
     }
 
@@ -71,25 +53,13 @@ public final class LoopbackForwarder: Sendable {
             return
         }
         try? await connection.executeThenClose { inbound, outbound in
-            let upstream = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: targetPort) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+            let upstream = try await LoopbackTCP.connect(toPort: targetPort, group: group)
             guard links.add(upstream.channel) else {
                 try? await upstream.channel.close()
                 return
             }
-            try await upstream.executeThenClose { upstreamIn, upstreamOut in
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    tasks.addTask {
-                        defer { connection.channel.close(promise: nil) }
-                        for try await chunk in upstreamIn { try await outbound.write(chunk) }
-                    }
-                    defer { upstream.channel.close(promise: nil) }
-                    for try await chunk in inbound { try await upstreamOut.write(chunk) }
-                }
-            }
+            var reading = inbound.makeAsyncIterator()
+            try await LoopbackTCP.relay(connection, reading: &reading, early: ByteBuffer(), writing: outbound, to: upstream)
         }
     }
 }

@@ -28,31 +28,11 @@ public final class LoopbackProxy: Sendable {
     /// - Parameter names: host names the proxy resolves, each to 127.0.0.1.
     public init(_ kind: Kind, names: Set<String>) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
         let record = Record()
         let tunnel = Tunnel(kind: kind, names: names.union(["127.0.0.1", "localhost"]), group: group, record: record)
         self.group = group
-        self.server = server
         self.record = record
-        port = server.channel.localAddress?.port ?? 0
-        accepting = Task {
-            try? await server.executeThenClose { connections in
-                await withDiscardingTaskGroup { tasks in
-                    do {
-                        for try await connection in connections {
-                            tasks.addTask { await tunnel.serve(connection) }
-                        }
-                    } catch {}
-                    tasks.cancelAll()
-                }
-            }
-        }
+        (server, accepting, port) = try await LoopbackTCP.listen(group: group) { connection in await tunnel.serve(connection) }
     }
 
     /// The proxy's URL for the bot's configuration, with credentials when given.
@@ -97,23 +77,9 @@ private struct Tunnel: Sendable {
                 target = try await socksHandshake(&reader, outbound)
             }
             guard let target else { return }
-            let upstream = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: target.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+            let upstream = try await LoopbackTCP.connect(toPort: target.port, group: group)
             try await ready(outbound)
-            try await upstream.executeThenClose { upstreamIn, upstreamOut in
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    tasks.addTask {
-                        defer { connection.channel.close(promise: nil) }
-                        for try await chunk in upstreamIn { try await outbound.write(chunk) }
-                    }
-                    defer { upstream.channel.close(promise: nil) }
-                    if reader.buffer.readableBytes > 0 { try await upstreamOut.write(reader.buffer) }
-                    while let chunk = try await reader.iterator.next() { try await upstreamOut.write(chunk) }
-                }
-            }
+            try await LoopbackTCP.relay(connection, reading: &reader.iterator, early: reader.buffer, writing: outbound, to: upstream)
         }
     }
 
