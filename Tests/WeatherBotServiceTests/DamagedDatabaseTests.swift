@@ -115,16 +115,7 @@ extension LoopbackTests {
             defer { chmod(folder.url.path, 0o755) }
 
             let output = StartUpTests.Output()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.executable.path)
-            process.arguments = launcher.dropFirst() + (launcher.isEmpty ? [] : [Self.executable.path]) + ["run"]
-            process.environment = [
-                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
-                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_PATH": path, "LOG_LEVEL": "error",
-            ]
-            process.standardOutput = output.pipe
-            process.standardError = output.pipe
-            try process.run()
+            let process = try StartUpTests.launch(through: launcher, settings: ["DATABASE_PATH": path, "LOG_LEVEL": "error"], output: output)
             let ended = try await StartUpTests.ends(process, within: .seconds(20))
             if !ended { process.terminate() }
             #expect(ended && process.terminationStatus == 1)

@@ -33,21 +33,31 @@ extension LoopbackTests {
             }
         }
 
-        /// The bot, started through `launcher` (or directly), with Telegram out of reach.
-        static func start(
-            through launcher: [String] = [], folder: TemporaryFolder, output: Output, telegram: String = "http://127.0.0.1:9"
-        ) throws -> Process {
+        /// `weatherbot run`, through `launcher` (a command and its arguments, such as `unshare`'s)
+        /// or directly, with the secrets and `settings` as its environment, Telegram out of reach
+        /// unless `settings` say otherwise, and its output into `output`.
+        static func launch(through launcher: [String] = [], settings: [String: String], output: Output) throws -> Process {
             let process = Process()
-            process.executableURL = launcher.isEmpty ? executable : unshare
-            process.arguments = launcher + (launcher.isEmpty ? [] : [executable.path]) + ["run"]
+            process.executableURL = URL(fileURLWithPath: launcher.first ?? executable.path)
+            process.arguments = launcher.dropFirst() + (launcher.isEmpty ? [] : [executable.path]) + ["run"]
             process.environment = [
                 "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
-                "TELEGRAM_API_URL": telegram, "DATABASE_PATH": folder.databasePath, "LOG_LEVEL": "info",
-            ]
+                "TELEGRAM_API_URL": "http://127.0.0.1:9", "LOG_LEVEL": "info",
+            ].merging(settings) { $1 }
             process.standardOutput = output.pipe
             process.standardError = output.pipe
             try process.run()
             return process
+        }
+
+        /// The bot on SQLite in `folder`, started through `unshare` with `unshareArguments` (or
+        /// directly), with Telegram out of reach or at `telegram`.
+        static func start(
+            through unshareArguments: [String] = [], folder: TemporaryFolder, output: Output, telegram: String = "http://127.0.0.1:9"
+        ) throws -> Process {
+            try launch(
+                through: unshareArguments.isEmpty ? [] : [unshare.path] + unshareArguments,
+                settings: ["TELEGRAM_API_URL": telegram, "DATABASE_PATH": folder.databasePath], output: output)
         }
 
         /// Waits up to `timeout` for `process` to end; whether it did.
@@ -93,17 +103,7 @@ extension LoopbackTests {
 
         /// A replica started on `databaseURL`, with Telegram out of reach.
         static func startReplica(databaseURL: String, output: Output) throws -> Process {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["run"]
-            process.environment = [
-                "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
-                "TELEGRAM_API_URL": "http://127.0.0.1:9", "DATABASE_URL": databaseURL, "LOG_LEVEL": "info",
-            ]
-            process.standardOutput = output.pipe
-            process.standardError = output.pipe
-            try process.run()
-            return process
+            try launch(settings: ["DATABASE_URL": databaseURL], output: output)
         }
 
         /// SIGTERM to `process`: it must end within 10 s, with exit 0, having said it stopped
