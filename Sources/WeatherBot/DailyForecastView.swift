@@ -62,8 +62,10 @@ public enum DailyForecastView {
             lines.append(texts.noDayForecast)
         }
         if let (fetchedAt, now) = lastKnown {
-            let minutes = Int(max(now.timeIntervalSince(fetchedAt), 0) / 60)
-            lines += ["", "⚠️ " + texts.lastKnownForecast(WeatherViews.dayAndTime(fetchedAt, zone, texts), texts.ageShort(minutes))]
+            // Under an hour in minutes, then in whole hours, rounded down.
+            let minutes = max(Int(now.timeIntervalSince(fetchedAt) / 60), 1)
+            let age = minutes < 60 ? texts.minutesShort(minutes) : texts.hoursShort(minutes / 60)
+            lines += ["", "⚠️ " + texts.lastKnownForecast(WeatherViews.dayAndTime(fetchedAt, zone, texts), age)]
         }
         return HTML.fitting(lines.joined(separator: "\n"))
     }

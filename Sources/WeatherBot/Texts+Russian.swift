@@ -66,7 +66,8 @@ extension Texts {
         dataAsOf: { "данные на \($0)" },
         lastKnownForecast: { "OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от \($0), \($1) назад" },
         // «мин» and «ч» are short for every form: «1 ч», «2 ч», «5 ч».
-        ageShort: { $0 < 60 ? "\(max($0, 1)) мин" : "\($0 / 60) ч" },
+        minutesShort: { "\($0) мин" },
+        hoursShort: { "\($0) ч" },
         decimalMark: ",",
         hourlyTitle: "по часам",
         everyThreeHours: "каждые 3 ч",

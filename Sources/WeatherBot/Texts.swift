@@ -68,8 +68,9 @@ public struct Texts: Sendable {
     /// Under a daily forecast made of the last known weather, while OpenWeather does not answer:
     /// when that weather was fetched («25 ноября 08:00») and how long ago («3 ч»).
     let lastKnownForecast: @Sendable (_ fetched: String, _ age: String) -> String
-    /// «40 мин» under an hour, «3 ч» from an hour on (whole hours, rounded down).
-    let ageShort: @Sendable (_ minutes: Int) -> String
+    /// An age: «40 мин», «3 ч».
+    let minutesShort: @Sendable (_ minutes: Int) -> String
+    let hoursShort: @Sendable (_ hours: Int) -> String
     /// The decimal mark of «1,2» or «1.2».
     let decimalMark: String
     let hourlyTitle: String

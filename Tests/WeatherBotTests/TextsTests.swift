@@ -73,7 +73,8 @@ import WeatherBotStore
             + counted("dailyCancelledCount", texts.dailyCancelledCount)
             + [Piece(entry: "precipitationChance", inserted: [a, "37"], text: texts.precipitationChance(a, 37))]
             + two("rangeSummary", texts.rangeSummary) + counted("fetchedMinutesAgo", texts.fetchedMinutesAgo)
-            + one("unknownCommand", texts.unknownCommand)
+            + one("unknownCommand", texts.unknownCommand) + two("lastKnownForecast", texts.lastKnownForecast)
+            + counted("minutesShort", texts.minutesShort) + counted("hoursShort", texts.hoursShort)
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {

@@ -140,6 +140,21 @@ import WeatherBotStore
         #expect(wet.contains("Возьмите зонт"))
     }
 
+    @Test func aDailyForecastOfTheLastKnownWeatherSaysSoWithItsTimeAndAge() {
+        let zone = Forecast.sample.timeZone.timeZone
+        let day = DailySchedule.day(of: Forecast.sample.daily[0].time, in: zone)
+        let fetched = utc("2023-11-14T20:05:00Z")  // 23:05 in Moscow
+        func text(_ texts: Texts, after seconds: TimeInterval) -> String {
+            DailyForecastView.text(place: .moscow, forecast: .sample, day: day, texts: texts, lastKnown: (fetched, fetched.addingTimeInterval(seconds)))
+        }
+        let hours = text(ru, after: 3 * 3600 + 59 * 60)
+        #expect(hours.hasSuffix("\n\n⚠️ OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от 14 ноября 23:05, 3 ч назад"), "\(hours)")
+        #expect(text(en, after: 40 * 60).hasSuffix("⚠️ OpenWeather is not answering now, so this is the last known forecast: from 14 Nov 23:05, 40 min ago"))
+        // Under a minute is still said as a minute, never «0 мин».
+        #expect(text(ru, after: 20).hasSuffix("1 мин назад"))
+        #expect(!DailyForecastView.text(place: .moscow, forecast: .sample, day: day, texts: ru).contains("OpenWeather"))
+    }
+
     @Test func moreThanThreeAlertsAreCountedNotListed() {
         var forecast = Forecast.sample
         forecast.alerts = (0..<5).map { WeatherAlert(sender: "", event: "Ветер \($0)", start: .distantPast, end: .distantFuture, description: "") }
