@@ -26,6 +26,7 @@ struct DatabaseOutageReport: Sendable {
     /// logged at error level with `consequence` (what the outage means for this replica), and the
     /// first answer after one at notice level with how long it lasted.
     func ask<T: Sendable>(consequence: String, _ question: @escaping @Sendable () async throws -> T) async throws -> T {
+        let asked = ContinuousClock.now
         do {
             let answer = try await Deadline.within(patience, question)
             if let ended = metrics.databaseAnswered() {
@@ -37,7 +38,8 @@ struct DatabaseOutageReport: Sendable {
             throw CancellationError()
         } catch {
             let reason = PostgresStore.describe(error)
-            if metrics.databaseFailed(reason) != nil {
+            // Unanswered since it was asked.
+            if metrics.databaseFailed(reason, at: asked) != nil {
                 logger.error("the database does not answer; \(consequence)", metadata: ["error": "\(reason)"])
             }
             throw error

@@ -49,12 +49,22 @@ final class LeaseKeeper: Service {
         }
     }
 
+    /// Why the server refused a renewal: the lease ran out (the database answered too late), or
+    /// another replica took it.
+    private func howLost() async -> String {
+        guard let standing = try? await Deadline.within(.seconds(2), { try await self.lease.standing() }) else {
+            return "the lease ran out, or another replica took it"
+        }
+        if standing.epoch == held.epoch { return "the lease ran out before the database answered again" }
+        return "another replica (\(standing.holder), epoch \(standing.epoch)) took the lease"
+    }
+
     private func renewUntilShutdown(every interval: Duration) async throws {
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 let started = ContinuousClock.now
-                let left = max((self.validUntil.withLock { $0 } - started).timeInterval.rounded(), 0)
+                let left = max(Int((self.validUntil.withLock { $0 } - started).timeInterval.rounded()), 0)
                 do {
                     let renewed = try await self.report.ask(consequence: "this replica stops unless its lease is renewed within \(left) s") {
                         try await self.lease.renew(self.held)
@@ -62,7 +72,8 @@ final class LeaseKeeper: Service {
                     guard renewed else { throw NotLeading(lease: self.held) }
                     self.validUntil.withLock { $0 = started + self.lease.duration - Self.margin(self.lease.duration) }
                 } catch let error as NotLeading {
-                    self.logger.critical("another replica took the lease; stopping", metadata: ["epoch": "\(self.held.epoch)"])
+                    let how = await self.howLost()
+                    self.logger.critical("\(how); stopping", metadata: ["epoch": "\(self.held.epoch)"])
                     throw error
                 } catch is CancellationError {
                     throw CancellationError()
