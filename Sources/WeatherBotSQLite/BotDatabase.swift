@@ -354,12 +354,14 @@ extension BotDatabase {
         try await writer.write { db in try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db) }
     }
 
+    /// A fact, by a statement prepared once: the poller reads and writes two on every answer.
     static func fact(_ key: WorkerFact.Key, _ db: Database) throws -> String? {
-        try WorkerFactRow.fetchOne(db, key: key.rawValue)?.value
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM workerFact WHERE key = ?"), arguments: [key.rawValue])
     }
 
     static func setFact(_ key: WorkerFact.Key, _ value: String, _ db: Database) throws {
-        try WorkerFactRow(key: key.rawValue, value: value).upsert(db)
+        try db.cachedStatement(sql: "INSERT INTO workerFact (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            .execute(arguments: [key.rawValue, value])
     }
 }
 

@@ -8,6 +8,7 @@ public final class FakeOpenWeather: Sendable {
 
     public let server: LoopbackServer
     private let calls: Locked<Int>
+    private let all: Locked<Int>
     private let down: Locked<Bool>
 
     /// The server's base URL.
@@ -16,6 +17,8 @@ public final class FakeOpenWeather: Sendable {
     public var port: Int { server.port }
     /// Forecast calls so far (geocoding not counted).
     public var forecastCalls: Int { calls.withLock { $0 } }
+    /// Requests of every kind so far, geocoding included: what a key is billed for.
+    public var requests: Int { all.withLock { $0 } }
 
     /// From now on, forecasts fail with 503 (OpenWeather is down), or succeed again.
     public func failForecasts(_ failing: Bool) {
@@ -29,6 +32,8 @@ public final class FakeOpenWeather: Sendable {
     public init(forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true) async throws {
         let calls = Locked(0)
         self.calls = calls
+        let all = Locked(0)
+        self.all = all
         let down = Locked(false)
         self.down = down
         // Written once: the benchmark asks for thousands.
@@ -36,6 +41,7 @@ public final class FakeOpenWeather: Sendable {
         let reverse = LoopbackResponse.json([Self.saransk])
         let cities = ["Саранск", "Париж", "Казань", "Уфа"].reduce(into: [String: LoopbackResponse]()) { $0[$1] = .json(Self.places(named: $1)) }
         server = try await LoopbackServer(recording: recording) { request in
+            all.withLock { $0 += 1 }
             guard request.query["appid"] == Self.apiKey else {
                 return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
             }

@@ -28,12 +28,20 @@ struct Benchmark: AsyncParsableCommand {
     var baseline: String?
 
     @Option(help: ArgumentHelp(
+        "As --baseline, then each figure's ratio to the baseline's; fails when CPU or latency is over 10 % worse. Run it before a change on the hot path lands.",
+        valueName: "path"))
+    var compare: String?
+
+    @Option(help: ArgumentHelp(
         "A PostgreSQL server (postgres://user@host:port/db) to run throughput and latency on as well, and failover; a database is created for each run.",
         valueName: "url"))
     var postgres: String?
 
     enum Scenario: String, CaseIterable, ExpressibleByArgument {
-        case cache, startup, throughput, broadcast
+        case cache, startup, throughput
+        /// The ordinary day: the mix at 20 and at 200 updates a second.
+        case steady
+        case broadcast
         case broadcastChat = "broadcast-chat"
         case charts
         /// One chat flooding (2,000 names at once; 10,500 button presses) while five others talk.
@@ -51,7 +59,7 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, broadcast, broadcast-chat, charts, flood, failover).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover).")
     var scenarios: [Scenario] = []
 
     func run() async throws {
@@ -71,6 +79,13 @@ struct Benchmark: AsyncParsableCommand {
                     return try await ThroughputScenario(quick: quick, executable: executable, postgres: postgres, intake: intake).run()
                 })
             }
+            + modes.map { intake in (.steady, { try await SteadyScenario(quick: quick, executable: $0, intake: intake).run() }) }
+            + modes.map { intake in
+                (.steady, { executable in
+                    guard let postgres else { return [] }
+                    return try await SteadyScenario(quick: quick, executable: executable, postgres: postgres, intake: intake).run()
+                })
+            }
         // The scenarios that start the executable; with a baseline, each runs for both in turn, so
         // that both see the machine in the same state.
         var runs: [(Scenario, (String) async throws -> [Result])] = [
@@ -88,6 +103,7 @@ struct Benchmark: AsyncParsableCommand {
             }),
         ]
         runs.removeAll { !chosen.contains($0.0) }
+        let baseline = compare ?? baseline
         for (_, run) in runs {
             results += try await run(binary)
             if let baseline {
@@ -98,7 +114,13 @@ struct Benchmark: AsyncParsableCommand {
             }
         }
         print(Result.table(results))
-        if results.contains(where: { $0.passed == false }) { throw ExitCode(1) }
+        var failed = results.contains { $0.passed == false }
+        if compare != nil {
+            let comparison = Comparison(results)
+            print("\n" + comparison.table)
+            failed = failed || comparison.regressed
+        }
+        if failed { throw ExitCode(1) }
     }
 }
 
@@ -207,5 +229,83 @@ enum Worker {
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+}
+
+extension Memory {
+    /// Context switches of every thread of a process so far, voluntary or not.
+    static func contextSwitches(pid: Int32) -> Int {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.reduce(0) { total, thread in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8) else { return total }
+            return total + status.split(separator: "\n").reduce(0) { sum, line in
+                guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") else { return sum }
+                return sum + (line.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0)
+            }
+        }
+    }
+}
+
+/// Syscalls of a process counted by the kernel's tracepoints through `perf stat`, which does not
+/// stop the process (as `strace` would, adding context switches of its own). Nil when `perf` is
+/// not installed or may not count.
+///
+/// `perf` is spawned here with no signal blocked: a child inherits its parent's mask, and this
+/// process's threads block SIGINT, which is how `perf stat` is told to print its counts and end.
+final class SyscallCount {
+    static let syncs = ["fsync", "fdatasync"]
+    static let writes = ["write", "pwrite64", "writev", "sendto", "sendmsg"]
+    static let perf = "/usr/bin/perf"
+
+    private let pid: pid_t
+    private let output: String
+
+    init?(pid target: Int32) {
+        guard FileManager.default.isExecutableFile(atPath: Self.perf) else { return nil }
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-perf-\(UUID().uuidString).csv").path
+        let events = (Self.syncs + Self.writes).map { "syscalls:sys_enter_\($0)" }.joined(separator: ",")
+        let arguments = [Self.perf, "stat", "-x", ",", "-o", output, "-e", events, "-p", "\(target)"]
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var files = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&files)
+        defer { posix_spawn_file_actions_destroy(&files) }
+        posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0)
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var spawned = pid_t()
+        guard posix_spawn(&spawned, Self.perf, &files, &attributes, &cArguments, environ) == 0 else { return nil }
+        pid = spawned
+    }
+
+    /// Stops counting: the syncs and the writes since the start, nil when `perf` could not count.
+    func stop() async -> (syncs: Int, writes: Int)? {
+        kill(pid, SIGINT)
+        var status: Int32 = 0
+        let deadline = ContinuousClock.now + .seconds(10)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard ContinuousClock.now < deadline else {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        guard let text = try? String(contentsOfFile: output, encoding: .utf8) else { return nil }
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count > 2, let count = Int(fields[0]) else { continue }
+            counts[String(fields[2]).replacingOccurrences(of: "syscalls:sys_enter_", with: "")] = count
+        }
+        guard !counts.isEmpty else { return nil }
+        return (Self.syncs.reduce(0) { $0 + (counts[$1] ?? 0) }, Self.writes.reduce(0) { $0 + (counts[$1] ?? 0) })
     }
 }
