@@ -23,31 +23,43 @@ struct ChartScenario {
 
     // MARK: Drawing
 
-    private func rendering() async throws -> [Result] {
+    /// The fake OpenWeather's forecast for Kazan, decoded by the bot's own client.
+    static func forecast() async throws -> Forecast {
         let server = try await FakeOpenWeather(recording: false)
         let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(10))
         let forecast = try await client.forecast(latitude: 55.79, longitude: 49.12, language: "ru")
         await server.shutdown()
-        let labels = ChartLabels(
+        return forecast
+    }
+
+    /// The median time, in milliseconds, of `rounds` drawings by `draw` (after one to warm fonts
+    /// and caches), and the last PNG's size.
+    static func timed(rounds: Int, _ draw: () throws -> RenderedChart) throws -> (median: Double, size: Int) {
+        _ = try draw()
+        var times: [Double] = []
+        var size = 0
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            size = try draw().png.count
+            times.append((ContinuousClock.now - start).timeInterval * 1000)
+        }
+        return (times.sorted()[times.count / 2], size)
+    }
+
+    static let labels = ChartLabels(
             place: "Казань", subtitle: "48 часов · данные на 14:05", temperature: "Температура", feelsLike: "Ощущается",
             precipitation: "Осадки", precipitationChance: "Вероятность осадков", dayAndNight: "Днём и ночью", millimetres: "мм", hour: "ч",
             weekdays: ["Вс", "Пн", "Вт", "Ср", "Чт", "Пт", "Сб"], decimalMark: ",")
+
+    private func rendering() async throws -> [Result] {
+        let forecast = try await Self.forecast()
         let rounds = quick ? 10 : 50
         var results: [Result] = []
         for (name, draw) in [
-            ("48 hours", { try ChartRenderer.hourly(forecast, labels: labels) }),
-            ("week", { try ChartRenderer.weekly(forecast, labels: labels) }),
+            ("48 hours", { try ChartRenderer.hourly(forecast, labels: Self.labels) }),
+            ("week", { try ChartRenderer.weekly(forecast, labels: Self.labels) }),
         ] as [(String, () throws -> RenderedChart)] {
-            _ = try draw()  // fonts and caches warmed
-            var times: [Double] = []
-            var size = 0
-            for _ in 0..<rounds {
-                let start = ContinuousClock.now
-                size = try draw().png.count
-                times.append((ContinuousClock.now - start).timeInterval * 1000)
-            }
-            times.sort()
-            let median = times[times.count / 2]
+            let (median, size) = try Self.timed(rounds: rounds, draw)
             results += [
                 Result(scenario: "charts", figure: "draw \(name) (median of \(rounds))", value: String(format: "%.1f ms", median), target: "≤ 100 ms", passed: median <= 100),
                 Result(scenario: "charts", figure: "PNG \(name), 1280×720", value: String(format: "%.0f KB", Double(size) / 1024), target: "≤ 200 KB", passed: size <= 200 * 1024),

@@ -1,4 +1,5 @@
 import Foundation
+import WeatherChart
 
 /// The ordinary day: the usual mix (``ThroughputScenario/mix``) released at 20 and at 200 updates
 /// a second for a minute each (15 s in a quick run), as a bot lives, where every update costs its
@@ -17,8 +18,13 @@ struct SteadyScenario {
     /// Context switches per update allowed at 20 a second.
     static let switchesTarget = 6.0
 
+    /// The 48-hour chart's median drawing time on the day the targets were set (BENCHMARKS.md,
+    /// "Charts"): a yardstick of the machine's speed, which on a shared machine varies by several
+    /// times from day to day.
+    static let referenceDrawing = 19.8
+
     func run() async throws -> [Result] {
-        var results: [Result] = []
+        var results = [try await machineSpeed()]
         for (index, rate) in Self.rates.enumerated() {
             let seconds = quick ? 15 : 60
             let chats = max(1, rate.perSecond * seconds / ThroughputScenario.mix.count)
@@ -30,6 +36,17 @@ struct SteadyScenario {
             results += figures(run, updates: updates.count, rate: rate, isFirst: index == 0)
         }
         return results
+    }
+
+    /// The same pure computation timed in this run and on the day the targets were set: when the
+    /// machine is slower, every figure here is dearer by about as much.
+    private func machineSpeed() async throws -> Result {
+        let forecast = try await ChartScenario.forecast()
+        let (median, _) = try ChartScenario.timed(rounds: 10) { try ChartRenderer.hourly(forecast, labels: ChartScenario.labels) }
+        return Result(
+            scenario: "steady (the machine)",
+            figure: String(format: "a 48-hour chart drawn (%.1f ms when the targets were set)", Self.referenceDrawing),
+            value: String(format: "%.1f ms, %.1f× slower", median, median / Self.referenceDrawing), target: "", passed: nil)
     }
 
     private func figures(_ run: ThroughputScenario.Run, updates: Int, rate: (perSecond: Int, cpuTarget: Double), isFirst: Bool) -> [Result] {
