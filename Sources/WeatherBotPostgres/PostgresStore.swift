@@ -187,19 +187,40 @@ public final class PostgresStore: BotStore {
     // MARK: Inbox and offset
 
 
+    /// One statement: the stored id read, the updates after it put in the inbox, and both facts
+    /// (the last id, the poll's time) kept; a poll's answer costs one round trip inside its
+    /// transaction, not five.
     public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
         -> [InboxItem]
     {
-        try await write { connection in
-            let stored = try await Self.fact(.lastUpdateID, connection, logger).flatMap(Int64.init) ?? .min
-            let previous = rebasing ? Int64.min : stored
-            let items = try await Self.insert(
-                updates.filter { $0.updateID > previous }.compactMap { update in
-                    update.chatID.map { InboxItem(chatId: $0, updateId: update.updateID, kind: .update, payload: update.payload) }
-                }, connection, logger)
-            try await Self.setFact(.lastUpdateID, String(max(previous, lastUpdateID)), connection, logger)
-            try await Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), connection, logger)
-            return items
+        let received = updates.compactMap { update in update.chatID.map { (chatID: $0, updateID: update.updateID, payload: update.payload) } }
+        return try await write { connection in
+            // A data-modifying part of WITH runs once, whether or not the rest reads it.
+            let rows = try await connection.query(
+                """
+                WITH previous AS (
+                    SELECT CASE WHEN \(rebasing) THEN \(Int64.min)
+                        ELSE COALESCE((SELECT value::bigint FROM worker_fact WHERE key = \(WorkerFact.Key.lastUpdateID.rawValue)), \(Int64.min))
+                        END AS id
+                ), facts AS (
+                    INSERT INTO worker_fact (key, value)
+                    SELECT \(WorkerFact.Key.lastUpdateID.rawValue), GREATEST(previous.id, \(lastUpdateID))::text FROM previous
+                    UNION ALL SELECT \(WorkerFact.Key.lastSuccessfulPoll.rawValue), \(WorkerFact.time(now))
+                    ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                )
+                INSERT INTO inbox (chat_id, update_id, kind, payload)
+                SELECT item.chat_id, item.update_id, \(InboxItem.Kind.update.rawValue), item.payload
+                FROM unnest(\(received.map(\.chatID)), \(received.map(\.updateID)), \(received.map { ByteBuffer(bytes: $0.payload) }))
+                    WITH ORDINALITY AS item(chat_id, update_id, payload, n), previous
+                WHERE item.update_id > previous.id
+                ORDER BY n
+                RETURNING seq, update_id
+                """, logger: logger
+            ).collect().map { try $0.decode((Int64, Int64).self) }
+            let seqs = Dictionary(rows.map { ($0.1, $0.0) }, uniquingKeysWith: min)
+            return received.compactMap { update in
+                seqs[update.updateID].map { InboxItem(seq: $0, chatId: update.chatID, updateId: update.updateID, kind: .update, payload: update.payload) }
+            }.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
         }
     }
 
