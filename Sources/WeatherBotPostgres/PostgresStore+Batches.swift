@@ -76,9 +76,7 @@ extension PostgresStore {
 
         /// Writes the rows, hands each step its ids, and starts a new run.
         mutating func write(into results: inout [CommittedStep?], _ connection: PostgresConnection, _ logger: Logger) async throws {
-            try await store(chats, connection, logger)
-            try await removeFromInbox(handled, connection, logger)
-            var replyIDs = try await queue(replies, connection, logger)[...]
+            var replyIDs = try await queue(replies, storing: chats, removingFromInbox: handled, connection, logger)[...]
             var inserted = try await insert(followUps, connection, logger)[...]
             try await complete(sent, connection, logger)
             for step in steps {
@@ -90,50 +88,43 @@ extension PostgresStore {
         }
     }
 
-    /// Inserts or replaces chats' records.
-    static func store(_ chats: [ChatRecord], _ connection: PostgresConnection, _ logger: Logger) async throws {
-        guard !chats.isEmpty else { return }
+    /// Puts replies at the end of their lanes, in order, and returns their ids in the same order;
+    /// in the same statement, inserts or replaces chats' records and deletes handled inbox items,
+    /// each only from its own chat: a step's rows cost one round trip, not three.
+    static func queue(
+        _ rows: [QueuedRow], storing chats: [ChatRecord] = [], removingFromInbox handled: [(seq: Int64, chatID: Int64)] = [],
+        _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [Int64] {
+        guard !rows.isEmpty || !chats.isEmpty || !handled.isEmpty else { return [] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // One row per chat: a chat's steps never share a transaction, but a statement must not
         // touch a row twice.
         var latest: [Int64: Int] = [:]
         for (index, chat) in chats.enumerated() { latest[chat.id] = index }
-        let rows = chats.indices.filter { latest[chats[$0].id] == $0 }.map { chats[$0] }
-        let places = try rows.map { chat in try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "" }
-        let recent = try rows.map { String(decoding: try encoder.encode($0.recentPlaces), as: UTF8.self) }
-        try await connection.query(
-            """
-            INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
-            SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent))
-            FROM unnest(\(rows.map(\.id)), \(rows.map(\.language.rawValue)), \(rows.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),
-                \(rows.map { Int64($0.placeSeq) }), \(rows.map { Int64($0.questionSeq) }), \(rows.map(\.isActive)), \(rows.map(\.createdAt)),
-                \(rows.map(\.updatedAt)), \(rows.map { $0.lastMessageID.map(Int64.init) ?? absent }))
-                AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last)
-            ON CONFLICT (id) DO UPDATE SET
-                language = EXCLUDED.language, state = EXCLUDED.state, current_place = EXCLUDED.current_place,
-                recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
-                is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-                last_message_id = EXCLUDED.last_message_id
-            """, logger: logger)
-    }
-
-    /// Deletes handled inbox items, each only from its own chat.
-    static func removeFromInbox(_ items: [(seq: Int64, chatID: Int64)], _ connection: PostgresConnection, _ logger: Logger) async throws {
-        guard !items.isEmpty else { return }
-        try await connection.query(
-            """
-            DELETE FROM inbox USING unnest(\(items.map(\.seq)), \(items.map(\.chatID))) AS item(seq, chat_id)
-            WHERE inbox.seq = item.seq AND inbox.chat_id = item.chat_id
-            """, logger: logger)
-    }
-
-    /// Puts replies at the end of their lanes, in order; returns their ids in the same order.
-    static func queue(_ rows: [QueuedRow], _ connection: PostgresConnection, _ logger: Logger) async throws -> [Int64] {
-        guard !rows.isEmpty else { return [] }
-        // The rows are inserted in the order given, so the sequence numbers them in that order.
+        let chats = chats.indices.filter { latest[chats[$0].id] == $0 }.map { chats[$0] }
+        let places = try chats.map { chat in try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "" }
+        let recent = try chats.map { String(decoding: try encoder.encode($0.recentPlaces), as: UTF8.self) }
+        // Each data-modifying part of WITH runs once, whether or not the rest reads it; the rows
+        // are inserted in the order given, so the sequence numbers the replies in that order.
         let ids = try await connection.query(
             """
+            WITH stored AS (
+                INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
+                SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent))
+                FROM unnest(\(chats.map(\.id)), \(chats.map(\.language.rawValue)), \(chats.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),
+                    \(chats.map { Int64($0.placeSeq) }), \(chats.map { Int64($0.questionSeq) }), \(chats.map(\.isActive)), \(chats.map(\.createdAt)),
+                    \(chats.map(\.updatedAt)), \(chats.map { $0.lastMessageID.map(Int64.init) ?? absent }))
+                    AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last)
+                ON CONFLICT (id) DO UPDATE SET
+                    language = EXCLUDED.language, state = EXCLUDED.state, current_place = EXCLUDED.current_place,
+                    recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
+                    is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+                    last_message_id = EXCLUDED.last_message_id
+            ), handled AS (
+                DELETE FROM inbox USING unnest(\(handled.map(\.seq)), \(handled.map(\.chatID))) AS item(seq, chat_id)
+                WHERE inbox.seq = item.seq AND inbox.chat_id = item.chat_id
+            )
             INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at)
             SELECT chat_id, lane, method, parameters, NULLIF(tag, ''), NULLIF(message_id, \(absent)), NULLIF(photo, ''), 0, at, at
             FROM unnest(\(rows.map(\.chatID)), \(rows.map { Int64($0.lane.rawValue) }), \(rows.map(\.request.method.rawValue)),

@@ -107,7 +107,7 @@ public enum StoreMigration {
         func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
 
         // Chats are stored as every step stores them.
-        try await PostgresStore.store(contents.chats, connection, logger)
+        _ = try await PostgresStore.queue([], storing: contents.chats, connection, logger)
         try await insert(contents.favorites, into: "favorite", columns: ["id", "chat_id", "position", "place", "created_at"], connection, logger) {
             favorite, row in
             row.append(favorite.id)
