@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 import TelegramBotAPI
 import WeatherBotStore
 
@@ -36,29 +37,50 @@ extension PostgresStore {
     /// An absent number in an array.
     static let absent = Int64.min
 
-    /// Writes a group's writes in one transaction, with the effect of writing them one by one in
-    /// order: the rows of a run of writes go in one statement per kind (chats, inbox removals,
-    /// replies, follow-ups, sent replies), and a step that changes the chat's saved data (a
-    /// favorite, a forecast, a reset that deletes its tags and replies) first writes the run
-    /// before it. Returns, for each write in order, the step's committed ids (nil for a sent reply).
+    /// Writes a group's writes, with the effect of writing them one by one in order; returns, for
+    /// each write in order, the step's committed ids (nil for a sent reply). Writes one statement
+    /// can take (``Run/init(alone:)``: the usual steps and sent replies) go in that statement, its
+    /// own transaction, the lease checked in it: one round trip. Others go in a transaction
+    /// (``commit(_:_:_:)``).
+    static func commit(_ writes: [SharedWrite], _ client: PostgresClient, _ fence: Fence, _ logger: Logger) async throws -> [CommittedStep?] {
+        guard var run = Run(alone: writes) else {
+            return try await transaction(client, fence, logger) { connection in
+                do {
+                    return try await commit(writes, connection, logger)
+                } catch {
+                    throw GroupCommit<SharedWrite, CommittedStep?>.StatementFailed(underlying: error)
+                }
+            }
+        }
+        let lease = fence.lease.withLock { $0 }
+        return try await client.withConnection { connection in
+            var results = [CommittedStep?](repeating: nil, count: writes.count)
+            do {
+                try await run.write(into: &results, inOneStatementFencedBy: .some(lease), connection, logger)
+            } catch let error as NotLeading {
+                throw error
+            } catch {
+                throw GroupCommit<SharedWrite, CommittedStep?>.StatementFailed(underlying: error)
+            }
+            return results
+        }
+    }
+
+    /// Writes a group's writes inside a transaction: the rows of a run of writes go in one
+    /// statement per kind (chats, inbox removals and replies together, follow-ups, sent replies),
+    /// and a step that changes the chat's saved data (a favorite, a forecast, a reset that deletes
+    /// its tags and replies) first writes the run before it.
     static func commit(_ writes: [SharedWrite], _ connection: PostgresConnection, _ logger: Logger) async throws -> [CommittedStep?] {
         var results = [CommittedStep?](repeating: nil, count: writes.count)
         var run = Run()
         for (index, write) in writes.enumerated() {
-            switch write {
-            case .step(let chat, let seq, let changes, let replies, let followUps, let now):
-                if !changes.isEmpty { try await run.write(into: &results, connection, logger) }
+            if case .step(let chat, _, let changes, _, _, let now) = write, !changes.isEmpty {
+                try await run.write(into: &results, connection, logger)
                 for change in changes {
                     try await apply(change, chatID: chat.id, now: now, connection, logger)
                 }
-                run.chats.append(chat)
-                run.handled.append((seq, chat.id))
-                run.replies += replies.map { QueuedRow(chatID: chat.id, lane: .interactive, request: $0, at: now) }
-                run.followUps += followUps.map { InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: $0) }
-                run.steps.append((index, replies.count, followUps.count))
-            case .sent(let reply):
-                run.sent.append(reply)
             }
+            run.add(write, at: index)
         }
         try await run.write(into: &results, connection, logger)
         return results
@@ -74,11 +96,52 @@ extension PostgresStore {
         /// Each step's place among the writes, and how many replies and follow-ups it has.
         var steps: [(index: Int, replies: Int, followUps: Int)] = []
 
-        /// Writes the rows, hands each step its ids, and starts a new run.
-        mutating func write(into results: inout [CommittedStep?], _ connection: PostgresConnection, _ logger: Logger) async throws {
-            var replyIDs = try await queue(replies, storing: chats, removingFromInbox: handled, connection, logger)[...]
-            var inserted = try await insert(followUps, connection, logger)[...]
-            try await complete(sent, connection, logger)
+        init() {}
+
+        /// The writes as one run that one statement writes whole: no step changes the chat's
+        /// saved data or leaves follow-ups, and no sent reply has a message id to keep under a
+        /// tag. Nil otherwise.
+        init?(alone writes: [SharedWrite]) {
+            for (index, write) in writes.enumerated() {
+                switch write {
+                case .step(_, _, let changes, _, let followUps, _):
+                    guard changes.isEmpty, followUps.isEmpty else { return nil }
+                case .sent(let reply):
+                    guard reply.tag == nil || reply.messageID == nil else { return nil }
+                }
+                add(write, at: index)
+            }
+        }
+
+        /// Adds a write's rows (not a step's changes, which are written in order before it).
+        mutating func add(_ write: SharedWrite, at index: Int) {
+            switch write {
+            case .step(let chat, let seq, _, let replies, let followUps, let now):
+                chats.append(chat)
+                handled.append((seq, chat.id))
+                self.replies += replies.map { QueuedRow(chatID: chat.id, lane: .interactive, request: $0, at: now) }
+                self.followUps += followUps.map { InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: $0) }
+                steps.append((index, replies.count, followUps.count))
+            case .sent(let reply):
+                sent.append(reply)
+            }
+        }
+
+        /// Writes the rows, hands each step its ids, and starts a new run. `inOneStatementFencedBy`
+        /// writes a run of ``init(alone:)`` in one statement, checking the lease when one is given.
+        mutating func write(
+            into results: inout [CommittedStep?], inOneStatementFencedBy lease: LeaderLease.Held?? = nil,
+            _ connection: PostgresConnection, _ logger: Logger
+        ) async throws {
+            var replyIDs: ArraySlice<Int64>
+            var inserted: ArraySlice<InboxItem> = []
+            if let lease {
+                replyIDs = try await queue(replies, storing: chats, removingFromInbox: handled, removingSent: sent, fencedBy: lease, connection, logger)[...]
+            } else {
+                replyIDs = try await queue(replies, storing: chats, removingFromInbox: handled, connection, logger)[...]
+                inserted = try await insert(followUps, connection, logger)[...]
+                try await complete(sent, connection, logger)
+            }
             for step in steps {
                 results[step.index] = CommittedStep(replyIDs: Array(replyIDs.prefix(step.replies)), followUps: Array(inserted.prefix(step.followUps)))
                 replyIDs = replyIDs.dropFirst(step.replies)
@@ -89,13 +152,15 @@ extension PostgresStore {
     }
 
     /// Puts replies at the end of their lanes, in order, and returns their ids in the same order;
-    /// in the same statement, inserts or replaces chats' records and deletes handled inbox items,
-    /// each only from its own chat: a step's rows cost one round trip, not three.
+    /// in the same statement, inserts or replaces chats' records, deletes handled inbox items and
+    /// sent replies, each only from its own chat: a group's rows cost one round trip. With a
+    /// `lease`, the statement writes only while the lease holds, and throws ``NotLeading`` when
+    /// it does not: it can then be a transaction of its own.
     static func queue(
         _ rows: [QueuedRow], storing chats: [ChatRecord] = [], removingFromInbox handled: [(seq: Int64, chatID: Int64)] = [],
-        _ connection: PostgresConnection, _ logger: Logger
+        removingSent sent: [SentReply] = [], fencedBy lease: LeaderLease.Held? = nil, _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> [Int64] {
-        guard !rows.isEmpty || !chats.isEmpty || !handled.isEmpty else { return [] }
+        guard !rows.isEmpty || !chats.isEmpty || !handled.isEmpty || !sent.isEmpty else { return [] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // One row per chat: a chat's steps never share a transaction, but a statement must not
@@ -105,38 +170,58 @@ extension PostgresStore {
         let chats = chats.indices.filter { latest[chats[$0].id] == $0 }.map { chats[$0] }
         let places = try chats.map { chat in try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "" }
         let recent = try chats.map { String(decoding: try encoder.encode($0.recentPlaces), as: UTF8.self) }
-        // Each data-modifying part of WITH runs once, whether or not the rest reads it; the rows
-        // are inserted in the order given, so the sequence numbers the replies in that order.
+        // Each data-modifying part of WITH runs once, whether or not the rest reads it; each reads
+        // `allowed`, so nothing is written unless the lease holds (as ``LeaderLease/check(_:_:_:)``
+        // checks it, the row locked until the statement ends), and a NULL says it did not. The
+        // rows are inserted in the order given, so the sequence numbers the replies in that order.
         let ids = try await connection.query(
             """
-            WITH stored AS (
+            WITH fence AS (
+                SELECT epoch FROM leader_lease
+                WHERE name = \(LeaderLease.name) AND holder = \(lease?.holder ?? "") AND epoch = \(lease?.epoch ?? 0) AND expires_at > now()
+                FOR SHARE
+            ), allowed AS (
+                SELECT \(lease == nil) OR EXISTS (SELECT 1 FROM fence) AS ok
+            ), stored AS (
                 INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
                 SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent))
                 FROM unnest(\(chats.map(\.id)), \(chats.map(\.language.rawValue)), \(chats.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),
                     \(chats.map { Int64($0.placeSeq) }), \(chats.map { Int64($0.questionSeq) }), \(chats.map(\.isActive)), \(chats.map(\.createdAt)),
                     \(chats.map(\.updatedAt)), \(chats.map { $0.lastMessageID.map(Int64.init) ?? absent }))
-                    AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last)
+                    AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last), allowed
+                WHERE allowed.ok
                 ON CONFLICT (id) DO UPDATE SET
                     language = EXCLUDED.language, state = EXCLUDED.state, current_place = EXCLUDED.current_place,
                     recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
                     is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
                     last_message_id = EXCLUDED.last_message_id
             ), handled AS (
-                DELETE FROM inbox USING unnest(\(handled.map(\.seq)), \(handled.map(\.chatID))) AS item(seq, chat_id)
-                WHERE inbox.seq = item.seq AND inbox.chat_id = item.chat_id
+                DELETE FROM inbox USING unnest(\(handled.map(\.seq)), \(handled.map(\.chatID))) AS item(seq, chat_id), allowed
+                WHERE allowed.ok AND inbox.seq = item.seq AND inbox.chat_id = item.chat_id
+            ), removed AS (
+                DELETE FROM outbox USING unnest(\(sent.map(\.id)), \(sent.map(\.chatID))) AS sent(id, chat_id), allowed
+                WHERE allowed.ok AND outbox.id = sent.id AND outbox.chat_id = sent.chat_id
+            ), queued AS (
+                INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at)
+                SELECT chat_id, lane, method, parameters, NULLIF(tag, ''), NULLIF(message_id, \(absent)), NULLIF(photo, ''), 0, at, at
+                FROM unnest(\(rows.map(\.chatID)), \(rows.map { Int64($0.lane.rawValue) }), \(rows.map(\.request.method.rawValue)),
+                    \(rows.map { ByteBuffer(bytes: $0.request.parameters) }), \(rows.map { $0.request.tag ?? "" }),
+                    \(rows.map { $0.request.messageID.map(Int64.init) ?? absent }), \(rows.map { $0.request.photo ?? "" }), \(rows.map(\.at)))
+                    WITH ORDINALITY AS row(chat_id, lane, method, parameters, tag, message_id, photo, at, n), allowed
+                WHERE allowed.ok
+                ORDER BY n
+                RETURNING id
             )
-            INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at)
-            SELECT chat_id, lane, method, parameters, NULLIF(tag, ''), NULLIF(message_id, \(absent)), NULLIF(photo, ''), 0, at, at
-            FROM unnest(\(rows.map(\.chatID)), \(rows.map { Int64($0.lane.rawValue) }), \(rows.map(\.request.method.rawValue)),
-                \(rows.map { ByteBuffer(bytes: $0.request.parameters) }), \(rows.map { $0.request.tag ?? "" }),
-                \(rows.map { $0.request.messageID.map(Int64.init) ?? absent }), \(rows.map { $0.request.photo ?? "" }), \(rows.map(\.at)))
-                WITH ORDINALITY AS row(chat_id, lane, method, parameters, tag, message_id, photo, at, n)
-            ORDER BY n
-            RETURNING id
+            SELECT NULL::bigint FROM allowed WHERE NOT allowed.ok
+            UNION ALL SELECT id FROM queued
             """, logger: logger
-        ).collect().map { try $0.decode(Int64.self) }.sorted()
-        guard ids.count == rows.count else { throw PostgresStoreError(description: "the outbox gave \(ids.count) ids for \(rows.count) rows") }
-        return ids
+        ).collect().map { try $0.decode(Int64?.self) }
+        if ids.contains(nil) {
+            throw lease.map { NotLeading(lease: $0) as any Error } ?? PostgresStoreError(description: "the statement was refused without a lease")
+        }
+        let queued = ids.compactMap { $0 }.sorted()
+        guard queued.count == rows.count else { throw PostgresStoreError(description: "the outbox gave \(queued.count) ids for \(rows.count) rows") }
+        return queued
     }
 
     /// Adds items to the inbox, in order; returns them with their sequence numbers.

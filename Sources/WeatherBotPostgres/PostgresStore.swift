@@ -35,13 +35,7 @@ public final class PostgresStore: BotStore {
         chats = ChatCache(capacity: cachedChats)
         posted = GroupCommit(maximumBatch: Self.maximumBatch) { [client, logger] updates in try await Self.store(posted: updates, client, logger) }
         group = GroupCommit(maximumBatch: Self.maximumBatch) { [client, fence, logger] writes in
-            try await Self.transaction(client, fence, logger) { connection in
-                do {
-                    return try await Self.commit(writes, connection, logger)
-                } catch {
-                    throw GroupCommit<SharedWrite, CommittedStep?>.StatementFailed(underlying: error)
-                }
-            }
+            try await Self.commit(writes, client, fence, logger)
         }
     }
 
@@ -169,7 +163,7 @@ public final class PostgresStore: BotStore {
         try await Self.transaction(client, fence, logger, body)
     }
 
-    private static func transaction<T: Sendable>(
+    static func transaction<T: Sendable>(
         _ client: PostgresClient, _ fence: Fence, _ logger: Logger, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let lease = fence.lease.withLock { $0 }
@@ -187,41 +181,59 @@ public final class PostgresStore: BotStore {
     // MARK: Inbox and offset
 
 
-    /// One statement: the stored id read, the updates after it put in the inbox, and both facts
-    /// (the last id, the poll's time) kept; a poll's answer costs one round trip inside its
-    /// transaction, not five.
+    /// One statement, its own transaction: the lease checked (as ``LeaderLease/check(_:_:_:)``
+    /// does, the row locked until the statement ends), the stored id read, the updates after it
+    /// put in the inbox, and both facts (the last id, the poll's time) kept. A poll's answer costs
+    /// one round trip, not seven (`BEGIN`, the fence, a read, three writes, `COMMIT`).
     public func receive(_ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool, at now: Date) async throws
         -> [InboxItem]
     {
         let received = updates.compactMap { update in update.chatID.map { (chatID: $0, updateID: update.updateID, payload: update.payload) } }
-        return try await write { connection in
-            // A data-modifying part of WITH runs once, whether or not the rest reads it.
-            let rows = try await connection.query(
-                """
-                WITH previous AS (
-                    SELECT CASE WHEN \(rebasing) THEN \(Int64.min)
-                        ELSE COALESCE((SELECT value::bigint FROM worker_fact WHERE key = \(WorkerFact.Key.lastUpdateID.rawValue)), \(Int64.min))
-                        END AS id
-                ), facts AS (
-                    INSERT INTO worker_fact (key, value)
-                    SELECT \(WorkerFact.Key.lastUpdateID.rawValue), GREATEST(previous.id, \(lastUpdateID))::text FROM previous
-                    UNION ALL SELECT \(WorkerFact.Key.lastSuccessfulPoll.rawValue), \(WorkerFact.time(now))
-                    ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
-                )
+        let lease = fence.lease.withLock { $0 }
+        // Each data-modifying part of WITH runs once, whether or not the rest reads it; both read
+        // `allowed`, so nothing is written unless the lease holds. A row of NULLs says it did not.
+        let rows = try await client.query(
+            """
+            WITH fence AS (
+                SELECT epoch FROM leader_lease
+                WHERE name = \(LeaderLease.name) AND holder = \(lease?.holder ?? "") AND epoch = \(lease?.epoch ?? 0) AND expires_at > now()
+                FOR SHARE
+            ), allowed AS (
+                SELECT \(lease == nil) OR EXISTS (SELECT 1 FROM fence) AS ok
+            ), previous AS (
+                SELECT CASE WHEN \(rebasing) THEN \(Int64.min)
+                    ELSE COALESCE((SELECT value::bigint FROM worker_fact WHERE key = \(WorkerFact.Key.lastUpdateID.rawValue)), \(Int64.min))
+                    END AS id
+            ), facts AS (
+                INSERT INTO worker_fact (key, value)
+                SELECT fact.key, fact.value FROM allowed, previous,
+                    LATERAL (VALUES (\(WorkerFact.Key.lastUpdateID.rawValue), GREATEST(previous.id, \(lastUpdateID))::text),
+                        (\(WorkerFact.Key.lastSuccessfulPoll.rawValue), \(WorkerFact.time(now)))) AS fact(key, value)
+                WHERE allowed.ok
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+            ), inserted AS (
                 INSERT INTO inbox (chat_id, update_id, kind, payload)
                 SELECT item.chat_id, item.update_id, \(InboxItem.Kind.update.rawValue), item.payload
                 FROM unnest(\(received.map(\.chatID)), \(received.map(\.updateID)), \(received.map { ByteBuffer(bytes: $0.payload) }))
-                    WITH ORDINALITY AS item(chat_id, update_id, payload, n), previous
-                WHERE item.update_id > previous.id
+                    WITH ORDINALITY AS item(chat_id, update_id, payload, n), previous, allowed
+                WHERE allowed.ok AND item.update_id > previous.id
                 ORDER BY n
                 RETURNING seq, update_id
-                """, logger: logger
-            ).collect().map { try $0.decode((Int64, Int64).self) }
-            let seqs = Dictionary(rows.map { ($0.1, $0.0) }, uniquingKeysWith: min)
-            return received.compactMap { update in
-                seqs[update.updateID].map { InboxItem(seq: $0, chatId: update.chatID, updateId: update.updateID, kind: .update, payload: update.payload) }
-            }.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
+            )
+            SELECT NULL::bigint, NULL::bigint FROM allowed WHERE NOT allowed.ok
+            UNION ALL SELECT seq, update_id FROM inserted
+            """, logger: logger
+        ).collect().map { try $0.decode((Int64?, Int64?).self) }
+        var seqs: [Int64: Int64] = [:]
+        for row in rows {
+            guard let seq = row.0, let updateID = row.1 else {
+                throw lease.map { NotLeading(lease: $0) as any Error } ?? PostgresStoreError(description: "the receipt was refused without a lease")
+            }
+            seqs[updateID] = min(seq, seqs[updateID] ?? seq)
         }
+        return received.compactMap { update in
+            seqs[update.updateID].map { InboxItem(seq: $0, chatId: update.chatID, updateId: update.updateID, kind: .update, payload: update.payload) }
+        }.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
     }
 
     /// Not fenced: every replica takes what Telegram posts to it into the shared inbox, and the
