@@ -114,3 +114,22 @@ public struct NotLeading: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "this replica (\(lease.holder), epoch \(lease.epoch)) no longer holds the lease" }
 }
+
+extension PostgresQuery.StringInterpolation {
+    /// `WITH fence AS (…), allowed AS (…)`: the start of a statement that is its own transaction
+    /// and writes only while `lease` holds, as ``LeaderLease/check(_:_:_:)`` checks it in a
+    /// transaction (the lease's row locked until the statement ends, so a takeover waits). Each
+    /// write of the statement reads `allowed.ok`; nil writes unfenced.
+    mutating func appendInterpolation(fenceFor lease: LeaderLease.Held?) {
+        appendLiteral("WITH fence AS (SELECT epoch FROM leader_lease WHERE name = ")
+        appendInterpolation(LeaderLease.name)
+        appendLiteral(" AND holder = ")
+        appendInterpolation(lease?.holder ?? "")
+        appendLiteral(" AND epoch = ")
+        appendInterpolation(lease?.epoch ?? 0)
+        appendLiteral(" AND expires_at > now() FOR SHARE), allowed AS (SELECT ")
+        appendInterpolation(lease == nil)
+        appendLiteral(" OR EXISTS (SELECT 1 FROM fence) AS ok)")
+    }
+}
+

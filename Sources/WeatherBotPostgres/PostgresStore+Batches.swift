@@ -171,18 +171,12 @@ extension PostgresStore {
         let places = try chats.map { chat in try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "" }
         let recent = try chats.map { String(decoding: try encoder.encode($0.recentPlaces), as: UTF8.self) }
         // Each data-modifying part of WITH runs once, whether or not the rest reads it; each reads
-        // `allowed`, so nothing is written unless the lease holds (as ``LeaderLease/check(_:_:_:)``
-        // checks it, the row locked until the statement ends), and a NULL says it did not. The
-        // rows are inserted in the order given, so the sequence numbers the replies in that order.
+        // `allowed` (`fenceFor:`), so nothing is written unless the lease holds, and a NULL says
+        // it did not. The rows are inserted in the order given, so the sequence numbers the
+        // replies in that order.
         let ids = try await connection.query(
             """
-            WITH fence AS (
-                SELECT epoch FROM leader_lease
-                WHERE name = \(LeaderLease.name) AND holder = \(lease?.holder ?? "") AND epoch = \(lease?.epoch ?? 0) AND expires_at > now()
-                FOR SHARE
-            ), allowed AS (
-                SELECT \(lease == nil) OR EXISTS (SELECT 1 FROM fence) AS ok
-            ), stored AS (
+            \(fenceFor: lease), stored AS (
                 INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
                 SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent))
                 FROM unnest(\(chats.map(\.id)), \(chats.map(\.language.rawValue)), \(chats.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),

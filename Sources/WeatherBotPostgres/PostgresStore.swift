@@ -194,13 +194,7 @@ public final class PostgresStore: BotStore {
         // `allowed`, so nothing is written unless the lease holds. A row of NULLs says it did not.
         let rows = try await client.query(
             """
-            WITH fence AS (
-                SELECT epoch FROM leader_lease
-                WHERE name = \(LeaderLease.name) AND holder = \(lease?.holder ?? "") AND epoch = \(lease?.epoch ?? 0) AND expires_at > now()
-                FOR SHARE
-            ), allowed AS (
-                SELECT \(lease == nil) OR EXISTS (SELECT 1 FROM fence) AS ok
-            ), previous AS (
+            \(fenceFor: lease), previous AS (
                 SELECT CASE WHEN \(rebasing) THEN \(Int64.min)
                     ELSE COALESCE((SELECT value::bigint FROM worker_fact WHERE key = \(WorkerFact.Key.lastUpdateID.rawValue)), \(Int64.min))
                     END AS id
