@@ -394,9 +394,11 @@ public final class PostgresStore: BotStore {
         return nil
     }
 
-    public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)))
+    public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingeringUpTo linger: Duration) async throws {
+        _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)), lingeringUpTo: linger)
     }
+
+    public func hurryCompletions() { group.hurry() }
 
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
         try await write { connection in

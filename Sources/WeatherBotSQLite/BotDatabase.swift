@@ -483,9 +483,13 @@ extension BotDatabase {
 
     /// Removes a delivered or abandoned reply; when it was sent under a tag, remembers the message
     /// id for later edits. Shares a commit with the steps and replies written meanwhile.
-    public func completeOutbox(id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date()) async throws {
-        try await group.submit { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
+    public func completeOutbox(
+        id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date(), lingeringUpTo linger: Duration = .zero
+    ) async throws {
+        try await group.submit(lingeringUpTo: linger) { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
     }
+
+    public func hurryCompletions() { group.hurry() }
 
     private static func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ? AND chatId = ?").execute(arguments: [id, chatID])

@@ -175,6 +175,11 @@ struct OutboxQueue {
     var count: Int { lanes.map(\.count).reduce(0, +) }
     var messagesInFlight: Int { inFlight.count }
     var answersInFlight: Int { answerIDs.count - answers.count }
+    /// Whether every reply held is in flight and the table holds no other: a reply leaving now
+    /// frees a turn that nobody waits for.
+    var holdsOnlyInFlight: Bool {
+        count == messagesInFlight + answersInFlight && lanes.allSatisfy(\.holdsEveryRow)
+    }
     func isComplete(_ lane: OutboxLane) -> Bool { lanes[lane.rawValue].holdsEveryRow }
     /// How many messages of the chat's lane are held.
     func held(_ chatID: Int64, _ lane: OutboxLane) -> Int { lanes[lane.rawValue].held(chatID) }

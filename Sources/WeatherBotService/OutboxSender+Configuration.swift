@@ -19,6 +19,10 @@ extension OutboxSender {
         /// The most replies of one chat held in memory per lane: one chat's flood never fills the
         /// window; the rest of its replies wait in the table.
         public var chatShare: Int
+        /// How long a delivered reply's removal may wait for another commit (a chat's step) to
+        /// share, when no reply waits for it: on a quiet day one transaction and one sync less
+        /// per reply. The slot it frees stays taken meanwhile, so a crash still repeats no more.
+        public var completionLinger: Duration
 
         public init(
             messagesPerSecond: Double = 30,
@@ -29,7 +33,8 @@ extension OutboxSender {
             maximumAttempts: Int = 10,
             drainTimeout: Duration = .seconds(10),
             window: Int = 10_000,
-            chatShare: Int = 100
+            chatShare: Int = 100,
+            completionLinger: Duration = .milliseconds(250)
         ) {
             self.messagesPerSecond = messagesPerSecond
             self.messagesPerSecondPerChat = messagesPerSecondPerChat
@@ -40,6 +45,7 @@ extension OutboxSender {
             self.drainTimeout = drainTimeout
             self.window = window
             self.chatShare = chatShare
+            self.completionLinger = completionLinger
         }
     }
 }

@@ -42,6 +42,16 @@ public final class OutboxSender: Service, Sendable {
     /// memory runs on the monotonic clock from `started`, so pacing never follows the wall clock.
     private let clock: any WallClock
     private let started = ContinuousClock.now
+    /// Chats whose message in flight was delivered and whose removal lingers for a commit to
+    /// share; none once a graceful stop begins.
+    private let lingering = Mutex(Lingering())
+
+    private let completionLinger: Duration
+
+    private struct Lingering {
+        var chats: Set<Int64> = []
+        var stopping = false
+    }
 
     public init(
         database: any BotStore,
@@ -69,6 +79,7 @@ public final class OutboxSender: Service, Sendable {
         self.maximumAnswersInFlight = configuration.maximumAnswersInFlight
         self.maximumAttempts = configuration.maximumAttempts
         self.drainTimeout = configuration.drainTimeout
+        self.completionLinger = configuration.completionLinger
         self.clock = clock
     }
 
@@ -77,6 +88,8 @@ public final class OutboxSender: Service, Sendable {
     public func committed(_ replies: [QueuedReply], emptying chatID: Int64? = nil) {
         guard !replies.isEmpty || chatID != nil else { return }
         queue.withLock { $0.accept(replies, emptying: chatID) }
+        // A chat's next message waits for the removal of the one before: it lingers no more.
+        if lingering.withLock({ lingering in replies.contains { lingering.chats.contains($0.chatID) } }) { database.hurryCompletions() }
         changes.signal()
     }
 
@@ -153,6 +166,8 @@ public final class OutboxSender: Service, Sendable {
             }
         } onGracefulShutdown: {
             deadline.withLock { $0 = ContinuousClock.now + self.drainTimeout }
+            self.lingering.withLock { $0.stopping = true }
+            self.database.hurryCompletions()
             self.changes.signal()
         }
         let left = (try? await database.outboxBacklog()) ?? -1
@@ -279,12 +294,20 @@ public final class OutboxSender: Service, Sendable {
     }
 
     /// Removes a reply from the outbox; the chat's next message waits until that is committed, so
-    /// a crash repeats at most the one message per chat that was in flight.
+    /// a crash repeats at most the one message per chat that was in flight. When nothing else is
+    /// held, the removal lingers for the next commit (a chat's step) to share; a reply for the
+    /// chat handed over meanwhile, or a graceful stop, hurries it.
     private func complete(_ queued: QueuedReply, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
+        let linger = lingering.withLock { lingering -> Duration in
+            guard completionLinger > .zero, !lingering.stopping, queue.withLock({ $0.holdsOnlyInFlight }) else { return .zero }
+            if !queued.isAnswer { lingering.chats.insert(queued.chatID) }
+            return completionLinger
+        }
+        defer { if linger > .zero, !queued.isAnswer { _ = lingering.withLock { $0.chats.remove(queued.chatID) } } }
         var backoff = Backoff()
         // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
         try? await backoff.retry {
-            try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date)
+            try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date, lingeringUpTo: linger)
         } failed: { error, delay in
             logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
         }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HTTPTransport
 import Logging
+import ServiceLifecycle
 import TelegramBotAPI
 import Testing
 import WeatherBot
@@ -23,7 +24,10 @@ extension LoopbackTests {
             let telegram: FakeTelegram
             let sender: OutboxSender
 
-            init(messagesPerSecond: Double = 30, window: Int = 10_000, clock: any WallClock = SystemWallClock()) async throws {
+            init(
+                messagesPerSecond: Double = 30, window: Int = 10_000, completionLinger: Duration = .milliseconds(250),
+                clock: any WallClock = SystemWallClock()
+            ) async throws {
                 folder = try TemporaryFolder()
                 database = try BotDatabase.open(path: folder.databasePath)
                 telegram = try await FakeTelegram()
@@ -32,7 +36,7 @@ extension LoopbackTests {
                 let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(15))
                 sender = OutboxSender(
                     database: database, client: client, logger: logger, clock: clock,
-                    configuration: .init(messagesPerSecond: messagesPerSecond, window: window))
+                    configuration: .init(messagesPerSecond: messagesPerSecond, window: window, completionLinger: completionLinger))
             }
 
             func commit(_ replies: [Reply], chat: Int64, at now: Date = Date()) async throws {
@@ -273,6 +277,33 @@ extension LoopbackTests {
             #expect(state.edits.map(\.messageID) == [sent[0], sent[1], sent[1]])
             #expect(state.edits.map { $0.markup != nil } == [true, false, false])
             #expect(state.edits.first?.markup?.contains("cy:1") == true)
+            await setup.telegram.server.shutdown()
+        }
+
+        @Test func onAQuietDayADeliveredRepliesRemovalSharesTheNextStepsCommit() async throws {
+            let setup = try await Setup(completionLinger: .seconds(600))
+            let commits = ServiceGroup(
+                configuration: ServiceGroupConfiguration(services: [.init(service: setup.database.commits)], logger: Logger(label: "test")))
+            let committing = Task { try await commits.run() }
+            while !setup.database.group.isRunning { try await Task.sleep(for: .milliseconds(1)) }
+            let sending = setup.start()
+            try await setup.commitHandingOver([.send(text: "first")], chat: 1)
+            try await waitUntil("the reply delivered, its removal waiting") { setup.database.group.waiting == 1 }
+            #expect(try setup.database.outboxBacklog() == 1, "the removal is not committed yet")
+            let transactions = setup.database.group.batches
+            try await setup.commitHandingOver([.send(text: "second")], chat: 2)
+            #expect(setup.database.group.batches == transactions + 1, "one transaction for the step and the removal")
+            try await waitUntil("both delivered, nothing lingering") {
+                setup.telegram.state.withLock { $0.sent.count } == 2 && setup.database.group.waiting == 1
+            }
+            // The chat's next reply goes at once, though the removal before it could wait ten minutes.
+            try await setup.commitHandingOver([.send(text: "third")], chat: 2)
+            try await waitUntil(timeout: .seconds(20), "the chat's next reply") { setup.telegram.state.withLock { $0.sent.count } == 3 }
+            #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["first", "second", "third"])
+            sending.cancel()
+            await commits.triggerGracefulShutdown()
+            try await committing.value
+            #expect(try setup.database.outboxBacklog() == 0, "a graceful stop commits the removal still waiting")
             await setup.telegram.server.shutdown()
         }
 

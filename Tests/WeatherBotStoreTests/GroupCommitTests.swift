@@ -79,6 +79,56 @@ import Testing
         #expect(await first.value == 10)
         #expect(together.values.allSatisfy { $0 == nil }, "the transaction's failure is every write's")
     }
+
+    /// Runs `body` with the group's loop running, then stops it gracefully.
+    static func withLoop(_ group: GroupCommit<Int, Int>, _ body: () async throws -> Void) async throws {
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [.init(service: group)], logger: Logger(label: "test")))
+        let running = Task { try await services.run() }
+        while !group.isRunning { try await Task.sleep(for: .milliseconds(1)) }
+        try await body()
+        await services.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    @Test func aLingeringWriteSharesTheNextWritesTransaction() async throws {
+        let ledger = Ledger()
+        let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
+        try await Self.withLoop(group) {
+            let lingering = Task { try await group.write(1, lingeringUpTo: .seconds(600)) }
+            while group.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(ledger.committed.withLock { $0 }.isEmpty, "it waits for a write to share its transaction")
+            #expect(try await group.write(2) == 20)
+            #expect(try await lingering.value == 10)
+            #expect(ledger.committed.withLock { $0 } == [[1, 2]], "in the order they came, in one transaction")
+        }
+    }
+
+    @Test func aLingeringWriteCommitsAloneWhenItsTimeIsUpOrWhenHurried() async throws {
+        let ledger = Ledger()
+        let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
+        try await Self.withLoop(group) {
+            #expect(try await group.write(1, lingeringUpTo: .milliseconds(20)) == 10)
+            let hurried = Task { try await group.write(2, lingeringUpTo: .seconds(600)) }
+            while group.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            group.hurry()
+            #expect(try await hurried.value == 20)
+            #expect(ledger.committed.withLock { $0 } == [[1], [2]])
+        }
+    }
+
+    @Test func aLingeringWriteCommitsAtOnceWithoutTheLoopAndWhenItStops() async throws {
+        let ledger = Ledger()
+        let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
+        #expect(try await group.write(1, lingeringUpTo: .seconds(600)) == 10, "no loop: nobody would commit it later")
+        let stopped = Mutex<Task<Int, any Error>?>(nil)
+        try await Self.withLoop(group) {
+            stopped.withLock { $0 = Task { try await group.write(2, lingeringUpTo: .seconds(600)) } }
+            while group.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(try await stopped.withLock { $0 }!.value == 20, "a graceful stop commits what still lingers")
+        #expect(ledger.committed.withLock { $0 } == [[1], [2]])
+    }
 }
 
 private final class Box: Sendable {
