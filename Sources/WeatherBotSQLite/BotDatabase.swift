@@ -445,7 +445,10 @@ extension BotDatabase {
                 INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, photo, attempts, notBefore, createdAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                 """
-        ).execute(arguments: [chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, request.photo, now, now])
+        ).execute(arguments: [
+            chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, request.photo, StoredDate(now),
+            StoredDate(now),
+        ])
         return db.lastInsertedRowID
     }
 

@@ -57,7 +57,9 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
                     lastMessageID = ?
                 WHERE id = ?
                 """)
-                .execute(arguments: [language.rawValue, state, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID, id])
+                .execute(arguments: [
+                    language.rawValue, state, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt), lastMessageID, id,
+                ])
             if db.changesCount > 0 { return }
         }
         let statement = try db.cachedStatement(sql: """
@@ -73,7 +75,10 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         let recent = String(decoding: try encoder.encode(recentPlaces), as: UTF8.self)
         try statement.execute(
-            arguments: [id, language.rawValue, state, place, recent, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID])
+            arguments: [
+                id, language.rawValue, state, place, recent, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt),
+                lastMessageID,
+            ])
     }
 }
 
