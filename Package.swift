@@ -75,6 +75,7 @@ let package = Package(
         .target(
             name: "WeatherBotSQLite",
             dependencies: [
+                "BotClock",
                 "WeatherBotStore",
                 "TelegramBotAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,3 +1,4 @@
+import BotClock
 public import Foundation
 
 /// When daily forecasts are due: computed from the local date and time in the place's zone, so
@@ -51,17 +52,8 @@ public enum DailySchedule {
 
     /// Days since 1970-01-01 as `yyyy-MM-dd` in the proleptic Gregorian calendar.
     static func dayText(_ days: Int) -> String {
-        // Counted in eras of 400 years (146,097 days) from 0000-03-01, so that leap days fall last.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        let date = CivilDate(daysSince1970: days)
+        return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
     }
 
     /// The local date of `instant` in `zone`, as `yyyy-MM-dd`.

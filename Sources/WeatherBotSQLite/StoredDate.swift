@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import GRDB
 
@@ -29,50 +30,33 @@ struct StoredDate: DatabaseValueConvertible, Sendable {
         guard milliseconds > -62_135_596_800_000 + 86_400_000, milliseconds < 253_402_300_800_000 - 86_400_000 else { return nil }
         let total = Int64(milliseconds)
         let (days, inDay) = Self.floorDivision(total, 86_400_000)
-        let (year, month, day) = Self.civil(fromDays: days)
-        guard (1...9999).contains(year) else { return nil }
-        let hour = inDay / 3_600_000, minute = inDay / 60_000 % 60, second = inDay / 1000 % 60, millisecond = inDay % 1000
+        let civil = CivilDate(daysSince1970: Int(days))
+        // Each part's value and digits, and the character after it.
+        let parts: [(Int64, Int, UInt8?)] = [
+            (Int64(civil.year), 4, UInt8(ascii: "-")), (Int64(civil.month), 2, UInt8(ascii: "-")), (Int64(civil.day), 2, UInt8(ascii: " ")),
+            (inDay / 3_600_000, 2, UInt8(ascii: ":")), (inDay / 60_000 % 60, 2, UInt8(ascii: ":")), (inDay / 1000 % 60, 2, UInt8(ascii: ".")),
+            (inDay % 1000, 3, nil),
+        ]
         return String(unsafeUninitializedCapacity: 23) { buffer in
-            func put(_ value: Int64, digits: Int, at offset: Int) {
+            var end = 0
+            for (value, digits, separator) in parts {
                 var value = value
-                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                for index in stride(from: end + digits - 1, through: end, by: -1) {
                     buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
                     value /= 10
                 }
+                end += digits
+                if let separator {
+                    buffer[end] = separator
+                    end += 1
+                }
             }
-            put(year, digits: 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, digits: 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, digits: 2, at: 8)
-            buffer[10] = UInt8(ascii: " ")
-            put(hour, digits: 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(minute, digits: 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(second, digits: 2, at: 17)
-            buffer[19] = UInt8(ascii: ".")
-            put(millisecond, digits: 3, at: 20)
-            return 23
+            return end
         }
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let remainder = value % divisor
         return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (the days-to-civil algorithm of
-    /// H. Hinnant's "chrono-compatible low-level date algorithms").
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -1,0 +1,20 @@
+/// A date of the proleptic Gregorian calendar, from a count of days since 1970-01-01, by
+/// integer arithmetic: no `Calendar` or formatter on the paths that run for every update.
+public struct CivilDate: Sendable, Hashable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(daysSince1970 days: Int) {
+        // Counted in eras of 400 years (146,097 days) from 0000-03-01, so that leap days fall last.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+}
