@@ -19,10 +19,10 @@ import Synchronization
 /// never waits for a loop that is not there.
 ///
 /// A write nobody waits on (a delivered reply's removal on a quiet day) may linger
-/// (``write(_:lingeringUpTo:)``): it waits for the next write that commits at once and shares its
-/// transaction, or commits alone when its time is up or ``hurry()`` is called. Writes commit in
-/// the order they came, lingering or not. Only the loop lingers: without it every write commits
-/// at once.
+/// (``write(_:lingering:)``): it waits for the next write that commits at once and shares its
+/// transaction, or commits alone when its time is up or someone comes to wait for it
+/// (``hurry(_:)``). Writes commit in the order they came, lingering or not. Only the loop
+/// lingers: without it every write commits at once.
 public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sendable {
     /// Commits writes in one transaction; returns, for each in order, what it wrote.
     public typealias Commit = @Sendable ([Write]) async throws -> [Written]
@@ -41,6 +41,8 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         let write: Write
         /// Until when the write may wait for another to share its transaction; nil: none.
         var lingersUntil: ContinuousClock.Instant? = nil
+        /// Whose lingering write it is (``Linger/key``).
+        var key: Int64? = nil
         let finish: @Sendable (Result<Written, any Error>) -> Void
     }
 
@@ -48,8 +50,6 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         var waiting: [Job] = []
         /// Writes waiting that commit at once (the others linger).
         var urgent = 0
-        /// Whether the lingering writes waiting commit at once all the same.
-        var hurried = false
         /// The loop's timer, told the time the first lingering write is due.
         var timer: AsyncStream<ContinuousClock.Instant>.Continuation?
         /// Whether someone (the loop, or a write while it does not run) commits the waiting writes.
@@ -87,12 +87,12 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
 
     /// Commits `write`, possibly with others; returns once it committed.
     public func write(_ write: Write) async throws -> Written {
-        try await self.write(write, lingeringUpTo: .zero)
+        try await self.write(write, lingering: nil)
     }
 
-    /// Commits `write`, letting it wait up to `linger` for another write that commits at once to
-    /// share its transaction; returns once it committed.
-    public func write(_ write: Write, lingeringUpTo linger: Duration) async throws -> Written {
+    /// Commits `write`, letting it wait as `lingering` says for another write that commits at
+    /// once to share its transaction; returns once it committed.
+    public func write(_ write: Write, lingering: Linger?) async throws -> Written {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let job = Job(write: write) { continuation.resume(returning: .written($0)) }
             typealias Timer = (AsyncStream<ContinuousClock.Instant>.Continuation, ContinuousClock.Instant)
@@ -102,12 +102,20 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
                     return (true, nil, nil)
                 }
                 var job = job
-                if linger > .zero, state.loop != nil { job.lingersUntil = .now + linger } else { state.urgent += 1 }
+                // Decided here, under the lock: a hurry for its key either finds it waiting or
+                // came before, and the decision sees why (someone waits).
+                if let lingering, state.loop != nil {
+                    let linger = lingering.upTo()
+                    if linger > .zero {
+                        job.lingersUntil = .now + linger
+                        job.key = lingering.key
+                    }
+                }
+                if job.lingersUntil == nil { state.urgent += 1 }
                 state.waiting.append(job)
                 guard let due = job.lingersUntil else { return (false, state.loop, nil) }
                 // A commit under way, or a write that commits at once, takes it along; or the timer
                 // already set for a lingering write before it.
-                if state.hurried { return (false, state.loop, nil) }
                 if state.committing || state.urgent > 0 || state.waiting.count > 1 { return (false, nil, nil) }
                 return (false, nil, state.timer.map { ($0, due) })
             }
@@ -124,12 +132,27 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         }
     }
 
-    /// Commits the lingering writes waiting now, or the next to come if none waits yet, without
-    /// waiting for their time.
+    /// Commits at once the lingering writes waiting now whose key `isWaitedFor`: someone came to
+    /// wait for them. A write already committed, or whose turn to linger has not come, is not
+    /// touched (``Linger/upTo`` sees why it should not linger).
+    public func hurry(_ isWaitedFor: (Int64) -> Bool) {
+        hurry(matching: { job in job.key.map(isWaitedFor) ?? false })
+    }
+
+    /// Commits at once every lingering write waiting now (a graceful stop).
     public func hurry() {
+        hurry(matching: { _ in true })
+    }
+
+    private func hurry(matching: (Job) -> Bool) {
         let loop = state.withLock { state -> AsyncStream<Void>.Continuation? in
-            state.hurried = true
-            return state.loop
+            var hurried = false
+            for index in state.waiting.indices where state.waiting[index].lingersUntil != nil && matching(state.waiting[index]) {
+                state.waiting[index].lingersUntil = nil
+                state.urgent += 1
+                hurried = true
+            }
+            return hurried ? state.loop : nil
         }
         loop?.yield()
     }
@@ -183,16 +206,13 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         var first = first
         while true {
             let (batch, timer): ([Job], (AsyncStream<ContinuousClock.Instant>.Continuation, ContinuousClock.Instant)?) = state.withLock { state in
-                if first == nil, let due = state.waiting.first?.lingersUntil, state.urgent == 0, !state.hurried, state.loop != nil,
-                    due > .now
-                {
+                if first == nil, let due = state.waiting.first?.lingersUntil, state.urgent == 0, state.loop != nil, due > .now {
                     state.committing = false
                     return ([], state.timer.map { ($0, due) })
                 }
                 let taken = Array(state.waiting.prefix(maximumBatch - (first == nil ? 0 : 1)))
                 state.waiting.removeFirst(taken.count)
                 state.urgent -= taken.count(where: { $0.lingersUntil == nil })
-                if state.waiting.isEmpty { state.hurried = false }
                 let batch = (first.map { [$0] } ?? []) + taken
                 if batch.isEmpty {
                     state.committing = false
@@ -214,7 +234,10 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
             // A closure, not `\.write`: in this generic class a key path is built at run time on
             // every commit (measured: 1 % of the worker's CPU at 20 updates a second).
             let results = try await commit(batch.map { $0.write })
-            for (job, result) in zip(batch, results) { job.finish(.success(result)) }
+            // Those who wait first: a lingering write's caller waits for nobody, and resumed
+            // first it would take a thread from the step whose reply is on its way.
+            for (job, result) in zip(batch, results) where job.lingersUntil == nil { job.finish(.success(result)) }
+            for (job, result) in zip(batch, results) where job.lingersUntil != nil { job.finish(.success(result)) }
         } catch is StatementFailed where batch.count > 1 {
             for job in batch {
                 do {
@@ -230,5 +253,26 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
 
     private static func reason(_ error: any Error) -> any Error {
         (error as? StatementFailed)?.underlying ?? error
+    }
+}
+
+/// How a write nobody waits for may wait for another to share its transaction
+/// (``GroupCommit/write(_:lingering:)``).
+public struct Linger: Sendable {
+    /// Whose write it is: ``GroupCommit/hurry(_:)`` for this key commits it at once. Nil: only its
+    /// time, another write's commit or a graceful stop ends its wait.
+    public var key: Int64?
+    /// How long it may wait (zero: not at all), asked as it joins the waiting writes, under their
+    /// lock: so a hurry for its key either finds it waiting or came before and is seen here.
+    public var upTo: @Sendable () -> Duration
+
+    public init(key: Int64?, upTo: @escaping @Sendable () -> Duration) {
+        self.key = key
+        self.upTo = upTo
+    }
+
+    /// Up to `duration`, whatever happens meanwhile.
+    public static func upTo(_ duration: Duration, key: Int64? = nil) -> Linger {
+        Linger(key: key) { duration }
     }
 }
