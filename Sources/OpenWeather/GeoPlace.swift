@@ -8,6 +8,12 @@ public struct GeoPlace: Codable, Sendable, Hashable {
     public var country: String?
     public var state: String?
 
+    /// OpenWeather's names: the same in what this decodes and encodes.
+    enum CodingKeys: String, CodingKey {
+        case name, lat, lon, country, state
+        case localNames = "local_names"
+    }
+
     public init(name: String, localNames: [String: String]? = nil, lat: Double, lon: Double, country: String? = nil, state: String? = nil) {
         self.name = name
         self.localNames = localNames

@@ -174,9 +174,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         return OpenWeatherError(code: code, endpoint: endpoint, message: String(message.prefix(200)))
     }
 
+    /// Each wire type names its snake_case keys (OpenWeatherModels.swift): no key is converted.
     static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return decoder
+        JSONDecoder()
     }
 }

@@ -55,6 +55,13 @@ import WeatherBotTesting
         #expect(forecast.current.snow == 0.84)  // {"1h": x}
         #expect(forecast.current.rain == nil)
         #expect(forecast.current.windGust == 11.2)
+        // Every snake_case key is read: a wrong name would leave a fallback, not a failure.
+        #expect(forecast.current.feelsLike == -3.52)
+        #expect(forecast.current.windSpeed == 5 && forecast.current.windDegrees == 225)
+        #expect(forecast.hourly[0].feelsLike == -3.1)
+        #expect(forecast.hourly[0].windSpeed == 5.1 && forecast.hourly[0].windDegrees == 220)
+        #expect(forecast.daily[0].windSpeed == 6.2 && forecast.daily[0].windDegrees == 230)
+        #expect(forecast.alerts.first?.sender == "Росгидромет")
         #expect(forecast.current.condition == Condition(description: "снег", icon: "13n"))
         #expect(forecast.hourly.count == 3)
         #expect(forecast.hourly[0].precipitation == 0.3)
@@ -86,6 +93,7 @@ import WeatherBotTesting
         #expect(forecast.hourlyStep == 3)
         #expect(forecast.timeZone == .offset(seconds: 14400))
         #expect(forecast.current.rain == 0.25)
+        #expect(forecast.current.feelsLike == 7.41)
         #expect(forecast.hourly.count == 40)
         #expect(forecast.hourly[0].precipitation == 0.5)  // {"3h": x}
         // 40 steps from 16:00 local on day one: six local days, the first and the last partial;
