@@ -293,10 +293,10 @@ public final class OutboxSender: Service, Sendable {
     /// chat handed over meanwhile, or a graceful stop, hurries it. Whether it lingers is asked as
     /// it joins the commit's queue: a reply handed over before then is seen, one after hurries it.
     private func complete(_ queued: QueuedReply, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
-        // An answer does not hold its chat's turn: nobody hurries its removal.
-        let lingering = completionLinger > .zero ? Linger(key: queued.isAnswer ? nil : queued.chatID) { [self] in
-            stopping.load(ordering: .relaxed) || !queue.withLock({ $0.holdsOnlyInFlight }) ? .zero : completionLinger
-        } : nil
+        // Asked here first, so that when replies wait (a backlog) the group's lock is not held
+        // while the queue's is taken; asked again under it when lingering looks right. An answer
+        // does not hold its chat's turn: nobody hurries its removal.
+        let lingering = mayLinger ? Linger(key: queued.isAnswer ? nil : queued.chatID) { [self] in mayLinger ? completionLinger : .zero } : nil
         var backoff = Backoff()
         // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
         try? await backoff.retry {
@@ -305,6 +305,11 @@ public final class OutboxSender: Service, Sendable {
             logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
         }
         queue.withLock { $0.finish(queued, at: now()) }
+    }
+
+    /// Whether a delivered reply's removal may linger now: nothing else is held, and no stop began.
+    private var mayLinger: Bool {
+        completionLinger > .zero && !stopping.load(ordering: .relaxed) && queue.withLock { $0.holdsOnlyInFlight }
     }
 
     /// Makes one reply's call; returns the tag and id of a message it sent, to remember for edits.

@@ -19,10 +19,11 @@ import Synchronization
 /// never waits for a loop that is not there.
 ///
 /// A write nobody waits on (a delivered reply's removal on a quiet day) may linger
-/// (``write(_:lingering:)``): it waits for the next write that commits at once and shares its
-/// transaction, or commits alone when its time is up or someone comes to wait for it
-/// (``hurry(_:)``). Writes commit in the order they came, lingering or not. Only the loop
-/// lingers: without it every write commits at once.
+/// (``write(_:lingering:)``): when it would otherwise commit alone (no commit under way, none
+/// waiting), it waits for the next write that commits at once and shares its transaction, or
+/// commits alone when its time is up or someone comes to wait for it (``hurry(_:)``). Writes
+/// commit in the order they came, lingering or not. Only the loop lingers: without it every
+/// write commits at once.
 public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sendable {
     /// Commits writes in one transaction; returns, for each in order, what it wrote.
     public typealias Commit = @Sendable ([Write]) async throws -> [Written]
@@ -50,6 +51,8 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         var waiting: [Job] = []
         /// Writes waiting that commit at once (the others linger).
         var urgent = 0
+        /// Writes waiting that linger.
+        var lingering = 0
         /// The loop's timer, told the time the first lingering write is due.
         var timer: AsyncStream<ContinuousClock.Instant>.Continuation?
         /// Whether someone (the loop, or a write while it does not run) commits the waiting writes.
@@ -103,15 +106,18 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
                 }
                 var job = job
                 // Decided here, under the lock: a hurry for its key either finds it waiting or
-                // came before, and the decision sees why (someone waits).
-                if let lingering, state.loop != nil {
+                // came before, and the decision sees why (someone waits). While a commit is under
+                // way or a write waits to commit, it shares the next transaction without lingering:
+                // it lingers only when it would otherwise commit alone (measured: lingering when
+                // commits are frequent made the p50 at 500 updates a second 1.4 times later).
+                if let lingering, state.loop != nil, !state.committing, state.urgent == 0 {
                     let linger = lingering.upTo()
                     if linger > .zero {
                         job.lingersUntil = .now + linger
                         job.key = lingering.key
                     }
                 }
-                if job.lingersUntil == nil { state.urgent += 1 }
+                if job.lingersUntil == nil { state.urgent += 1 } else { state.lingering += 1 }
                 state.waiting.append(job)
                 guard let due = job.lingersUntil else { return (false, state.loop, nil) }
                 // A commit under way, or a write that commits at once, takes it along; or the timer
@@ -146,10 +152,12 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
 
     private func hurry(matching: (Job) -> Bool) {
         let loop = state.withLock { state -> AsyncStream<Void>.Continuation? in
+            guard state.lingering > 0 else { return nil }
             var hurried = false
             for index in state.waiting.indices where state.waiting[index].lingersUntil != nil && matching(state.waiting[index]) {
                 state.waiting[index].lingersUntil = nil
                 state.urgent += 1
+                state.lingering -= 1
                 hurried = true
             }
             return hurried ? state.loop : nil
@@ -212,7 +220,9 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
                 }
                 let taken = Array(state.waiting.prefix(maximumBatch - (first == nil ? 0 : 1)))
                 state.waiting.removeFirst(taken.count)
-                state.urgent -= taken.count(where: { $0.lingersUntil == nil })
+                let urgent = taken.count(where: { $0.lingersUntil == nil })
+                state.urgent -= urgent
+                state.lingering -= taken.count - urgent
                 let batch = (first.map { [$0] } ?? []) + taken
                 if batch.isEmpty {
                     state.committing = false
@@ -234,10 +244,10 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
             // A closure, not `\.write`: in this generic class a key path is built at run time on
             // every commit (measured: 1 % of the worker's CPU at 20 updates a second).
             let results = try await commit(batch.map { $0.write })
-            // Those who wait first: a lingering write's caller waits for nobody, and resumed
-            // first it would take a thread from the step whose reply is on its way.
-            for (job, result) in zip(batch, results) where job.lingersUntil == nil { job.finish(.success(result)) }
-            for (job, result) in zip(batch, results) where job.lingersUntil != nil { job.finish(.success(result)) }
+            // In the order they came: a lingering removal resumed first frees its chat's turn and
+            // its sender's slot first (measured: resuming the steps first made the p50 at 500
+            // updates a second 1.17 times later).
+            for (job, result) in zip(batch, results) { job.finish(.success(result)) }
         } catch is StatementFailed where batch.count > 1 {
             for job in batch {
                 do {
