@@ -108,8 +108,7 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
                 // Decided here, under the lock: a hurry for its key either finds it waiting or
                 // came before, and the decision sees why (someone waits). While a commit is under
                 // way or a write waits to commit, it shares the next transaction without lingering:
-                // it lingers only when it would otherwise commit alone (measured: lingering when
-                // commits are frequent made the p50 at 500 updates a second 1.4 times later).
+                // it lingers only when it would otherwise commit alone.
                 if let lingering, state.loop != nil, !state.committing, state.urgent == 0 {
                     let linger = lingering.upTo()
                     if linger > .zero {
@@ -244,9 +243,9 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
             // A closure, not `\.write`: in this generic class a key path is built at run time on
             // every commit (measured: 1 % of the worker's CPU at 20 updates a second).
             let results = try await commit(batch.map { $0.write })
-            // In the order they came: a lingering removal resumed first frees its chat's turn and
-            // its sender's slot first (measured: resuming the steps first made the p50 at 500
-            // updates a second 1.17 times later).
+            // In the order they came: a lingering removal's caller frees its chat's turn and its
+            // sender's slot, which replies may wait for by now (resuming the steps first bought
+            // nothing a run could tell apart from noise; BENCHMARKS.md).
             for (job, result) in zip(batch, results) { job.finish(.success(result)) }
         } catch is StatementFailed where batch.count > 1 {
             for job in batch {
