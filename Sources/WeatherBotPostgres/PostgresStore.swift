@@ -394,11 +394,9 @@ public final class PostgresStore: BotStore {
         return nil
     }
 
-    public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingering: Linger?) async throws {
-        _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)), lingering: lingering)
+    public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingeringUpTo linger: Duration) async throws {
+        _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)), lingeringUpTo: linger)
     }
-
-    public func hurryCompletions(of isWaitedFor: (Int64) -> Bool) { group.hurry(isWaitedFor) }
 
     public func hurryCompletions() { group.hurry() }
 

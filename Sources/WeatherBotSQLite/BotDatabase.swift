@@ -487,12 +487,10 @@ extension BotDatabase {
     /// Removes a delivered or abandoned reply; when it was sent under a tag, remembers the message
     /// id for later edits. Shares a commit with the steps and replies written meanwhile.
     public func completeOutbox(
-        id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date(), lingering: Linger? = nil
+        id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date(), lingeringUpTo linger: Duration = .zero
     ) async throws {
-        try await group.submit(lingering: lingering) { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
+        try await group.submit(lingeringUpTo: linger) { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
     }
-
-    public func hurryCompletions(of isWaitedFor: (Int64) -> Bool) { group.hurry(isWaitedFor) }
 
     public func hurryCompletions() { group.hurry() }
 

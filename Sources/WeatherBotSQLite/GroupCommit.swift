@@ -21,9 +21,9 @@ extension GroupCommit where Write == SQLiteWrite, Written == any Sendable {
     }
 
     /// Runs `body` in a transaction, possibly shared with other writes, and returns once it
-    /// committed; it may wait as `lingering` says for another write to share it.
-    func submit<T: Sendable>(lingering: Linger? = nil, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// committed; it may wait up to `linger` for another write to share it.
+    func submit<T: Sendable>(lingeringUpTo linger: Duration = .zero, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         // The erased value is always the T that `body` returned.
-        try await write({ db in try body(db) } as SQLiteWrite, lingering: lingering) as! T
+        try await write({ db in try body(db) } as SQLiteWrite, lingeringUpTo: linger) as! T
     }
 }

@@ -42,10 +42,16 @@ public final class OutboxSender: Service, Sendable {
     /// memory runs on the monotonic clock from `started`, so pacing never follows the wall clock.
     private let clock: any WallClock
     private let started = ContinuousClock.now
-    /// Set when a graceful stop begins: no removal lingers from then on.
-    private let stopping = Atomic(false)
+    /// Chats whose message in flight was delivered and whose removal lingers for a commit to
+    /// share; none once a graceful stop begins.
+    private let lingering = Mutex(Lingering())
 
     private let completionLinger: Duration
+
+    private struct Lingering {
+        var chats: Set<Int64> = []
+        var stopping = false
+    }
 
     public init(
         database: any BotStore,
@@ -83,7 +89,7 @@ public final class OutboxSender: Service, Sendable {
         guard !replies.isEmpty || chatID != nil else { return }
         queue.withLock { $0.accept(replies, emptying: chatID) }
         // A chat's next message waits for the removal of the one before: it lingers no more.
-        if completionLinger > .zero, !replies.isEmpty { database.hurryCompletions { chat in replies.contains { $0.chatID == chat } } }
+        if lingering.withLock({ lingering in replies.contains { lingering.chats.contains($0.chatID) } }) { database.hurryCompletions() }
         changes.signal()
     }
 
@@ -160,7 +166,7 @@ public final class OutboxSender: Service, Sendable {
             }
         } onGracefulShutdown: {
             deadline.withLock { $0 = ContinuousClock.now + self.drainTimeout }
-            self.stopping.store(true, ordering: .relaxed)
+            self.lingering.withLock { $0.stopping = true }
             self.database.hurryCompletions()
             self.changes.signal()
         }
@@ -290,26 +296,22 @@ public final class OutboxSender: Service, Sendable {
     /// Removes a reply from the outbox; the chat's next message waits until that is committed, so
     /// a crash repeats at most the one message per chat that was in flight. When nothing else is
     /// held, the removal lingers for the next commit (a chat's step) to share; a reply for the
-    /// chat handed over meanwhile, or a graceful stop, hurries it. Whether it lingers is asked as
-    /// it joins the commit's queue: a reply handed over before then is seen, one after hurries it.
+    /// chat handed over meanwhile, or a graceful stop, hurries it.
     private func complete(_ queued: QueuedReply, tag: String? = nil, messageID: Int? = nil, logger: Logger) async {
-        // Asked here first, so that when replies wait (a backlog) the group's lock is not held
-        // while the queue's is taken; asked again under it when lingering looks right. An answer
-        // does not hold its chat's turn: nobody hurries its removal.
-        let lingering = mayLinger ? Linger(key: queued.isAnswer ? nil : queued.chatID) { [self] in mayLinger ? completionLinger : .zero } : nil
+        let linger = lingering.withLock { lingering -> Duration in
+            guard completionLinger > .zero, !lingering.stopping, queue.withLock({ $0.holdsOnlyInFlight }) else { return .zero }
+            if !queued.isAnswer { lingering.chats.insert(queued.chatID) }
+            return completionLinger
+        }
+        defer { if linger > .zero, !queued.isAnswer { _ = lingering.withLock { $0.chats.remove(queued.chatID) } } }
         var backoff = Backoff()
         // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
         try? await backoff.retry {
-            try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date, lingering: lingering)
+            try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date, lingeringUpTo: linger)
         } failed: { error, delay in
             logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
         }
         queue.withLock { $0.finish(queued, at: now()) }
-    }
-
-    /// Whether a delivered reply's removal may linger now: nothing else is held, and no stop began.
-    private var mayLinger: Bool {
-        completionLinger > .zero && !stopping.load(ordering: .relaxed) && queue.withLock { $0.holdsOnlyInFlight }
     }
 
     /// Makes one reply's call; returns the tag and id of a message it sent, to remember for edits.

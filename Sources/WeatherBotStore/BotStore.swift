@@ -62,13 +62,10 @@ public protocol BotStore: ChatStore {
     /// When the oldest reply waiting in the lane was queued; nil when none waits.
     func oldestOutboxItem(lane: OutboxLane) async throws -> Date?
     /// Removes a reply that was sent or given up; for a message sent under a tag, remembers its id.
-    /// Shares commits with the chats' steps: when nobody waits for it, it may wait as `lingering`
-    /// says for one that commits at once (``GroupCommit/write(_:lingering:)``).
-    func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingering: Linger?) async throws
-    /// Commits at once the removals lingering now whose key (``Linger/key``) `isWaitedFor`:
-    /// someone waits for them.
-    func hurryCompletions(of isWaitedFor: (Int64) -> Bool)
-    /// Commits at once every removal lingering now.
+    /// Shares commits with the chats' steps: it may wait up to `linger` for one that commits at
+    /// once (``GroupCommit/write(_:lingeringUpTo:)``), when nobody waits for it.
+    func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingeringUpTo linger: Duration) async throws
+    /// Commits at once the removals lingering now: someone waits for them.
     func hurryCompletions()
     /// Counts a failed attempt and keeps the reply until `notBefore`.
     func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws
@@ -107,7 +104,7 @@ extension BotStore {
 
     /// Removes a reply that was sent or given up, committing at once.
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) async throws {
-        try await completeOutbox(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now, lingering: nil)
+        try await completeOutbox(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now, lingeringUpTo: .zero)
     }
 }
 

@@ -19,11 +19,10 @@ import Synchronization
 /// never waits for a loop that is not there.
 ///
 /// A write nobody waits on (a delivered reply's removal on a quiet day) may linger
-/// (``write(_:lingering:)``): when it would otherwise commit alone (no commit under way, none
-/// waiting), it waits for the next write that commits at once and shares its transaction, or
-/// commits alone when its time is up or someone comes to wait for it (``hurry(_:)``). Writes
-/// commit in the order they came, lingering or not. Only the loop lingers: without it every
-/// write commits at once.
+/// (``write(_:lingeringUpTo:)``): it waits for the next write that commits at once and shares its
+/// transaction, or commits alone when its time is up or ``hurry()`` is called. Writes commit in
+/// the order they came, lingering or not. Only the loop lingers: without it every write commits
+/// at once.
 public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sendable {
     /// Commits writes in one transaction; returns, for each in order, what it wrote.
     public typealias Commit = @Sendable ([Write]) async throws -> [Written]
@@ -42,8 +41,6 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         let write: Write
         /// Until when the write may wait for another to share its transaction; nil: none.
         var lingersUntil: ContinuousClock.Instant? = nil
-        /// Whose lingering write it is (``Linger/key``).
-        var key: Int64? = nil
         let finish: @Sendable (Result<Written, any Error>) -> Void
     }
 
@@ -51,8 +48,8 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         var waiting: [Job] = []
         /// Writes waiting that commit at once (the others linger).
         var urgent = 0
-        /// Writes waiting that linger.
-        var lingering = 0
+        /// Whether the lingering writes waiting commit at once all the same.
+        var hurried = false
         /// The loop's timer, told the time the first lingering write is due.
         var timer: AsyncStream<ContinuousClock.Instant>.Continuation?
         /// Whether someone (the loop, or a write while it does not run) commits the waiting writes.
@@ -90,12 +87,12 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
 
     /// Commits `write`, possibly with others; returns once it committed.
     public func write(_ write: Write) async throws -> Written {
-        try await self.write(write, lingering: nil)
+        try await self.write(write, lingeringUpTo: .zero)
     }
 
-    /// Commits `write`, letting it wait as `lingering` says for another write that commits at
-    /// once to share its transaction; returns once it committed.
-    public func write(_ write: Write, lingering: Linger?) async throws -> Written {
+    /// Commits `write`, letting it wait up to `linger` for another write that commits at once to
+    /// share its transaction; returns once it committed.
+    public func write(_ write: Write, lingeringUpTo linger: Duration) async throws -> Written {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let job = Job(write: write) { continuation.resume(returning: .written($0)) }
             typealias Timer = (AsyncStream<ContinuousClock.Instant>.Continuation, ContinuousClock.Instant)
@@ -105,22 +102,12 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
                     return (true, nil, nil)
                 }
                 var job = job
-                // Decided here, under the lock: a hurry for its key either finds it waiting or
-                // came before, and the decision sees why (someone waits). While a commit is under
-                // way or a write waits to commit, it shares the next transaction without lingering:
-                // it lingers only when it would otherwise commit alone.
-                if let lingering, state.loop != nil, !state.committing, state.urgent == 0 {
-                    let linger = lingering.upTo()
-                    if linger > .zero {
-                        job.lingersUntil = .now + linger
-                        job.key = lingering.key
-                    }
-                }
-                if job.lingersUntil == nil { state.urgent += 1 } else { state.lingering += 1 }
+                if linger > .zero, state.loop != nil { job.lingersUntil = .now + linger } else { state.urgent += 1 }
                 state.waiting.append(job)
                 guard let due = job.lingersUntil else { return (false, state.loop, nil) }
                 // A commit under way, or a write that commits at once, takes it along; or the timer
                 // already set for a lingering write before it.
+                if state.hurried { return (false, state.loop, nil) }
                 if state.committing || state.urgent > 0 || state.waiting.count > 1 { return (false, nil, nil) }
                 return (false, nil, state.timer.map { ($0, due) })
             }
@@ -137,29 +124,12 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         }
     }
 
-    /// Commits at once the lingering writes waiting now whose key `isWaitedFor`: someone came to
-    /// wait for them. A write already committed, or whose turn to linger has not come, is not
-    /// touched (``Linger/upTo`` sees why it should not linger).
-    public func hurry(_ isWaitedFor: (Int64) -> Bool) {
-        hurry(matching: { job in job.key.map(isWaitedFor) ?? false })
-    }
-
-    /// Commits at once every lingering write waiting now (a graceful stop).
+    /// Commits the lingering writes waiting now, or the next to come if none waits yet, without
+    /// waiting for their time.
     public func hurry() {
-        hurry(matching: { _ in true })
-    }
-
-    private func hurry(matching: (Job) -> Bool) {
         let loop = state.withLock { state -> AsyncStream<Void>.Continuation? in
-            guard state.lingering > 0 else { return nil }
-            var hurried = false
-            for index in state.waiting.indices where state.waiting[index].lingersUntil != nil && matching(state.waiting[index]) {
-                state.waiting[index].lingersUntil = nil
-                state.urgent += 1
-                state.lingering -= 1
-                hurried = true
-            }
-            return hurried ? state.loop : nil
+            state.hurried = true
+            return state.loop
         }
         loop?.yield()
     }
@@ -213,15 +183,16 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
         var first = first
         while true {
             let (batch, timer): ([Job], (AsyncStream<ContinuousClock.Instant>.Continuation, ContinuousClock.Instant)?) = state.withLock { state in
-                if first == nil, let due = state.waiting.first?.lingersUntil, state.urgent == 0, state.loop != nil, due > .now {
+                if first == nil, let due = state.waiting.first?.lingersUntil, state.urgent == 0, !state.hurried, state.loop != nil,
+                    due > .now
+                {
                     state.committing = false
                     return ([], state.timer.map { ($0, due) })
                 }
                 let taken = Array(state.waiting.prefix(maximumBatch - (first == nil ? 0 : 1)))
                 state.waiting.removeFirst(taken.count)
-                let urgent = taken.count(where: { $0.lingersUntil == nil })
-                state.urgent -= urgent
-                state.lingering -= taken.count - urgent
+                state.urgent -= taken.count(where: { $0.lingersUntil == nil })
+                if state.waiting.isEmpty { state.hurried = false }
                 let batch = (first.map { [$0] } ?? []) + taken
                 if batch.isEmpty {
                     state.committing = false
@@ -243,9 +214,6 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
             // A closure, not `\.write`: in this generic class a key path is built at run time on
             // every commit (measured: 1 % of the worker's CPU at 20 updates a second).
             let results = try await commit(batch.map { $0.write })
-            // In the order they came: a lingering removal's caller frees its chat's turn and its
-            // sender's slot, which replies may wait for by now (resuming the steps first bought
-            // nothing a run could tell apart from noise; BENCHMARKS.md).
             for (job, result) in zip(batch, results) { job.finish(.success(result)) }
         } catch is StatementFailed where batch.count > 1 {
             for job in batch {
@@ -262,26 +230,5 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
 
     private static func reason(_ error: any Error) -> any Error {
         (error as? StatementFailed)?.underlying ?? error
-    }
-}
-
-/// How a write nobody waits for may wait for another to share its transaction
-/// (``GroupCommit/write(_:lingering:)``).
-public struct Linger: Sendable {
-    /// Whose write it is: ``GroupCommit/hurry(_:)`` for this key commits it at once. Nil: only its
-    /// time, another write's commit or a graceful stop ends its wait.
-    public var key: Int64?
-    /// How long it may wait (zero: not at all), asked as it joins the waiting writes, under their
-    /// lock: so a hurry for its key either finds it waiting or came before and is seen here.
-    public var upTo: @Sendable () -> Duration
-
-    public init(key: Int64?, upTo: @escaping @Sendable () -> Duration) {
-        self.key = key
-        self.upTo = upTo
-    }
-
-    /// Up to `duration`, whatever happens meanwhile.
-    public static func upTo(_ duration: Duration, key: Int64? = nil) -> Linger {
-        Linger(key: key) { duration }
     }
 }

@@ -94,7 +94,7 @@ import Testing
         let ledger = Ledger()
         let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
         try await Self.withLoop(group) {
-            let lingering = Task { try await group.write(1, lingering: .upTo(.seconds(600))) }
+            let lingering = Task { try await group.write(1, lingeringUpTo: .seconds(600)) }
             while group.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
             try await Task.sleep(for: .milliseconds(50))
             #expect(ledger.committed.withLock { $0 }.isEmpty, "it waits for a write to share its transaction")
@@ -104,47 +104,26 @@ import Testing
         }
     }
 
-    @Test func aLingeringWriteCommitsAloneWhenItsTimeIsUpOrWhenSomeoneWaitsForIt() async throws {
+    @Test func aLingeringWriteCommitsAloneWhenItsTimeIsUpOrWhenHurried() async throws {
         let ledger = Ledger()
         let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
         try await Self.withLoop(group) {
-            #expect(try await group.write(1, lingering: .upTo(.milliseconds(20), key: 1)) == 10)
-            // Come too late for write 1: it must not hurry the next chat's.
-            group.hurry { $0 == 1 }
-            let hurried = Task { try await group.write(2, lingering: .upTo(.seconds(600), key: 2)) }
+            #expect(try await group.write(1, lingeringUpTo: .milliseconds(20)) == 10)
+            let hurried = Task { try await group.write(2, lingeringUpTo: .seconds(600)) }
             while group.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
-            group.hurry { $0 == 3 }
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(ledger.committed.withLock { $0 } == [[1]], "a hurry for others leaves it waiting")
-            group.hurry { $0 == 2 }
+            group.hurry()
             #expect(try await hurried.value == 20)
             #expect(ledger.committed.withLock { $0 } == [[1], [2]])
-        }
-    }
-
-    @Test func whetherAWriteLingersIsAskedAsItJoinsTheQueue() async throws {
-        let ledger = Ledger()
-        let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
-        let asked = Mutex(0)
-        let notNow = Linger(key: 1) {
-            asked.withLock { $0 += 1 }
-            return .zero
-        }
-        try await Self.withLoop(group) {
-            let written = try await group.write(1, lingering: notNow)
-            #expect(written == 10, "told not to linger, it commits at once")
-            #expect(asked.withLock { $0 } == 1)
-            #expect(ledger.committed.withLock { $0 } == [[1]])
         }
     }
 
     @Test func aLingeringWriteCommitsAtOnceWithoutTheLoopAndWhenItStops() async throws {
         let ledger = Ledger()
         let group = GroupCommit<Int, Int>(maximumBatch: 8) { try ledger.commit($0) }
-        #expect(try await group.write(1, lingering: .upTo(.seconds(600))) == 10, "no loop: nobody would commit it later")
+        #expect(try await group.write(1, lingeringUpTo: .seconds(600)) == 10, "no loop: nobody would commit it later")
         let stopped = Mutex<Task<Int, any Error>?>(nil)
         try await Self.withLoop(group) {
-            stopped.withLock { $0 = Task { try await group.write(2, lingering: .upTo(.seconds(600), key: 2)) } }
+            stopped.withLock { $0 = Task { try await group.write(2, lingeringUpTo: .seconds(600)) } }
             while group.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
         }
         #expect(try await stopped.withLock { $0 }!.value == 20, "a graceful stop commits what still lingers")
