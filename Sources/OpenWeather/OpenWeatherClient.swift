@@ -138,7 +138,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         }
         let body: Body
         do {
-            body = try Self.decoder().decode(Body.self, from: response.body)
+            // Each wire type names its snake_case keys (OpenWeatherModels.swift): none is converted.
+            body = try JSONDecoder().decode(Body.self, from: response.body)
         } catch {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer did not decode")
         }
@@ -172,10 +173,5 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             code = .unexpectedStatus(status)
         }
         return OpenWeatherError(code: code, endpoint: endpoint, message: String(message.prefix(200)))
-    }
-
-    /// Each wire type names its snake_case keys (OpenWeatherModels.swift): no key is converted.
-    static func decoder() -> JSONDecoder {
-        JSONDecoder()
     }
 }

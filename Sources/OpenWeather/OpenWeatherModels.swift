@@ -2,8 +2,8 @@ import Foundation
 
 // The wire shapes of OpenWeather's answers. Every number is read as a Double, since the API sends
 // the same field as 3 or 3.0; every field the views can do without is optional. Each type names
-// its snake_case keys itself: a decoder converting every key of every object cost a fifth of a
-// One Call answer's decoding (measured in the worker's profile at 20 updates a second).
+// its snake_case keys itself: with a decoder converting every key of every object, a One Call
+// answer's decoding cost twice as much (measured in the worker's profile at 20 updates a second).
 
 /// `{"cod": 401, "message": "..."}` where `cod` is a number or a string (and is not read).
 struct ErrorBody: Decodable {
