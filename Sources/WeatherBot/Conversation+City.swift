@@ -55,11 +55,16 @@ extension Conversation {
         let reading = TypedQuery.read(text)
         let week = TypedQuery.asksForWeek(text)
         let view: WeatherView = week ? .daily : reading?.tomorrow ?? TypedQuery.asksForTomorrow(text) ? .hourly(page: 1) : .now
-        switch context.state {
-        case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
-            return await search(reading?.query ?? text, alternatives: reading?.alternatives ?? [], for: purpose, view: view, &context)
-        default:
-            break
+        // A name asked for is searched; words with no place in them («погода», «погода завтра»,
+        // the bot's own examples) ask for the weather as at any other time, and the question
+        // stays open for the name that may still come.
+        if let reading {
+            switch context.state {
+            case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
+                return await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
+            default:
+                break
+            }
         }
         guard let reading else {
             // «график», «погода на неделю»: the chat's own place.

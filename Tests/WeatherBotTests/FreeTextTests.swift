@@ -51,6 +51,37 @@ import WeatherBotSQLite
         #expect(ownTomorrow.replies.last?.text?.contains("по часам") == true)
     }
 
+    /// Every way into a question that waits for a name: a typo, `/city` with a typo, `/search`
+    /// and `/city` alone.
+    @Test(arguments: ["асдфгхжк", "/city асдфгхжк", "/search", "/city"])
+    func theBotsOwnWordsAreNotSearchedAsANameWhileItWaitsForOne(opening: String) async throws {
+        let chat = try await withCity()
+        let opened = try await chat.send(message(opening)!)
+        #expect(opened.chat.state.isAwaitingName, "\(opening): \(opened.chat.state)")
+        let own = try await chat.send(message("погода")!)
+        #expect(own.replies.last?.text?.contains("📍 <b>Саранск</b>") == true, "\(opening): \(own.replies)")
+        let tomorrow = try await chat.send(message("погода завтра")!)
+        let hours = try #require(tomorrow.replies.last?.text)
+        #expect(hours.contains("Саранск") && hours.contains("по часам"), "\(opening): \(hours)")
+        // /help's own example is read as a place, and the question gets its answer.
+        let example = try await chat.send(message("погода в Казани завтра")!)
+        let text = try #require(example.replies.last?.text)
+        #expect(!text.contains("Ничего не нашлось"), "\(opening): \(text)")
+        #expect(text.contains("Казань"), "\(opening): \(text)")
+    }
+
+    @Test func theBotsOwnWordsAreNotSearchedAfterASearchFailed() async throws {
+        let conversation = Conversation(geocoder: FlakyGeocoder(), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        let failed = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .command(.search("Казань")))), chat: nil)
+        guard case .searchFailed = failed.chat.state else {
+            Issue.record("expected a failed search, got \(failed.chat.state)")
+            return
+        }
+        let own = await conversation.handle(.incoming(Incoming(updateID: 2, chatID: 5, language: .ru, intent: .text("погода"))), chat: failed.chat)
+        #expect(own.replies.last?.text?.contains("Ощущается как") == true, "\(own.replies)")
+        #expect(!(own.replies.last?.text?.contains("Не удалось выполнить поиск") ?? true))
+    }
+
     @Test(arguments: ["привет", "Спасибо!", "👍", "🌧🌧", "ok"])
     func greetingsAndEmojiGetTheShortHintNotASearch(text: String) async throws {
         #expect(message(text) == .chatter)
@@ -82,6 +113,15 @@ import WeatherBotSQLite
         #expect(message("55°75′N 37°37′E") == .coordinatesOutOfRange)
         let step = try await Chat().send(.coordinatesOutOfRange)
         #expect(step.replies.last?.text?.hasPrefix("Таких координат нет") == true)
+    }
+}
+
+extension ChatState {
+    var isAwaitingName: Bool {
+        switch self {
+        case .awaitingCityName, .searchFailed: true
+        default: false
+        }
     }
 }
 
