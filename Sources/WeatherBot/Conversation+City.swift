@@ -159,10 +159,16 @@ extension Conversation {
         await showWeather(.now, of: .current, &context)
     }
 
-    /// Makes `place` the chat's city. The city it replaces stays among the recent places, so the
-    /// buttons of its weather messages keep showing it.
+    /// Makes `place` the chat's city. The city it replaces stays among the recent places as it
+    /// was, so the buttons of its weather messages, which name it by ``Place/cityMark``, keep
+    /// showing it: also when a place of its name a few hundred metres away is there already (the
+    /// city found by name after a location shared in it), or the new city is the same one.
     func setCity(_ place: Place, _ context: inout Context) {
-        if let old = context.chat.currentPlace, !old.isSameCity(as: place) { _ = context.chat.remember(old) }
+        if let old = context.chat.currentPlace, old.cityMark != place.cityMark,
+            !context.chat.recentPlaces.contains(where: { $0.place.cityMark == old.cityMark })
+        {
+            context.chat.keep(old)
+        }
         context.chat.currentPlace = place
     }
 }

@@ -62,6 +62,13 @@ extension ChatRecord {
         if let known = recentPlaces.first(where: { $0.place.isSamePlace(as: place) && $0.place.name == place.name }) {
             return known.id
         }
+        return keep(place)
+    }
+
+    /// Adds `place` to the recent ones as it is, even beside one of its name nearby, and returns
+    /// its id; the oldest go beyond ``recentPlaceLimit``.
+    @discardableResult
+    public mutating func keep(_ place: Place) -> Int {
         placeSeq += 1
         recentPlaces.append(RecentPlace(id: placeSeq, place: place))
         if recentPlaces.count > Self.recentPlaceLimit {

@@ -48,6 +48,17 @@ import WeatherBotStore
             return step
         }
 
+        /// Shares a location and runs its follow-up, as the worker does: the step that asks «Это ваш город?».
+        func locate(latitude: Double, longitude: Double) async throws -> Conversation.Step {
+            let located = try await send(.location(latitude: latitude, longitude: longitude))
+            let followUp = try #require(located.followUps.first)
+            update += 1
+            let item = try await database.receive([(updateID: update, chatID: id, payload: Data())], lastUpdateID: update)[0]
+            let step = await conversation.handle(.followUp(followUp, chatID: id), chat: try database.chat(id))
+            try await database.commitStep(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
+            return step
+        }
+
         func press(_ label: String, in step: Conversation.Step, messageID: Int = 1) async throws -> Conversation.Step {
             let buttons = step.replies.flatMap { reply -> [InlineKeyboardButton] in
                 switch reply {
