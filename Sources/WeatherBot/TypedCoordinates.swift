@@ -32,9 +32,6 @@ enum TypedCoordinates {
         var magnitude: Double
         var negative: Bool
         var hemisphere: Hemisphere?
-        /// A decimal point, a degree sign, minutes or a hemisphere: clearly a coordinate, so a value
-        /// off the globe is answered as such. Two bare integers off the globe are just numbers.
-        var marked: Bool
         /// Minutes or seconds of 60 and more.
         var badMinutes: Bool
         /// Ends with a sign or a letter, so the next number may follow without a space.
@@ -91,16 +88,14 @@ enum TypedCoordinates {
             return hemisphere.isNegative ? -part.magnitude : part.magnitude
         }
         guard let lat = value(latitude), let lon = value(longitude) else { return nil }
-        return TypedCoordinates.reading(
-            latitude: lat, longitude: lon, clearly: first.marked || second.marked,
-            badMinutes: first.badMinutes || second.badMinutes)
+        return TypedCoordinates.reading(latitude: lat, longitude: lon, badMinutes: first.badMinutes || second.badMinutes)
     }
 
-    static func reading(latitude: Double, longitude: Double, clearly: Bool = true, badMinutes: Bool = false) -> Reading? {
+    /// Two numbers read as a point are coordinates whatever their notation: «91, 200» is as far
+    /// off the globe as «91.5, 200.0», and is answered so rather than searched as a name.
+    static func reading(latitude: Double, longitude: Double, badMinutes: Bool = false) -> Reading? {
         guard latitude.isFinite, longitude.isFinite else { return nil }
-        if badMinutes || abs(latitude) > 90 || abs(longitude) > 180 {
-            return clearly ? .outOfRange : nil
-        }
+        if badMinutes || abs(latitude) > 90 || abs(longitude) > 180 { return .outOfRange }
         return .point(latitude: latitude, longitude: longitude)
     }
 
@@ -181,12 +176,12 @@ enum TypedCoordinates {
                 negative = characters[index] != "+"
                 index += 1
             }
-            var bodies: [(magnitude: Double, end: Int, marked: Bool, bad: Bool, mark: Bool)] = []
+            var bodies: [(magnitude: Double, end: Int, bad: Bool, mark: Bool)] = []
             for degrees in numbers(at: index) {
-                bodies.append((degrees.value, degrees.end, degrees.decimal, false, false))
+                bodies.append((degrees.value, degrees.end, false, false))
                 let degreeMark = skipSpaces(degrees.end)
                 guard degreeMark < characters.count, TypedCoordinates.degreeMarks.contains(characters[degreeMark]) else { continue }
-                bodies.append((degrees.value, degreeMark + 1, true, false, true))
+                bodies.append((degrees.value, degreeMark + 1, false, true))
                 guard !degrees.decimal else { continue }
                 for minutes in numbers(at: skipSpaces(degreeMark + 1)) {
                     let minuteMark = skipSpaces(minutes.end)
@@ -194,7 +189,7 @@ enum TypedCoordinates {
                     // Two apostrophes are a seconds mark, not minutes.
                     if minuteMark + 1 < characters.count, TypedCoordinates.minuteMarks.contains(characters[minuteMark + 1]) { continue }
                     let badMinutes = minutes.value >= 60
-                    bodies.append((degrees.value + minutes.value / 60, minuteMark + 1, true, badMinutes, true))
+                    bodies.append((degrees.value + minutes.value / 60, minuteMark + 1, badMinutes, true))
                     guard !minutes.decimal else { continue }
                     for seconds in numbers(at: skipSpaces(minuteMark + 1)) {
                         let secondMark = skipSpaces(seconds.end)
@@ -207,20 +202,18 @@ enum TypedCoordinates {
                             end = secondMark + 2
                         }
                         guard let end else { continue }
-                        bodies.append((degrees.value + minutes.value / 60 + seconds.value / 3600, end, true, badMinutes || seconds.value >= 60, true))
+                        bodies.append((degrees.value + minutes.value / 60 + seconds.value / 3600, end, badMinutes || seconds.value >= 60, true))
                     }
                 }
             }
             var found: [(Part, Int)] = []
             for body in bodies {
                 let part = Part(
-                    magnitude: body.magnitude, negative: negative, hemisphere: prefix, marked: body.marked || prefix != nil,
-                    badMinutes: body.bad, endsWithMark: body.mark)
+                    magnitude: body.magnitude, negative: negative, hemisphere: prefix, badMinutes: body.bad, endsWithMark: body.mark)
                 found.append((part, body.end))
                 if prefix == nil, let (hemisphere, end) = self.hemisphere(at: skipSpaces(body.end), before: false) {
                     var marked = part
                     marked.hemisphere = hemisphere
-                    marked.marked = true
                     marked.endsWithMark = true
                     found.append((marked, end))
                 }

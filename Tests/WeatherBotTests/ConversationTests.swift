@@ -329,9 +329,14 @@ import WeatherBotSQLite
             let step = await conversation().handle(incoming(intent), chat: nil)
             #expect(step.replies.first?.text == "🔎 Определяем город…")
         }
-        for notCoordinates in ["Москва", "91, 10", "10, 181", "1.2.3 4", "55.75", "12 34 56", "5e1 3"] {
+        for notCoordinates in ["Москва", "1.2.3 4", "55.75", "12 34 56", "5e1 3"] {
             let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: notCoordinates))
             #expect(intent == .text(notCoordinates), "«\(notCoordinates)»")
+        }
+        // Two whole numbers are coordinates too: off the globe, they are said to be, not searched.
+        for offTheGlobe in ["91, 10", "10, 181"] {
+            let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: offTheGlobe))
+            #expect(intent == .coordinatesOutOfRange, "«\(offTheGlobe)»")
         }
     }
 }

@@ -111,6 +111,9 @@ import WeatherBotSQLite
     @Test func coordinatesOffTheGlobeGetTheirOwnAnswer() async throws {
         #expect(message("95.5, 37.62") == .coordinatesOutOfRange)
         #expect(message("55°75′N 37°37′E") == .coordinatesOutOfRange)
+        // Whole numbers are coordinates too, not a name to search for.
+        #expect(message("91, 200") == .coordinatesOutOfRange)
+        #expect(message("-95, 10") == .coordinatesOutOfRange)
         let step = try await Chat().send(.coordinatesOutOfRange)
         #expect(step.replies.last?.text?.hasPrefix("Таких координат нет") == true)
     }

@@ -125,13 +125,14 @@ import WeatherBotStore
         "91.5, 37.62", "55.75, 181.2", "-90.01 0.5", "95°N 37°E", "55.75 N 200 E", "55°75′N 37°37′E", "55°45′75″N 37°37′E",
         "95 с.ш. 37 в.д.", "geo:91,37", "https://www.google.com/maps/@95.1,37.6,12z", "https://yandex.ru/maps/?ll=37.62,95.75",
         "https://www.openstreetmap.org/#map=12/55.75/237.62", "https://maps.apple.com/?ll=-100.5,37.62",
+        "91, 200", "-95, 10", "100 200", "(95; 37)",
     ])
     func pointsOffTheGlobeAreSaidToBe(text: String) {
         #expect(TypedCoordinates.read(text) == .outOfRange, "«\(text)»")
     }
 
     @Test(arguments: [
-        "Нижний Новгород", "New York", "1 2 3", "Москва 2", "", "   ", "\n\t", "Москва", "55.75", "100 200", "1,2,3",
+        "Нижний Новгород", "New York", "1 2 3", "Москва 2", "", "   ", "\n\t", "Москва", "55.75", "1,2,3",
         "NaN NaN", "inf, inf", "1e308 1e308", "nan, 37", "0x1p3 5", "55.75N 37.62N", "37.62E 55.75W", "-55.75S 37.62E",
         "55.75-37.62", "55.5°30′N 37°E", "look here thanks", "https://example.com/55.75,37.62",
         "https://goo.gl/maps/abc", "https://maps.app.goo.gl/xyz", "https://www.google.com/maps/place/Moscow",
