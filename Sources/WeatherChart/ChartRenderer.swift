@@ -90,8 +90,17 @@ public enum ChartRenderer {
     /// a dotted line, night shaded, the hours in the place's local time.
     public static func hourly(_ forecast: Forecast, labels: ChartLabels) throws(ChartError) -> RenderedChart {
         let geometry = HourlyChartGeometry(
-            hours: forecast.hourly, stepHours: forecast.hourlyStep, timeZone: forecast.timeZone.timeZone, plot: plot)
+            hours: upcoming(forecast), stepHours: forecast.hourlyStep, timeZone: forecast.timeZone.timeZone, plot: plot)
         return try render { canvas in draw(geometry, labels: labels, on: &canvas) }
+    }
+
+    /// The forecast's steps from the first that starts at or after its measured now: the hour
+    /// under way would draw a forecast beside the card's "now", as the hourly list does not. By
+    /// the data's time, not the clock's, so one forecast is one drawing.
+    static func upcoming(_ forecast: Forecast) -> [HourlyForecast] {
+        let now = forecast.current.time
+        let upcoming = forecast.hourly.filter { $0.time >= now }
+        return upcoming.isEmpty ? forecast.hourly : upcoming
     }
 
     /// The week: a band per day from the night's to the day's temperature, precipitation bars, and
@@ -147,11 +156,11 @@ public enum ChartRenderer {
             let unit = tick == amounts.last ? " \(labels.millimetres)/\(perStep)" : ""
             canvas.text(labels.number(tick) + unit, at: (plot.maxX + 8, geometry.precipitation.position(tick) + 7), size: 20, Palette.precipitation)
         }
-        // Temperature and feels-like, at each step's middle; on the free plan each 3-hour point is marked.
-        let middle = { (step: HourlyChartGeometry.Step) in step.x + (step.endX - step.x) / 2 }
-        let feels = geometry.steps.compactMap { step in step.feelsLike.map { (middle(step), geometry.temperature.position($0)) } }
+        // Temperature and feels-like are forecast for a moment, the step's own hour, and drawn at
+        // it (not at the middle of the period a bar covers); on the free plan each 3-hour point is marked.
+        let feels = geometry.steps.compactMap { step in step.feelsLike.map { (step.x, geometry.temperature.position($0)) } }
         canvas.polyline(feels, Palette.feelsLike, width: 3, dash: [12, 7])
-        let line = geometry.steps.map { (middle($0), geometry.temperature.position($0.temperature)) }
+        let line = geometry.steps.map { ($0.x, geometry.temperature.position($0.temperature)) }
         canvas.polyline(line, Palette.temperature, width: 5)
         if geometry.stepHours > 1 {
             for point in line { canvas.dot(at: point, radius: 6, Palette.temperature) }

@@ -103,8 +103,67 @@ final class DecodedPNG {
         // The warmest point (+18° at 23:00) is drawn in the temperature's colour.
         let warmest = try #require(geometry.warmest)
         let step = geometry.steps[warmest]
-        let (r, g, b) = image.pixel((step.x + step.endX) / 2, geometry.temperature.position(step.temperature))
+        let (r, g, b) = image.pixel(step.x, geometry.temperature.position(step.temperature))
         #expect(r > 180 && g < 140 && b < 100, "\((r, g, b))")
+    }
+
+    /// Where the drawing puts things, read from its pixels alone: the day lines (the only marks in
+    /// the row just below the axis that reach it) and the temperature line's peak.
+    struct Measured {
+        var dayLines: [Double]
+        var peak: Double
+    }
+
+    func measure(_ image: DecodedPNG, peakAt y: Double) -> Measured {
+        let plot = ChartRenderer.plot
+        func columns(_ row: Double, where matches: ((Int, Int, Int)) -> Bool) -> [[Int]] {
+            var runs: [[Int]] = []
+            for x in Int(plot.x)...Int(plot.maxX) where matches(image.pixel(Double(x), row)) {
+                if let last = runs.last?.last, last == x - 1 { runs[runs.count - 1].append(x) } else { runs.append([x]) }
+            }
+            return runs
+        }
+        let centre = { (run: [Int]) in Double(run.first! + run.last!) / 2 + 0.5 }
+        let dayLines = columns(plot.maxY + 7) { $0 != (255, 255, 255) }.map(centre)
+        // The warmest point's dot, in the temperature's colour, on the row of its value.
+        let red = columns(y) { r, g, b in r > 180 && g < 140 && b < 100 }
+        let peak = red.max { $0.count < $1.count }.map(centre) ?? .nan
+        return Measured(dayLines: dayLines, peak: peak)
+    }
+
+    /// Ufa's 16:00 maximum was drawn at 16:30, Honolulu's 14:00 at 15:30: a value forecast for an
+    /// hour is drawn at that hour, measured from the day lines of the rendered PNG.
+    @Test(arguments: [1, 3])
+    func aForecastHoursValueIsDrawnAtThatHour(stepHours: Int) throws {
+        // From 05:00 UTC, midnights fall 19 and 43 hours in; the warmest hour is 14:00 of the
+        // second day, 33 hours in, a step on either plan.
+        let peak = 33
+        let forecast = Forecast(
+            timeZone: .identifier("UTC"),
+            current: Self.forecast().current,
+            hourly: hours(
+                from: "2026-11-23T05:00:00Z", count: 48 / stepHours, stepHours: stepHours,
+                temperature: { 20 - Double(abs($0 * stepHours - peak)) / 2 }),
+            source: stepHours == 1 ? .oneCall : .freePlan)
+        let image = try DecodedPNG(try ChartRenderer.hourly(forecast, labels: Self.russian).png)
+        let geometry = HourlyChartGeometry(
+            hours: forecast.hourly, stepHours: stepHours, timeZone: TimeZone(identifier: "UTC")!, plot: ChartRenderer.plot)
+        let measured = measure(image, peakAt: geometry.temperature.position(20))
+        try #require(measured.dayLines.count == 2, "day lines at \(measured.dayLines)")
+        let pixelsPerHour = (measured.dayLines[1] - measured.dayLines[0]) / 24
+        let hoursAfterMidnight = (measured.peak - measured.dayLines[0]) / pixelsPerHour
+        // 14:00 is 14 hours after the first midnight; a pixel either way is 2 minutes.
+        #expect(abs(hoursAfterMidnight - 14) < 0.1, "the 14:00 maximum drawn at \(hoursAfterMidnight) h after midnight")
+    }
+
+    /// The hour under way is not drawn beside the card's now: the chart starts where the hourly list does.
+    @Test func theChartStartsAtTheFirstHourAfterTheDataWasMeasured() {
+        var forecast = Self.forecast()
+        forecast.current.time = utc("2026-11-23T00:27:00Z")
+        #expect(ChartRenderer.upcoming(forecast).first?.time == utc("2026-11-23T01:00:00Z"))
+        #expect(ChartRenderer.upcoming(forecast).count == 47)
+        forecast.current.time = utc("2026-11-23T00:00:00Z")
+        #expect(ChartRenderer.upcoming(forecast).count == 48)
     }
 
     @Test func theFreePlansThreeHourStepsAreDrawnAsSuch() throws {
