@@ -129,15 +129,17 @@ public enum WeatherViews {
 
     // MARK: By the hour
 
-    /// The hours from the current one to the end of tomorrow in the place's time zone, by day.
+    /// The hours from the next one to the end of tomorrow in the place's time zone, by day. An
+    /// hour's figures are a forecast for its start: the hour under way («20:00 −6°C» at 20:27) would
+    /// stand beside the card's measured now (−7°C) and contradict it, so the list starts after it,
+    /// as the chart does.
     static func hourlyDays(_ forecast: Forecast, now: Date) -> [(day: Date, hours: [HourlyForecast])] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = forecast.timeZone.timeZone
         let today = calendar.startOfDay(for: now)
         guard let end = calendar.date(byAdding: .day, value: 2, to: today) else { return [] }
-        let step = TimeInterval(forecast.hourlyStep * 3600)
         var days: [(day: Date, hours: [HourlyForecast])] = []
-        for hour in forecast.hourly where hour.time.addingTimeInterval(step) > now && hour.time < end {
+        for hour in forecast.hourly where hour.time >= now && hour.time < end {
             let day = calendar.startOfDay(for: hour.time)
             if days.last?.day == day {
                 days[days.count - 1].hours.append(hour)

@@ -66,21 +66,33 @@ import WeatherBotStore
         #expect(WeatherViews.windPoint(degrees, en) == english)
     }
 
-    @Test func hoursInKathmanduRunFromTheCurrentHourToTheEndOfTomorrow() {
+    @Test func hoursInKathmanduRunFromTheNextHourToTheEndOfTomorrow() {
         // 10:20 local (+5:45) on 21 November; hourly data on the UTC hour, so local times end in :45.
         let now = utc("2026-11-21T04:35:00Z")
         let forecast = forecast(zone: .identifier("Asia/Kathmandu"), start: utc("2026-11-21T03:00:00Z"))
         let days = WeatherViews.hourlyDays(forecast, now: now)
         #expect(days.count == 2)
         let zone = TimeZone(identifier: "Asia/Kathmandu")!
-        #expect(days[0].hours.map { WeatherViews.clockTime($0.time, in: zone) }.first == "09:45")  // the hour under way
-        #expect(days[0].hours.count == 15)  // 09:45 … 23:45
+        // Not 09:45, the hour under way, whose forecast would stand beside the card's measured now.
+        #expect(days[0].hours.map { WeatherViews.clockTime($0.time, in: zone) }.first == "10:45")
+        #expect(days[0].hours.count == 14)  // 10:45 … 23:45
         #expect(days[1].hours.count == 24)
         #expect(WeatherViews.clockTime(days[1].hours.last!.time, in: zone) == "23:45")
         let page = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now).joined()
         #expect(page.contains("<b>Сегодня — сб, 21 ноября</b>"))
         #expect(page.contains("<b>Завтра — вс, 22 ноября</b>"))
-        #expect(page.contains("09:45 🌥 <b>+10°C</b> · 💨3 В · 760 · 💧60% · обл. 40% · ☔25%"))
+        #expect(page.contains("10:45 🌥 <b>+10°C</b> · 💨3 В · 760 · 💧60% · обл. 40% · ☔25%"))
+    }
+
+    /// Paris at 20:27, −7°C now: the hours start at 21:00, not at «20:00 −6°C» beside it; an
+    /// hour that starts right now is its own forecast and is shown.
+    @Test func theHoursStartAfterTheCardsNow() {
+        let forecast = forecast(zone: .identifier("UTC"), start: utc("2026-11-21T20:00:00Z"))
+        let zone = TimeZone(identifier: "UTC")!
+        let first = { (now: String) in WeatherViews.hourlyDays(forecast, now: utc(now)).first?.hours.first.map { WeatherViews.clockTime($0.time, in: zone) } }
+        #expect(first("2026-11-21T20:27:00Z") == "21:00")
+        #expect(first("2026-11-21T20:00:00Z") == "20:00")
+        #expect(first("2026-11-21T20:00:01Z") == "21:00")
     }
 
     @Test func theMarchChangeInLondonGivesTomorrowTwentyThreeHours() {
@@ -89,7 +101,7 @@ import WeatherBotStore
         let forecast = forecast(zone: .identifier("Europe/London"), start: utc("2026-03-28T22:00:00Z"))
         let days = WeatherViews.hourlyDays(forecast, now: now)
         let zone = TimeZone(identifier: "Europe/London")!
-        #expect(days.map { $0.hours.count } == [2, 23])
+        #expect(days.map { $0.hours.count } == [1, 23])  // 23:00, then a day without 01:00
         let tomorrow = days[1].hours.map { WeatherViews.clockTime($0.time, in: zone) }
         #expect(tomorrow.prefix(3) == ["00:00", "02:00", "03:00"])
         #expect(!tomorrow.contains("01:00"))
@@ -102,7 +114,7 @@ import WeatherBotStore
         let text = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now).joined()
         #expect(text.contains("(каждые 3 ч)"))
         let days = WeatherViews.hourlyDays(forecast, now: now)
-        #expect(days.map { $0.hours.count } == [4, 8])  // 13:00 … 22:00 local, then a whole day
+        #expect(days.map { $0.hours.count } == [3, 8])  // 16:00 … 22:00 local (13:00 is under way at 13:10), then a whole day
     }
 
     @Test func sevenDaysShowDateWeekdayCloudsDayAndNightAndPrecipitation() {
