@@ -8,6 +8,9 @@ public enum CallbackAction: Sendable, Hashable {
     case confirmCity(question: Int)
     /// «Нет, выбрать другой» on question `question`.
     case rejectCity(question: Int)
+    /// «🌦 Только погода здесь» on question `question`: the weather of the place asked about,
+    /// leaving the chat's city as it is.
+    case justWeather(question: Int)
     /// «Выбрать город вручную».
     case chooseManually
     /// «🔄 Повторить» under a failed search of question `question`.
@@ -49,6 +52,7 @@ public enum CallbackAction: Sendable, Hashable {
         switch self {
         case .confirmCity(let question): "cy:\(question)"
         case .rejectCity(let question): "cn:\(question)"
+        case .justWeather(let question): "cw:\(question)"
         case .chooseManually: "man"
         case .retrySearch(let question): "rq:\(question)"
         case .pickPlace(let question, let index): "pk:\(question):\(index)"
@@ -83,6 +87,9 @@ public enum CallbackAction: Sendable, Hashable {
         case ("cn", 2):
             guard let question = number(1) else { return nil }
             self = .rejectCity(question: question)
+        case ("cw", 2):
+            guard let question = number(1) else { return nil }
+            self = .justWeather(question: question)
         case ("man", 1):
             self = .chooseManually
         case ("rq", 2):

@@ -34,7 +34,8 @@ extension Conversation {
         place.longitude = longitude
         let question = context.nextQuestion()
         context.state = .confirmingCity(place)
-        let view = Views.cityQuestion(place, question: question, context.texts)
+        // A traveller with a city may only want the weather where they stand.
+        let view = Views.cityQuestion(place, question: question, context.texts, justWeather: context.chat.currentPlace != nil)
         context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
     }
 

@@ -266,6 +266,19 @@ public struct Conversation: Sendable {
                 context.replies.append(.edit(.id(messageID), text: asked + "\n\n<i>" + context.texts.answeredNo + "</i>"))
             }
             askCityName(for: .setCity, rejected: place, &context)
+        case .justWeather(let question):
+            guard question == current, case .confirmingCity(let place) = context.state else {
+                return stale(queryID, &context)
+            }
+            context.answer(queryID)
+            context.state = .idle
+            if let messageID {
+                // The question keeps what it asked and shows what was answered.
+                let asked = Views.cityQuestion(place, question: question, context.texts).text
+                context.replies.append(.edit(.id(messageID), text: asked + "\n\n<i>" + context.texts.answeredJustWeather + "</i>"))
+            }
+            let id = context.chat.remember(place)
+            await showWeather(.now, of: .recent(id), &context)
         case .chooseManually:
             context.answer(queryID)
             askCityName(for: .setCity, &context)

@@ -30,6 +30,8 @@ public struct Texts: Sendable {
     let isThisYourCity: String
     let yesButton: String
     let noButton: String
+    /// The third answer when the chat has a city: the weather at the point, the city untouched.
+    let justWeatherButton: String
     let locationFailed: String
     let locationFailedExplanation: String
     let chooseManuallyButton: String
@@ -40,6 +42,7 @@ public struct Texts: Sendable {
     let askPlaceToFind: String
     /// What the question shows once answered.
     let answeredNo: String
+    let answeredJustWeather: String
     let nothingFound: @Sendable (_ query: String) -> String
     let severalFound: String
     let searchFailed: @Sendable (_ reason: String) -> String

@@ -24,13 +24,20 @@ public enum Views {
 
     // MARK: The city dialogue
 
-    static func cityQuestion(_ place: Place, question: Int, _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+    /// «Это ваш город?» about `place`; with `justWeather` (a point shared by a chat that has a
+    /// city already) also «🌦 Только погода здесь».
+    static func cityQuestion(
+        _ place: Place, question: Int, _ texts: Texts, justWeather: Bool = false
+    ) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let text = "\(texts.isThisYourCity)\n\n📍 <b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))"
-        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+        var rows = [
             [InlineKeyboardButton(text: texts.yesButton, callbackData: CallbackAction.confirmCity(question: question).encoded)],
             [InlineKeyboardButton(text: texts.noButton, callbackData: CallbackAction.rejectCity(question: question).encoded)],
-        ])
-        return (HTML.fitting(text), keyboard)
+        ]
+        if justWeather {
+            rows.append([InlineKeyboardButton(text: texts.justWeatherButton, callbackData: CallbackAction.justWeather(question: question).encoded)])
+        }
+        return (HTML.fitting(text), InlineKeyboardMarkup(inlineKeyboard: rows))
     }
 
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.

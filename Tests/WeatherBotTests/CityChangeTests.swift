@@ -54,3 +54,59 @@ import WeatherBotStore
         #expect(!keyboard.inlineKeyboard.flatMap { $0 }.contains { $0.text.contains("Сделать моим городом") }, "\(keyboard)")
     }
 }
+
+/// A traveller who shares where they stand only for the weather there.
+@Suite struct JustTheWeatherHereTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func labels(_ step: Conversation.Step) -> [String] {
+        step.replies.flatMap { reply -> [String] in
+            guard case .edit(_, _, let keyboard?) = reply else { return [] }
+            return keyboard.inlineKeyboard.flatMap { $0 }.map(\.text)
+        }
+    }
+
+    @Test func aChatWithoutACityIsAskedOnlyYesOrNo() async throws {
+        let chat = try Chat()
+        let asked = try await chat.locate(latitude: 54.19, longitude: 45.18)
+        #expect(labels(asked) == ["✅ Да, всё верно", "Нет, выбрать другой"])
+    }
+
+    @Test func aChatWithACityGetsTheWeatherOfThePointAndKeepsItsCity() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.command(.city("Казань")))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let question = try await chat.locate(latitude: 54.19, longitude: 45.18)
+        #expect(labels(question) == ["✅ Да, всё верно", "Нет, выбрать другой", "🌦 Только погода здесь"])
+
+        let here = try await chat.press("Только погода здесь", in: question, messageID: 30)
+        #expect(here.replies.first == .answer(callbackQueryID: "q", text: nil))
+        guard case .edit(.id(30), let answered, nil) = here.replies[1] else {
+            Issue.record("expected the question to show its answer, got \(here.replies)")
+            return
+        }
+        #expect(answered.hasPrefix("Это ваш город?") && answered.hasSuffix("<i>Ответ: только погода здесь, город прежний</i>"), "\(answered)")
+        guard case .send(let card, .inline(let keyboard)?, _) = here.replies.last else {
+            Issue.record("expected the point's weather, got \(here.replies)")
+            return
+        }
+        #expect(card.contains("📍 <b>Саранск</b>") && card.contains("Ощущается как"), "\(card)")
+        // Not the city: it can be saved, or made the city after all.
+        #expect(keyboard.inlineKeyboard.flatMap { $0 }.contains { $0.text == "📍 Сделать моим городом" })
+        #expect(try chat.database.chat(chat.id)?.currentPlace?.name == "Kazan")
+        #expect(try chat.database.chat(chat.id)?.state == .idle)
+        // The question is answered: «Да» on it now changes nothing.
+        let late = try await chat.press("Да, всё верно", in: question, messageID: 30)
+        #expect(late.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+        #expect(try chat.database.chat(chat.id)?.currentPlace?.name == "Kazan")
+    }
+
+    @Test func theButtonSpeaksEnglishToo() async throws {
+        let chat = try Chat()
+        chat.language = .en
+        let asked = try await chat.send(.command(.city("Казань")))
+        _ = try await chat.press("Yes", in: asked)
+        let question = try await chat.locate(latitude: 54.19, longitude: 45.18)
+        #expect(labels(question).last == "🌦 Just the weather here")
+    }
+}

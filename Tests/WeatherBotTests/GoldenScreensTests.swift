@@ -192,6 +192,15 @@ import WeatherBotStore
         try await walk.type(ru ? "/search Атлантида" : "/search Atlantis")
         try await walk.type("/search")
 
+        walk.section("a traveller's location, the city kept")
+        try await walk.shareLocation(latitude: 54.19, longitude: 45.18)
+        try await walk.press(ru ? "Только погода здесь" : "Just the weather here")
+
+        walk.section("a typo, then the bot's own words")
+        try await walk.type("асдфгхжк")
+        try await walk.type(ru ? "погода" : "weather")
+        try await walk.type("91, 200")
+
         walk.section("favorites")
         try await walk.type("/fav")
         try await walk.press(ru ? "Переставить" : "Reorder")
