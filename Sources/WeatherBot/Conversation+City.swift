@@ -117,7 +117,7 @@ extension Conversation {
             let question = context.nextQuestion()
             context.state = .choosingPlace(places, purpose)
             let choices = places.indices.map { (places[$0], CallbackAction.pickPlace(question: question, index: $0)) }
-            let view = Views.placeChoice(choices, context.texts)
+            let view = Views.placeChoice(choices, for: .setCity, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
         case (_, .browse):
             // Each result is a place recently shown, so every button of the list keeps working
@@ -128,7 +128,7 @@ extension Conversation {
                 let reference = PlaceReference.recent(context.chat.remember(place))
                 return (place, view == .now ? CallbackAction.open(reference) : .openView(view, reference))
             }
-            let view = Views.placeChoice(choices, context.texts)
+            let view = Views.placeChoice(choices, for: .browse, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
         }
     }

@@ -298,7 +298,15 @@ public struct Conversation: Sendable {
             let place = places[index]
             switch purpose {
             case .setCity:
-                await adopt(place, answering: messageID, &context)
+                guard context.chat.currentPlace == nil, let messageID else {
+                    return await adopt(place, answering: messageID, &context)
+                }
+                // The first city: «📍 Ваш город» comes as a message of its own, so the list, its
+                // buttons gone, says what was picked instead of still asking.
+                let picked = context.texts.picked(Views.buttonLabel(of: place, context.texts))
+                let text = Views.placeChoicePrompt(for: .setCity, context.texts) + "\n\n<i>" + HTML.escape(picked) + "</i>"
+                context.replies.append(.edit(.id(messageID), text: text))
+                await adopt(place, answering: nil, &context)
             case .browse:
                 let id = context.chat.remember(place)
                 await showWeather(.now, of: .recent(id), &context)

@@ -38,7 +38,9 @@ extension Texts {
         answeredNo: "Answer: no, another city",
         answeredJustWeather: "Answer: just the weather here, the city stays",
         nothingFound: { "Nothing found for “\($0)”. Check the name and type it again, in English or in the local language." },
-        severalFound: "Several places match. Choose yours:",
+        severalFoundOwnCity: "Several places match. Choose your city:",
+        severalFoundPlace: "Several places match. Choose a place:",
+        picked: { "Chosen: \($0)" },
         searchFailed: { "The search failed: \($0). Press “🔄 Retry” a little later." },
         citySaved: { "📍 Your city: \($0)" },
 

@@ -44,7 +44,11 @@ public struct Texts: Sendable {
     let answeredNo: String
     let answeredJustWeather: String
     let nothingFound: @Sendable (_ query: String) -> String
-    let severalFound: String
+    /// A list of places for the chat's own city, and one to look a place up: what a pick will do.
+    let severalFoundOwnCity: String
+    let severalFoundPlace: String
+    /// What a list for the chat's first city shows once a place is picked from it.
+    let picked: @Sendable (_ name: String) -> String
     let searchFailed: @Sendable (_ reason: String) -> String
     let citySaved: @Sendable (_ name: String) -> String
 

@@ -50,11 +50,17 @@ public enum Views {
     }
 
     /// Search results, one button each with what pressing it does.
-    static func placeChoice(_ choices: [(place: Place, action: CallbackAction)], _ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+    static func placeChoice(
+        _ choices: [(place: Place, action: CallbackAction)], for purpose: SearchPurpose, _ texts: Texts
+    ) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let rows = choices.map { choice in
             [InlineKeyboardButton(text: buttonLabel(of: choice.place, texts), callbackData: choice.action.encoded)]
         }
-        return (texts.severalFound, InlineKeyboardMarkup(inlineKeyboard: rows))
+        return (placeChoicePrompt(for: purpose, texts), InlineKeyboardMarkup(inlineKeyboard: rows))
+    }
+
+    static func placeChoicePrompt(for purpose: SearchPurpose, _ texts: Texts) -> String {
+        purpose == .setCity ? texts.severalFoundOwnCity : texts.severalFoundPlace
     }
 
     static func resetQuestion(question: Int, _ texts: Texts) -> InlineKeyboardMarkup {

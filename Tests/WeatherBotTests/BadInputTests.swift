@@ -96,7 +96,7 @@ import WeatherBotStore
             }
             let question = Views.cityQuestion(place, question: 1, .for(.en))
             #expect(Self.isValidTelegramHTML(question.text))
-            #expect(Views.placeChoice([(place, .pickPlace(question: 1, index: 0))], .for(.ru)).keyboard.inlineKeyboard[0][0].text.count <= 64)
+            #expect(Views.placeChoice([(place, .pickPlace(question: 1, index: 0))], for: .setCity, .for(.ru)).keyboard.inlineKeyboard[0][0].text.count <= 64)
         }
     }
 }

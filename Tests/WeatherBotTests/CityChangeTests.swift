@@ -110,3 +110,40 @@ import WeatherBotStore
         #expect(labels(question).last == "🌦 Just the weather here")
     }
 }
+
+/// Lists of places say what a pick will do, and what was picked.
+@Suite struct PlaceListTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func prompt(_ step: Conversation.Step) -> String? {
+        guard case .send(let text, .inline?, _) = step.replies.last else { return nil }
+        return text
+    }
+
+    @Test func aListForTheCityAsksForOneAndAListToLookUpForAPlace() async throws {
+        let chat = try Chat()
+        let city = try await chat.send(.command(.city("Париж")))
+        #expect(prompt(city) == "Нашлось несколько мест. Выберите свой город:")
+        let search = try await chat.send(.command(.search("Париж")))
+        #expect(prompt(search) == "Нашлось несколько мест. Выберите место:")
+        chat.language = .en
+        #expect(prompt(try await chat.send(.command(.city("Париж")))) == "Several places match. Choose your city:")
+        #expect(prompt(try await chat.send(.command(.search("Париж")))) == "Several places match. Choose a place:")
+    }
+
+    @Test func theFirstCitysListSaysWhatWasPickedWithoutItsButtons() async throws {
+        let chat = try Chat()
+        let list = try await chat.send(.text("Париж"))
+        let picked = try await chat.press("Texas", in: list, messageID: 20)
+        #expect(picked.replies.contains(.edit(.id(20), text: "Нашлось несколько мест. Выберите свой город:\n\n<i>Выбрано: Париж, Texas, США 🇺🇸</i>")), "\(picked.replies)")
+        #expect(picked.replies.contains { $0.text?.hasPrefix("📍 Ваш город: <b>Париж</b>, Texas") == true }, "\(picked.replies)")
+        // A later city picked from a list: the list becomes «📍 Ваш город: …».
+        let again = try await chat.send(.command(.city("Париж")))
+        let second = try await chat.press("Ile-de-France", in: again, messageID: 21)
+        guard case .edit(.id(21), let text, nil) = second.replies[1] else {
+            Issue.record("expected the list edited, got \(second.replies)")
+            return
+        }
+        #expect(text.hasPrefix("📍 Ваш город: <b>Париж</b>, Ile-de-France"), "\(text)")
+    }
+}

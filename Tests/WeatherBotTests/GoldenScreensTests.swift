@@ -231,6 +231,8 @@ import WeatherBotStore
         try await walk.type("/reset")
         try await walk.press(ru ? "Да, удалить" : "Yes, delete")
         try await walk.type("/del")
+        try await walk.type(ru ? "Париж" : "Paris")
+        try await walk.press("Texas")
 
         let group = try Walk(language: language, chatID: -100)
         group.section("a group")
