@@ -21,8 +21,10 @@ public enum CallbackAction: Sendable, Hashable {
     case view(WeatherView, PlaceReference)
     /// «🔄 Обновить» / «🔄 Повторить»: the same view with fresh data.
     case refresh(WeatherView, PlaceReference)
-    /// «⭐ В избранное» / «★ В избранном» under a view of a place: saves it, or removes it again.
-    case addFavorite(WeatherView, PlaceReference)
+    /// «⭐ В избранное» (`saving` true) / «★ В избранном» (false) under a view of a place: saves
+    /// it, or removes it again. Each says which it does, so a double tap does not undo itself;
+    /// nil (buttons sent before they said) toggles.
+    case addFavorite(WeatherView, PlaceReference, saving: Bool? = nil)
     /// «📍 Сделать моим городом» under a view of a place that is not the chat's city.
     case makeCity(WeatherView, PlaceReference)
     /// A place's button in the favorites list: its weather as a new message.
@@ -58,7 +60,8 @@ public enum CallbackAction: Sendable, Hashable {
         case .pickPlace(let question, let index): "pk:\(question):\(index)"
         case .view(let view, let place): "v:\(view.code):\(place.code)"
         case .refresh(let view, let place): "r:\(view.code):\(place.code)"
-        case .addFavorite(let view, let place): "fa:\(view.code):\(place.code)"
+        case .addFavorite(let view, let place, let saving):
+            "\(saving.map { $0 ? "fs" : "fr" } ?? "fa"):\(view.code):\(place.code)"
         case .makeCity(let view, let place): "mc:\(view.code):\(place.code)"
         case .open(let place): "o:\(place.code)"
         case .openView(let view, let place): "ov:\(view.code):\(place.code)"
@@ -98,13 +101,15 @@ public enum CallbackAction: Sendable, Hashable {
         case ("pk", 3):
             guard let question = number(1), let index = number(2) else { return nil }
             self = .pickPlace(question: question, index: index)
-        case ("v", 3), ("r", 3), ("fa", 3), ("ov", 3), ("mc", 3):
+        case ("v", 3), ("r", 3), ("fa", 3), ("fs", 3), ("fr", 3), ("ov", 3), ("mc", 3):
             guard let view = WeatherView(code: parts[1]), let place = PlaceReference(code: parts[2]) else { return nil }
             switch parts[0] {
             case "v": self = .view(view, place)
             case "r": self = .refresh(view, place)
             case "ov": self = .openView(view, place)
             case "mc": self = .makeCity(view, place)
+            case "fs": self = .addFavorite(view, place, saving: true)
+            case "fr": self = .addFavorite(view, place, saving: false)
             default: self = .addFavorite(view, place)
             }
         case ("ch", 3), ("cv", 3):

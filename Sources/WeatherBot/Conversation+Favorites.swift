@@ -23,12 +23,25 @@ extension Conversation {
 
     /// The star under a view: saves the place, or removes it when it is saved already; the message
     /// is shown again so the star tells the truth.
-    func toggleFavorite(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
+    func toggleFavorite(
+        _ reference: PlaceReference, view: WeatherView, saving: Bool?, queryID: String, messageID: Int?, _ context: inout Context
+    ) async {
         guard let place = await resolve(reference, &context), let list = try? await allFavorites(&context) else {
             return stale(queryID, &context)
         }
         var shownAs = reference
-        if let saved = list.first(where: { $0.place.isSamePlace(as: place) }), let id = saved.id {
+        let saved = list.first(where: { $0.place.isSamePlace(as: place) })
+        // Done already what the button asks (the second press of a double tap, or a card older
+        // than a /del): said so, and the card shown again so that its star tells the truth.
+        switch (saved, saving) {
+        case (_?, true?), (nil, false?):
+            context.answer(queryID, saved == nil ? context.texts.alreadyNotFavorite : context.texts.alreadyFavorite)
+            if messageID != nil { await showWeather(view, of: shownAs, editing: messageID, &context) }
+            return
+        default:
+            break
+        }
+        if let saved, let id = saved.id {
             context.changes.append(.deleteFavorite(id: id))
             let notice = await deletionNotice(context.texts.favoriteRemoved, of: place, &context)
             context.replies.append(.answer(callbackQueryID: queryID, text: notice.text, showAlert: notice.saysMore))

@@ -39,7 +39,7 @@ extension Conversation {
         switch action {
         case .view(let view, let reference): settle(reference, context).map { .view(view, $0) }
         case .refresh(let view, let reference): settle(reference, context).map { .refresh(view, $0) }
-        case .addFavorite(let view, let reference): settle(reference, context).map { .addFavorite(view, $0) }
+        case .addFavorite(let view, let reference, let saving): settle(reference, context).map { .addFavorite(view, $0, saving: saving) }
         case .makeCity(let view, let reference): settle(reference, context).map { .makeCity(view, $0) }
         case .openView(let view, let reference): settle(reference, context).map { .openView(view, $0) }
         case .open(let reference): settle(reference, context).map { .open($0) }

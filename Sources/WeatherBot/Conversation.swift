@@ -342,8 +342,8 @@ public struct Conversation: Sendable {
             await showChart(view, of: reference, queryID: queryID, editing: nil, &context)
         case .chartView(let view, let reference):
             await showChart(view, of: reference, queryID: queryID, editing: messageID, &context)
-        case .addFavorite(let view, let reference):
-            await toggleFavorite(reference, view: view, queryID: queryID, messageID: messageID, &context)
+        case .addFavorite(let view, let reference, let saving):
+            await toggleFavorite(reference, view: view, saving: saving, queryID: queryID, messageID: messageID, &context)
         case .makeCity(let view, let reference):
             await makeCity(reference, view: view, queryID: queryID, messageID: messageID, &context)
         case .favoritesMode(let mode):

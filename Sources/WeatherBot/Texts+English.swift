@@ -119,6 +119,8 @@ extension Texts {
         favoriteAdded: "⭐ Added to favorites",
         ownCityIsFirst: "This is your city: it is always first in /fav",
         favoriteRemoved: "☆ Removed from favorites",
+        alreadyFavorite: "★ Already in favorites",
+        alreadyNotFavorite: "☆ Already removed from favorites",
         favoritesFull: { "Favorites already hold \($0) \(plural($0, one: "place", other: "places")), the most allowed. Delete one: /del" },
         favoritesTitle: "⭐ <b>Favorites</b>",
         noCurrentCity: "📍 No city chosen yet — /start",

@@ -126,6 +126,8 @@ extension Texts {
         favoriteAdded: "⭐ Добавлено в избранное",
         ownCityIsFirst: "Это ваш город — в /fav он и так первый",
         favoriteRemoved: "☆ Убрано из избранного",
+        alreadyFavorite: "★ Уже в избранном",
+        alreadyNotFavorite: "☆ Уже не в избранном",
         favoritesFull: { "В избранном уже \($0) \(plural($0, one: "место", few: "места", many: "мест")) — это максимум. Удалите одно: /del" },
         favoritesTitle: "⭐ <b>Избранное</b>",
         noCurrentCity: "📍 Город не выбран — /start",

@@ -135,6 +135,9 @@ public struct Texts: Sendable {
     let favoriteAdded: String
     let ownCityIsFirst: String
     let favoriteRemoved: String
+    /// A second press of «⭐ В избранное» (a double tap), or of «★ В избранном», before the card showed the first.
+    let alreadyFavorite: String
+    let alreadyNotFavorite: String
     let favoritesFull: @Sendable (_ limit: Int) -> String
     let favoritesTitle: String
     let noCurrentCity: String

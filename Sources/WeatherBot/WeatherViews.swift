@@ -72,7 +72,7 @@ public enum WeatherViews {
         var last = [InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
         if case .other(let saved) = standing {
             let star = saved ? texts.savedFavoriteButton : texts.addFavoriteButton
-            last.append(InlineKeyboardButton(text: star, callbackData: CallbackAction.addFavorite(view, reference).encoded))
+            last.append(InlineKeyboardButton(text: star, callbackData: CallbackAction.addFavorite(view, reference, saving: !saved).encoded))
         }
         rows.append(last)
         if case .other = standing {

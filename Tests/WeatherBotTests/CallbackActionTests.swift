@@ -6,7 +6,7 @@ import Testing
         .confirmCity(question: 0), .confirmCity(question: 999_999_999), .rejectCity(question: 42), .justWeather(question: 5),
         .chooseManually, .retrySearch(question: 3), .pickPlace(question: 7, index: 4), .view(.now, .current), .view(.hourly(page: 1), .defaultCity),
         .view(.daily, .current), .refresh(.hourly(page: 0), .current), .view(.now, .city(mark: 0)), .refresh(.daily, .city(mark: 9972)), .view(.now, .favorite(999_999_999_999)),
-        .addFavorite(.daily, .recent(12)), .makeCity(.hourly(page: 1), .recent(999_999_999_999)), .makeCity(.now, .defaultCity), .open(.favorite(7)), .open(.current), .favoritesMode(.delete), .favoritesMode(.list),
+        .addFavorite(.daily, .recent(12)), .addFavorite(.now, .favorite(999_999_999_999), saving: true), .addFavorite(.hourly(page: 1), .city(mark: 9972), saving: false), .makeCity(.hourly(page: 1), .recent(999_999_999_999)), .makeCity(.now, .defaultCity), .open(.favorite(7)), .open(.current), .favoritesMode(.delete), .favoritesMode(.list),
         .deleteFavorite(id: 42), .deleteFavorite(id: 42, by: 4_503_599_627_370_495), .cancelDaily(id: 1, by: 7), .moveFavorite(id: 3, up: true), .moveFavorite(id: 3, up: false),
         .reset(confirmed: true, question: 9), .reset(confirmed: false, question: 0),
         .chart(.hours, .city(mark: 12)), .chart(.week, .favorite(999_999_999_999)), .chartView(.week, .subscription(42)), .chartView(.hours, .defaultCity),

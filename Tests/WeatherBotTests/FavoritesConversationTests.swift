@@ -188,10 +188,30 @@ import WeatherBotStore
         let card = try await chat.send(.command(.search("Казань")))
         let starred = try await chat.press("В избранное", in: card, messageID: 40)
         _ = try await chat.send(.command(.delete("1")))
-        // The old card's filled star now adds the place again, and says so.
+        // The old card's filled star says the place is gone already, and the card shows it so.
         let pressed = try await chat.press("В избранном", in: starred, messageID: 40)
-        #expect(pressed.replies.first == .answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное"))
+        #expect(pressed.replies.first == .answer(callbackQueryID: "q", text: "☆ Уже не в избранном"))
+        #expect(try chat.favorites().isEmpty)
+        let again = try await chat.press("В избранное", in: pressed, messageID: 40)
+        #expect(again.replies.first == .answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное"))
         #expect(try chat.favorites() == ["Казань"])
+    }
+
+    @Test func aDoubleTapOnTheStarDoesNotUndoItself() async throws {
+        let chat = try Chat()
+        let card = try await chat.send(.command(.search("Казань")))
+        // Both presses come from the card as it was: «⭐ В избранное».
+        let first = try await chat.press("В избранное", in: card, messageID: 40)
+        let second = try await chat.press("В избранное", in: card, messageID: 40)
+        #expect(first.replies.first == .answer(callbackQueryID: "q", text: "⭐ Добавлено в избранное"))
+        #expect(second.replies.first == .answer(callbackQueryID: "q", text: "★ Уже в избранном"))
+        #expect(try chat.favorites() == ["Казань"])
+        // And so for removing: two presses of «★ В избранном» remove it once.
+        let removed = try await chat.press("В избранном", in: first, messageID: 40)
+        let twice = try await chat.press("В избранном", in: first, messageID: 40)
+        #expect(removed.replies.first == .answer(callbackQueryID: "q", text: "☆ Убрано из избранного"))
+        #expect(twice.replies.first == .answer(callbackQueryID: "q", text: "☆ Уже не в избранном"))
+        #expect(try chat.favorites().isEmpty)
     }
 
     @Test func everyResultOfASearchKeepsWorkingAfterTheFirstPick() async throws {
