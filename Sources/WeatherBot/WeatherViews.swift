@@ -98,7 +98,7 @@ public enum WeatherViews {
             header(place, texts),
             "🕒 \(texts.localTime): \(clockTime(now, in: zone))",
             "",
-            "\(emoji(forIcon: current.condition.icon)) <b>\(temperature(current.temperature))</b>, \(HTML.escape(current.condition.description))",
+            "\(emoji(forIcon: current.condition.icon, clouds: current.clouds)) <b>\(temperature(current.temperature))</b>, \(HTML.escape(current.condition.description))",
             "\(texts.feelsLike): \(temperature(current.feelsLike))",
             "\(texts.clouds): \(current.clouds)%",
             "💨 \(texts.wind): \(wind(current.windSpeed, current.windDegrees, gust: current.windGust, texts))",
@@ -176,7 +176,7 @@ public enum WeatherViews {
 
     static func hourLine(_ hour: HourlyForecast, _ zone: TimeZone, _ texts: Texts) -> String {
         [
-            "\(clockTime(hour.time, in: zone)) \(emoji(forIcon: hour.condition.icon)) <b>\(temperature(hour.temperature))</b>",
+            "\(clockTime(hour.time, in: zone)) \(emoji(forIcon: hour.condition.icon, clouds: hour.clouds)) <b>\(temperature(hour.temperature))</b>",
             "💨\(Int(hour.windSpeed.rounded())) \(windPoint(hour.windDegrees, texts))",
             "\(pressure(hour.pressure, texts))",
             "💧\(hour.humidity)%",
@@ -195,9 +195,9 @@ public enum WeatherViews {
         for day in days {
             lines.append("")
             lines.append(
-                "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon)) "
+                "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon, clouds: day.clouds)) "
                     + "\(texts.dayTime) <b>\(temperature(day.dayTemperature))</b>, \(texts.nightTime) \(temperature(day.nightTemperature))")
-            var details = ["\(HTML.escape(day.condition.description)), \(texts.clouds.lowercased()) \(day.clouds)%"]
+            var details = [skyDescription(day.condition.description, clouds: day.clouds, texts)]
             let chance = Int((day.precipitationChance * 100).rounded())
             if day.precipitation >= 0.05 {
                 details.append("☔ \(decimal(day.precipitation, texts)) \(texts.millimetres) (\(chance)%)")
@@ -292,11 +292,28 @@ public enum WeatherViews {
     }
 
     /// The condition emoji for an OpenWeather icon code such as `01d`.
-    static func emoji(forIcon icon: String) -> String {
+    /// «ясно, облачность 0%», but «небольшая облачность (81%)»: the word once when the
+    /// description speaks of clouds already (its stem, the first six letters: «облачн», «clouds»).
+    static func skyDescription(_ description: String, clouds: Int, _ texts: Texts) -> String {
+        let word = texts.clouds.lowercased()
+        if description.lowercased().contains(word.prefix(6)) { return "\(HTML.escape(description)) (\(clouds)%)" }
+        return "\(HTML.escape(description)), \(word) \(clouds)%"
+    }
+
+    /// The sky as an emoji. A clear or nearly clear icon is checked against the cover measured
+    /// with it: ☀️ only for a clear day, never beside «облачность 81%».
+    static func emoji(forIcon icon: String, clouds: Int? = nil) -> String {
         let night = icon.hasSuffix("n")
         switch icon.prefix(2) {
-        case "01": return night ? "🌙" : "☀️"
-        case "02": return night ? "☁️" : "🌤"
+        case "01", "02":
+            // Few clouds at night are the moon between them, not an overcast sky.
+            if night { return "🌙" }
+            switch clouds ?? (icon.hasPrefix("01") ? 0 : 20) {
+            case ...10: return "☀️"
+            case ...50: return "🌤"
+            case ...84: return "🌥"
+            default: return "☁️"
+            }
         case "03": return "🌥"
         case "04": return "☁️"
         case "09": return "🌧"

@@ -117,6 +117,20 @@ import WeatherBotStore
         #expect(days.map { $0.hours.count } == [3, 8])  // 16:00 … 22:00 local (13:00 is under way at 13:10), then a whole day
     }
 
+    @Test func theCloudsAreNamedOnceAndTheSunOnlyForAClearSky() {
+        #expect(WeatherViews.skyDescription("небольшая облачность", clouds: 81, ru) == "небольшая облачность (81%)")
+        #expect(WeatherViews.skyDescription("ясно", clouds: 0, ru) == "ясно, облачность 0%")
+        #expect(WeatherViews.skyDescription("few clouds", clouds: 20, en) == "few clouds (20%)")
+        #expect(WeatherViews.skyDescription("light rain", clouds: 90, en) == "light rain, clouds 90%")
+        #expect(WeatherViews.emoji(forIcon: "01d", clouds: 0) == "☀️")
+        #expect(WeatherViews.emoji(forIcon: "02d", clouds: 81) == "🌥")
+        #expect(WeatherViews.emoji(forIcon: "01d", clouds: 30) == "🌤")
+        #expect(WeatherViews.emoji(forIcon: "02d", clouds: 95) == "☁️")
+        // At night few clouds are not drawn darker than scattered ones.
+        #expect(WeatherViews.emoji(forIcon: "02n", clouds: 23) == "🌙")
+        #expect(WeatherViews.emoji(forIcon: "03n", clouds: 46) == "🌥")
+    }
+
     @Test func sevenDaysShowDateWeekdayCloudsDayAndNightAndPrecipitation() {
         let text = WeatherViews.daily(.moscow, Forecast.sample, ru)
         let dayLines = text.split(separator: "\n").filter { $0.hasPrefix("<b>") }
@@ -125,7 +139,8 @@ import WeatherBotStore
         #expect(dayLines[1].hasPrefix("<b>Ср, 15 ноября</b>"))
         #expect(text.contains("☔ 1,2 мм (60%)"))
         #expect(text.contains("💨 5 м/с, В"))
-        #expect(text.contains("облачно с прояснениями, облачность 60%"))
+        // The clouds are named once.
+        #expect(text.contains("облачно с прояснениями (60%)"))
         // One emoji, one meaning on a line: the sky is the condition's emoji only.
         #expect(!dayLines.contains { $0.components(separatedBy: "☁️").count > 2 })
 
