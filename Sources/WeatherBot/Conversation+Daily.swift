@@ -71,9 +71,11 @@ extension Conversation {
                 chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock.date,
                 withChart: withChart),
             limit: maximumSubscriptions))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
         var said = context.texts.subscribed(
             "<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute),
-            WeatherViews.clockTime(clock.date, in: timeZone))
+            WeatherViews.clockTime(clock.date, in: timeZone), calendar.isDate(next.date, inSameDayAs: clock.date))
         if withChart { said += "\n" + context.texts.dailyWithChart }
         context.say(said)
     }

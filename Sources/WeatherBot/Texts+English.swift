@@ -158,7 +158,9 @@ extension Texts {
         dailyLimit: { "At most \($0) daily \(plural($0, one: "forecast", other: "forecasts")). Cancel one: /daily" },
         dailyDuplicate: "That forecast is already set.",
         dailyDuplicateWithChart: { "That forecast is already set, with the chart. Without it: <code>/daily \($0) no chart</code>" },
-        subscribed: { place, time, nowThere in "✅ Every day at \(time) local time there I'll send the forecast for \(place). It is \(nowThere) there now." },
+        subscribed: { place, time, nowThere, firstToday in
+            "✅ Every day at \(time) local time (\(place)) I'll send the forecast. It is \(nowThere) there now; the first comes \(firstToday ? "today" : "tomorrow")."
+        },
         dailyCancelledCount: { "Daily forecasts cancelled: \($0)." },
         dailyCancelledOne: "Forecast cancelled",
         cancelButton: "❌ Cancel",
@@ -196,7 +198,7 @@ extension Texts {
         retryFailed: "Failed again: try a little later",
         refreshFailed: "Could not refresh: showing the latest data",
         notYourButton: "Only the member who asked, or an administrator of the chat, can press this.",
-        staleButton: "This button is no longer current",
+        staleButton: "This button is out of date",
         unknownButton: "This button no longer works",
         couldNotHandle: "😔 Sorry, I could not handle your last message. Please try again, or see /help",
         tooManyMessages: "✋ Too many messages in a row; I am answering the latest ones",

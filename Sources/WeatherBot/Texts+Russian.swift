@@ -165,7 +165,9 @@ extension Texts {
         dailyLimit: { "Можно не больше \($0) \(plural($0, one: "ежедневного прогноза", few: "ежедневных прогнозов", many: "ежедневных прогнозов")). Отмените один: /daily" },
         dailyDuplicate: "Такой прогноз уже есть.",
         dailyDuplicateWithChart: { "Такой прогноз уже есть, с графиком. Без графика: <code>/daily \($0) без графика</code>" },
-        subscribed: { place, time, nowThere in "✅ Каждый день в \(time) по времени места пришлю прогноз: \(place). Сейчас там \(nowThere)." },
+        subscribed: { place, time, nowThere, firstToday in
+            "✅ Каждый день в \(time) по местному времени (\(place)) пришлю прогноз. Сейчас там \(nowThere), первый придёт \(firstToday ? "сегодня" : "завтра")."
+        },
         dailyCancelledCount: { "Ежедневные прогнозы отменены: \($0)." },
         dailyCancelledOne: "Прогноз отменён",
         cancelButton: "❌ Отменить",

@@ -175,7 +175,8 @@ public struct Texts: Sendable {
     let dailyDuplicate: String
     let dailyDuplicateWithChart: @Sendable (_ time: String) -> String
     /// The time is the place's own: said with the time there now, so nobody mistakes it for theirs.
-    let subscribed: @Sendable (_ place: String, _ time: String, _ nowThere: String) -> String
+    /// A daily forecast set: the place, its local time, the time there now, and whether the first comes today.
+    let subscribed: @Sendable (_ place: String, _ time: String, _ nowThere: String, _ firstToday: Bool) -> String
     let dailyCancelledCount: @Sendable (_ count: Int) -> String
     let dailyCancelledOne: String
     let cancelButton: String

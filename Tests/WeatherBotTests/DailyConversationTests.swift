@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import OpenWeather
 import TelegramBotAPI
@@ -22,7 +23,7 @@ import WeatherBotSQLite
         for typed in ["8:00", "08:00", "8.00"] {
             try await chat.send(.command(.daily("off")))
             let step = try await chat.send(.command(.daily(typed)))
-            #expect(step.replies.first?.text?.hasPrefix("✅ Каждый день в 08:00 по времени места пришлю прогноз: <b>Саранск</b>. Сейчас там ") == true, "«\(typed)»")
+            #expect(step.replies.first?.text?.hasPrefix("✅ Каждый день в 08:00 по местному времени (<b>Саранск</b>) пришлю прогноз. Сейчас там ") == true, "«\(typed)»")
         }
         let subscriptions = try chat.database.subscriptions(chatID: chat.id)
         #expect(subscriptions.count == 1)
@@ -30,6 +31,23 @@ import WeatherBotSQLite
         #expect(subscriptions[0].hour == 8 && subscriptions[0].minute == 0)
         // The next send is 08:00 Moscow time (05:00 UTC) after the conversation's clock.
         #expect(Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "Europe/Moscow")!, from: subscriptions[0].nextSendAt).hour == 8)
+    }
+
+    /// 13:00 in Moscow: 20:00 comes today, 08:00 has passed and comes tomorrow.
+    @Test func theAnswerSaysWhetherTheFirstForecastComesTodayOrTomorrow() async {
+        let conversation = Conversation(
+            geocoder: FakeGeocoder(), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity(),
+            clock: ManualClock(ISO8601DateFormatter().date(from: "2026-11-21T10:00:00Z")!))
+        var city = Place.saransk
+        city.timeZone = "Europe/Moscow"
+        let chat = ChatRecord(id: 5, language: .ru, state: .idle, currentPlace: city, createdAt: Date(), updatedAt: Date())
+        func said(_ time: String, _ language: Language = .ru) async -> String? {
+            let step = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 5, language: language, intent: .command(.daily(time)))), chat: chat)
+            return step.replies.first?.text
+        }
+        #expect(await said("20:00") == "✅ Каждый день в 20:00 по местному времени (<b>Саранск</b>) пришлю прогноз. Сейчас там 13:00, первый придёт сегодня.")
+        #expect(await said("8:00") == "✅ Каждый день в 08:00 по местному времени (<b>Саранск</b>) пришлю прогноз. Сейчас там 13:00, первый придёт завтра.")
+        #expect(await said("8:00", .en) == "✅ Every day at 08:00 local time (<b>Saransk</b>) I'll send the forecast. It is 13:00 there now; the first comes tomorrow.")
     }
 
     @Test func badTimesAndPlacesGetAClearAnswer() async throws {

@@ -70,7 +70,8 @@ import WeatherBotStore
             + [Piece(entry: "numberInRange", inserted: ["37", a], text: texts.numberInRange(37, a))] + one("moveUsage", texts.moveUsage)
             + two("dailyChartAdded", texts.dailyChartAdded) + two("dailyChartRemoved", texts.dailyChartRemoved)
             + one("badTime", texts.badTime) + counted("dailyLimit", texts.dailyLimit) + one("dailyDuplicateWithChart", texts.dailyDuplicateWithChart)
-            + [Piece(entry: "subscribed", inserted: [a, b, c], text: texts.subscribed(a, b, c))]
+            + [Piece(entry: "subscribed", inserted: [a, b, c], text: texts.subscribed(a, b, c, true))]
+            + [Piece(entry: "subscribed(tomorrow)", inserted: [a, b, c], text: texts.subscribed(a, b, c, false))]
             + counted("dailyCancelledCount", texts.dailyCancelledCount)
             + [Piece(entry: "precipitationChance", inserted: [a, "37"], text: texts.precipitationChance(a, 37))]
             + two("rangeSummary", texts.rangeSummary) + counted("fetchedMinutesAgo", texts.fetchedMinutesAgo)
