@@ -1,3 +1,5 @@
+public import WeatherBotStore
+
 /// What an inline button asks for, encoded into its `callback_data` (at most 64 bytes).
 ///
 /// Questions carry the chat's question number, so a button of an older question is recognised as
@@ -13,8 +15,9 @@ public enum CallbackAction: Sendable, Hashable {
     case justWeather(question: Int)
     /// «Выбрать город вручную».
     case chooseManually
-    /// «🔄 Повторить» under a failed search of question `question`.
-    case retrySearch(question: Int)
+    /// «🔄 Повторить» under a failed search of question `question`. With the search itself
+    /// (when it fits in the button), it still runs after the chat moved on to other questions.
+    case retrySearch(question: Int, search: RetriedSearch? = nil)
     /// Result `index` of the list offered by question `question`.
     case pickPlace(question: Int, index: Int)
     /// «Сейчас», «По часам», «На 7 дней»: a view of a place's weather, editing the message.
@@ -56,7 +59,10 @@ public enum CallbackAction: Sendable, Hashable {
         case .rejectCity(let question): "cn:\(question)"
         case .justWeather(let question): "cw:\(question)"
         case .chooseManually: "man"
-        case .retrySearch(let question): "rq:\(question)"
+        case .retrySearch(let question, let search?)
+        where "rq:\(question):\(search.purpose == .setCity ? "c" : "b"):\(search.query)".utf8.count <= Self.maximumLength:
+            "rq:\(question):\(search.purpose == .setCity ? "c" : "b"):\(search.query)"
+        case .retrySearch(let question, _): "rq:\(question)"
         case .pickPlace(let question, let index): "pk:\(question):\(index)"
         case .view(let view, let place): "v:\(view.code):\(place.code)"
         case .refresh(let view, let place): "r:\(view.code):\(place.code)"
@@ -77,6 +83,17 @@ public enum CallbackAction: Sendable, Hashable {
 
     public init?(encoded data: String) {
         guard data.utf8.count <= Self.maximumLength else { return nil }
+        // A retried search carries its query last, which may hold colons of its own.
+        if data.hasPrefix("rq:") {
+            let parts = data.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+            guard let question = Self.number(parts[1]) else { return nil }
+            if parts.count == 2 { self = .retrySearch(question: question); return }
+            guard parts.count == 4, parts[2] == "c" || parts[2] == "b",
+                let query = RetriedSearch.query(parts[3])
+            else { return nil }
+            self = .retrySearch(question: question, search: RetriedSearch(query: query, purpose: parts[2] == "c" ? .setCity : .browse))
+            return
+        }
         let parts = data.split(separator: ":", omittingEmptySubsequences: false)
         func number(_ index: Int) -> Int? {
             guard index < parts.count else { return nil }
@@ -95,9 +112,6 @@ public enum CallbackAction: Sendable, Hashable {
             self = .justWeather(question: question)
         case ("man", 1):
             self = .chooseManually
-        case ("rq", 2):
-            guard let question = number(1) else { return nil }
-            self = .retrySearch(question: question)
         case ("pk", 3):
             guard let question = number(1), let index = number(2) else { return nil }
             self = .pickPlace(question: question, index: index)
@@ -151,6 +165,23 @@ extension CallbackAction {
     /// A Telegram user id: 1 to 16 ASCII digits (ids fit in 52 bits).
     static func userID(_ text: Substring) -> Int64? {
         number(text, digits: 16).map(Int64.init)
+    }
+}
+
+/// The search a «🔄 Повторить» button runs again.
+public struct RetriedSearch: Sendable, Hashable {
+    public var query: String
+    public var purpose: SearchPurpose
+
+    public init(query: String, purpose: SearchPurpose) {
+        self.query = query
+        self.purpose = purpose
+    }
+
+    /// A query as a button may carry it: some text, no control characters.
+    static func query(_ text: Substring) -> String? {
+        guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        return String(text)
     }
 }
 

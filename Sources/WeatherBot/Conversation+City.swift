@@ -95,7 +95,9 @@ extension Conversation {
             let question = context.nextQuestion()
             context.state = .searchFailed(query: query, alternatives: alternatives, purpose: purpose)
             let retry = InlineKeyboardMarkup(inlineKeyboard: [
-                [InlineKeyboardButton(text: context.texts.retryButton, callbackData: CallbackAction.retrySearch(question: question).encoded)]
+                [InlineKeyboardButton(
+                    text: context.texts.retryButton,
+                    callbackData: CallbackAction.retrySearch(question: question, search: RetriedSearch(query: query, purpose: purpose)).encoded)]
             ])
             context.replies.append(.send(text: context.texts.searchFailed(Views.reason(error, context.texts)), markup: .inline(retry)))
             return

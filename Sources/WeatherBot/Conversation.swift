@@ -282,8 +282,14 @@ public struct Conversation: Sendable {
         case .chooseManually:
             context.answer(queryID)
             askCityName(for: .setCity, &context)
-        case .retrySearch(let question):
-            guard question == current, case .searchFailed(let query, let alternatives, let purpose) = context.state else {
+        case .retrySearch(let question, let retried):
+            let query: String, alternatives: [String], purpose: SearchPurpose
+            if question == current, case .searchFailed(let failed, let others, let asked) = context.state {
+                (query, alternatives, purpose) = (failed, others, asked)
+            } else if let retried {
+                // The chat has moved on since; the button still knows its search.
+                (query, alternatives, purpose) = (retried.query, TypedQuery.nominatives(of: retried.query), retried.purpose)
+            } else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)

@@ -157,9 +157,29 @@ final class FlakyGeocoder: Geocoder {
         let again = await conversation.handle(incoming(.button(retry), query: "q"), chat: failed.chat)
         #expect(again.replies.contains(.editKeyboard(.id(70), keyboard: nil)))
         #expect(again.replies.last?.text?.contains("📍 <b>Казань</b>") == true, "\(again.replies)")
-        // The same button a second time is stale: the search is done.
-        let twice = await conversation.handle(incoming(.button(retry), query: "q"), chat: again.chat)
-        #expect(twice.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+        // A button that carries no search (sent before buttons did) is stale once the search is done.
+        let legacy = await conversation.handle(incoming(.button(.retrySearch(question: failed.chat.questionSeq)), query: "q"), chat: again.chat)
+        #expect(legacy.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+    }
+
+    @Test func aFailedSearchsRetryStillWorksAfterTheChatMovedOn() async throws {
+        let conversation = Conversation(geocoder: FlakyGeocoder(), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        func incoming(_ intent: Intent, query: String? = nil) -> Conversation.Event {
+            .incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: intent, callbackQueryID: query, messageID: query == nil ? nil : 70))
+        }
+        let failed = await conversation.handle(incoming(.command(.search("Казань"))), chat: nil)
+        guard case .send(_, .inline(let keyboard)?, _) = failed.replies.last else {
+            Issue.record("expected a retry button, got \(failed.replies)")
+            return
+        }
+        let retry = try #require(keyboard.inlineKeyboard.first?.first?.callbackData.flatMap(CallbackAction.init(encoded:)))
+        #expect(retry == .retrySearch(question: failed.chat.questionSeq, search: RetriedSearch(query: "Казань", purpose: .browse)))
+        // Other questions since: /city asks for a name, and a location is being looked up.
+        let asked = await conversation.handle(incoming(.command(.city(nil))), chat: failed.chat)
+        let located = await conversation.handle(incoming(.location(latitude: 55.79, longitude: 49.12)), chat: asked.chat)
+        let again = await conversation.handle(incoming(.button(retry), query: "q"), chat: located.chat)
+        #expect(again.replies.first == .answer(callbackQueryID: "q", text: nil))
+        #expect(again.replies.last?.text?.contains("📍 <b>Казань</b>") == true, "\(again.replies)")
     }
 }
 
