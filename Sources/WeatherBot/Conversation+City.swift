@@ -21,6 +21,11 @@ extension Conversation {
             if case .locating = context.state { context.state = .idle }
             let view = Views.locationFailed(context.texts, reason: Views.reason(error, context.texts))
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
+            // The weather needs no name: the point's own is shown all the same, named by its coordinates.
+            let point = Place(
+                name: Views.coordinates(latitude: latitude, longitude: longitude), localNames: [:], region: nil, country: nil,
+                latitude: latitude, longitude: longitude)
+            await showWeather(.now, of: .recent(context.chat.remember(point)), &context)
             return
         }
         guard var place = found else {

@@ -40,6 +40,11 @@ public enum Views {
         return (HTML.fitting(text), InlineKeyboardMarkup(inlineKeyboard: rows))
     }
 
+    /// A point as a name, where none could be found: «55.79, 49.12», about a kilometre's precision.
+    static func coordinates(latitude: Double, longitude: Double) -> String {
+        String(format: "%.2f, %.2f", latitude, longitude)
+    }
+
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
     static func locationFailed(_ texts: Texts, reason: String? = nil) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let text = reason.map { "<b>\(texts.locationLookupFailed($0))</b>" } ?? "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"

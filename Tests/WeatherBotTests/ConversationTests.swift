@@ -79,6 +79,15 @@ import WeatherBotSQLite
             }
             #expect(keyboard.inlineKeyboard[0][0] == InlineKeyboardButton(text: "Выбрать город вручную", callbackData: "man"))
             #expect(second.chat.state == .idle)
+            // An outage of the geocoder still shows the weather there, which needs no name.
+            if geocoder.failure != nil {
+                #expect(second.replies.count == 2)
+                #expect(second.replies.last?.text?.hasPrefix("📍 <b>0.00, -30.00</b>") == true, "\(second.replies)")
+                #expect(second.replies.last?.text?.contains("Ощущается как") == true)
+                #expect(second.chat.currentPlace == nil)
+            } else {
+                #expect(second.replies.count == 1)
+            }
         }
     }
 

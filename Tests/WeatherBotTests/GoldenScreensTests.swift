@@ -29,10 +29,10 @@ import WeatherBotStore
         /// Buttons of the messages sent so far, by message id, newest last.
         var buttons: [(messageID: Int, keyboard: InlineKeyboardMarkup)] = []
 
-        init(language: Language, chatID: Int64 = 77, weather: FakeWeather = FakeWeather()) throws {
+        init(language: Language, chatID: Int64 = 77, weather: FakeWeather = FakeWeather(), geocoder: FakeGeocoder? = nil) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-golden-\(UUID().uuidString)")
             database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
-            let geocoder = FakeGeocoder(
+            let geocoder = geocoder ?? FakeGeocoder(
                 byName: ["Саранск": [.saransk], "Saransk": [.saransk], "Париж": [.parisFR, .parisUS], "Paris": [.parisFR, .parisUS],
                          "Казань": [.kazan], "Kazan": [.kazan]],
                 reverse: [.saransk])
@@ -246,6 +246,11 @@ import WeatherBotStore
         failing.section("failures")
         try await failing.type("/weather")
         try await failing.press(ru ? "Повторить" : "Retry")
+        let noGeocoder = try Walk(
+            language: language, chatID: 79,
+            geocoder: FakeGeocoder(failure: OpenWeatherError(code: .server(503), endpoint: "/geo/1.0/reverse", message: "")))
+        noGeocoder.section("the geocoder down while locating")
+        try await noGeocoder.shareLocation(latitude: 54.19, longitude: 45.18)
 
         // The free plan: 3-hour steps for five days, at a fixed offset; snow now, and a warning.
         var free = Forecast.sample
@@ -267,7 +272,7 @@ import WeatherBotStore
         try await freePlan.press(ru ? "По часам" : "Hourly")
         try await freePlan.press(ru ? "На 7 дней" : "7 days")
 
-        return (walk.lines + group.lines + failing.lines + freePlan.lines).joined(separator: "\n") + "\n"
+        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines).joined(separator: "\n") + "\n"
     }
 
     @Test(arguments: Language.allCases)
