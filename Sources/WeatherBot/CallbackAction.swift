@@ -47,6 +47,8 @@ public enum CallbackAction: Sendable, Hashable {
     case moveFavorite(id: Int64, up: Bool)
     /// The answer to «Удалить всё?» of question `question`.
     case reset(confirmed: Bool, question: Int)
+    /// The answer to «Отменить все ежедневные прогнозы?» (/daily off) of question `question`.
+    case dailyOff(confirmed: Bool, question: Int)
     /// The cancel button of a daily forecast in the /daily list; in a group, with the member who opened it.
     case cancelDaily(id: Int64, by: Int64? = nil)
 
@@ -77,6 +79,7 @@ public enum CallbackAction: Sendable, Hashable {
         case .deleteFavorite(let id, let member): "fd:\(id)" + (member.map { ":\($0)" } ?? "")
         case .moveFavorite(let id, let up): up ? "fu:\(id)" : "fw:\(id)"
         case .reset(let confirmed, let question): "rs:\(confirmed ? "y" : "n"):\(question)"
+        case .dailyOff(let confirmed, let question): "do:\(confirmed ? "y" : "n"):\(question)"
         case .cancelDaily(let id, let member): "dc:\(id)" + (member.map { ":\($0)" } ?? "")
         }
     }
@@ -146,9 +149,9 @@ public enum CallbackAction: Sendable, Hashable {
         case ("fu", 2), ("fw", 2):
             guard let id = number(1) else { return nil }
             self = .moveFavorite(id: Int64(id), up: parts[0] == "fu")
-        case ("rs", 3):
+        case ("rs", 3), ("do", 3):
             guard parts[1] == "y" || parts[1] == "n", let question = number(2) else { return nil }
-            self = .reset(confirmed: parts[1] == "y", question: question)
+            self = parts[0] == "rs" ? .reset(confirmed: parts[1] == "y", question: question) : .dailyOff(confirmed: parts[1] == "y", question: question)
         default:
             return nil
         }

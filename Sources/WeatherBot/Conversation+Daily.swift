@@ -10,9 +10,7 @@ extension Conversation {
         guard let argument else { return await showSubscriptions(editing: nil, &context) }
         let words = argument.split(separator: " ").map(String.init)
         if words.count == 1, ["off", "выкл", "отмена", "stop"].contains(words[0].lowercased()) {
-            let count = ((try? await store.subscriptions(chatID: context.chat.id)) ?? []).count
-            context.changes.append(.unsubscribeAll)
-            return context.say(context.texts.dailyCancelled(count))
+            return await askDailyOff(&context)
         }
         // «chart» or «без графика» anywhere; then «7:30», «7.30», «7 pm», «8 утра», «20ч», then
         // perhaps a favorite's number.
@@ -78,6 +76,35 @@ extension Conversation {
             WeatherViews.clockTime(clock.date, in: timeZone), calendar.isDate(next.date, inSameDayAs: clock.date))
         if withChart { said += "\n" + context.texts.dailyWithChart }
         context.say(said)
+    }
+
+    /// /daily off: all of the chat's daily forecasts go only after a «Да», as /reset's data does.
+    func askDailyOff(_ context: inout Context) async {
+        let count = ((try? await store.subscriptions(chatID: context.chat.id)) ?? []).count
+        guard count > 0 else { return context.say(context.texts.noDaily) }
+        let question = context.nextQuestion()
+        context.state = .confirmingDailyOff(askedBy: context.owner)
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: context.texts.dailyOffConfirmButton, callbackData: CallbackAction.dailyOff(confirmed: true, question: question).encoded)],
+            [InlineKeyboardButton(text: context.texts.dailyOffCancelButton, callbackData: CallbackAction.dailyOff(confirmed: false, question: question).encoded)],
+        ])
+        context.replies.append(.send(text: context.texts.dailyOffQuestion(count), markup: .inline(keyboard)))
+    }
+
+    /// The answer to /daily off's question, on the message that asked.
+    func confirmDailyOff(_ confirmed: Bool, messageID: Int?, _ context: inout Context) async {
+        context.state = .idle
+        var text = context.texts.dailyOffKept
+        if confirmed {
+            let count = ((try? await store.subscriptions(chatID: context.chat.id)) ?? []).count
+            context.changes.append(.unsubscribeAll)
+            text = context.texts.dailyCancelled(count)
+        }
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: text))
+        } else {
+            context.say(text)
+        }
     }
 
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.

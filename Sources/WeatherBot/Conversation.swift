@@ -361,6 +361,13 @@ public struct Conversation: Sendable {
             await moveFavorite(id: id, up: up, queryID: queryID, messageID: messageID, &context)
         case .cancelDaily(let id, let owner):
             await cancelDaily(id: id, by: owner, queryID: queryID, messageID: messageID, &context)
+        case .dailyOff(let confirmed, let question):
+            guard question == current, case .confirmingDailyOff(let askedBy) = context.state else {
+                return stale(queryID, &context)
+            }
+            guard await mayChange(askedBy: askedBy, &context) else { return refuse(queryID, &context) }
+            context.answer(queryID)
+            await confirmDailyOff(confirmed, messageID: messageID, &context)
         case .reset(let confirmed, let question):
             guard question == current, case .confirmingReset(let askedBy) = context.state else {
                 return stale(queryID, &context)

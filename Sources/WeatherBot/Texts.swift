@@ -179,6 +179,11 @@ public struct Texts: Sendable {
     let subscribed: @Sendable (_ place: String, _ time: String, _ nowThere: String, _ firstToday: Bool) -> String
     let dailyCancelledCount: @Sendable (_ count: Int) -> String
     let dailyCancelledOne: String
+    /// /daily off asks first, as /reset does.
+    let dailyOffQuestion: @Sendable (_ count: Int) -> String
+    let dailyOffConfirmButton: String
+    let dailyOffCancelButton: String
+    let dailyOffKept: String
     let cancelButton: String
     let forecastForToday: String
     let morning: String

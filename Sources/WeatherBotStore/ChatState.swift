@@ -16,6 +16,8 @@ public enum ChatState: Codable, Sendable, Hashable {
     case choosingPlace([Place], SearchPurpose)
     /// «Удалить всё?» was asked, by this member (in a group only they or an administrator answer).
     case confirmingReset(askedBy: Int64? = nil)
+    /// «Отменить все ежедневные прогнозы?» (/daily off) was asked, by this member.
+    case confirmingDailyOff(askedBy: Int64? = nil)
 
     /// Decodes a stored state; anything unreadable (a state from a future version, damage) is `idle`.
     public init(stored data: Data) {

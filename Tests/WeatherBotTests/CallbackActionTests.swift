@@ -9,7 +9,7 @@ import WeatherBotStore
         .view(.daily, .current), .refresh(.hourly(page: 0), .current), .view(.now, .city(mark: 0)), .refresh(.daily, .city(mark: 9972)), .view(.now, .favorite(999_999_999_999)),
         .addFavorite(.daily, .recent(12)), .addFavorite(.now, .favorite(999_999_999_999), saving: true), .addFavorite(.hourly(page: 1), .city(mark: 9972), saving: false), .makeCity(.hourly(page: 1), .recent(999_999_999_999)), .makeCity(.now, .defaultCity), .open(.favorite(7)), .open(.current), .favoritesMode(.delete), .favoritesMode(.list),
         .deleteFavorite(id: 42), .deleteFavorite(id: 42, by: 4_503_599_627_370_495), .cancelDaily(id: 1, by: 7), .moveFavorite(id: 3, up: true), .moveFavorite(id: 3, up: false),
-        .reset(confirmed: true, question: 9), .reset(confirmed: false, question: 0),
+        .reset(confirmed: true, question: 9), .reset(confirmed: false, question: 0), .dailyOff(confirmed: true, question: 3), .dailyOff(confirmed: false, question: 12),
         .chart(.hours, .city(mark: 12)), .chart(.week, .favorite(999_999_999_999)), .chartView(.week, .subscription(42)), .chartView(.hours, .defaultCity),
     ]
 

@@ -11,6 +11,12 @@ import WeatherBotSQLite
 @Suite struct DailyConversationTests {
     typealias Chat = FavoritesConversationTests.Chat
 
+    /// /daily off, confirmed.
+    func dailyOff(_ chat: Chat) async throws {
+        let asked = try await chat.send(.command(.daily("off")))
+        if asked.replies.first?.text?.hasPrefix("Отменить все") == true { _ = try await chat.press("Да, отменить все", in: asked) }
+    }
+
     func withCity() async throws -> Chat {
         let chat = try Chat()
         let asked = try await chat.send(.text("Саранск"))
@@ -21,7 +27,7 @@ import WeatherBotSQLite
     @Test func subscribesTheCityAtALocalTimeAndConfirmsPlaceAndTime() async throws {
         let chat = try await withCity()
         for typed in ["8:00", "08:00", "8.00"] {
-            try await chat.send(.command(.daily("off")))
+            try await dailyOff(chat)
             let step = try await chat.send(.command(.daily(typed)))
             #expect(step.replies.first?.text?.hasPrefix("✅ Каждый день в 08:00 по местному времени (<b>Саранск</b>) пришлю прогноз. Сейчас там ") == true, "«\(typed)»")
         }
@@ -64,7 +70,7 @@ import WeatherBotSQLite
             #expect(step.replies.first?.text?.contains(shown) == true, "\(typed): \(step.replies)")
         }
         #expect(try chat.database.subscriptions(chatID: chat.id).count == 5)
-        try await chat.send(.command(.daily("off")))
+        try await dailyOff(chat)
         let late = try await chat.send(.command(.daily("25 pm 1")))
         #expect(late.replies.first?.text?.hasPrefix("Не понимаю время «25") == true, "\(late.replies)")
         let noCity = try Chat(id: 5)
@@ -105,9 +111,22 @@ import WeatherBotSQLite
         #expect(try chat.database.subscriptions(chatID: chat.id).map(\.hour) == [21])
         let stale = try await chat.press("08:00", in: list)
         #expect(stale.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+        // /daily off asks first, as /reset does.
         let off = try await chat.send(.command(.daily("off")))
-        #expect(off.replies.first?.text == "Ежедневные прогнозы отменены: 1.")
+        #expect(off.replies.first?.text == "Отменить все ежедневные прогнозы (1)?")
+        #expect(try chat.database.subscriptions(chatID: chat.id).count == 1)
+        let kept = try await chat.press("Нет, оставить", in: off, messageID: 9)
+        #expect(kept.replies.last == .edit(.id(9), text: "Ежедневные прогнозы остаются."))
+        #expect(try chat.database.subscriptions(chatID: chat.id).count == 1)
+        let again = try await chat.send(.command(.daily("off")))
+        let gone = try await chat.press("Да, отменить все", in: again, messageID: 10)
+        #expect(gone.replies.last == .edit(.id(10), text: "Ежедневные прогнозы отменены: 1."))
         #expect(try chat.database.subscriptions(chatID: chat.id).isEmpty)
+        // The first question's «Да» is stale now, and with nothing left there is nothing to ask.
+        let late = try await chat.press("Да, отменить все", in: off, messageID: 9)
+        #expect(late.replies == [.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")])
+        let none = try await chat.send(.command(.daily("off")))
+        #expect(none.replies.first?.text == "Подписок пока нет.")
     }
 
     @Test func theListIsInTheOrderOfTheDay() async throws {

@@ -217,6 +217,7 @@ import WeatherBotStore
         try await walk.type("/daily")
         try await walk.type("/del 2")
         try await walk.type("/daily off")
+        try await walk.press(ru ? "Да, отменить все" : "Yes, cancel them all")
         walk.lines.append("")
         walk.lines.append("< the morning's forecast: " + DailyForecastView.text(
             place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
