@@ -8,7 +8,8 @@ extension Conversation {
         let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
         context.state = .locating
         context.replies.append(.send(text: context.texts.locating, tag: tag))
-        context.followUps.append(.resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language))
+        context.followUps.append(
+            .resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil))
     }
 
     func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
@@ -159,7 +160,7 @@ extension Conversation {
     func adopt(_ place: Place, answering messageID: Int?, _ context: inout Context) async {
         if context.chat.currentPlace == nil {
             if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
-            context.replies.append(Views.firstCity(place, context.texts))
+            context.replies.append(Views.firstCity(place, context.texts, inGroup: context.isGroup))
         } else if let messageID {
             context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
         }

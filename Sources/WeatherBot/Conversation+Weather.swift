@@ -119,7 +119,7 @@ extension Conversation {
         context.answer(queryID, context.texts.cityMade(Views.name(of: place, context.language)))
         // A question about the city still open is answered by this.
         context.state = .idle
-        if context.chat.currentPlace == nil { context.replies.append(Views.firstCity(place, context.texts)) }
+        if context.chat.currentPlace == nil { context.replies.append(Views.firstCity(place, context.texts, inGroup: context.isGroup)) }
         setCity(place, &context)
         await showWeather(view, of: .current, editing: messageID, &context)
     }

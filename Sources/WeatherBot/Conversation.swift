@@ -127,7 +127,7 @@ public struct Conversation: Sendable {
             self.language = chat.language
         }
 
-        var texts: Texts { .for(language) }
+        var texts: Texts { .for(language, inGroup: isGroup) }
 
         /// Starts a new question: older buttons become stale.
         mutating func nextQuestion() -> Int {
@@ -236,8 +236,9 @@ public struct Conversation: Sendable {
 
     private func handle(_ followUp: FollowUp, _ context: inout Context) async {
         switch followUp {
-        case .resolveLocation(let latitude, let longitude, let tag, let language):
+        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup):
             context.language = language
+            context.isGroup = inGroup ?? false
             await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, &context)
         }
     }

@@ -8,4 +8,12 @@ extension Language {
         case .en: .english
         }
     }
+
+    /// The same, spoken to a group: what it shares is the chat's.
+    var groupTexts: Texts {
+        switch self {
+        case .ru: .russianInGroup
+        case .en: .englishInGroup
+        }
+    }
 }

@@ -30,5 +30,6 @@ public enum Reply: Sendable, Hashable {
 /// Work the conversation schedules for itself after committing a step, such as determining the
 /// city of a location once «Определяем город…» is on its way.
 public enum FollowUp: Codable, Sendable, Hashable {
-    case resolveLocation(latitude: Double, longitude: Double, statusTag: String, language: Language)
+    /// `inGroup` nil in follow-ups stored before it was kept: a private chat's words.
+    case resolveLocation(latitude: Double, longitude: Double, statusTag: String, language: Language, inGroup: Bool? = nil)
 }

@@ -101,7 +101,7 @@ extension Texts {
         previousDayButton: "◀ Today",
         nextDayButton: "Tomorrow ▶",
         defaultCityHintInGroup:
-            "This is the weather in the default city. To choose the chat's city, reply to this message with its name, or if this is it, press “📍 Make it my city”.",
+            "This is the weather in the default city. To choose the chat's city, reply to this message with its name, or if this is it, press “📍 Make it the chat's city”.",
         defaultCityHint:
             "This is the weather in the default city. Type your city's name or share your location, or if this is your city, press “📍 Make it my city”.",
         makeCityButton: "📍 Make it my city",
@@ -255,4 +255,41 @@ extension Texts {
 /// The English noun form for `count`: «1 day», «0 days», «7 days».
 private func plural(_ count: Int, one: String, other: String) -> String {
     Texts.englishPluralCategory(count) == .one ? one : other
+}
+
+
+extension Texts {
+    /// English spoken to a group: the city, its weather and its favorites are the chat's.
+    static let englishInGroup: Texts = {
+        var texts = Texts.english
+        texts.isThisYourCity = "Is this the chat's city?"
+        texts.citySaved = { "📍 The chat's city: \($0)" }
+        texts.makeCityButton = "📍 Make it the chat's city"
+        texts.cityMade = { "📍 The chat's city is now \($0)" }
+        texts.ownCityIsFirst = "This is the chat's city: it comes first in /fav anyway"
+        texts.severalFoundOwnCity = "Several places match. Choose the chat's city:"
+        texts.ownCityPrompt = { "Type the name of the chat's city, for example: <i>\($0)</i>" }
+        texts.help = """
+            I show the weather for this chat's city.
+
+            /start — get started
+            /weather — the weather in the chat's city
+            /city London — choose the chat's city
+            /search London — look a place up and see its weather
+            /fav — the chat's favorite places
+            /del N — delete place N from favorites
+            /move N M — move place N to position M
+            /chart — a weather chart of the next 48 hours (/chart week for the week)
+            /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
+            /daily 8:00 chart — the same with the 48-hour chart
+            /daily — the chat's daily forecasts; /daily off cancels them all
+            /reset — forget everything about this chat
+            /help — this help
+
+            You can share a location, coordinates or a map link, or type a city's name: “weather in London tomorrow”.
+            The “📈 Chart” button under the weather sends a chart of the next 48 hours and of the week.
+            In a group, reply to my messages or mention me.
+            """
+        return texts
+    }()
 }

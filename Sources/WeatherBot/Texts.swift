@@ -10,7 +10,8 @@ public struct Texts: Sendable {
     /// The CLDR plural category of a whole number in this language.
     let pluralCategory: @Sendable (Int) -> PluralCategory
 
-    public static func `for`(_ language: Language) -> Texts { language.texts }
+    /// The texts of `language`; in a group, the city is the chat's («Это город чата?»), not the reader's own.
+    public static func `for`(_ language: Language, inGroup: Bool = false) -> Texts { inGroup ? language.groupTexts : language.texts }
 
     /// The reply-keyboard button texts that mean «choose a city by name», in every language.
     static let manualChoiceButtons: Set<String> = Set(Language.allCases.map { Texts.for($0).chooseManuallyKeyboardButton })
@@ -27,7 +28,8 @@ public struct Texts: Sendable {
     // MARK: The city dialogue
 
     let locating: String
-    let isThisYourCity: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var isThisYourCity: String
     let yesButton: String
     let noButton: String
     /// The third answer when the chat has a city: the weather at the point, the city untouched.
@@ -38,19 +40,22 @@ public struct Texts: Sendable {
     /// Cities people of this language know, the first of them not turned down shown as the example
     /// of ``askOwnCity(notNamed:)``.
     let ownCityExamples: [String]
-    let ownCityPrompt: @Sendable (_ example: String) -> String
+    /// Said otherwise to a group: see ``inGroup``.
+    var ownCityPrompt: @Sendable (_ example: String) -> String
     let askPlaceToFind: String
     /// What the question shows once answered.
     let answeredNo: String
     let answeredJustWeather: String
     let nothingFound: @Sendable (_ query: String) -> String
     /// A list of places for the chat's own city, and one to look a place up: what a pick will do.
-    let severalFoundOwnCity: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var severalFoundOwnCity: String
     let severalFoundPlace: String
     /// What a list for the chat's first city shows once a place is picked from it.
     let picked: @Sendable (_ name: String) -> String
     let searchFailed: @Sendable (_ reason: String) -> String
-    let citySaved: @Sendable (_ name: String) -> String
+    /// Said otherwise to a group: see ``inGroup``.
+    var citySaved: @Sendable (_ name: String) -> String
 
     // MARK: Weather
 
@@ -121,8 +126,10 @@ public struct Texts: Sendable {
     /// The default city's hint in a group, where a typed name must answer the bot's message.
     let defaultCityHintInGroup: String
     let defaultCityHint: String
-    let makeCityButton: String
-    let cityMade: @Sendable (_ name: String) -> String
+    /// Said otherwise to a group: see ``inGroup``.
+    var makeCityButton: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var cityMade: @Sendable (_ name: String) -> String
     let weatherFailed: @Sendable (_ reason: String) -> String
     let retryButton: String
     /// The short names people use for countries whose full names fill a button, by ISO code.
@@ -133,7 +140,8 @@ public struct Texts: Sendable {
     let addFavoriteButton: String
     let savedFavoriteButton: String
     let favoriteAdded: String
-    let ownCityIsFirst: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var ownCityIsFirst: String
     let favoriteRemoved: String
     /// A second press of «⭐ В избранное» (a double tap), or of «★ В избранном», before the card showed the first.
     let alreadyFavorite: String
@@ -224,7 +232,8 @@ public struct Texts: Sendable {
     /// A chat sent faster than it is answered: its oldest waiting messages were dropped.
     public let tooManyMessages: String
     let unknownCommand: @Sendable (_ name: String) -> String
-    let help: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var help: String
     /// The command menu (setMyCommands) in this language.
     public let menu: [(command: String, description: String)]
 

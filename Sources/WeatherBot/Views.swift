@@ -81,8 +81,9 @@ public enum Views {
 
     /// «📍 Ваш город: …» for a chat's first city, taking away the reply keyboard that offered to
     /// share a location.
-    static func firstCity(_ place: Place, _ texts: Texts) -> Reply {
-        .send(text: citySaved(place, texts), markup: .removeKeyboard(ReplyKeyboardRemove()))
+    static func firstCity(_ place: Place, _ texts: Texts, inGroup: Bool) -> Reply {
+        // A group never got the location keyboard: nothing to take away there.
+        .send(text: citySaved(place, texts), markup: inGroup ? nil : .removeKeyboard(ReplyKeyboardRemove()))
     }
 
     static func citySaved(_ place: Place, _ texts: Texts) -> String {

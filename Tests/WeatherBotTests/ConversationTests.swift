@@ -368,18 +368,38 @@ import WeatherBotSQLite
         #expect(question.selective == true && question.replyTo == 41)
         // The member's reply is the city's name, asked about as usual.
         let answer = try await group(.text("Казань"), chat, messageID: 43)
-        #expect(answer.replies.last?.text?.contains("Это ваш город?") == true, "\(answer.replies)")
+        #expect(answer.replies.last?.text?.contains("Это город чата?") == true, "\(answer.replies)")
     }
 
     @Test func cityByNameGoesThroughTheQuestionInGroupsAndPrivateChats() async throws {
         let chat = try Chat(id: -100)
         let asked = try await group(.command(.city("Казань")), chat)
-        #expect(asked.replies.last?.text?.contains("Это ваш город?") == true)
+        // A group is spoken to as a group: the city is the chat's.
+        #expect(asked.replies.last?.text?.contains("Это город чата?") == true)
         _ = try await chat.press("Да, всё верно", in: asked)
         #expect(try chat.database.chat(-100)?.currentPlace?.name == "Kazan")
         let privately = try Chat(id: 5)
         let prompt = try await privately.send(.command(.city(nil)))
         #expect(prompt.replies.last?.text?.contains("Напишите название вашего города") == true)
+        let confirmed = try await chat.press("Да, всё верно", in: try await group(.command(.city("Саранск")), chat), group: true)
+        #expect(confirmed.replies.contains { $0.text?.hasPrefix("📍 Город чата: <b>Саранск</b>") == true }, "\(confirmed.replies)")
+        let card = try await group(.command(.search("Казань")), chat)
+        guard case .send(_, .inline(let keyboard)?, _) = card.replies.last else {
+            Issue.record("expected a card, got \(card.replies)")
+            return
+        }
+        #expect(keyboard.inlineKeyboard.joined().contains { $0.text == "📍 Сделать городом чата" }, "\(keyboard)")
+        let help = try await group(.command(.help), chat)
+        #expect(help.replies.last?.text?.contains("/weather — погода в городе чата") == true)
+        #expect(help.replies.last?.text?.contains("вашем") == false)
+    }
+
+    @Test func aLocationSharedInAGroupAsksAboutTheChatsCity() async throws {
+        let chat = try Chat(id: -100)
+        let located = try await chat.send(.location(latitude: 54.19, longitude: 45.18), group: true, userMessageID: 41)
+        #expect(located.followUps.first == .resolveLocation(latitude: 54.19, longitude: 45.18, statusTag: "locate-1", language: .ru, inGroup: true))
+        let asked = await chat.conversation.handle(.followUp(located.followUps[0], chatID: -100), chat: try chat.database.chat(-100))
+        #expect(asked.replies.first?.text?.hasPrefix("Это город чата?") == true, "\(asked.replies)")
     }
 }
 

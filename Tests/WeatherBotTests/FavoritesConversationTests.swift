@@ -59,7 +59,7 @@ import WeatherBotStore
             return step
         }
 
-        func press(_ label: String, in step: Conversation.Step, messageID: Int = 1) async throws -> Conversation.Step {
+        func press(_ label: String, in step: Conversation.Step, messageID: Int = 1, group: Bool = false) async throws -> Conversation.Step {
             let buttons = step.replies.flatMap { reply -> [InlineKeyboardButton] in
                 switch reply {
                 case .send(_, .inline(let keyboard)?, _), .edit(_, _, let keyboard?), .editKeyboard(_, let keyboard?), .chart(_, _, let keyboard?),
@@ -69,7 +69,7 @@ import WeatherBotStore
                 }
             }
             let button = try #require(buttons.first { $0.text.contains(label) }, "no «\(label)» in \(buttons.map(\.text))")
-            return try await send(.button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: messageID)
+            return try await send(.button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: messageID, group: group)
         }
 
         func favorites() throws -> [String] {

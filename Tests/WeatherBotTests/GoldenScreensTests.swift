@@ -70,8 +70,8 @@ import WeatherBotStore
             nextMessageID += 1
         }
 
-        /// Presses the newest button whose label contains `label`.
-        func press(_ label: String) async throws {
+        /// Presses the newest button whose label contains `label`; `group`: in a supergroup.
+        func press(_ label: String, group: Bool = false) async throws {
             let found = buttons.reversed().lazy.compactMap { entry in
                 entry.keyboard.inlineKeyboard.joined().first { $0.text.contains(label) }.map { (entry.messageID, $0) }
             }.first
@@ -79,7 +79,8 @@ import WeatherBotStore
             lines.append("> [\(button.text)] on #\(messageID)")
             try await handle(Incoming(
                 updateID: update + 1, chatID: chatID, language: language,
-                intent: .button(CallbackAction(encoded: button.callbackData ?? "")), callbackQueryID: "q", messageID: messageID, senderID: 7))
+                intent: .button(CallbackAction(encoded: button.callbackData ?? "")), callbackQueryID: "q", messageID: messageID, isGroup: group,
+                senderID: 7))
         }
 
         private func handle(_ incoming: Incoming) async throws {
@@ -241,6 +242,9 @@ import WeatherBotStore
         try await group.type(ru ? "Казань" : "Kazan", group: true)
         try await group.type(ru ? "Казань" : "Kazan", group: true, replyingToBot: true)
         try await group.type(ru ? "/city@weather_bot Саранск" : "/city@weather_bot Saransk", group: true)
+        try await group.press(ru ? "Да" : "Yes", group: true)
+        try await group.type("/help@weather_bot", group: true)
+        try await group.type(ru ? "/search@weather_bot Казань" : "/search@weather_bot Kazan", group: true)
 
         let failing = try Walk(
             language: language, weather: FakeWeather(failure: OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "")))
