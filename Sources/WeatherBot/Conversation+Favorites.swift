@@ -111,7 +111,8 @@ extension Conversation {
             return stale(queryID, &context)
         }
         context.changes.append(.deleteFavorite(id: id))
-        let notice = await deletionNotice(context.texts.deleted(favorite.place.name(in: context.language.rawValue)), of: favorite.place, &context)
+        let name = Views.distinctName(of: favorite.place, among: list.map(\.place), context.texts)
+        let notice = await deletionNotice(context.texts.deleted(name), of: favorite.place, &context)
         context.replies.append(.answer(callbackQueryID: queryID, text: notice.text, showAlert: notice.saysMore))
         await showFavorites(.delete, editing: messageID, owner: owner, &context)
     }
@@ -128,7 +129,7 @@ extension Conversation {
         }
         // Positions are stored over every favorite; the neighbour's is where this one goes.
         context.changes.append(.moveFavorite(id: id, to: list[neighbour].position))
-        context.answer(queryID, context.texts.moved(favorite.place.name(in: context.language.rawValue), neighbour + 1))
+        context.answer(queryID, context.texts.moved(Views.distinctName(of: favorite.place, among: list.map(\.place), context.texts), neighbour + 1))
         await showFavorites(.move, editing: messageID, &context)
     }
 
@@ -142,7 +143,8 @@ extension Conversation {
         }
         context.changes.append(.deleteFavorite(id: id))
         let place = list[number - 1].place
-        context.say(await deletionNotice(context.texts.deleted(Views.name(of: place, context.language)), of: place, &context).text)
+        let name = HTML.escape(Views.distinctName(of: place, among: list.map(\.place), context.texts))
+        context.say(await deletionNotice(context.texts.deleted(name), of: place, &context).text)
     }
 
     /// What a deleted favorite's notice says: `headline`, and that its daily forecasts stay (and
@@ -162,7 +164,7 @@ extension Conversation {
         if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
         guard let argument else { return await showFavorites(.move, editing: nil, &context) }
         // One favorite has nowhere to go, whatever the numbers.
-        if list.count == 1 { return context.say(context.texts.notMoved(Views.name(of: list[0].place, context.language), 1)) }
+        if list.count == 1 { return context.say(context.texts.notMoved(HTML.escape(Views.distinctName(of: list[0].place, among: list.map(\.place), context.texts)), 1)) }
         // Any two whole numbers are read as such, so that «/move 0 5» is told the valid range.
         let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) ?? Int($0) }
         guard numbers.count == 2, let from = numbers[0], let to = numbers[1] else {
@@ -171,9 +173,9 @@ extension Conversation {
         guard list.indices.contains(from - 1), list.indices.contains(to - 1), let id = list[from - 1].id else {
             return context.say(context.texts.validRange(list.count, usage: "/move \(list.count) 1"))
         }
-        if from == to { return context.say(context.texts.notMoved(Views.name(of: list[from - 1].place, context.language), from)) }
+        if from == to { return context.say(context.texts.notMoved(HTML.escape(Views.distinctName(of: list[from - 1].place, among: list.map(\.place), context.texts)), from)) }
         context.changes.append(.moveFavorite(id: id, to: list[to - 1].position))
-        context.say(context.texts.moved(Views.name(of: list[from - 1].place, context.language), to))
+        context.say(context.texts.moved(HTML.escape(Views.distinctName(of: list[from - 1].place, among: list.map(\.place), context.texts)), to))
     }
 
     /// A number as a user types it («2», «№2», «#2»); nil for anything else.

@@ -16,17 +16,18 @@ enum FavoritesViews {
     /// - Parameter owner: in a group, the member the delete buttons belong to.
     static func render(current: Row?, favorites: [Row], mode: FavoritesMode, texts: Texts, owner: Int64? = nil) -> WeatherViews.Rendered {
         var lines = [texts.favoritesTitle, ""]
+        let places = ([current].compactMap { $0 } + favorites).map(\.place)
         var keyboard: [[InlineKeyboardButton]] = []
         switch mode {
         case .list:
             lines.append(current.map { line($0, texts) } ?? texts.noCurrentCity)
             lines += favorites.map { line($0, texts) }
             if favorites.isEmpty { lines += ["", texts.noFavorites] }
-            let places = ([current].compactMap { $0 } + favorites).map { row in
-                InlineKeyboardButton(text: label(row, texts), callbackData: CallbackAction.open(row.reference).encoded)
+            let buttons = ([current].compactMap { $0 } + favorites).map { row in
+                InlineKeyboardButton(text: label(row, among: places, texts), callbackData: CallbackAction.open(row.reference).encoded)
             }
             // Two places a row keeps long lists compact.
-            keyboard = stride(from: 0, to: places.count, by: 2).map { Array(places[$0..<min($0 + 2, places.count)]) }
+            keyboard = stride(from: 0, to: buttons.count, by: 2).map { Array(buttons[$0..<min($0 + 2, buttons.count)]) }
             if !favorites.isEmpty {
                 keyboard.append([
                     InlineKeyboardButton(text: texts.deleteModeButton, callbackData: CallbackAction.favoritesMode(.delete).encoded),
@@ -37,7 +38,7 @@ enum FavoritesViews {
             lines.append(favorites.isEmpty ? texts.noFavorites : texts.chooseToDelete)
             keyboard = favorites.compactMap { row in
                 guard case .favorite(let id) = row.reference else { return nil }
-                return [InlineKeyboardButton(text: "🗑 " + label(row, texts), callbackData: CallbackAction.deleteFavorite(id: id, by: owner).encoded)]
+                return [InlineKeyboardButton(text: "🗑 " + label(row, among: places, texts), callbackData: CallbackAction.deleteFavorite(id: id, by: owner).encoded)]
             }
             keyboard.append([InlineKeyboardButton(text: texts.doneButton, callbackData: CallbackAction.favoritesMode(.list).encoded)])
         case .move:
@@ -45,7 +46,7 @@ enum FavoritesViews {
             keyboard = favorites.compactMap { row in
                 guard case .favorite(let id) = row.reference else { return nil }
                 return [
-                    InlineKeyboardButton(text: label(row, texts), callbackData: CallbackAction.open(row.reference).encoded),
+                    InlineKeyboardButton(text: label(row, among: places, texts), callbackData: CallbackAction.open(row.reference).encoded),
                     InlineKeyboardButton(text: "⬆️", callbackData: CallbackAction.moveFavorite(id: id, up: true).encoded),
                     InlineKeyboardButton(text: "⬇️", callbackData: CallbackAction.moveFavorite(id: id, up: false).encoded),
                 ]
@@ -70,8 +71,9 @@ enum FavoritesViews {
         return "\(snow > rain ? "🌨" : "🌧") \(WeatherViews.decimal(rain + snow, texts)) \(texts.perHour)"
     }
 
-    static func label(_ row: Row, _ texts: Texts) -> String {
-        let name = HTML.truncate(row.place.name(in: texts.language.rawValue), maximumCharacters: 30)
+    /// «1. Париж», or «1. Париж, Франция» beside another Paris.
+    static func label(_ row: Row, among places: [Place], _ texts: Texts) -> String {
+        let name = HTML.truncate(Views.distinctName(of: row.place, among: places, texts), maximumCharacters: 30)
         return row.number.map { "\($0). \(name)" } ?? "📍 \(name)"
     }
 }

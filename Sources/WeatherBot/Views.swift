@@ -58,8 +58,9 @@ public enum Views {
     static func placeChoice(
         _ choices: [(place: Place, action: CallbackAction)], for purpose: SearchPurpose, _ texts: Texts
     ) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let places = choices.map(\.place)
         let rows = choices.map { choice in
-            [InlineKeyboardButton(text: buttonLabel(of: choice.place, texts), callbackData: choice.action.encoded)]
+            [InlineKeyboardButton(text: buttonLabel(of: choice.place, among: places, texts), callbackData: choice.action.encoded)]
         }
         return (placeChoicePrompt(for: purpose, texts), InlineKeyboardMarkup(inlineKeyboard: rows))
     }
@@ -112,10 +113,13 @@ public enum Views {
         HTML.escape(HTML.truncate(place.name(in: language.rawValue), maximumCharacters: maximumNameLength))
     }
 
-    /// «, region, country 🇫🇷», escaped; empty when neither is known.
+    /// «, region, country 🇫🇷», escaped; empty when neither is known. The words are those of
+    /// ``PlaceWords``, the same as on buttons.
     static func details(of place: Place, _ language: Language) -> String {
-        let parts = [place.region.map { HTML.truncate($0, maximumCharacters: maximumNameLength) }, place.country.map { countryName($0, language) }]
-            .compactMap { $0 }.filter { !$0.isEmpty }
+        let parts = [
+            PlaceWords.region(of: place, language).map { HTML.truncate($0, maximumCharacters: maximumNameLength) },
+            PlaceWords.country(of: place, .for(language)),
+        ].compactMap { $0 }.filter { !$0.isEmpty }
         let flag = place.country.map(flag(ofCountry:)) ?? ""
         guard !parts.isEmpty else { return flag.isEmpty ? "" : " \(flag)" }
         return ", " + HTML.escape(parts.joined(separator: ", ")) + (flag.isEmpty ? "" : " \(flag)")
@@ -123,13 +127,27 @@ public enum Views {
 
     /// A button label such as «Париж, Иль-де-Франс, Франция 🇫🇷», plain text (buttons are not HTML);
     /// long country names in their short form («США»), since a button shows some 30 characters.
-    static func buttonLabel(of place: Place, _ texts: Texts) -> String {
-        let country = place.country.map { texts.shortCountryNames[$0.uppercased()] ?? countryName($0, texts.language) }
-        let parts = [place.name(in: texts.language.rawValue), place.region, country]
+    /// Among `others` of the same name and country, a region the language has no word for is kept:
+    /// it is all that tells them apart.
+    static func buttonLabel(of place: Place, among others: [Place] = [], _ texts: Texts) -> String {
+        let namesake = others.contains { $0 != place && $0.name == place.name && $0.country == place.country }
+        let parts = [place.name(in: texts.language.rawValue), PlaceWords.region(of: place, texts.language, needed: namesake), PlaceWords.country(of: place, texts)]
             .compactMap { $0 }.filter { !$0.isEmpty }
         let label = HTML.truncate(parts.joined(separator: ", "), maximumCharacters: 60)
         let flag = place.country.map(flag(ofCountry:)) ?? ""
         return flag.isEmpty ? label : "\(label) \(flag)"
+    }
+
+    /// The place's name, and what tells it apart from places of the same name among `others`:
+    /// their country where it differs («Париж, Франция», «Париж, США»), else the region.
+    static func distinctName(of place: Place, among others: [Place], _ texts: Texts) -> String {
+        let name = HTML.truncate(place.name(in: texts.language.rawValue), maximumCharacters: maximumNameLength)
+        let namesakes = others.filter { HTML.truncate($0.name(in: texts.language.rawValue), maximumCharacters: maximumNameLength) == name && !$0.isSamePlace(as: place) }
+        guard !namesakes.isEmpty else { return name }
+        if namesakes.allSatisfy({ $0.country != place.country }), let country = PlaceWords.country(of: place, texts) {
+            return "\(name), \(country)"
+        }
+        return PlaceWords.region(of: place, texts.language, needed: true).map { "\(name), \($0)" } ?? name
     }
 
     static func countryName(_ code: String, _ language: Language) -> String {

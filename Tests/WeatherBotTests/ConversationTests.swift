@@ -165,7 +165,7 @@ import WeatherBotSQLite
             Issue.record("expected buttons, got \(typed.replies)")
             return
         }
-        #expect(keyboard.inlineKeyboard.map { $0[0].text } == ["Париж, Ile-de-France, Франция 🇫🇷", "Париж, Texas, США 🇺🇸"])
+        #expect(keyboard.inlineKeyboard.map { $0[0].text } == ["Париж, Иль-де-Франс, Франция 🇫🇷", "Париж, Техас, США 🇺🇸"])
         let question = typed.chat.questionSeq
         let picked = await bot.handle(incoming(.button(.pickPlace(question: question, index: 1)), query: "q3", messageID: 8), chat: typed.chat)
         #expect(picked.chat.currentPlace?.region == "Texas")

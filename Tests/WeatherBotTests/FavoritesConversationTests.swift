@@ -157,7 +157,7 @@ import WeatherBotStore
         let asked = try await chat.send(.text("Саранск"))
         _ = try await chat.press("Да, всё верно", in: asked)
         let list = try await chat.send(.text("погода в Париже завтра"))
-        let picked = try await chat.press("Texas", in: list)
+        let picked = try await chat.press("Техас", in: list)
         guard case .send(let text, _, _) = picked.replies.last else {
             Issue.record("expected a new message, got \(picked.replies)")
             return
@@ -197,6 +197,23 @@ import WeatherBotStore
         #expect(try chat.favorites() == ["Казань"])
     }
 
+    @Test func twoFavoritesOfOneNameAreToldApartInTheListAndTheNotices() async throws {
+        let chat = try Chat()
+        for label in ["Иль-де-Франс", "Техас"] {
+            let list = try await chat.send(.command(.search("Париж")))
+            let card = try await chat.press(label, in: list)
+            _ = try await chat.press("В избранное", in: card)
+        }
+        let list = try await chat.send(.command(.favorites))
+        guard case .send(_, .inline(let keyboard)?, _) = list.replies.last else {
+            Issue.record("expected the list, got \(list.replies)")
+            return
+        }
+        #expect(keyboard.inlineKeyboard.joined().map(\.text).prefix(2) == ["1. Париж, Франция", "2. Париж, США"], "\(keyboard)")
+        let deleted = try await chat.send(.command(.delete("1")))
+        #expect(deleted.replies.last?.text == "🗑 Удалено: Париж, Франция")
+    }
+
     @Test func aDoubleTapOnTheStarDoesNotUndoItself() async throws {
         let chat = try Chat()
         let card = try await chat.send(.command(.search("Казань")))
@@ -222,7 +239,7 @@ import WeatherBotStore
         #expect(first.replies.last?.text?.contains("Франция") == true, "\(first.replies)")
         // The other result, and the first again, still open their places.
         let second = try await chat.press("США", in: list)
-        #expect(second.replies.last?.text?.contains("Texas") == true, "\(second.replies)")
+        #expect(second.replies.last?.text?.contains("Техас") == true, "\(second.replies)")
         let again = try await chat.press("Франция", in: list)
         #expect(again.replies.last?.text?.contains("Франция") == true, "\(again.replies)")
         #expect(!again.replies.contains(.answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна")))
@@ -301,7 +318,7 @@ import WeatherBotStore
         let chat = try Chat()
         // Typed without a city yet, a name chooses the city…
         let step = try await chat.send(.text("Париж"))
-        let picked = try await chat.press("Texas", in: step)
+        let picked = try await chat.press("Техас", in: step)
         #expect(picked.chat.currentPlace?.region == "Texas")
         // …while /search only looks a place up.
         let browse = try await chat.send(.command(.search("Париж")))

@@ -186,7 +186,7 @@ import WeatherBotStore
 
         walk.section("looking places up")
         try await walk.type(ru ? "/search Париж" : "/search Paris")
-        try await walk.press("Texas")
+        try await walk.press(ru ? "Техас" : "Texas")
         try await walk.press(ru ? "В избранное" : "Add to favorites")
         try await walk.type(ru ? "погода в Казани завтра" : "weather in Kazan tomorrow")
         try await walk.press(ru ? "В избранное" : "Add to favorites")
@@ -234,7 +234,7 @@ import WeatherBotStore
         try await walk.press(ru ? "Да, удалить" : "Yes, delete")
         try await walk.type("/del")
         try await walk.type(ru ? "Париж" : "Paris")
-        try await walk.press("Texas")
+        try await walk.press(ru ? "Техас" : "Texas")
 
         let group = try Walk(language: language, chatID: -100)
         group.section("a group")
