@@ -10,8 +10,14 @@ enum TypedTime {
     /// «8ч30», «8 утра», «8 вечера» (20:00), «3 дня» (15:00), «12 ночи» (0:00), «7:30 am», «7pm»,
     /// «7 p.m.», «12 am» (0:00), «12 pm» (12:00), in any case. Nil when the text does not begin with a
     /// valid time: «24:00», «7:60», «13 pm» and «0 am» are not times.
+    /// Also «в 8», «at 7 pm» (the preposition goes) and the named hours «полдень», «noon»,
+    /// «полночь», «midnight».
     static func leading(_ text: String) -> (hour: Int, minute: Int, rest: String)? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = withoutPreposition(text)
+        if let (hour, length) = namedHour(trimmed) {
+            let rest = trimmed.dropFirst(length).drop { $0.isWhitespace || $0 == "," || $0 == ";" }
+            return (hour, 0, String(rest).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         let characters = Array(trimmed.prefix(48))
         guard let (hour, minute, end) = read(characters) else { return nil }
         let rest = trimmed.dropFirst(end).drop { $0.isWhitespace || $0 == "," || $0 == ";" }
@@ -22,7 +28,7 @@ enum TypedTime {
     /// so that a wrong time is answered about the time, not as a wrong favorite's number. A bare
     /// number («2», «25») is not: it may be a favorite's number.
     static func isTimeLike(_ text: String) -> Bool {
-        let characters = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(48))
+        let characters = Array(withoutPreposition(text).prefix(48))
         let count = TypedScan.digitRun(characters, from: 0)
         guard count > 0 else { return false }
         if count < characters.count, characters[count] == ":" || characters[count] == "." {
@@ -35,6 +41,25 @@ enum TypedTime {
         }
         let next = TypedScan.skipSpaces(characters, from: count)
         return word(characters, at: next, among: hourWords) != nil || clock(characters, at: next) != nil
+    }
+
+    /// The text trimmed, without a leading «в», «во» or «at»: «в 8» is «8».
+    static func withoutPreposition(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        for preposition in ["в ", "во ", "at "] where trimmed.lowercased().hasPrefix(preposition) {
+            return String(trimmed.dropFirst(preposition.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return trimmed
+    }
+
+    /// Hours people name by a word, and how many characters the word took.
+    static func namedHour(_ text: String) -> (hour: Int, length: Int)? {
+        let lowered = text.lowercased()
+        for (word, hour) in [("полдень", 12), ("полночь", 0), ("noon", 12), ("midday", 12), ("midnight", 0)] where lowered.hasPrefix(word) {
+            let after = lowered.dropFirst(word.count).first
+            if after == nil || after!.isWhitespace || after == "," || after == ";" { return (hour, word.count) }
+        }
+        return nil
     }
 
     /// Which half of the day a word after the number names.

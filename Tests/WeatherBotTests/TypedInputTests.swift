@@ -21,6 +21,10 @@ import WeatherBotStore
         // What follows the time is the rest: a favorite's number.
         ("7:30 am 2", 7, 30, "2"), ("8 утра 3", 8, 0, "3"), ("20 ч. 1", 20, 0, "1"), ("9 2", 9, 0, "2"), ("21:15  4 ", 21, 15, "4"),
         ("7 Москва", 7, 0, "Москва"),
+        // A preposition before it, and the hours people name by a word.
+        ("в 8", 8, 0, ""), ("В 8:30 2", 8, 30, "2"), ("во 2 часа ночи", 2, 0, ""), ("at 7 pm", 19, 0, ""),
+        ("noon", 12, 0, ""), ("Полдень", 12, 0, ""), ("в полдень 2", 12, 0, "2"), ("midnight", 0, 0, ""), ("полночь", 0, 0, ""),
+        ("midday, 3", 12, 0, "3"),
     ]
 
     @Test(arguments: times)
@@ -34,12 +38,13 @@ import WeatherBotStore
     @Test(arguments: [
         "24:00", "7:60", "13 pm", "0 am", "25:00", "7:75", "99 pm", "20 утра", "15 pm", "7 ночи", "24", "-1:00", "8:0", "8:000",
         "730", "7-30", "7abc", "８:00", "1\u{301}:00", "7:30:00", "", "   ", "Москва", "pm", String(repeating: "9", count: 10_000),
+        "noonday", "в", "в Москве", "at", "полдня",
     ])
     func whatIsNotATime(text: String) {
         #expect(TypedTime.leading(text) == nil, "«\(text.prefix(20))»")
     }
 
-    @Test(arguments: ["24:00", "7:60", "13 pm", "0 am", "25:00", "7:75", "99 pm", "7:30", "8 утра", "20ч", "7pm", "30 часов", "8ч70"])
+    @Test(arguments: ["24:00", "7:60", "13 pm", "0 am", "25:00", "7:75", "99 pm", "7:30", "8 утра", "20ч", "7pm", "30 часов", "8ч70", "в 25:00", "at 13 pm"])
     func attemptsAtATimeAreTimeLike(text: String) {
         #expect(TypedTime.isTimeLike(text), "«\(text)»")
     }
