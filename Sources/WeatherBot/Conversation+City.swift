@@ -89,13 +89,15 @@ extension Conversation {
     /// the chat's own city, one result is asked about; when looking a place up, it shows `view` of
     /// its weather at once.
     func search(_ query: String, alternatives: [String] = [], for purpose: SearchPurpose, view: WeatherView = .now, _ context: inout Context) async {
+        // No place is called by a paragraph: a text that long is not sent to the geocoder at all.
+        guard query.count <= Self.longestName else {
+            context.state = .awaitingCityName(purpose)
+            return context.say(context.texts.nameTooLong)
+        }
         await activity.typing(in: context.chat.id)
         var places: [Place] = []
         do {
-            for name in [query] + alternatives.prefix(3) {
-                places = Self.distinct(try await geocoder.places(named: String(name.prefix(200)), language: context.language))
-                if !places.isEmpty { break }
-            }
+            places = try await geocode(query, alternatives: alternatives, context.language)
         } catch {
             // The service failed, not the name: the same search can be run again with one press.
             let question = context.nextQuestion()
@@ -139,6 +141,43 @@ extension Conversation {
             let view = Views.placeChoice(choices, for: .browse, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
         }
+    }
+
+    /// The longest name a search sends: longer than any place's, far shorter than a paragraph.
+    static let longestName = 100
+
+    /// The places a name finds: a nickname's city first («Питер»), then the name as written, then
+    /// its nominatives. «Paris, France» and «Moscow, Idaho» look up the name and keep the places
+    /// of that country or region; when none is, the whole text is asked as written («Казань,
+    /// Вахитовский»).
+    func geocode(_ query: String, alternatives: [String], _ language: Language) async throws -> [Place] {
+        if let (name, by) = TypedQuery.narrowed(query) {
+            let nominatives = TypedQuery.nominatives(of: name)
+            let found = try await geocode(name, alternatives: nominatives, language).filter { Self.place($0, isIn: by) }
+            if !found.isEmpty { return found }
+        }
+        let names = (TypedQuery.nickname(query).map { [$0] } ?? []) + [query] + alternatives.prefix(3)
+        for name in names {
+            let places = Self.distinct(try await geocoder.places(named: name, language: language))
+            if !places.isEmpty { return places }
+        }
+        return []
+    }
+
+    /// Whether `words` name the place's country (its code, or its name in either language, long or
+    /// short) or its region (as the geocoder gives it, or in Russian).
+    static func place(_ place: Place, isIn words: String) -> Bool {
+        let wanted = TypedQuery.key(Substring(words))
+        func same(_ text: String?) -> Bool { text.map { TypedQuery.key(Substring($0)) == wanted } ?? false }
+        if let code = place.country {
+            if same(code) { return true }
+            for language in Language.allCases {
+                let texts = Texts.for(language)
+                if same(Views.countryName(code, language)) || same(texts.shortCountryNames[code.uppercased()]) { return true }
+            }
+        }
+        guard let region = place.region else { return false }
+        return same(region) || PlaceWords.translated.values.contains { same($0[region]) }
     }
 
     /// Results with the same name, region and country within a few kilometres are one place.

@@ -40,6 +40,7 @@ extension Texts {
         nothingFound: { "Nothing found for “\($0)”. Check the name and type it again, in English or in the local language." },
         severalFoundOwnCity: "Several places match. Choose your city:",
         severalFoundPlace: "Several places match. Choose a place:",
+        nameTooLong: "That is too long for a place's name. Type just the city's name, for example: <i>London</i>",
         picked: { "Chosen: \($0)" },
         searchFailed: { "The search failed: \($0). Press “🔄 Retry” a little later." },
         citySaved: { "📍 Your city: \($0)" },

@@ -51,6 +51,8 @@ public struct Texts: Sendable {
     /// Said otherwise to a group: see ``inGroup``.
     var severalFoundOwnCity: String
     let severalFoundPlace: String
+    /// A text too long to be a place's name, not sent to the geocoder.
+    let nameTooLong: String
     /// What a list for the chat's first city shows once a place is picked from it.
     let picked: @Sendable (_ name: String) -> String
     let searchFailed: @Sendable (_ reason: String) -> String

@@ -125,6 +125,35 @@ enum TypedQuery {
         character.isLetter || character.isNumber && character.unicodeScalars.count == 1
     }
 
+    // MARK: What people call places
+
+    /// The city a short name or nickname stands for («Питер», «СПб», «Мск», «Екб», «Нью Йорк»),
+    /// asked of the geocoder before the name as written, which may be a village of that name.
+    static func nickname(_ name: String) -> String? {
+        let words = name.split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map { key($0) }
+        return nicknames[words.joined(separator: " ")]
+    }
+
+    static let nicknames: [String: String] = [
+        "питер": "Санкт-Петербург", "спб": "Санкт-Петербург", "санкт петербург": "Санкт-Петербург", "петербург": "Санкт-Петербург",
+        "мск": "Москва", "екб": "Екатеринбург", "ебург": "Екатеринбург", "екат": "Екатеринбург", "нск": "Новосибирск",
+        "новосиб": "Новосибирск", "нн": "Нижний Новгород", "нижний": "Нижний Новгород", "ростов": "Ростов-на-Дону",
+        "ростов на дону": "Ростов-на-Дону", "краснодар": "Краснодар", "влад": "Владивосток", "чебы": "Чебоксары",
+        "нью йорк": "New York", "ньюйорк": "New York", "нью-йорк": "New York", "ny": "New York", "nyc": "New York",
+        "new york city": "New York", "la": "Los Angeles", "лос анджелес": "Los Angeles", "sf": "San Francisco",
+        "st petersburg": "Saint Petersburg", "spb": "Saint Petersburg", "msk": "Moscow",
+    ]
+
+    /// «Paris, France», «Moscow, Idaho», «Париж, Франция»: the name and what narrows it (a country
+    /// or a region) at the last comma; nil without one.
+    static func narrowed(_ query: String) -> (name: String, by: String)? {
+        guard let comma = query.lastIndex(of: ",") else { return nil }
+        let name = query[..<comma].trimmingCharacters(in: .whitespaces)
+        let by = query[query.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !by.isEmpty, by.contains(where: \.isLetter) else { return nil }
+        return (name, by)
+    }
+
     // MARK: Nominative guesses
 
     /// Guesses for names of one to three words: «в Нижнем Новгороде» → «Нижний Новгород»,

@@ -258,12 +258,19 @@ import WeatherBotSQLite
     }
 
     @Test func userTextIsEscapedAndKeptShort() async {
-        let long = "<script>&" + String(repeating: "я", count: 5000)
-        let step = await conversation().handle(incoming(.text(long)), chat: nil)
+        let geocoder = FakeGeocoder()
+        let bot = conversation(geocoder: geocoder)
+        let odd = "<script>&" + String(repeating: "я", count: 80)
+        let step = await bot.handle(incoming(.text(odd)), chat: nil)
         let text = step.replies.first?.text ?? ""
         #expect(!text.contains("<script>"))
         #expect(text.contains("&lt;script&gt;&amp;"))
         #expect(text.utf16.count <= 4096)
+        // A paragraph is no place's name: it is answered so, and never sent to the geocoder.
+        let before = geocoder.calls.withLock { $0 }
+        let long = await bot.handle(incoming(.text("<script>&" + String(repeating: "я", count: 5000))), chat: nil)
+        #expect(long.replies.first?.text?.hasPrefix("Это слишком длинно для названия места") == true)
+        #expect(geocoder.calls.withLock { $0 } == before)
     }
 
     @Test func showsTypingWhileWaitingOnOpenWeather() async {

@@ -203,3 +203,42 @@ final class FlakyGeocoder: Geocoder {
         #expect(unknown.replies.isEmpty)
     }
 }
+
+/// Names as people write them: nicknames, and a country or region after a comma.
+@Suite struct NamesAsWrittenTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    static let piter = Place(name: "Saint Petersburg", localNames: ["ru": "Санкт-Петербург"], region: "Saint Petersburg", country: "RU", latitude: 59.94, longitude: 30.31)
+    static let idaho = Place(name: "Moscow", localNames: ["ru": "Москва"], region: "Idaho", country: "US", latitude: 46.73, longitude: -117.0)
+
+    func conversation() -> Conversation {
+        let geocoder = FakeGeocoder(byName: [
+            "Санкт-Петербург": [Self.piter], "Питер": [], "Paris": [.parisFR, .parisUS], "Париж": [.parisFR, .parisUS],
+            "Moscow": [.moscow, Self.idaho], "Казань, Вахитовский": [.kazanDowntown], "Казань": [.kazan],
+        ])
+        return Conversation(geocoder: geocoder, weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+    }
+
+    func card(_ command: Command) async -> String? {
+        let step = await conversation().handle(.incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .command(command))), chat: nil)
+        guard case .send(let text, .inline?, _) = step.replies.last else { return nil }
+        return text
+    }
+
+    @Test(arguments: ["Питер", "СПб", "спб", "Санкт Петербург"])
+    func nicknamesFindTheCity(name: String) async {
+        #expect(await card(.search(name))?.hasPrefix("📍 <b>Санкт-Петербург</b>") == true, "\(name)")
+    }
+
+    @Test(arguments: [("Paris, France", "📍 <b>Париж</b>, Иль-де-Франс, Франция"), ("Париж, США", "📍 <b>Париж</b>, Техас, США"),
+                      ("Paris, FR", "📍 <b>Париж</b>, Иль-де-Франс"), ("Moscow, Idaho", "📍 <b>Москва</b>, Айдахо, США"),
+                      ("Moscow, Россия", "📍 <b>Москва</b>, Россия")])
+    func aCountryOrRegionAfterACommaNarrowsTheSearch(typed: String, shown: String) async {
+        let text = await card(.search(typed))
+        #expect(text?.hasPrefix(shown) == true, "\(typed): \(text ?? "no card")")
+    }
+
+    @Test func aCommaThatNarrowsNothingIsAskedAsWritten() async {
+        #expect(await card(.search("Казань, Вахитовский"))?.contains("Казань") == true)
+    }
+}

@@ -224,6 +224,11 @@ import WeatherBotStore
             place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
             texts: .for(language)))
 
+        walk.section("what people type")
+        try await walk.type(ru ? "/search Париж, Франция" : "/search Paris, France")
+        try await walk.type(ru ? "/daily в полдень" : "/daily at noon")
+        try await walk.type(Array(repeating: ru ? "очень длинное сообщение" : "a very long message", count: 10).joined(separator: " "))
+
         walk.section("what is not a place")
         try await walk.type(ru ? "привет" : "hello")
         try await walk.type("95.5, 37.62")
