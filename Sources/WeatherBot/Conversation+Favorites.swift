@@ -163,8 +163,9 @@ extension Conversation {
         let list = (try? await favorites(&context)) ?? []
         if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
         guard let argument else { return await showFavorites(.move, editing: nil, &context) }
-        // One favorite has nowhere to go, whatever the numbers.
-        if list.count == 1 { return context.say(context.texts.notMoved(HTML.escape(Views.distinctName(of: list[0].place, among: list.map(\.place), context.texts)), 1)) }
+        // One favorite has nowhere to go, whatever the numbers: neither «и так №1» for a №2 that
+        // is not there, nor «от 1 до 1».
+        if list.count == 1 { return context.say(context.texts.onlyOneFavorite(Views.name(of: list[0].place, context.language))) }
         // Any two whole numbers are read as such, so that «/move 0 5» is told the valid range.
         let numbers = argument.split(whereSeparator: { $0 == " " || $0 == "," }).map { Self.position(String($0)) ?? Int($0) }
         guard numbers.count == 2, let from = numbers[0], let to = numbers[1] else {

@@ -122,6 +122,7 @@ extension Texts {
         favoriteRemoved: "☆ Removed from favorites",
         alreadyFavorite: "★ Already in favorites",
         alreadyNotFavorite: "☆ Already removed from favorites",
+        onlyOneFavorite: { "There is one place in favorites (\($0)): nothing to move." },
         favoritesFull: { "Favorites already hold \($0) \(plural($0, one: "place", other: "places")), the most allowed. Delete one: /del" },
         favoritesTitle: "⭐ <b>Favorites</b>",
         noCurrentCity: "📍 No city chosen yet — /start",
@@ -269,6 +270,8 @@ extension Texts {
         texts.cityMade = { "📍 The chat's city is now \($0)" }
         texts.ownCityIsFirst = "This is the chat's city: it comes first in /fav anyway"
         texts.severalFoundOwnCity = "Several places match. Choose the chat's city:"
+        texts.dailyUsage =
+            "To get a forecast every day: <code>/daily 8:00</code> for the chat's city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart (<code>/daily 8:00 no chart</code> without it). The time is the place's local time. <code>/daily off</code> cancels them all."
         texts.ownCityPrompt = { "Type the name of the chat's city, for example: <i>\($0)</i>" }
         texts.help = """
             I show the weather for this chat's city.

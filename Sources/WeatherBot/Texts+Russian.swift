@@ -129,6 +129,7 @@ extension Texts {
         favoriteRemoved: "☆ Убрано из избранного",
         alreadyFavorite: "★ Уже в избранном",
         alreadyNotFavorite: "☆ Уже не в избранном",
+        onlyOneFavorite: { "В избранном одно место (\($0)) — переставлять нечего." },
         favoritesFull: { "В избранном уже \($0) \(plural($0, one: "место", few: "места", many: "мест")) — это максимум. Удалите одно: /del" },
         favoritesTitle: "⭐ <b>Избранное</b>",
         noCurrentCity: "📍 Город не выбран — /start",
@@ -280,6 +281,8 @@ extension Texts {
         texts.cityMade = { "📍 Теперь город чата: \($0)" }
         texts.ownCityIsFirst = "Это город чата — в /fav он и так первый"
         texts.severalFoundOwnCity = "Нашлось несколько мест. Выберите город чата:"
+        texts.dailyUsage =
+            "Чтобы получать прогноз каждый день: <code>/daily 8:00</code> — для города чата, <code>/daily 8:00 2</code> — для места №2 из /fav, <code>/daily 8:00 график</code> — вместе с графиком на 48 часов (<code>/daily 8:00 без графика</code> — без него). Время — местное для места. <code>/daily off</code> — отменить все."
         texts.ownCityPrompt = { "Напишите название города чата, например: <i>\($0)</i>" }
         texts.help = """
             Я показываю погоду для города этого чата.

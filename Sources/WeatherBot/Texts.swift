@@ -148,6 +148,8 @@ public struct Texts: Sendable {
     /// A second press of «⭐ В избранное» (a double tap), or of «★ В избранном», before the card showed the first.
     let alreadyFavorite: String
     let alreadyNotFavorite: String
+    /// /move with a single favorite.
+    let onlyOneFavorite: @Sendable (_ name: String) -> String
     let favoritesFull: @Sendable (_ limit: Int) -> String
     let favoritesTitle: String
     let noCurrentCity: String
@@ -172,7 +174,8 @@ public struct Texts: Sendable {
 
     // MARK: Daily forecasts
 
-    let dailyUsage: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var dailyUsage: String
     let dailyWithChart: String
     let withChartMark: String
     let dailyChartAdded: @Sendable (_ place: String, _ time: String) -> String

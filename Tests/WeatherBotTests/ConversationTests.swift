@@ -396,6 +396,8 @@ import WeatherBotSQLite
             return
         }
         #expect(keyboard.inlineKeyboard.joined().contains { $0.text == "📍 Сделать городом чата" }, "\(keyboard)")
+        let daily = try await group(.command(.daily("")), chat)
+        #expect(daily.replies.last?.text?.contains("для города чата") == true, "\(daily.replies)")
         let help = try await group(.command(.help), chat)
         #expect(help.replies.last?.text?.contains("/weather — погода в городе чата") == true)
         #expect(help.replies.last?.text?.contains("вашем") == false)

@@ -179,8 +179,10 @@ import WeatherBotStore
         // With one favorite, no example could move it: the answer says so.
         let single = try Chat(id: 78)
         try await single.save(["Уфа"])
-        let nowhere = try await single.send(.command(.move("0 5")), from: 78)
-        #expect(nowhere.replies.last?.text?.contains("ничего не переставлено") == true, "\(nowhere.replies)")
+        for typed in ["0 5", "2 1", "1 1"] {
+            let nowhere = try await single.send(.command(.move(typed)), from: 78)
+            #expect(nowhere.replies.last?.text == "В избранном одно место (Уфа) — переставлять нечего.", "\(typed): \(nowhere.replies)")
+        }
     }
 
     @Test func afterDelTheCardsStarNoLongerClaimsThePlaceIsSaved() async throws {

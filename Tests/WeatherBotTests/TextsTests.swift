@@ -61,7 +61,7 @@ import WeatherBotStore
         func numbered(_ entry: String, _ text: (String, Int) -> String) -> [Piece] { [Piece(entry: entry, inserted: [a, "37"], text: text(a, 37))] }
         return one("locationLookupFailed", texts.locationLookupFailed) + one("ownCityPrompt", texts.ownCityPrompt)
             + one("nothingFound", texts.nothingFound) + one("searchFailed", texts.searchFailed) + one("citySaved", texts.citySaved)
-            + one("picked", texts.picked) + counted("dailyOffQuestion", texts.dailyOffQuestion)
+            + one("picked", texts.picked) + one("onlyOneFavorite", texts.onlyOneFavorite) + counted("dailyOffQuestion", texts.dailyOffQuestion)
             + one("gusts", texts.gusts) + one("dataAsOf", texts.dataAsOf)
             + counted("dailyTitle", texts.dailyTitle) + counted("onlyDays", texts.onlyDays) + counted("moreAlerts", texts.moreAlerts)
             + one("cityMade", texts.cityMade) + one("weatherFailed", texts.weatherFailed)
