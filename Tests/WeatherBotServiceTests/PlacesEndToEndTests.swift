@@ -40,7 +40,7 @@ extension LoopbackTests {
             #expect(lines[1].hasPrefix("📍 <b>Саранск</b>"))
             #expect(lines[2].hasPrefix("1. <b>Казань</b>"))
             #expect(lines[3].hasPrefix("2. <b>Уфа</b>"))
-            #expect(lines[4].hasPrefix("3. <b>Париж</b>, Ile-de-France, Франция 🇫🇷"))
+            #expect(lines[4].hasPrefix("3. <b>Париж</b>, Иль-де-Франс, Франция 🇫🇷"))
             #expect(lines.dropFirst().allSatisfy { $0.contains("°C") })
 
             telegram.sendText("/move 3 1", from: chatID)
