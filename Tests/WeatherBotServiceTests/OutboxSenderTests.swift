@@ -300,6 +300,11 @@ extension LoopbackTests {
             try await setup.commitHandingOver([.send(text: "third")], chat: 2)
             try await waitUntil(timeout: .seconds(20), "the chat's next reply") { setup.telegram.state.withLock { $0.sent.count } == 3 }
             #expect(setup.telegram.state.withLock { $0.sent.map(\.text) } == ["first", "second", "third"])
+            // Its removal handed to the group commit, to linger there: the sender is cancelled
+            // outright below, which a removal not yet handed over would not survive.
+            try await waitUntil("the third reply's removal waiting") {
+                try setup.database.outboxBacklog() == 1 && setup.database.group.waiting == 1
+            }
             sending.cancel()
             await commits.triggerGracefulShutdown()
             try await committing.value
