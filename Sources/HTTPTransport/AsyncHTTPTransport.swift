@@ -97,13 +97,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
             let response = try await client.execute(outgoing, deadline: deadline)
             let limit = request.maximumBodySize ?? maximumBodySize
             var body = ByteBuffer()
-            for try await var part in response.body {
-                body.writeBuffer(&part)
-                if body.readableBytes > limit {
-                    // Leaving the loop cancels the rest of the answer and closes its connection.
-                    throw TransportError(
-                        code: .tooLarge, host: host, reason: "the answer is larger than allowed",
-                        bodyStart: Data(body.readableBytesView.prefix(256)))
+            // Left unread, the body is cancelled with its connection when the response goes.
+            if request.readsBody {
+                for try await var part in response.body {
+                    body.writeBuffer(&part)
+                    if body.readableBytes > limit {
+                        // Leaving the loop cancels the rest of the answer and closes its connection.
+                        throw TransportError(
+                            code: .tooLarge, host: host, reason: "the answer is larger than allowed",
+                            bodyStart: Data(body.readableBytesView.prefix(256)))
+                    }
                 }
             }
             var headers: [String: String] = [:]

@@ -16,6 +16,9 @@ public struct TransportRequest: Sendable {
     /// The largest answer body taken; a larger one fails with ``TransportError/Code/tooLarge``.
     /// Nil: the transport's own limit.
     public var maximumBodySize: Int?
+    /// False: the answer's status and headers are all that is wanted (where a redirect leads);
+    /// its body is not read, and its connection is closed.
+    public var readsBody: Bool
 
     public init(
         method: Method = .get,
@@ -23,7 +26,8 @@ public struct TransportRequest: Sendable {
         headers: [String: String] = [:],
         body: Data? = nil,
         timeout: Duration = .seconds(15),
-        maximumBodySize: Int? = nil
+        maximumBodySize: Int? = nil,
+        readsBody: Bool = true
     ) {
         self.method = method
         self.url = url
@@ -31,5 +35,6 @@ public struct TransportRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+        self.readsBody = readsBody
     }
 }

@@ -12,6 +12,28 @@ extension Conversation {
             .resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil))
     }
 
+    /// A short map link: «Определяем город…» at once, and the link followed after the step.
+    func startLocating(link: String, updateID: Int64, _ context: inout Context) {
+        let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
+        context.state = .locating
+        context.replies.append(.send(text: context.texts.locating, tag: tag))
+        context.followUps.append(.resolveMapLink(link: link, statusTag: tag, language: context.language, inGroup: context.isGroup))
+    }
+
+    /// Follows a short map link to the address it redirects to and reads the point there as a
+    /// shared location's; a link that leads nowhere readable is said so, with the other ways.
+    func resolveMapLink(_ link: String, statusTag: String, _ context: inout Context) async {
+        await activity.typing(in: context.chat.id)
+        let target = await mapLinks?.target(of: link)
+        guard let target, case .point(let latitude, let longitude)? = TypedLinks.reading(of: Substring(target)) else {
+            if case .locating = context.state { context.state = .idle }
+            let view = Views.locationFailed(context.texts, mapLink: true)
+            context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
+            return
+        }
+        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, &context)
+    }
+
     func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
         let found: Place?
@@ -147,37 +169,40 @@ extension Conversation {
     static let longestName = 100
 
     /// The places a name finds: a nickname's city first («Питер»), then the name as written, then
-    /// its nominatives. «Paris, France» and «Moscow, Idaho» look up the name and keep the places
-    /// of that country or region; when none is, the whole text is asked as written («Казань,
-    /// Вахитовский»).
+    /// its nominatives. After a comma, a country or region the bot knows («Paris, France»,
+    /// «Moscow, Idaho», «Казань, Татарстан») keeps the search to it: its places or none, never
+    /// a namesake elsewhere. Other words after a comma are asked as written when the name's
+    /// places are not in a region so named («Казань, Вахитовский»).
     func geocode(_ query: String, alternatives: [String], _ language: Language) async throws -> [Place] {
         if let (name, by) = TypedQuery.narrowed(query) {
-            let nominatives = TypedQuery.nominatives(of: name)
-            let found = try await geocode(name, alternatives: nominatives, language).filter { Self.place($0, isIn: by) }
-            if !found.isEmpty { return found }
+            let names = Self.searchedNames(name, alternatives: TypedQuery.nominatives(of: name))
+            let narrowings = PlaceWords.narrowings(by)
+            for narrowing in narrowings {
+                for name in names {
+                    let places = try await geocoder.places(named: narrowing.query(for: name), language: language).filter(narrowing.admits)
+                    if !places.isEmpty { return Self.distinct(places) }
+                }
+            }
+            if !narrowings.isEmpty { return [] }
+            let region = TypedQuery.key(Substring(by))
+            for name in names {
+                let places = try await geocoder.places(named: name, language: language)
+                if places.isEmpty { continue }
+                let kept = places.filter { $0.region.map { TypedQuery.key(Substring($0)) } == region }
+                if !kept.isEmpty { return Self.distinct(kept) }
+                break
+            }
         }
-        let names = (TypedQuery.nickname(query).map { [$0] } ?? []) + [query] + alternatives.prefix(3)
-        for name in names {
+        for name in Self.searchedNames(query, alternatives: alternatives) {
             let places = Self.distinct(try await geocoder.places(named: name, language: language))
             if !places.isEmpty { return places }
         }
         return []
     }
 
-    /// Whether `words` name the place's country (its code, or its name in either language, long or
-    /// short) or its region (as the geocoder gives it, or in Russian).
-    static func place(_ place: Place, isIn words: String) -> Bool {
-        let wanted = TypedQuery.key(Substring(words))
-        func same(_ text: String?) -> Bool { text.map { TypedQuery.key(Substring($0)) == wanted } ?? false }
-        if let code = place.country {
-            if same(code) { return true }
-            for language in Language.allCases {
-                let texts = Texts.for(language)
-                if same(Views.countryName(code, language)) || same(texts.shortCountryNames[code.uppercased()]) { return true }
-            }
-        }
-        guard let region = place.region else { return false }
-        return same(region) || PlaceWords.translated.values.contains { same($0[region]) }
+    /// The names a search asks in turn: the city a nickname stands for, the name, three guesses.
+    static func searchedNames(_ name: String, alternatives: [String]) -> [String] {
+        (TypedQuery.nickname(name).map { [$0] } ?? []) + [name] + alternatives.prefix(3)
     }
 
     /// Results with the same name, region and country within a few kilometres are one place.

@@ -37,6 +37,8 @@ public struct Conversation: Sendable {
     let activity: any ChatActivity
     /// Tells a group's administrators; nil where there are none to ask (tests without groups).
     let membership: (any ChatMembership)?
+    /// Follows short map links; without it they are answered as links without a point.
+    let mapLinks: (any MapLinkResolver)?
     /// Shown to chats that have no city yet.
     let defaultPlace: Place
     let maximumFavorites: Int
@@ -49,6 +51,7 @@ public struct Conversation: Sendable {
         store: any ChatStore,
         activity: any ChatActivity,
         membership: (any ChatMembership)? = nil,
+        mapLinks: (any MapLinkResolver)? = nil,
         defaultPlace: Place = .moscow,
         maximumFavorites: Int = 20,
         maximumSubscriptions: Int = 5,
@@ -59,6 +62,7 @@ public struct Conversation: Sendable {
         self.store = store
         self.activity = activity
         self.membership = membership
+        self.mapLinks = mapLinks
         self.defaultPlace = defaultPlace
         self.maximumFavorites = maximumFavorites
         self.maximumSubscriptions = maximumSubscriptions
@@ -159,6 +163,8 @@ public struct Conversation: Sendable {
             await handle(command, &context)
         case .location(let latitude, let longitude):
             startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
+        case .shortMapLink(let link):
+            startLocating(link: link, updateID: incoming.updateID, &context)
         case .text(let text):
             await freeText(text, &context)
         case .coordinatesOutOfRange:
@@ -240,6 +246,10 @@ public struct Conversation: Sendable {
             context.language = language
             context.isGroup = inGroup ?? false
             await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, &context)
+        case .resolveMapLink(let link, let tag, let language, let inGroup):
+            context.language = language
+            context.isGroup = inGroup
+            await resolveMapLink(link, statusTag: tag, &context)
         }
     }
 

@@ -10,6 +10,13 @@ public protocol Geocoder: Sendable {
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place]
 }
 
+/// Follows the short links map apps share (`maps.app.goo.gl/…`, `yandex.ru/maps/-/…`), which
+/// carry no point of their own, to the address they redirect to.
+public protocol MapLinkResolver: Sendable {
+    /// The address `link` redirects to; nil when it does not redirect, or cannot be reached in time.
+    func target(of link: String) async -> String?
+}
+
 /// A forecast as the views get it: the data, when it was fetched, and whether it is older than
 /// it should be because a refresh failed.
 public struct WeatherReport: Sendable, Hashable {

@@ -31,6 +31,8 @@ public enum Intent: Sendable, Hashable {
     case command(Command)
     case location(latitude: Double, longitude: Double)
     case text(String)
+    /// A short map link (`maps.app.goo.gl/…`): its point is where it redirects to.
+    case shortMapLink(String)
     /// Typed coordinates off the globe (a latitude of 95, minutes of 75): answered about the numbers.
     case coordinatesOutOfRange
     /// Greetings, thanks, emoji, the keyboard's own labels: answered with the short hint, not searched.

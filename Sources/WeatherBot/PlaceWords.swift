@@ -26,6 +26,119 @@ enum PlaceWords {
         return texts.shortCountryNames[code.uppercased()] ?? Views.countryName(code, texts.language)
     }
 
+    // MARK: What narrows a search
+
+    /// What a country or region after a comma asks of a search («Paris, France», «Moscow, Idaho»).
+    enum Narrowing: Equatable {
+        /// Places in the country of this ISO code.
+        case country(String)
+        /// Places in the state of the United States of this postal code.
+        case state(String)
+        /// Places in the region the geocoder names so.
+        case region(String)
+
+        /// The geocoder's query for `name` so narrowed: OpenWeather reads «name,country» and
+        /// «name,state,US»; a region it cannot be told, so the name is asked alone.
+        func query(for name: String) -> String {
+            switch self {
+            case .country(let code): "\(name),\(code)"
+            case .state(let code): "\(name),\(code),US"
+            case .region: name
+            }
+        }
+
+        /// Whether the geocoder's `place` lies where asked: a geocoder that ignores the narrowing
+        /// is held to it.
+        func admits(_ place: Place) -> Bool {
+            switch self {
+            case .country(let code): place.country?.uppercased() == code
+            case .state(let code):
+                place.country?.uppercased() == "US" && (place.region.map { usStates[$0] == code } ?? true)
+            case .region(let region):
+                // «Республика Мордовия» as well as «Mordovia».
+                place.region.map { given in
+                    let said = TypedQuery.key(Substring(given))
+                    return PlaceWords.names(ofRegion: region).contains { said == $0 || said.hasSuffix(" " + $0) || said.hasPrefix($0 + " ") }
+                } ?? false
+            }
+        }
+    }
+
+    /// What `words` may mean after a comma, most likely first: a country («Франция», «FR», «USA»),
+    /// a state («Idaho», «Айдахо», «OR»), a region the bot has words for («Татарстан»). Empty when
+    /// they name none of them. «Georgia» is the country, then the state.
+    static func narrowings(_ words: String) -> [Narrowing] {
+        let key = TypedQuery.key(Substring(words))
+        guard !key.isEmpty else { return [] }
+        var found: [Narrowing] = []
+        if let code = countries[key] { found.append(.country(code)) }
+        if let code = usStateByName[key] { found.append(.state(code)) }
+        if let region = regions[key], usStates[region] == nil { found.append(.region(region)) }
+        return found
+    }
+
+    /// Countries by every name a user writes: the ISO code, the system's names in each language,
+    /// the bot's short names, and a few everyday ones («РФ», «Америка», «Britain»).
+    static let countries: [String: String] = {
+        var names: [String: String] = [:]
+        let codes = Locale.Region.isoRegions.map(\.identifier).filter { $0.count == 2 && $0.allSatisfy(\.isLetter) }
+        for code in codes {
+            names[code.lowercased()] = code
+            for language in Language.allCases {
+                names[TypedQuery.key(Substring(Views.countryName(code, language)))] = code
+                if let short = Texts.for(language).shortCountryNames[code] { names[TypedQuery.key(Substring(short))] = code }
+            }
+        }
+        let everyday = [
+            "рф": "RU", "америка": "US", "штаты": "US", "сша": "US", "america": "US", "united states of america": "US", "usa": "US",
+            "britain": "GB", "great britain": "GB", "uk": "GB", "англия": "GB", "england": "GB", "белоруссия": "BY",
+            "голландия": "NL", "holland": "NL", "чехия": "CZ", "czech republic": "CZ", "турция": "TR", "turkey": "TR",
+        ]
+        for (name, code) in everyday { names[name] = code }
+        return names
+    }()
+
+    /// The states of the United States and their postal codes, by the geocoder's names.
+    static let usStates: [String: String] = [
+        "Alabama": "AL", "Alaska": "AK", "Arizona": "AZ", "Arkansas": "AR", "California": "CA", "Colorado": "CO",
+        "Connecticut": "CT", "Delaware": "DE", "Florida": "FL", "Georgia": "GA", "Hawaii": "HI", "Idaho": "ID",
+        "Illinois": "IL", "Indiana": "IN", "Iowa": "IA", "Kansas": "KS", "Kentucky": "KY", "Louisiana": "LA", "Maine": "ME",
+        "Maryland": "MD", "Massachusetts": "MA", "Michigan": "MI", "Minnesota": "MN", "Mississippi": "MS", "Missouri": "MO",
+        "Montana": "MT", "Nebraska": "NE", "Nevada": "NV", "New Hampshire": "NH", "New Jersey": "NJ", "New Mexico": "NM",
+        "New York": "NY", "North Carolina": "NC", "North Dakota": "ND", "Ohio": "OH", "Oklahoma": "OK", "Oregon": "OR",
+        "Pennsylvania": "PA", "Rhode Island": "RI", "South Carolina": "SC", "South Dakota": "SD", "Tennessee": "TN",
+        "Texas": "TX", "Utah": "UT", "Vermont": "VT", "Virginia": "VA", "Washington": "WA", "West Virginia": "WV",
+        "Wisconsin": "WI", "Wyoming": "WY", "District of Columbia": "DC",
+    ]
+
+    /// The states by their names in each language and by their codes.
+    static let usStateByName: [String: String] = {
+        var names: [String: String] = [:]
+        for (name, code) in usStates {
+            names[code.lowercased()] = code
+            names[TypedQuery.key(Substring(name))] = code
+            for table in translated.values { if let said = table[name] { names[TypedQuery.key(Substring(said))] = code } }
+        }
+        return names
+    }()
+
+    /// A region's names as keys: the geocoder's and the bot's words for it.
+    static func names(ofRegion region: String) -> [String] {
+        [TypedQuery.key(Substring(region))] + translated.values.compactMap { $0[region].map { TypedQuery.key(Substring($0)) } }
+    }
+
+    /// Regions by the geocoder's names and by the bot's words for them.
+    static let regions: [String: String] = {
+        var names: [String: String] = [:]
+        for table in translated.values {
+            for (region, said) in table {
+                names[TypedQuery.key(Substring(region))] = region
+                names[TypedQuery.key(Substring(said))] = region
+            }
+        }
+        return names
+    }()
+
     static func isCyrillic(_ character: Character) -> Bool {
         character.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) }
     }

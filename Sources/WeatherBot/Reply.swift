@@ -32,4 +32,6 @@ public enum Reply: Sendable, Hashable {
 public enum FollowUp: Codable, Sendable, Hashable {
     /// `inGroup` nil in follow-ups stored before it was kept: a private chat's words.
     case resolveLocation(latitude: Double, longitude: Double, statusTag: String, language: Language, inGroup: Bool? = nil)
+    /// A short map link to follow to its point, then as ``resolveLocation(latitude:longitude:statusTag:language:inGroup:)``.
+    case resolveMapLink(link: String, statusTag: String, language: Language, inGroup: Bool)
 }

@@ -31,6 +31,8 @@ extension Texts {
         justWeatherButton: "🌦 Just the weather here",
         locationFailed: "Could not determine the city",
         locationFailedExplanation: "No town was found near this point. Choose the city by name.",
+        mapLinkFailed: "Could not open the map link",
+        mapLinkFailedExplanation: "It led to no point. Share a location, send coordinates (for example 55.75, 37.62) or type a city's name.",
         chooseManuallyButton: "Choose city manually",
         ownCityExamples: ["London", "Madrid", "Toronto"],
         ownCityPrompt: { "Type the name of your city, for example: <i>\($0)</i>" },

@@ -36,6 +36,9 @@ public struct Texts: Sendable {
     let justWeatherButton: String
     let locationFailed: String
     let locationFailedExplanation: String
+    /// A short map link that could not be followed to its point.
+    let mapLinkFailed: String
+    let mapLinkFailedExplanation: String
     let chooseManuallyButton: String
     /// Cities people of this language know, the first of them not turned down shown as the example
     /// of ``askOwnCity(notNamed:)``.

@@ -223,6 +223,14 @@ enum TypedCoordinates {
     }
 }
 
+/// The short links map apps share: the only addresses the bot follows.
+public enum ShortMapLink {
+    /// Whether `link` is one, written as ``TypedLinks/shortLink(in:)`` writes it.
+    public static func isShort(_ link: String) -> Bool {
+        TypedLinks.shortLink(in: link) == link
+    }
+}
+
 /// Points in `geo:` addresses and in links to Google, Yandex and Apple Maps and OpenStreetMap. A link
 /// counts wherever it stands in the text: people paste one with words around it.
 enum TypedLinks {
@@ -232,6 +240,39 @@ enum TypedLinks {
             if let reading = reading(of: token) { return reading }
         }
         return nil
+    }
+
+    /// The first short link a map app shares, which names no point until followed: Google Maps'
+    /// `maps.app.goo.gl/…` and `goo.gl/maps/…`, Yandex Maps' `yandex.ru/maps/-/…`. As an https
+    /// address, as written otherwise (the short part is case-sensitive).
+    static func shortLink(in text: String) -> String? {
+        for token in text.split(whereSeparator: { $0.isWhitespace }) {
+            var link = token.drop { !$0.isLetter && !$0.isNumber }
+            while let last = link.last, ".,;:!?)]}>»\"'”’".contains(last) { link = link.dropLast() }
+            if let scheme = link.range(of: "://") {
+                guard ["http", "https"].contains(link[..<scheme.lowerBound].lowercased()) else { continue }
+                link = link[scheme.upperBound...]
+            }
+            let hostEnd = link.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? link.endIndex
+            let host = link[..<hostEnd].lowercased()
+            let path = link[hostEnd...]
+            guard isShortLink(host: host, path: path), path.count <= 200 else { continue }
+            return "https://\(host)\(path)"
+        }
+        return nil
+    }
+
+    /// Whether `host` and `path` make one of the short links that ``shortLink(in:)`` reads: the
+    /// only addresses the bot follows.
+    static func isShortLink(host: String, path: Substring) -> Bool {
+        let code = path.split(separator: "/").last.map { $0.count >= 4 } ?? false
+        switch host {
+        case "maps.app.goo.gl": return code
+        case "goo.gl", "www.goo.gl": return path.hasPrefix("/maps/") && code
+        case "yandex.ru", "yandex.com", "yandex.kz", "yandex.by", "yandex.uz", "yandex.com.tr":
+            return path.hasPrefix("/maps/-/") && code
+        default: return false
+        }
     }
 
     static func reading(of token: Substring) -> TypedCoordinates.Reading? {

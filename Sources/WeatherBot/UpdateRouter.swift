@@ -68,6 +68,7 @@ public enum UpdateRouter {
         case .outOfRange?: return .coordinatesOutOfRange
         case nil: break
         }
+        if let link = TypedLinks.shortLink(in: text) { return .shortMapLink(link) }
         if TypedQuery.isChatter(text) { return .chatter }
         return .text(text)
     }

@@ -46,8 +46,12 @@ public enum Views {
     }
 
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
-    static func locationFailed(_ texts: Texts, reason: String? = nil) -> (text: String, keyboard: InlineKeyboardMarkup) {
-        let text = reason.map { "<b>\(texts.locationLookupFailed($0))</b>" } ?? "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"
+    static func locationFailed(_ texts: Texts, reason: String? = nil, mapLink: Bool = false) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let text =
+            reason.map { "<b>\(texts.locationLookupFailed($0))</b>" }
+            ?? (mapLink
+                ? "<b>\(texts.mapLinkFailed)</b>\n\n\(texts.mapLinkFailedExplanation)"
+                : "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)")
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
             [InlineKeyboardButton(text: texts.chooseManuallyButton, callbackData: CallbackAction.chooseManually.encoded)]
         ])

@@ -73,6 +73,7 @@ public struct BotRuntime: Sendable {
         telegram: TelegramClient,
         geocoder: any Geocoder,
         weather: any WeatherSource,
+        mapLinks: (any MapLinkResolver)? = nil,
         configuration: Configuration = Configuration(),
         clock: any WallClock = SystemWallClock(),
         deliveryFence: (@Sendable () -> Bool)? = nil,
@@ -83,7 +84,7 @@ public struct BotRuntime: Sendable {
         self.activity = activity
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
-            membership: TelegramChatMembership(client: telegram, logger: logger), maximumFavorites: configuration.maximumFavorites, clock: clock)
+            membership: TelegramChatMembership(client: telegram, logger: logger), mapLinks: mapLinks, maximumFavorites: configuration.maximumFavorites, clock: clock)
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
             database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock,

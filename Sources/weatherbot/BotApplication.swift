@@ -138,9 +138,12 @@ struct BotApplication {
         var settings = configuration.runtime
         settings.webhook = webhook
         settings.sharesInbox = sharesInbox
+        // Short map links go out the way OpenWeather does (its proxy, if any), uncounted: they
+        // cost nothing at OpenWeather.
+        let mapLinks = ShortMapLinks(transport: clients.openWeatherTransport, logger: logger)
         let runtime = BotRuntime(
-            database: store, telegram: telegram, geocoder: weather, weather: weather, configuration: settings, deliveryFence: deliveryFence,
-            metrics: metrics, logger: logger)
+            database: store, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, configuration: settings,
+            deliveryFence: deliveryFence, metrics: metrics, logger: logger)
         do {
             // Telegram may be out of reach for long at the start: a stop asked meanwhile (as PID 1
             // in a container, where an unhandled SIGTERM is ignored) ends the start.

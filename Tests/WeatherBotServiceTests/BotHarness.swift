@@ -71,7 +71,7 @@ final class BotHarness {
         store: Store, telegramURL: URL, weatherURL: URL,
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         intake: Intake = .polling, outbox: OutboxSender.Configuration = .init(), metrics: BotMetrics = BotMetrics(),
-        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil, mapsURL: URL? = nil
     ) async throws {
         switch store {
         case .file(let path):
@@ -103,8 +103,9 @@ final class BotHarness {
             clock: clock, logger: logger, metrics: metrics)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
+        let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, logger: logger) }
         let runtime = BotRuntime(
-            database: database, telegram: telegram, geocoder: weather, weather: weather,
+            database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks,
             configuration: .init(pollTimeout: 1, outbox: outbox, daily: .init(interval: schedulerInterval), webhook: webhook), clock: clock, metrics: metrics,
             logger: logger)
         try await runtime.prepare()
@@ -200,12 +201,13 @@ final class Loopback {
 
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), outbox: OutboxSender.Configuration = .init(),
-        metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil
+        metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil,
+        mapsURL: URL? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, intake: intake, outbox: outbox, metrics: metrics, registry: registry,
-            logger: logger)
+            logger: logger, mapsURL: mapsURL)
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.

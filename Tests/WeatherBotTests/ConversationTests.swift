@@ -16,10 +16,11 @@ import WeatherBotSQLite
         geocoder: FakeGeocoder = FakeGeocoder(byName: ["Казань": [], "Париж": [.parisFR, .parisUS]], reverse: [.saransk]),
         weather: FakeWeather = FakeWeather(),
         store: any ChatStore = FakeFavorites(),
-        activity: FakeActivity = FakeActivity()
+        activity: FakeActivity = FakeActivity(),
+        mapLinks: FakeMapLinks? = nil
     ) -> Conversation {
         let now = fixedNow
-        return Conversation(geocoder: geocoder, weather: weather, store: store, activity: activity, clock: ManualClock(now))
+        return Conversation(geocoder: geocoder, weather: weather, store: store, activity: activity, mapLinks: mapLinks, clock: ManualClock(now))
     }
 
     func incoming(_ intent: Intent, language: Language = .ru, query: String? = nil, messageID: Int? = nil, update: Int64 = 1) -> Conversation.Event {
@@ -60,6 +61,38 @@ import WeatherBotSQLite
         let question = second.chat.questionSeq
         #expect(keyboard.inlineKeyboard.map { $0[0].text } == ["✅ Да, всё верно", "Нет, выбрать другой"])
         #expect(keyboard.inlineKeyboard.map { $0[0].callbackData } == ["cy:\(question)", "cn:\(question)"])
+    }
+
+    @Test func aShortMapLinkIsFollowedToItsPointAndAskedAboutAsALocation() async {
+        let link = "https://maps.app.goo.gl/Xk3bTq9wZp2"
+        let bot = conversation(mapLinks: FakeMapLinks(targets: [link: "https://www.google.com/maps/place/54.18,45.17/@54.18,45.17,17z"]))
+        let first = await bot.handle(incoming(.shortMapLink(link), update: 6), chat: nil)
+        #expect(first.chat.state == .locating)
+        #expect(first.replies == [.send(text: "🔎 Определяем город…", tag: "locate-6")])
+        #expect(first.followUps == [.resolveMapLink(link: link, statusTag: "locate-6", language: .ru, inGroup: false)])
+
+        let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        guard case .confirmingCity(let place) = second.chat.state, case .edit(.tag("locate-6"), let text, _) = second.replies.first else {
+            Issue.record("expected the question about the link's point, got \(second.replies)")
+            return
+        }
+        #expect(text.contains("Это ваш город?") && text.contains("Саранск"))
+        #expect(place.latitude == 54.18 && place.longitude == 45.17)
+    }
+
+    @Test(arguments: [nil, "https://www.google.com/maps/place/Red+Square", "https://consent.example.com/?continue=x"])
+    func aShortMapLinkThatLeadsToNoPointIsSaidSo(target: String?) async {
+        let link = "https://yandex.ru/maps/-/CCUqMKR3"
+        let bot = conversation(mapLinks: FakeMapLinks(targets: target.map { [link: $0] } ?? [:]))
+        let first = await bot.handle(incoming(.shortMapLink(link)), chat: nil)
+        let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        guard case .edit(.tag, let text, let keyboard?) = second.replies.first else {
+            Issue.record("expected the status edited into an explanation, got \(second.replies)")
+            return
+        }
+        #expect(text == "<b>Не удалось открыть ссылку на карту</b>\n\nПо ней не нашлось точки. Отправьте геолокацию, координаты (например, 55.75, 37.62) или название города.")
+        #expect(keyboard.inlineKeyboard[0][0].callbackData == "man")
+        #expect(second.chat.state == .idle)
     }
 
     @Test func theOpenSeaOrAFailingGeocoderOffersManualChoice() async {

@@ -20,8 +20,16 @@ final class FakeGeocoder: Geocoder {
     func places(named name: String, language: Language) async throws -> [Place] {
         calls.withLock { $0 += 1 }
         if let failure { throw failure }
-        // Like OpenWeather's, the lookup ignores case.
-        return byName[name] ?? byName.first { $0.key.lowercased() == name.lowercased() }?.value ?? []
+        if let places = lookUp(name) { return places }
+        // Like OpenWeather's, «name,FR» and «name,ID,US» keep to the country asked.
+        let parts = name.split(separator: ",").map(String.init)
+        guard parts.count > 1, let country = parts.last, country.count == 2 else { return [] }
+        return (lookUp(parts[0]) ?? []).filter { $0.country == country }
+    }
+
+    /// Like OpenWeather's, the lookup ignores case.
+    private func lookUp(_ name: String) -> [Place]? {
+        byName[name] ?? byName.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
@@ -29,6 +37,13 @@ final class FakeGeocoder: Geocoder {
         if let failure { throw failure }
         return reverse
     }
+}
+
+/// Short map links and where each redirects; any other leads nowhere.
+struct FakeMapLinks: MapLinkResolver {
+    var targets: [String: String] = [:]
+
+    func target(of link: String) async -> String? { targets[link] }
 }
 
 /// Weather that is always the same, or always fails.

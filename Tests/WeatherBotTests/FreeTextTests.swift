@@ -24,6 +24,12 @@ import WeatherBotSQLite
         return chat
     }
 
+    @Test func aShortMapLinkIsToBeFollowedAndALongOneIsReadAtOnce() {
+        #expect(message("вот где я: https://maps.app.goo.gl/Xk3bTq9wZp2") == .shortMapLink("https://maps.app.goo.gl/Xk3bTq9wZp2"))
+        #expect(message("https://yandex.ru/maps/-/CCUqMKR3") == .shortMapLink("https://yandex.ru/maps/-/CCUqMKR3"))
+        #expect(message("https://yandex.ru/maps/?ll=37.62,55.75&z=10") == .location(latitude: 55.75, longitude: 37.62))
+    }
+
     @Test(arguments: ["погода казань", "Погода в Казани", "какая погода в Казани?", "Казань", "weather in Казань"])
     func aPlaceIsFoundWhateverWordsSurroundIt(text: String) async throws {
         let chat = try await withCity()
@@ -212,16 +218,23 @@ final class FlakyGeocoder: Geocoder {
     static let idaho = Place(name: "Moscow", localNames: ["ru": "Москва"], region: "Idaho", country: "US", latitude: 46.73, longitude: -117.0)
 
     func conversation() -> Conversation {
+        // As OpenWeather's: «name,country» and «name,state,US» keep to them; the name alone finds
+        // five places at most, where Moscow in Idaho is not.
         let geocoder = FakeGeocoder(byName: [
             "Санкт-Петербург": [Self.piter], "Питер": [], "Paris": [.parisFR, .parisUS], "Париж": [.parisFR, .parisUS],
-            "Moscow": [.moscow, Self.idaho], "Казань, Вахитовский": [.kazanDowntown], "Казань": [.kazan],
+            "Paris,FR": [.parisFR], "Paris,US": [.parisUS], "Париж,FR": [.parisFR], "Париж,US": [.parisUS],
+            "Moscow": [.moscow], "Moscow,RU": [.moscow], "Moscow,ID,US": [Self.idaho], "Москва,ID,US": [Self.idaho], "Moscow,ID": [],
+            "Казань, Вахитовский": [.kazanDowntown], "Казань": [.kazan],
         ])
         return Conversation(geocoder: geocoder, weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
     }
 
+    func answer(_ command: Command) async -> Reply? {
+        await conversation().handle(.incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .command(command))), chat: nil).replies.last
+    }
+
     func card(_ command: Command) async -> String? {
-        let step = await conversation().handle(.incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .command(command))), chat: nil)
-        guard case .send(let text, .inline?, _) = step.replies.last else { return nil }
+        guard case .send(let text, .inline?, _) = await answer(command) else { return nil }
         return text
     }
 
@@ -232,10 +245,17 @@ final class FlakyGeocoder: Geocoder {
 
     @Test(arguments: [("Paris, France", "📍 <b>Париж</b>, Иль-де-Франс, Франция"), ("Париж, США", "📍 <b>Париж</b>, Техас, США"),
                       ("Paris, FR", "📍 <b>Париж</b>, Иль-де-Франс"), ("Moscow, Idaho", "📍 <b>Москва</b>, Айдахо, США"),
-                      ("Moscow, Россия", "📍 <b>Москва</b>, Россия")])
+                      ("Moscow, Россия", "📍 <b>Москва</b>, Россия"), ("Moscow, ID", "📍 <b>Москва</b>, Айдахо, США"),
+                      ("Москва, Айдахо", "📍 <b>Москва</b>, Айдахо, США"), ("Казань, Татарстан", "📍 <b>Казань</b>, Татарстан")])
     func aCountryOrRegionAfterACommaNarrowsTheSearch(typed: String, shown: String) async {
         let text = await card(.search(typed))
         #expect(text?.hasPrefix(shown) == true, "\(typed): \(text ?? "no card")")
+    }
+
+    /// «Moscow, Texas» is not Moscow in Russia: a known country or region finds its places or none.
+    @Test(arguments: ["Moscow, Texas", "Paris, Germany", "Париж, Германия", "Казань, Башкортостан"])
+    func aCountryOrRegionWithoutThePlaceFindsNothingElsewhere(typed: String) async {
+        #expect(await answer(.search(typed))?.text == "Ничего не нашлось по запросу «\(typed)». Проверьте название и напишите ещё раз — можно по-русски или по-английски.")
     }
 
     @Test func aCommaThatNarrowsNothingIsAskedAsWritten() async {

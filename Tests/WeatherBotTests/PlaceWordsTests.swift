@@ -48,4 +48,30 @@ import WeatherBotStore
         #expect(Views.distinctName(of: idaho, among: [idaho, pennsylvania], ru) == "Москва, Айдахо")
         #expect(Views.distinctName(of: pennsylvania, among: [idaho, pennsylvania], en) == "Moscow, Pennsylvania")
     }
+
+    @Test func wordsAfterACommaNameACountryAStateOrARegion() {
+        #expect(PlaceWords.narrowings("Франция") == [.country("FR")])
+        #expect(PlaceWords.narrowings("France") == [.country("FR")])
+        #expect(PlaceWords.narrowings("США") == [.country("US")])
+        #expect(PlaceWords.narrowings("uk") == [.country("GB")])
+        #expect(PlaceWords.narrowings("Idaho") == [.state("ID")])
+        #expect(PlaceWords.narrowings("Айдахо") == [.state("ID")])
+        #expect(PlaceWords.narrowings("OR") == [.state("OR")])
+        // A country first, then the state of that name or code.
+        #expect(PlaceWords.narrowings("Georgia") == [.country("GE"), .state("GA")])
+        #expect(PlaceWords.narrowings("ID") == [.country("ID"), .state("ID")])
+        #expect(PlaceWords.narrowings("Татарстан") == [.region("Tatarstan")])
+        #expect(PlaceWords.narrowings("Вахитовский").isEmpty)
+    }
+
+    @Test func aNarrowingAsksTheGeocoderAndHoldsItToTheAnswer() {
+        #expect(PlaceWords.Narrowing.state("ID").query(for: "Moscow") == "Moscow,ID,US")
+        #expect(PlaceWords.Narrowing.country("FR").query(for: "Paris") == "Paris,FR")
+        #expect(PlaceWords.Narrowing.country("FR").admits(.parisFR))
+        #expect(!PlaceWords.Narrowing.country("FR").admits(.parisUS))
+        #expect(PlaceWords.Narrowing.state("TX").admits(.parisUS))
+        #expect(!PlaceWords.Narrowing.state("ID").admits(.parisUS))
+        // The geocoder's Cyrillic «Республика Мордовия» is Mordovia.
+        #expect(PlaceWords.Narrowing.region("Mordovia").admits(.saransk))
+    }
 }

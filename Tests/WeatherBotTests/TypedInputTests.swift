@@ -149,6 +149,30 @@ import WeatherBotStore
         #expect(TypedCoordinates.read(text) == nil, "«\(text.prefix(40))»")
     }
 
+    @Test(arguments: [
+        ("https://maps.app.goo.gl/Xk3bTq9wZp2", "https://maps.app.goo.gl/Xk3bTq9wZp2"),
+        ("вот тут maps.app.goo.gl/Xk3bTq9wZp2?g_st=ic, ждём", "https://maps.app.goo.gl/Xk3bTq9wZp2?g_st=ic"),
+        ("https://goo.gl/maps/AbCd1234", "https://goo.gl/maps/AbCd1234"),
+        ("(https://yandex.ru/maps/-/CCUqMKR3)", "https://yandex.ru/maps/-/CCUqMKR3"),
+        ("HTTPS://Yandex.KZ/maps/-/CDa7xY", "https://yandex.kz/maps/-/CDa7xY"),
+    ])
+    func shortMapLinksAreFollowedAsWritten(text: String, link: String) {
+        #expect(TypedCoordinates.read(text) == nil)
+        #expect(TypedLinks.shortLink(in: text) == link)
+        #expect(ShortMapLink.isShort(link))
+    }
+
+    /// Only the map apps' short links are followed: no other host, no long link, no bare host.
+    @Test(arguments: [
+        "https://example.com/maps/-/CCUqMKR3", "https://goo.gl/AbCd1234", "https://maps.app.goo.gl/", "https://maps.app.goo.gl.evil.com/abcd",
+        "https://yandex.ru/maps/213/moscow/", "https://yandex.ru/search/-/CCUq", "ftp://maps.app.goo.gl/abcd", "https://bit.ly/abcd",
+        "maps.app.goo.gl", "https://evil.com/?u=maps.app.goo.gl/abcd", "https://user@maps.app.goo.gl.evil.com/abcd",
+    ])
+    func otherLinksAreNotFollowed(text: String) {
+        #expect(TypedLinks.shortLink(in: text) == nil, "«\(text)»")
+        #expect(!ShortMapLink.isShort(text))
+    }
+
     // MARK: Place searches
 
     static let searches: [(String, String, Bool)] = [
