@@ -195,6 +195,25 @@ public enum FavoritesMode: String, Sendable, Hashable {
     case move = "m"
 }
 
+extension WeatherView {
+    /// What a search asked to see, as the chat's state keeps it while a question is open.
+    var asked: AskedView? {
+        switch self {
+        case .now: nil
+        case .hourly: .tomorrow
+        case .daily: .week
+        }
+    }
+
+    init(_ asked: AskedView?) {
+        switch asked {
+        case nil: self = .now
+        case .tomorrow: self = .hourly(page: 1)
+        case .week: self = .daily
+        }
+    }
+}
+
 /// Which view of the weather a message shows.
 public enum WeatherView: Sendable, Hashable {
     /// The current weather card.

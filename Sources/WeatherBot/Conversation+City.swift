@@ -80,14 +80,16 @@ extension Conversation {
     /// Text that is not a command: the answer to a question about a name, or a place to look up
     /// as people write it («погода в Казани завтра», «weather in London»). Only filler words
     /// («погода», «weather tomorrow») show the chat's own weather.
-    func freeText(_ text: String, _ context: inout Context) async {
+    ///
+    /// `lookingUp`: the text came with /weather, which looks a place up whatever is asked.
+    func freeText(_ text: String, lookingUp: Bool = false, _ context: inout Context) async {
         let reading = TypedQuery.read(text)
         let week = TypedQuery.asksForWeek(text)
         let view: WeatherView = week ? .daily : reading?.tomorrow ?? TypedQuery.asksForTomorrow(text) ? .hourly(page: 1) : .now
         // A name asked for is searched; words with no place in them («погода», «погода завтра»,
         // the bot's own examples) ask for the weather as at any other time, and the question
         // stays open for the name that may still come.
-        if let reading {
+        if let reading, !lookingUp {
             switch context.state {
             case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
                 return await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
@@ -102,7 +104,7 @@ extension Conversation {
             await showWeather(view, of: own, &context)
             return
         }
-        let purpose: SearchPurpose = context.chat.currentPlace == nil ? .setCity : .browse
+        let purpose: SearchPurpose = context.chat.currentPlace == nil && !lookingUp ? .setCity : .browse
         await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
     }
 
@@ -138,7 +140,7 @@ extension Conversation {
             context.say(Views.nothingFound(query, context.texts))
         case (1, .setCity):
             let question = context.nextQuestion()
-            context.state = .confirmingCity(places[0])
+            context.state = .confirmingCity(places[0], then: view.asked)
             let view = Views.cityQuestion(places[0], question: question, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
         case (1, .browse):
@@ -147,7 +149,7 @@ extension Conversation {
             await showWeather(view, of: .recent(id), &context)
         case (_, .setCity):
             let question = context.nextQuestion()
-            context.state = .choosingPlace(places, purpose)
+            context.state = .choosingPlace(places, purpose, then: view.asked)
             let choices = places.indices.map { (places[$0], CallbackAction.pickPlace(question: question, index: $0)) }
             let view = Views.placeChoice(choices, for: .setCity, context.texts)
             context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
@@ -221,7 +223,7 @@ extension Conversation {
     /// Makes `place` the chat's city, answered on the message that asked (`messageID`), and shows
     /// its weather; the time zone comes with the weather. A chat that had no city loses the reply
     /// keyboard that offered to share a location.
-    func adopt(_ place: Place, answering messageID: Int?, _ context: inout Context) async {
+    func adopt(_ place: Place, answering messageID: Int?, then view: WeatherView = .now, _ context: inout Context) async {
         if context.chat.currentPlace == nil {
             if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
             context.replies.append(Views.firstCity(place, context.texts, inGroup: context.isGroup))
@@ -229,7 +231,7 @@ extension Conversation {
             context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
         }
         setCity(place, &context)
-        await showWeather(.now, of: .current, &context)
+        await showWeather(view, of: .current, &context)
     }
 
     /// Makes `place` the chat's city. The city it replaces stays among the recent places as it

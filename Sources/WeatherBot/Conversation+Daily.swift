@@ -17,7 +17,9 @@ extension Conversation {
         let (timeAndPlace, chart) = Self.chartOption(argument)
         guard let (hour, minute, rest) = TypedTime.leading(timeAndPlace) else {
             guard TypedTime.isTimeLike(timeAndPlace), let first = timeAndPlace.split(separator: " ").first else {
-                return context.say(context.texts.dailyUsage)
+                // «/daily завтра», «/daily Казань»: what was not understood, then how it goes.
+                let said = HTML.escape(HTML.truncate(argument, maximumCharacters: 40))
+                return context.say(context.texts.dailyNotUnderstood(said) + "\n\n" + context.texts.dailyUsage)
             }
             return context.say(context.texts.badTime(HTML.escape(HTML.truncate(first, maximumCharacters: 20))))
         }

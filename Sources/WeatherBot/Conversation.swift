@@ -208,6 +208,8 @@ public struct Conversation: Sendable {
             context.say(context.texts.help)
         case .weather:
             await showWeather(.now, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
+        case .weatherIn(let text):
+            await freeText(text, lookingUp: true, &context)
         case .search(let query?):
             await search(query, for: .browse, &context)
         case .search(nil):
@@ -260,14 +262,14 @@ public struct Conversation: Sendable {
         let current = context.chat.questionSeq
         switch action {
         case .confirmCity(let question):
-            guard question == current, case .confirmingCity(let place) = context.state else {
+            guard question == current, case .confirmingCity(let place, let then) = context.state else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
             context.state = .idle
-            await adopt(place, answering: messageID, &context)
+            await adopt(place, answering: messageID, then: WeatherView(then), &context)
         case .rejectCity(let question):
-            guard question == current, case .confirmingCity(let place) = context.state else {
+            guard question == current, case .confirmingCity(let place, _) = context.state else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
@@ -278,7 +280,7 @@ public struct Conversation: Sendable {
             }
             askCityName(for: .setCity, rejected: place, &context)
         case .justWeather(let question):
-            guard question == current, case .confirmingCity(let place) = context.state else {
+            guard question == current, case .confirmingCity(let place, _) = context.state else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
@@ -307,7 +309,7 @@ public struct Conversation: Sendable {
             if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
             await search(query, alternatives: alternatives, for: purpose, &context)
         case .pickPlace(let question, let index):
-            guard question == current, case .choosingPlace(let places, let purpose) = context.state, places.indices.contains(index) else {
+            guard question == current, case .choosingPlace(let places, let purpose, let then) = context.state, places.indices.contains(index) else {
                 return stale(queryID, &context)
             }
             context.answer(queryID)
@@ -316,14 +318,14 @@ public struct Conversation: Sendable {
             switch purpose {
             case .setCity:
                 guard context.chat.currentPlace == nil, let messageID else {
-                    return await adopt(place, answering: messageID, &context)
+                    return await adopt(place, answering: messageID, then: WeatherView(then), &context)
                 }
                 // The first city: «📍 Ваш город» comes as a message of its own, so the list, its
                 // buttons gone, says what was picked instead of still asking.
                 let picked = context.texts.picked(Views.buttonLabel(of: place, context.texts))
                 let text = Views.placeChoicePrompt(for: .setCity, context.texts) + "\n\n<i>" + HTML.escape(picked) + "</i>"
                 context.replies.append(.edit(.id(messageID), text: text))
-                await adopt(place, answering: nil, &context)
+                await adopt(place, answering: nil, then: WeatherView(then), &context)
             case .browse:
                 let id = context.chat.remember(place)
                 await showWeather(.now, of: .recent(id), &context)

@@ -28,12 +28,15 @@ enum FavoritesViews {
             }
             // Two places a row keeps long lists compact.
             keyboard = stride(from: 0, to: buttons.count, by: 2).map { Array(buttons[$0..<min($0 + 2, buttons.count)]) }
+            // One place has nowhere to move: no «Переставить» beside it, as /move says.
+            var modes: [InlineKeyboardButton] = []
             if !favorites.isEmpty {
-                keyboard.append([
-                    InlineKeyboardButton(text: texts.deleteModeButton, callbackData: CallbackAction.favoritesMode(.delete).encoded),
-                    InlineKeyboardButton(text: texts.moveModeButton, callbackData: CallbackAction.favoritesMode(.move).encoded),
-                ])
+                modes.append(InlineKeyboardButton(text: texts.deleteModeButton, callbackData: CallbackAction.favoritesMode(.delete).encoded))
             }
+            if favorites.count > 1 {
+                modes.append(InlineKeyboardButton(text: texts.moveModeButton, callbackData: CallbackAction.favoritesMode(.move).encoded))
+            }
+            if !modes.isEmpty { keyboard.append(modes) }
         case .delete:
             lines.append(favorites.isEmpty ? texts.noFavorites : texts.chooseToDelete)
             keyboard = favorites.compactMap { row in
@@ -41,6 +44,10 @@ enum FavoritesViews {
                 return [InlineKeyboardButton(text: "🗑 " + label(row, among: places, texts), callbackData: CallbackAction.deleteFavorite(id: id, by: owner).encoded)]
             }
             keyboard.append([InlineKeyboardButton(text: texts.doneButton, callbackData: CallbackAction.favoritesMode(.list).encoded)])
+        case .move where favorites.count == 1:
+            // An older list's «Переставить» after the others were deleted.
+            lines.append(texts.onlyOneFavorite(Views.name(of: favorites[0].place, texts.language)))
+            keyboard = [[InlineKeyboardButton(text: texts.doneButton, callbackData: CallbackAction.favoritesMode(.list).encoded)]]
         case .move:
             lines.append(favorites.isEmpty ? texts.noFavorites : texts.chooseToMove)
             keyboard = favorites.compactMap { row in

@@ -5,6 +5,8 @@ public enum Command: Sendable, Hashable {
     case start
     case help
     case weather
+    /// `/weather NAME`: a place's weather, the name read as in free text («/weather Казань завтра»).
+    case weatherIn(String)
     /// `/search NAME`, or `/search` alone (nil) to be asked for a name.
     case search(String?)
     /// «🔎 Выбрать город вручную»: choose the chat's own city by name.

@@ -24,7 +24,7 @@ extension Texts {
 
         // MARK: The city dialogue
 
-        locating: "🔎 Finding your city…",
+        locating: "🔎 Finding the city…",
         isThisYourCity: "Is this your city?",
         yesButton: "✅ Yes, that's right",
         noButton: "No, choose another",
@@ -41,7 +41,7 @@ extension Texts {
         answeredJustWeather: "Answer: just the weather here, the city stays",
         nothingFound: { "Nothing found for “\($0)”. Check the name and type it again, in English or in the local language." },
         severalFoundOwnCity: "Several places match. Choose your city:",
-        severalFoundPlace: "Several places match. Choose a place:",
+        severalFoundPlace: "Several places match. Tap any of them to see its weather.",
         nameTooLong: "That is too long for a place's name. Type just the city's name, for example: <i>London</i>",
         picked: { "Chosen: \($0)" },
         searchFailed: { "The search failed: \($0). Press “🔄 Retry” a little later." },
@@ -158,6 +158,7 @@ extension Texts {
         dailyListTitle: "🗓 <b>Daily forecasts</b>",
         noDaily: "No subscriptions yet.",
         badTime: { "I can't read the time “\($0)”. Give hours and minutes, for example: /daily 8:00" },
+        dailyNotUnderstood: { "I don't understand “\($0)”: /daily needs a time." },
         dailyNeedsCity: "Choose your city first: type /city and its name, for example /city London, or share your location.",
         dailyLimit: { "At most \($0) daily \(plural($0, one: "forecast", other: "forecasts")). Cancel one: /daily" },
         dailyDuplicate: "That forecast is already set.",

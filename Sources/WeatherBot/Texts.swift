@@ -186,6 +186,8 @@ public struct Texts: Sendable {
     let dailyListTitle: String
     let noDaily: String
     let badTime: @Sendable (_ text: String) -> String
+    /// Said before /daily's usage when what followed it was neither a time nor «off».
+    let dailyNotUnderstood: @Sendable (_ text: String) -> String
     let dailyNeedsCity: String
     let dailyLimit: @Sendable (_ limit: Int) -> String
     let dailyDuplicate: String

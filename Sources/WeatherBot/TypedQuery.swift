@@ -31,6 +31,12 @@ enum TypedQuery {
             if tomorrowWords.contains(current) { tomorrow = true }
             start += 1
         }
+        // «…в городе Казань потому что я собираюсь…»: a name ends where a clause begins.
+        // Its «завтра» still counts: «…в Казани, потому что завтра еду».
+        if let clause = (start + 1..<max(end, start + 1)).first(where: { clauseWords.contains(keys[$0]) }) {
+            if keys[clause..<end].contains(where: tomorrowWords.contains) { tomorrow = true }
+            end = clause
+        }
         while end > start {
             let current = keys[end - 1]
             guard current.isEmpty || trailingWords.contains(current) else { break }
@@ -103,10 +109,16 @@ enum TypedQuery {
     static let leadingWords: Set<String> = ([
         "погода", "погоду", "погоды", "погодка", "погодку", "прогноз", "прогноза", "какая", "какой", "какую", "как", "там",
         "сейчас", "сегодня", "завтра", "будет", "в", "во", "на", "для", "по", "покажи", "покажите", "скажи", "скажите",
-        "подскажи", "подскажите", "пожалуйста", "плиз", "а", "ну", "мне",
+        "подскажи", "подскажите", "пожалуйста", "плиз", "а", "ну", "мне", "город", "городе", "города", "г",
         "weather", "forecast", "what's", "whats", "what", "is", "will", "be", "how's", "hows", "how", "like", "show", "tell",
         "me", "please", "in", "at", "for", "today", "now", "tomorrow", "tomorrow's", "current",
     ] as Set<String>).union(chartWords).union(weekWords)
+
+    /// Words that begin a clause, which no place's name has in it: the name ends before them.
+    static let clauseWords: Set<String> = [
+        "потому", "поскольку", "так", "чтобы", "что", "если", "когда", "где", "который", "которая", "хочу", "хотим", "собираюсь",
+        "собираемся", "еду", "едем", "лечу", "летим", "because", "since", "so", "when", "if", "where", "which", "i", "we", "i'm",
+    ]
 
     /// Words that may stand after a place: «Москва завтра», «London weather for tomorrow».
     static let trailingWords: Set<String> = ([

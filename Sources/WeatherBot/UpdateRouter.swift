@@ -111,7 +111,7 @@ public enum UpdateRouter {
         switch name {
         case "start": return .start
         case "help": return .help
-        case "weather": return .weather
+        case "weather": return arguments.isEmpty ? .weather : .weatherIn(arguments)
         case "search": return .search(arguments.isEmpty ? nil : arguments)
         case "fav", "favorites": return .favorites
         case "del", "delete": return .delete(arguments.isEmpty ? nil : arguments)

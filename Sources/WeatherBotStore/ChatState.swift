@@ -6,14 +6,15 @@ public enum ChatState: Codable, Sendable, Hashable {
     case idle
     /// A location arrived; the city is being determined.
     case locating
-    /// «Это ваш город?» was asked about this place.
-    case confirmingCity(Place)
+    /// «Это ваш город?» was asked about this place; `then` is what the search asked to see once
+    /// it is the city («погода в Казани завтра»), nil for the weather now.
+    case confirmingCity(Place, then: AskedView? = nil)
     /// A city name is expected as the next text, for `purpose`.
     case awaitingCityName(SearchPurpose)
     /// A search failed for a reason of the service's; «🔄 Повторить» runs it again, or a new name is typed.
     case searchFailed(query: String, alternatives: [String] = [], purpose: SearchPurpose)
-    /// A list of places was offered; one is to be picked, for `purpose`.
-    case choosingPlace([Place], SearchPurpose)
+    /// A list of places was offered; one is to be picked, for `purpose`, then shown as `then`.
+    case choosingPlace([Place], SearchPurpose, then: AskedView? = nil)
     /// «Удалить всё?» was asked, by this member (in a group only they or an administrator answer).
     case confirmingReset(askedBy: Int64? = nil)
     /// «Отменить все ежедневные прогнозы?» (/daily off) was asked, by this member.
@@ -35,6 +36,14 @@ public enum ChatState: Codable, Sendable, Hashable {
     }
 
     private static let storedIdle = (try? JSONEncoder().encode(ChatState.idle)) ?? Data()
+}
+
+/// A view other than the weather now that a search asked for.
+public enum AskedView: String, Codable, Sendable, Hashable {
+    /// «…завтра»: tomorrow's hours.
+    case tomorrow
+    /// «…на неделю»: the seven days.
+    case week
 }
 
 /// What a search by name is for.

@@ -125,10 +125,11 @@ import WeatherBotStore
         let city = try await chat.send(.command(.city("Париж")))
         #expect(prompt(city) == "Нашлось несколько мест. Выберите свой город:")
         let search = try await chat.send(.command(.search("Париж")))
-        #expect(prompt(search) == "Нашлось несколько мест. Выберите место:")
+        // A search's list stays true after any number of picks: each shows a place's weather.
+        #expect(prompt(search) == "Нашлось несколько мест. Нажмите на любое — покажу погоду там.")
         chat.language = .en
         #expect(prompt(try await chat.send(.command(.city("Париж")))) == "Several places match. Choose your city:")
-        #expect(prompt(try await chat.send(.command(.search("Париж")))) == "Several places match. Choose a place:")
+        #expect(prompt(try await chat.send(.command(.search("Париж")))) == "Several places match. Tap any of them to see its weather.")
     }
 
     @Test func theFirstCitysListSaysWhatWasPickedWithoutItsButtons() async throws {

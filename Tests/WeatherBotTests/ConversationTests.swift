@@ -48,7 +48,7 @@ import WeatherBotSQLite
         #expect(first.followUps == [.resolveLocation(latitude: 54.18, longitude: 45.17, statusTag: "locate-5", language: .ru)])
 
         let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
-        guard case .confirmingCity(let place) = second.chat.state,
+        guard case .confirmingCity(let place, _) = second.chat.state,
             case .edit(.tag("locate-5"), let text, let keyboard?) = second.replies.first
         else {
             Issue.record("expected the status message edited into the question, got \(second.replies)")
@@ -72,7 +72,7 @@ import WeatherBotSQLite
         #expect(first.followUps == [.resolveMapLink(link: link, statusTag: "locate-6", language: .ru, inGroup: false)])
 
         let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
-        guard case .confirmingCity(let place) = second.chat.state, case .edit(.tag("locate-6"), let text, _) = second.replies.first else {
+        guard case .confirmingCity(let place, _) = second.chat.state, case .edit(.tag("locate-6"), let text, _) = second.replies.first else {
             Issue.record("expected the question about the link's point, got \(second.replies)")
             return
         }
@@ -245,7 +245,7 @@ import WeatherBotSQLite
     @Test func englishSpeakersGetEnglish() async {
         let bot = conversation()
         let first = await bot.handle(incoming(.location(latitude: 54.18, longitude: 45.17), language: .en), chat: nil)
-        #expect(first.replies.first?.text == "🔎 Finding your city…")
+        #expect(first.replies.first?.text == "🔎 Finding the city…")
         let asked = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
         #expect(asked.replies.first?.text?.contains("Is this your city?") ?? false)
         #expect(asked.replies.first?.text?.contains("Saransk") ?? false)

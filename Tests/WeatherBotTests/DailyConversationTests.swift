@@ -73,6 +73,9 @@ import WeatherBotSQLite
         try await dailyOff(chat)
         let late = try await chat.send(.command(.daily("25 pm 1")))
         #expect(late.replies.first?.text?.hasPrefix("Не понимаю время «25") == true, "\(late.replies)")
+        // Words that are no time are named before the usage, not met with the usage alone.
+        let words = try await chat.send(.command(.daily("завтра")))
+        #expect(words.replies.first?.text?.hasPrefix("Не понимаю «завтра»: после /daily нужно время.\n\nЧтобы получать прогноз каждый день") == true)
         let noCity = try Chat(id: 5)
         let step = try await noCity.send(.command(.daily("9:15")))
         #expect(step.replies.first?.text?.contains("Сначала выберите город") == true)

@@ -357,6 +357,20 @@ import WeatherBotStore
         let afterDelete = try await chat.press("🗑 1. Казань", in: deleteMode, messageID: 8)
         #expect(try chat.favorites() == ["Уфа"])
         #expect(afterDelete.replies.first == .answer(callbackQueryID: "q", text: "🗑 Удалено: Казань"))
+        // One place left has nowhere to move: the list offers no «Переставить», and an older
+        // list's button says so, as /move does.
+        guard case .send(_, .inline(let single)?, _) = try await chat.send(.command(.favorites)).replies.last else {
+            Issue.record("expected the list")
+            return
+        }
+        #expect(single.inlineKeyboard.flatMap { $0 }.map(\.text) == ["📍 Саранск", "1. Уфа", "🗑 Удалить"])
+        let oldMove = try await chat.press("Переставить", in: list, messageID: 7)
+        guard case .edit(.id(7), let text, let keyboard?)? = oldMove.replies.last else {
+            Issue.record("expected the old list redrawn, got \(oldMove.replies)")
+            return
+        }
+        #expect(text.hasSuffix("В избранном одно место (Уфа) — переставлять нечего."), "\(text)")
+        #expect(keyboard.inlineKeyboard.flatMap { $0 }.map(\.text) == ["« Готово"])
     }
 
     @Test func delAndMoveTakeNumbersAndExplainTheRange() async throws {

@@ -76,6 +76,35 @@ import WeatherBotSQLite
         #expect(text.contains("Казань"), "\(opening): \(text)")
     }
 
+    /// A new user who types /help's example is asked about the city, and «Да» shows what the
+    /// sentence asked for: tomorrow's hours, or the week; so does a pick from a list of namesakes.
+    @Test(arguments: [("погода в Казани завтра", "Да, всё верно", "по часам"), ("погода в Казани на неделю", "Да, всё верно", "на 7 дней"),
+                      ("Париж завтра", "Франция", "по часам"), ("Казань", "Да, всё верно", "Ощущается как")])
+    func aNewUsersCityShowsWhatTheirSentenceAskedFor(typed: String, answer: String, shown: String) async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(message(typed)!)
+        let answered = try await chat.press(answer, in: asked)
+        let view = try #require(answered.replies.last?.text)
+        #expect(view.contains(shown), "\(typed): \(view)")
+    }
+
+    /// «/weather Казань» is Kazan's weather, not the chat's city's: with a city, without one, and
+    /// while the bot waits for a name.
+    @Test func weatherWithANameShowsThatPlace() async throws {
+        let fresh = try Chat()
+        let looked = try await fresh.send(message("/weather Казань")!)
+        #expect(looked.replies.last?.text?.hasPrefix("📍 <b>Казань</b>") == true, "\(looked.replies)")
+        #expect(looked.chat.currentPlace == nil)
+        let chat = try await withCity()
+        _ = try await chat.send(message("/city")!)
+        let tomorrow = try await chat.send(message("/weather Казань завтра")!)
+        let hours = try #require(tomorrow.replies.last?.text)
+        #expect(hours.contains("Казань") && hours.contains("по часам"), "\(hours)")
+        #expect(tomorrow.chat.currentPlace?.name == "Saransk")
+        let own = try await chat.send(message("/weather")!)
+        #expect(own.replies.last?.text?.contains("📍 <b>Саранск</b>") == true)
+    }
+
     @Test func theBotsOwnWordsAreNotSearchedAfterASearchFailed() async throws {
         let conversation = Conversation(geocoder: FlakyGeocoder(), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
         let failed = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .command(.search("Казань")))), chat: nil)

@@ -178,6 +178,9 @@ import WeatherBotStore
     static let searches: [(String, String, Bool)] = [
         ("погода москва", "москва", false), ("Погода в Казани", "Казани", false), ("погода в москве завтра", "москве", true),
         ("Москва завтра", "Москва", true), ("weather in London", "London", false), ("London weather tomorrow", "London", true),
+        ("Подскажите пожалуйста какая сегодня будет погода в городе Казань потому что я собираюсь поехать туда на машине вечером с семьёй", "Казань", false),
+        ("погода в Казани, потому что завтра еду туда", "Казани", true), ("погода в г. Уфа", "Уфа", false),
+        ("weather in London because I fly there tomorrow", "London", true), ("what's the weather in Paris so I know what to wear", "Paris", false),
         ("какая погода в Питере?", "Питере", false), ("what's the weather in Paris", "Paris", false),
         ("What’s the weather like in Paris?", "Paris", false), ("weather in the Hague", "the Hague", false),
         ("The Hague weather", "The Hague", false), ("Нижний Новгород", "Нижний Новгород", false),

@@ -19,6 +19,7 @@ import WeatherBotStore
         #expect(UpdateRouter.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
         #expect(UpdateRouter.route(message("/search"))?.intent == .command(.search(nil)))
         #expect(UpdateRouter.route(message("/weather"))?.intent == .command(.weather))
+        #expect(UpdateRouter.route(message("/weather Париж завтра"))?.intent == .command(.weatherIn("Париж завтра")))
         #expect(UpdateRouter.route(message("/chart"))?.intent == .command(.chart(nil)))
         #expect(UpdateRouter.route(message("/chart week"))?.intent == .command(.chart("week")))
         #expect(UpdateRouter.route(message("/frobnicate now"))?.intent == .command(.unknown("frobnicate")))
