@@ -177,7 +177,8 @@ extension Conversation {
     /// places are not in a region so named («Казань, Вахитовский»).
     func geocode(_ query: String, alternatives: [String], _ language: Language) async throws -> [Place] {
         if let (name, by) = TypedQuery.narrowed(query) {
-            let names = Self.searchedNames(name, alternatives: TypedQuery.nominatives(of: name))
+            // One nominative guess: each narrowing asks every name, and OpenWeather counts each.
+            let names = Self.searchedNames(name, alternatives: Array(TypedQuery.nominatives(of: name).prefix(1)))
             let narrowings = PlaceWords.narrowings(by)
             for narrowing in narrowings {
                 for name in names {
