@@ -47,12 +47,17 @@ extension PlaceTimeZone {
 
 /// What the sky does: OpenWeather's description and icon code (`01d`, `10n`, …).
 public struct Condition: Codable, Sendable, Hashable {
+    /// OpenWeather's words for it, in the language the forecast was fetched in.
     public var description: String
     public var icon: String
+    /// OpenWeather's condition code (800 clear, 500 light rain…), which the bot words itself in
+    /// each reader's language; nil when the answer had none.
+    public var id: Int?
 
-    public init(description: String, icon: String) {
+    public init(description: String, icon: String, id: Int? = nil) {
         self.description = description
         self.icon = icon
+        self.id = id
     }
 }
 

@@ -11,13 +11,16 @@ struct ErrorBody: Decodable {
 }
 
 struct ConditionBody: Decodable {
+    var id: Double?
     var description: String?
     var icon: String?
 }
 
 extension Array where Element == ConditionBody {
     var condition: Condition {
-        Condition(description: first?.description ?? "", icon: first?.icon ?? "")
+        // A code is three digits; anything else (NaN, 1e300) is no code, never a trap.
+        let id = first?.id.flatMap { (100..<1000).contains($0) ? Int($0) : nil }
+        return Condition(description: first?.description ?? "", icon: first?.icon ?? "", id: id)
     }
 }
 

@@ -47,7 +47,7 @@ public enum DailyForecastView {
             lines += [
                 "🌅 \(texts.morning): \(WeatherViews.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(WeatherViews.temperature(today.dayTemperature))",
                 "🌆 \(texts.evening): \(WeatherViews.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(WeatherViews.temperature(today.nightTemperature))",
-                "\(WeatherViews.emoji(forIcon: today.condition.icon, clouds: today.clouds)) \(WeatherViews.skyDescription(today.condition.description, clouds: today.clouds, texts))",
+                "\(WeatherViews.emoji(forIcon: today.condition.icon, clouds: today.clouds)) \(WeatherViews.skyDescription(ConditionWords.text(today.condition, texts.language), clouds: today.clouds, texts))",
             ]
             // A dry day is said once, by the summary, not also as «0,0 мм, вероятность 0%».
             if today.precipitation >= 0.05 || chance > 0 {

@@ -98,7 +98,7 @@ public enum WeatherViews {
             header(place, texts),
             "🕒 \(texts.localTime): \(clockTime(now, in: zone))",
             "",
-            "\(emoji(forIcon: current.condition.icon, clouds: current.clouds)) <b>\(temperature(current.temperature))</b>, \(HTML.escape(current.condition.description))",
+            "\(emoji(forIcon: current.condition.icon, clouds: current.clouds)) <b>\(temperature(current.temperature))</b>, \(HTML.escape(ConditionWords.text(current.condition, texts.language)))",
             "\(texts.feelsLike): \(temperature(current.feelsLike))",
             "\(texts.clouds): \(current.clouds)%",
             "💨 \(texts.wind): \(wind(current.windSpeed, current.windDegrees, gust: current.windGust, texts))",
@@ -197,7 +197,7 @@ public enum WeatherViews {
             lines.append(
                 "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon, clouds: day.clouds)) "
                     + "\(texts.dayTime) <b>\(temperature(day.dayTemperature))</b>, \(texts.nightTime) \(temperature(day.nightTemperature))")
-            var details = [skyDescription(day.condition.description, clouds: day.clouds, texts)]
+            var details = [skyDescription(ConditionWords.text(day.condition, texts.language), clouds: day.clouds, texts)]
             let chance = Int((day.precipitationChance * 100).rounded())
             if day.precipitation >= 0.05 {
                 details.append("☔ \(decimal(day.precipitation, texts)) \(texts.millimetres) (\(chance)%)")
