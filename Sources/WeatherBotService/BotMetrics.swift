@@ -64,6 +64,12 @@ public final class BotMetrics: Sendable {
         Counter(label: hit ? "weatherbot_weather_cache_hits_total" : "weatherbot_weather_cache_misses_total", factory: factory).increment()
     }
 
+    /// A place was looked up by name: `hit` when the geocoding cache had it (or was fetching it).
+    func geocodingRequested(hit: Bool) {
+        guard let factory else { return }
+        Counter(label: hit ? "weatherbot_geocoding_cache_hits_total" : "weatherbot_geocoding_cache_misses_total", factory: factory).increment()
+    }
+
     /// A request went to OpenWeather over HTTP.
     func openWeatherRequestSent(_ endpoint: String) {
         guard let factory else { return }

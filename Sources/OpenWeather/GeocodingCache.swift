@@ -1,0 +1,71 @@
+public import BotClock
+public import Foundation
+
+/// Places found by name, shared by all chats: the same name typed by many users, or by one user
+/// again, costs one call a day.
+///
+/// The key is the name as people vary it without meaning another place: case, and spaces around
+/// and between words. A name that found nothing is kept too, for less time (a typo is typed
+/// again, but a place may be added). Concurrent look-ups of one name share one call; a failure is
+/// not kept.
+public actor GeocodingCache {
+    private struct Entry {
+        var places: [GeoPlace]
+        var fetchedAt: Date
+    }
+
+    private let keptFor: TimeInterval
+    private let emptyKeptFor: TimeInterval
+    private let capacity: Int
+    private let clock: any WallClock
+    private var entries: [String: Entry] = [:]
+    private var inFlight: [String: Task<[GeoPlace], any Error>] = [:]
+    /// Look-ups answered without a call: for `/metrics` and the tests.
+    public private(set) var hits = 0
+
+    public init(
+        keptFor: Duration = .seconds(86_400), emptyKeptFor: Duration = .seconds(3600), capacity: Int = 20_000,
+        clock: any WallClock = SystemWallClock()
+    ) {
+        self.keptFor = keptFor.timeInterval
+        self.emptyKeptFor = emptyKeptFor.timeInterval
+        self.capacity = max(1, capacity)
+        self.clock = clock
+    }
+
+    /// «  New   york » and «New York» are one name.
+    static func key(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The places named `name`: kept ones while they are young enough (`cached`), else what
+    /// `fetch` finds.
+    public func places(
+        named name: String, fetch: @escaping @Sendable () async throws -> [GeoPlace]
+    ) async throws -> (places: [GeoPlace], cached: Bool) {
+        let key = Self.key(name)
+        let now = clock.date
+        if let entry = entries[key], now.timeIntervalSince(entry.fetchedAt) < (entry.places.isEmpty ? emptyKeptFor : keptFor) {
+            hits += 1
+            return (entry.places, true)
+        }
+        if let running = inFlight[key] {
+            hits += 1
+            return (try await running.value, true)
+        }
+        let task = Task { try await fetch() }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
+        let places = try await task.value
+        if entries[key] == nil, entries.count >= capacity {
+            // The oldest tenth goes: eviction stays rare and cheap.
+            for (victim, _) in entries.sorted(by: { $0.value.fetchedAt < $1.value.fetchedAt }).prefix(max(1, capacity / 10)) {
+                entries[victim] = nil
+            }
+        }
+        entries[key] = Entry(places: places, fetchedAt: clock.date)
+        return (places, false)
+    }
+
+    public var count: Int { entries.count }
+}

@@ -1,0 +1,65 @@
+import BotClock
+import Foundation
+import OpenWeather
+import Synchronization
+import Testing
+
+/// Places by name kept for everyone: one call a day for a name, however it is typed.
+@Suite struct GeocodingCacheTests {
+    let kazan = GeoPlace(name: "Kazan", lat: 55.79, lon: 49.12, country: "RU")
+
+    @Test func aNameTypedAgainInAnyCaseOrSpacingCostsNoCall() async throws {
+        let clock = ManualClock()
+        let cache = GeocodingCache(clock: clock)
+        let calls = Mutex(0)
+        let kazan = kazan
+        let fetch: @Sendable () async throws -> [GeoPlace] = {
+            calls.withLock { $0 += 1 }
+            return [kazan]
+        }
+        #expect(try await cache.places(named: "Kazan", fetch: fetch) == ([kazan], false))
+        #expect(try await cache.places(named: "  kazan ", fetch: fetch).cached)
+        #expect(try await cache.places(named: "KAZAN", fetch: fetch).places == [kazan])
+        #expect(calls.withLock { $0 } == 1)
+        // A day later it is asked again.
+        clock.advance(by: .seconds(86_400))
+        #expect(try await cache.places(named: "Kazan", fetch: fetch).cached == false)
+        #expect(calls.withLock { $0 } == 2)
+    }
+
+    @Test func aNameThatFoundNothingIsKeptAnHourAndAFailureNotAtAll() async throws {
+        let clock = ManualClock()
+        let cache = GeocodingCache(clock: clock)
+        let calls = Mutex(0)
+        let nothing: @Sendable () async throws -> [GeoPlace] = {
+            calls.withLock { $0 += 1 }
+            return []
+        }
+        _ = try await cache.places(named: "Асдфгх", fetch: nothing)
+        #expect(try await cache.places(named: "асдфгх", fetch: nothing).cached)
+        clock.advance(by: .seconds(3600))
+        #expect(try await cache.places(named: "асдфгх", fetch: nothing).cached == false)
+        #expect(calls.withLock { $0 } == 2)
+
+        struct Outage: Error {}
+        await #expect(throws: Outage.self) { try await cache.places(named: "Уфа") { throw Outage() } }
+        let kazan = kazan
+        #expect(try await cache.places(named: "Уфа") { [kazan] }.cached == false)
+    }
+
+    @Test func lookUpsOfOneNameAtOnceShareOneCall() async throws {
+        let cache = GeocodingCache(clock: ManualClock())
+        let calls = Mutex(0)
+        let kazan = kazan
+        let fetch: @Sendable () async throws -> [GeoPlace] = {
+            calls.withLock { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(100))
+            return [kazan]
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 { group.addTask { _ = try await cache.places(named: "Kazan", fetch: fetch) } }
+            try await group.waitForAll()
+        }
+        #expect(calls.withLock { $0 } == 1)
+    }
+}
