@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Weather comes from One Call 3.0; when that answers 401 because the key has no One Call
 /// subscription, the free plan's `/data/2.5` endpoints are used instead, and that choice is
-/// remembered for ``fallbackMemory`` so each request does not hit the 401 again.
+/// remembered for ``fallbackMemory`` so each request does not hit the 401 again. A 429 from One
+/// Call alone while the free plan answers is One Call's daily cap: the free plan serves the rest of
+/// the UTC day. Every call waits for the ``CallBudget`` first, when there is one.
 public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     private let apiKey: String
     private let apiURL: URL
@@ -18,6 +20,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     /// After a 429, no call is made until this instant: the answer would be 429 again.
     private let rateLimitedUntil = Mutex<ContinuousClock.Instant?>(nil)
     private let rateLimitPause: Duration
+    /// What the key may spend; nil: no limit of the bot's own.
+    public let budget: CallBudget?
 
     public init(
         apiKey: String,
@@ -25,7 +29,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         transport: any HTTPTransport,
         requestTimeout: Duration = .seconds(10),
         fallbackMemory: Duration = .seconds(3600),
-        rateLimitPause: Duration = .seconds(60)
+        rateLimitPause: Duration = .seconds(60),
+        budget: CallBudget? = nil
     ) {
         self.apiKey = apiKey
         self.apiURL = apiURL
@@ -33,6 +38,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         self.requestTimeout = requestTimeout
         self.fallbackMemory = fallbackMemory
         self.rateLimitPause = rateLimitPause
+        self.budget = budget
     }
 
     public var description: String { "OpenWeatherClient(\(apiURL.host ?? "?"), key: <redacted>)" }
@@ -55,20 +61,30 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     /// (`ru` or `en`) and metric units.
     public func forecast(latitude: Double, longitude: Double, language: String) async throws(OpenWeatherError) -> Forecast {
         let point = ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "units": "metric", "lang": language]
+        var capped = false
         if !isOneCallUnavailable {
             do {
                 var query = point
                 query["exclude"] = "minutely"
-                let body: OneCallBody = try await get("/data/3.0/onecall", query)
+                let body: OneCallBody = try await get(Self.oneCall, query)
                 return body.forecast
             } catch where error.code == .subscriptionRequired {
-                markOneCallUnavailable()
+                markOneCallUnavailable(until: ContinuousClock.now + fallbackMemory)
+            } catch where error.code == .rateLimited && !error.refusedLocally {
+                // One Call's own cap, or the key's rate: the free plan tells which.
+                capped = true
             }
         }
         async let currentBody: CurrentWeatherBody = get("/data/2.5/weather", point)
         async let stepsBody: ForecastBody = get("/data/2.5/forecast", point)
         do {
             let (current, steps) = try await (currentBody, stepsBody)
+            if capped {
+                // The key still answers: One Call's calls for the UTC day are spent.
+                let now = Date()
+                let midnight = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 86_400
+                markOneCallUnavailable(until: ContinuousClock.now + .seconds(midnight - now.timeIntervalSince1970))
+            }
             let offset = Int(steps.city?.timezone ?? current.timezone ?? 0)
             return Forecast.fromFreePlan(current: current.current, steps: steps.hours, offsetSeconds: offset)
         } catch let error as OpenWeatherError {
@@ -88,10 +104,11 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         }
     }
 
-    private func markOneCallUnavailable() {
-        let deadline = ContinuousClock.now + fallbackMemory
+    private func markOneCallUnavailable(until deadline: ContinuousClock.Instant) {
         oneCallUnavailableUntil.withLock { $0 = deadline }
     }
+
+    static let oneCall = "/data/3.0/onecall"
 
     // MARK: Transport
 
@@ -115,6 +132,13 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         if pausedUntil != nil {
             throw OpenWeatherError(code: .rateLimited, endpoint: path, message: "paused after a 429", refusedLocally: true)
         }
+        if let budget {
+            do {
+                try await budget.acquire()
+            } catch {
+                throw OpenWeatherError(code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true)
+            }
+        }
         var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         // URLComponents leaves «+» as it is, which servers read as a space: encode it too.
         components.percentEncodedQueryItems = (query.sorted { $0.key < $1.key } + [("appid", apiKey)]).map { name, value in
@@ -130,7 +154,9 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             throw OpenWeatherError(code: .network, endpoint: path, message: error.description.redacting(apiKey))
         }
         guard response.status == 200 else {
-            if response.status == 429 {
+            // A 429 from One Call alone may be its daily cap; any other is the key's rate, and
+            // everyone waits it out.
+            if response.status == 429, path != Self.oneCall {
                 let deadline = ContinuousClock.now + rateLimitPause
                 rateLimitedUntil.withLock { $0 = deadline }
             }

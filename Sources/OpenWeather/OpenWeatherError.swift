@@ -9,6 +9,8 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
         case notFound
         /// 429.
         case rateLimited
+        /// Not sent: over the bot's own budget (``CallBudget``).
+        case overBudget(CallBudget.Refusal)
         /// 5xx.
         case server(Int)
         /// No HTTP answer.
@@ -23,7 +25,8 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
     /// The endpoint's path, such as `/geo/1.0/reverse`; never the query, which holds the key.
     public var endpoint: String
     public var message: String
-    /// Refused by the client without asking OpenWeather (`rateLimited` while it waits out a 429).
+    /// Refused by the client without asking OpenWeather (`rateLimited` while it waits out a 429,
+    /// `overBudget`).
     public var refusedLocally: Bool
 
     public init(code: Code, endpoint: String, message: String, refusedLocally: Bool = false) {

@@ -251,6 +251,9 @@ extension Texts {
 
         reasonInvalidKey: "the weather service rejected the bot's access key",
         reasonRateLimited: "too many requests, try again in a minute",
+        reasonOverloaded: "the weather service is busy right now, try again in a minute",
+        reasonTooManyFromChat: "too many requests in a row from this chat, wait a minute",
+        reasonDaySpent: "today's requests to the weather service are spent; new ones come after 00:00 UTC",
         reasonServer: "the weather service is temporarily unavailable",
         reasonNetwork: "the weather service cannot be reached",
         reasonUndecodable: "the weather service gave an unreadable answer",

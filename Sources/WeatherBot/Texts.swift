@@ -251,6 +251,12 @@ public struct Texts: Sendable {
 
     let reasonInvalidKey: String
     let reasonRateLimited: String
+    /// The bot's own minute budget at OpenWeather is spent.
+    let reasonOverloaded: String
+    /// One chat asked for more than its share of the minute.
+    let reasonTooManyFromChat: String
+    /// The day's budget is spent until 00:00 UTC.
+    let reasonDaySpent: String
     let reasonServer: String
     let reasonNetwork: String
     let reasonUndecodable: String

@@ -103,6 +103,9 @@ public enum Views {
         switch error.code {
         case .invalidKey, .subscriptionRequired: return texts.reasonInvalidKey
         case .rateLimited: return texts.reasonRateLimited
+        case .overBudget(.minute): return texts.reasonOverloaded
+        case .overBudget(.chat): return texts.reasonTooManyFromChat
+        case .overBudget(.day): return texts.reasonDaySpent
         case .server, .unexpectedStatus: return texts.reasonServer
         case .network: return texts.reasonNetwork
         case .undecodable: return texts.reasonUndecodable

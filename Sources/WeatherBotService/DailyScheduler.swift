@@ -159,7 +159,9 @@ public struct DailyScheduler: Service {
             var failure: (any Error)?
             var report: WeatherReport?
             do {
-                report = try await weather.weather(at: place, language: first.language, refresh: false)
+                report = try await CallContext.$priority.withValue(.soon) {
+                    try await weather.weather(at: place, language: first.language, refresh: false)
+                }
             } catch {
                 failure = error
                 report = await weather.lastKnown(at: place, language: first.language)

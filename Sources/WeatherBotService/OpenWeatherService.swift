@@ -9,6 +9,8 @@ public import WeatherBotStore
 public struct OpenWeatherService: Geocoder, WeatherSource {
     public let client: OpenWeatherClient
     public let cache: WeatherCache
+    /// Places by name, a day.
+    public let geocoding: GeocodingCache
     let logger: Logger
     let metrics: BotMetrics
     let clock: any WallClock
@@ -21,6 +23,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
+        self.geocoding = GeocodingCache(clock: clock)
         self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language in
             metrics.openWeatherCalled("forecast")
             do {
@@ -33,8 +36,15 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     }
 
     public func places(named name: String, language: Language) async throws -> [Place] {
-        metrics.openWeatherCalled("geocode")
-        return try await logged(counting: true) { try await client.geocode(name, limit: 5).map { Place($0, language: language) } }
+        let (client, metrics) = (client, metrics)
+        let found = try await logged(counting: true) {
+            try await geocoding.places(named: name) {
+                metrics.openWeatherCalled("geocode")
+                return try await client.geocode(name, limit: 5)
+            }
+        }
+        metrics.geocodingRequested(hit: found.cached)
+        return found.places.map { Place($0, language: language) }
     }
 
     public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
@@ -44,10 +54,14 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         }
     }
 
+    /// The language every forecast is fetched in: the views word conditions from their codes in
+    /// each reader's language, so one call serves chats of every language.
+    static let fetchedLanguage = "en"
+
     public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
         let asked = clock.date
         let entry = try await logged {
-            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language.rawValue, refresh: refresh)
+            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: Self.fetchedLanguage, refresh: refresh)
         }
         // Fetched before it was asked for: it was in the cache already.
         metrics.weatherRequested(hit: entry.fetchedAt < asked && !entry.isStale)
@@ -58,7 +72,9 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     }
 
     public func lastKnown(at place: Place, language: Language) async -> WeatherReport? {
-        guard let entry = await cache.lastKnown(latitude: place.latitude, longitude: place.longitude, language: language.rawValue) else { return nil }
+        guard let entry = await cache.lastKnown(latitude: place.latitude, longitude: place.longitude, language: Self.fetchedLanguage) else {
+            return nil
+        }
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: true)
     }
 

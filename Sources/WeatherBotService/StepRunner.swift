@@ -1,6 +1,7 @@
 import BotClock
 import Foundation
 import Logging
+import OpenWeather
 import TelegramBotAPI
 import WeatherBot
 import WeatherBotStore
@@ -55,7 +56,8 @@ struct StepRunner: Sendable {
         // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
         try? await backoff.retry {
             let chat = try await database.chat(item.chatId)
-            let step = await conversation.handle(event, chat: chat)
+            // OpenWeather's calls for this step are the chat's, counted against its share.
+            let step = await CallContext.$chatID.withValue(item.chatId) { await conversation.handle(event, chat: chat) }
             defer { activity?.settled(in: item.chatId) }
             var replies = step.replies.map { $0.request(chatID: item.chatId) }
             if queued.tellsOfFlood {

@@ -10,6 +10,7 @@ public final class FakeOpenWeather: Sendable {
     private let calls: Locked<Int>
     private let all: Locked<Int>
     private let down: Locked<Bool>
+    private let refused: Locked<Int>
 
     /// The server's base URL.
     public var url: URL { server.url }
@@ -19,6 +20,8 @@ public final class FakeOpenWeather: Sendable {
     public var forecastCalls: Int { calls.withLock { $0 } }
     /// Requests of every kind so far, geocoding included: what a key is billed for.
     public var requests: Int { all.withLock { $0 } }
+    /// Requests answered 429 for going over `perMinute`.
+    public var tooManyRequests: Int { refused.withLock { $0 } }
 
     /// From now on, forecasts fail with 503 (OpenWeather is down), or succeed again.
     public func failForecasts(_ failing: Bool) {
@@ -29,13 +32,18 @@ public final class FakeOpenWeather: Sendable {
     ///   - forecastDelay: how long a forecast takes to come (a slow OpenWeather).
     ///   - geocodeDelay: how long a search by name takes.
     ///   - recording: whether the server keeps every request; the benchmark turns it off.
-    public init(forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true) async throws {
+    ///   - perMinute: as a key's rate, requests beyond this many in any 60 seconds are answered
+    ///     429 (and not counted as served); nil for no limit.
+    public init(forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true, perMinute: Int? = nil) async throws {
         let calls = Locked(0)
         self.calls = calls
         let all = Locked(0)
         self.all = all
         let down = Locked(false)
         self.down = down
+        let refused = Locked(0)
+        self.refused = refused
+        let served = Locked<[ContinuousClock.Instant]>([])
         // Written once: the benchmark asks for thousands.
         let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
         let reverse = LoopbackResponse.json([Self.saransk])
@@ -44,6 +52,21 @@ public final class FakeOpenWeather: Sendable {
             all.withLock { $0 += 1 }
             guard request.query["appid"] == Self.apiKey else {
                 return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
+            }
+            if let perMinute {
+                let now = ContinuousClock.now
+                let over = served.withLock { served in
+                    served.removeAll { now - $0 >= .seconds(60) }
+                    if served.count >= perMinute { return true }
+                    served.append(now)
+                    return false
+                }
+                if over {
+                    refused.withLock { $0 += 1 }
+                    return .json(
+                        ["cod": 429, "message": "Your account is temporary blocked due to exceeding of requests limitation of your subscription type."],
+                        status: 429)
+                }
             }
             switch request.path {
             case "/geo/1.0/reverse":

@@ -133,7 +133,7 @@ struct BotApplication {
             client: OpenWeatherClient(
                 apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,
                 transport: CountingTransport(clients.openWeatherTransport, metrics: metrics, openWeather: true),
-                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory)),
+                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory), budget: CallBudget(configuration.openWeather.budget)),
             freshFor: .seconds(configuration.openWeather.cacheTTL), logger: logger, metrics: metrics)
         var settings = configuration.runtime
         settings.webhook = webhook

@@ -1,4 +1,5 @@
 import Foundation
+import OpenWeather
 
 extension BotConfiguration {
     /// OpenWeather: the key, where the API is and through which proxy, and how long answers are kept.
@@ -11,6 +12,8 @@ extension BotConfiguration {
         var cacheTTL: Int
         /// Where requests to OpenWeather go through.
         var proxy: ProxyChoice
+        /// What the key may spend: calls a minute, a UTC day, and a minute on one chat's behalf.
+        var budget: CallBudget.Limits
 
         init(reader: ConfigurationReader, environment: [String: String]) {
             apiKey = reader.string("apiKey", unset: nil, isSecret: true, help: "the OpenWeather API key") ?? ""
@@ -28,6 +31,16 @@ extension BotConfiguration {
                 reader.refuse("error: OPEN_WEATHER_CACHE_TTL must be between 0 and 86400 seconds, not \(cacheTTL).")
             }
             proxy = reader.proxy("proxy", for: apiURL, environment: environment, help: "the proxy for OpenWeather, written alike")
+            budget = CallBudget.Limits(
+                perMinute: reader.int("callsPerMinute", default: 60, help: "OpenWeather calls in any minute at most, 0 for no cap"),
+                perDay: reader.int("callsPerDay", default: 0, help: "OpenWeather calls in a UTC day at most, 0 for no cap"),
+                perChat: reader.int("callsPerChatPerMinute", default: 10, help: "OpenWeather calls a minute on one chat's behalf at most, 0 for no cap"))
+            for (name, value) in [
+                ("OPEN_WEATHER_CALLS_PER_MINUTE", budget.perMinute), ("OPEN_WEATHER_CALLS_PER_DAY", budget.perDay),
+                ("OPEN_WEATHER_CALLS_PER_CHAT_PER_MINUTE", budget.perChat),
+            ] where value < 0 {
+                reader.refuse("error: \(name) must not be negative, not \(value).")
+            }
         }
     }
 }

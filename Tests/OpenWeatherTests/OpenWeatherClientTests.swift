@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import Synchronization
 import Testing
 @testable import OpenWeather
 import WeatherBotTesting
@@ -62,7 +63,7 @@ import WeatherBotTesting
         #expect(forecast.hourly[0].windSpeed == 5.1 && forecast.hourly[0].windDegrees == 220)
         #expect(forecast.daily[0].windSpeed == 6.2 && forecast.daily[0].windDegrees == 230)
         #expect(forecast.alerts.first?.sender == "Росгидромет")
-        #expect(forecast.current.condition == Condition(description: "снег", icon: "13n"))
+        #expect(forecast.current.condition == Condition(description: "снег", icon: "13n", id: 601))
         #expect(forecast.hourly.count == 3)
         #expect(forecast.hourly[0].precipitation == 0.3)
         #expect(forecast.hourly[2].precipitation == 0)
@@ -218,6 +219,73 @@ import WeatherBotTesting
         _ = try? await brief.geocode("Казань")
         _ = try? await brief.geocode("Казань")
         #expect(server.requests.count == 3)
+    }
+
+    /// One Call answers 429 while the free plan answers: its daily cap. The free plan serves the
+    /// rest of the UTC day, and geocoding, which has its own limit, goes on.
+    @Test func aOneCallCapFallsBackToTheFreePlanForTheDayAndGeocodingGoesOn() async throws {
+        let server = try await LoopbackServer { request in
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("error-429", status: 429)
+            case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
+            case "/data/2.5/forecast": Fixture.response("forecast25-tbilisi")
+            default: Fixture.response("geo-direct-paris")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let client = client(server)
+        #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en").source == .freePlan)
+        #expect(client.isOneCallUnavailable)
+        #expect(try await client.geocode("Paris").isEmpty == false)
+        #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "ru").source == .freePlan)
+        #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+    }
+
+    /// The key's rate is a 429 from every endpoint: everyone waits it out, the free plan too.
+    @Test func aRateLimitOnEveryEndpointPausesEveryone() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
+        defer { Task { await server.shutdown() } }
+        let client = client(server)
+        let error = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 1, longitude: 2, language: "ru") }
+        #expect(error?.code == .rateLimited)
+        #expect(!client.isOneCallUnavailable)
+        _ = try? await client.geocode("Казань")
+        // One Call, then the free plan's two; the geocoding after them is not sent.
+        #expect(server.requests.count == 3)
+    }
+
+    /// A server that refuses beyond five calls a minute, as OpenWeather does beyond a key's rate,
+    /// is never provoked by a client whose budget is five a minute: the rest are refused before
+    /// they are sent, told as the bot's own budget.
+    @Test func theBudgetIsSpentBeforeTheServerRefuses() async throws {
+        let served = Mutex(0)
+        let server = try await LoopbackServer { _ in
+            let count = served.withLock { served in
+                served += 1
+                return served
+            }
+            return count <= 5 ? Fixture.response("geo-direct-paris") : Fixture.response("error-429", status: 429)
+        }
+        defer { Task { await server.shutdown() } }
+        let client = OpenWeatherClient(
+            apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), budget: CallBudget(.init(perMinute: 5, perChat: 0)))
+        let outcomes = await withTaskGroup(of: OpenWeatherError.Code?.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    do {
+                        _ = try await client.geocode("Paris")
+                        return nil
+                    } catch {
+                        return (error as? OpenWeatherError)?.code
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 5)
+        #expect(outcomes.filter { $0 == OpenWeatherError.Code.overBudget(.minute) }.count == 7)
+        #expect(server.requests.count == 5)
+        #expect(client.budget?.lastMinute == 5)
     }
 
     @Test func noServerIsANetworkError() async throws {

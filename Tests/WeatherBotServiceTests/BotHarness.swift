@@ -71,7 +71,8 @@ final class BotHarness {
         store: Store, telegramURL: URL, weatherURL: URL,
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         intake: Intake = .polling, outbox: OutboxSender.Configuration = .init(), metrics: BotMetrics = BotMetrics(),
-        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil, mapsURL: URL? = nil
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil, mapsURL: URL? = nil,
+        budget: CallBudget.Limits? = nil
     ) async throws {
         switch store {
         case .file(let path):
@@ -99,7 +100,7 @@ final class BotHarness {
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
                 apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: CountingTransport(transport, metrics: metrics, openWeather: true),
-                requestTimeout: .seconds(30)),
+                requestTimeout: .seconds(30), budget: budget.map { CallBudget($0) }),
             clock: clock, logger: logger, metrics: metrics)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
@@ -187,12 +188,13 @@ final class Loopback {
     /// In webhook mode, a free port for an executable's HTTP server (a harness's worker chooses its own).
     let webhookPort: Int?
 
-    init(engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero) async throws {
+    /// - Parameter openWeatherPerMinute: the fake OpenWeather's rate, beyond which it answers 429.
+    init(engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero, openWeatherPerMinute: Int? = nil) async throws {
         self.intake = intake
         webhookPort = intake == .webhook ? try await LoopbackServer.freePort() : nil
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram()
-        weather = try await FakeOpenWeather(forecastDelay: forecastDelay)
+        weather = try await FakeOpenWeather(forecastDelay: forecastDelay, perMinute: openWeatherPerMinute)
         switch engine {
         case .sqlite: postgres = nil
         case .postgres: postgres = try await ScratchDatabase.create(on: try #require(StoreEngine.serverURL), prefix: "weatherbot_e2e")
@@ -202,12 +204,12 @@ final class Loopback {
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), outbox: OutboxSender.Configuration = .init(),
         metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil,
-        mapsURL: URL? = nil
+        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, intake: intake, outbox: outbox, metrics: metrics, registry: registry,
-            logger: logger, mapsURL: mapsURL)
+            logger: logger, mapsURL: mapsURL, budget: budget)
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.

@@ -1,0 +1,217 @@
+public import BotClock
+public import Foundation
+import Synchronization
+
+/// How urgent an OpenWeather call is when the budget runs short.
+public enum CallPriority: Int, Sendable, Comparable, CaseIterable {
+    /// Anything that can wait: fetching ahead what nobody asked for yet.
+    case background
+    /// Work due soon: daily forecasts due within minutes.
+    case soon
+    /// Someone waiting for an answer.
+    case interactive
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The part of the minute's calls this priority may use: the rest is kept for the more
+    /// urgent, so a morning broadcast leaves a fifth of every minute to people typing.
+    var minuteShare: Double {
+        switch self {
+        case .background: 0.5
+        case .soon: 0.8
+        case .interactive: 1
+        }
+    }
+
+    /// The part of the day's calls it may use: the last tenth is for people waiting and work due.
+    var dayShare: Double { self == .background ? 0.9 : 1 }
+
+    /// How long a call of this priority waits for a free slot before it is refused.
+    var patience: Duration {
+        switch self {
+        case .background: .seconds(600)
+        case .soon: .seconds(120)
+        case .interactive: .seconds(3)
+        }
+    }
+}
+
+/// On whose behalf and how urgently the calls of a task are made: set by the chat workers (the
+/// chat) and the daily scheduler (``CallPriority/soon``); a call outside any is someone waiting.
+public enum CallContext {
+    @TaskLocal public static var priority: CallPriority = .interactive
+    @TaskLocal public static var chatID: Int64?
+}
+
+/// OpenWeather's budget, counted before each call is sent: at most `perMinute` calls in any 60
+/// seconds, `perDay` in a UTC day (as OpenWeather counts them), and `perChat` in any 60 seconds
+/// on one chat's behalf. A call over the minute's budget waits for a slot, up to its priority's
+/// patience; a chat over its share and a day spent are refused at once. A limit of 0 is none.
+public final class CallBudget: Sendable {
+    public struct Limits: Sendable, Hashable {
+        public var perMinute: Int
+        public var perDay: Int
+        public var perChat: Int
+
+        public init(perMinute: Int = 60, perDay: Int = 0, perChat: Int = 10) {
+            self.perMinute = perMinute
+            self.perDay = perDay
+            self.perChat = perChat
+        }
+    }
+
+    /// Why a call was not made.
+    public enum Refusal: Sendable, Hashable {
+        /// The minute's budget had no slot within the call's patience.
+        case minute
+        /// The UTC day's budget is spent; it renews at `renews`.
+        case day(renews: Date)
+        /// The chat asked for more than its share of the minute.
+        case chat
+    }
+
+    /// What ``decide(_:chat:at:)`` allows.
+    public enum Decision: Sendable, Hashable {
+        /// Made now, and counted.
+        case go
+        /// No slot for this priority before `date`.
+        case wait(until: Date)
+        case refused(Refusal)
+    }
+
+    /// The day's count as it stands, for storing it: the UTC day (days since 1970) and its calls.
+    public struct DayCount: Sendable, Hashable {
+        public var day: Int
+        public var calls: Int
+
+        public init(day: Int, calls: Int) {
+            self.day = day
+            self.calls = calls
+        }
+    }
+
+    private struct State {
+        /// The moments of the calls in the last minute, oldest first.
+        var recent: [Date] = []
+        var day: Int
+        var dayCalls: Int
+        /// Each chat's calls in the last minute, oldest first.
+        var byChat: [Int64: [Date]] = [:]
+    }
+
+    public let limits: Limits
+    private let clock: any WallClock
+    private let state: Mutex<State>
+
+    /// - Parameter restored: the day's count stored before a restart; another day's counts nothing.
+    public init(_ limits: Limits, clock: any WallClock = SystemWallClock(), restored: DayCount? = nil) {
+        self.limits = limits
+        self.clock = clock
+        let today = Self.day(of: clock.date)
+        state = Mutex(State(day: today, dayCalls: restored?.day == today ? restored?.calls ?? 0 : 0))
+    }
+
+    /// The UTC day of `date`, in days since 1970.
+    static func day(of date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    /// The day's calls so far.
+    public var today: DayCount {
+        let now = clock.date
+        return state.withLock { state in
+            Self.turnDay(&state, at: now)
+            return DayCount(day: state.day, calls: state.dayCalls)
+        }
+    }
+
+    /// The calls made in the last 60 seconds.
+    public var lastMinute: Int {
+        let now = clock.date
+        return state.withLock { state in
+            Self.forget(&state.recent, before: now)
+            return state.recent.count
+        }
+    }
+
+    /// Whether a call of `priority` for `chat` may go at `now`; one that may is counted.
+    public func decide(_ priority: CallPriority, chat: Int64?, at now: Date) -> Decision {
+        state.withLock { state in
+            Self.turnDay(&state, at: now)
+            if limits.perDay > 0, Double(state.dayCalls) >= (Double(limits.perDay) * priority.dayShare).rounded(.down) {
+                return .refused(.day(renews: Date(timeIntervalSince1970: Double(state.day + 1) * 86_400)))
+            }
+            if let chat, limits.perChat > 0 {
+                var calls = state.byChat[chat] ?? []
+                Self.forget(&calls, before: now)
+                state.byChat[chat] = calls.isEmpty ? nil : calls
+                if calls.count >= limits.perChat { return .refused(.chat) }
+            }
+            if limits.perMinute > 0 {
+                Self.forget(&state.recent, before: now)
+                let allowed = max(1, Int((Double(limits.perMinute) * priority.minuteShare).rounded(.down)))
+                if state.recent.count >= allowed {
+                    // The slot frees when enough of the oldest calls leave the minute.
+                    return .wait(until: state.recent[state.recent.count - allowed].addingTimeInterval(60))
+                }
+                state.recent.append(now)
+            }
+            state.dayCalls += 1
+            if let chat, limits.perChat > 0 {
+                state.byChat[chat, default: []].append(now)
+                // Chats that went quiet are let go when many have asked.
+                if state.byChat.count > 10_000 { state.byChat = state.byChat.filter { now.timeIntervalSince($0.value.last ?? now) < 60 } }
+            }
+            return .go
+        }
+    }
+
+    /// Waits for a slot for a call of the task's priority and chat (``CallContext``), up to the
+    /// priority's patience; throws the refusal when there is none.
+    public func acquire() async throws(Refused) {
+        let priority = CallContext.priority
+        let chat = CallContext.chatID
+        let giveUp = clock.date.addingTimeInterval(priority.patience.timeInterval)
+        while true {
+            switch decide(priority, chat: chat, at: clock.date) {
+            case .go:
+                return
+            case .refused(let refusal):
+                throw Refused(refusal: refusal)
+            case .wait(let until):
+                guard until <= giveUp else { throw Refused(refusal: .minute) }
+                do {
+                    try await clock.sleep(until: WallInstant(until), tolerance: nil)
+                } catch {
+                    throw Refused(refusal: .minute)
+                }
+            }
+        }
+    }
+
+    /// A call the budget did not allow.
+    public struct Refused: Error, Sendable, Hashable {
+        public var refusal: Refusal
+
+        public init(refusal: Refusal) {
+            self.refusal = refusal
+        }
+    }
+
+    private static func forget(_ calls: inout [Date], before now: Date) {
+        let horizon = now.addingTimeInterval(-60)
+        if let keep = calls.firstIndex(where: { $0 > horizon }) {
+            if keep > 0 { calls.removeFirst(keep) }
+        } else {
+            calls.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private static func turnDay(_ state: inout State, at now: Date) {
+        let today = day(of: now)
+        if today > state.day {
+            state.day = today
+            state.dayCalls = 0
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import BotClock
+import Foundation
+import OpenWeather
+import Testing
+
+/// The budget's rules with a hand-driven clock: minutes, priorities, chats, UTC days, restarts.
+@Suite struct CallBudgetTests {
+    /// 2026-11-27 23:59:00 UTC.
+    let lateEvening = Date(timeIntervalSince1970: 1_795_823_940)
+
+    @Test func noMoreThanTheMinutesCallsInAnySixtySeconds() {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
+        for second in 0..<10 {
+            #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(Double(second))) == .go)
+        }
+        // The eleventh waits until the first leaves the window: sixty seconds after it.
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(30)) == .wait(until: lateEvening.addingTimeInterval(60)))
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(60)) == .go)
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(60.5)) == .wait(until: lateEvening.addingTimeInterval(61)))
+        clock.set(lateEvening.addingTimeInterval(61))
+        #expect(budget.lastMinute == 9)
+    }
+
+    @Test func workThatCanWaitLeavesRoomForPeopleWaiting() {
+        let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: ManualClock(lateEvening))
+        // Background work takes half the minute, work due soon eight tenths, people the rest.
+        var background = 0
+        while budget.decide(.background, chat: nil, at: lateEvening) == .go { background += 1 }
+        var soon = 0
+        while budget.decide(.soon, chat: nil, at: lateEvening) == .go { soon += 1 }
+        var interactive = 0
+        while budget.decide(.interactive, chat: nil, at: lateEvening) == .go { interactive += 1 }
+        #expect((background, soon, interactive) == (5, 3, 2))
+        #expect(budget.decide(.background, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(60)))
+    }
+
+    @Test func aChatOverItsShareIsRefusedWhileOthersGoOn() {
+        let budget = CallBudget(.init(perMinute: 100, perChat: 3), clock: ManualClock(lateEvening))
+        for _ in 0..<3 { #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .go) }
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(10)) == .refused(.chat))
+        #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(10)) == .go)
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(10)) == .go)
+        // A refused call is not counted: a minute after its first calls the chat goes again.
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.5)) == .go)
+    }
+
+    @Test func theDayIsAUTCDayAndItsLastTenthIsNotForBackgroundWork() {
+        let budget = CallBudget(.init(perMinute: 0, perDay: 10, perChat: 0), clock: ManualClock(lateEvening))
+        for _ in 0..<9 { #expect(budget.decide(.background, chat: nil, at: lateEvening) == .go) }
+        let midnight = Date(timeIntervalSince1970: 1_795_824_000)
+        #expect(budget.decide(.background, chat: nil, at: lateEvening) == .refused(.day(renews: midnight)))
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening) == .go)
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(59)) == .refused(.day(renews: midnight)))
+        // 00:00 UTC: a new day, whatever the time zone of the machine.
+        #expect(budget.decide(.background, chat: nil, at: midnight) == .go)
+        #expect(budget.today == CallBudget.DayCount(day: 20_785, calls: 1))
+    }
+
+    @Test func theDaysCountSurvivesARestartButNotTheDay() {
+        let clock = ManualClock(lateEvening)
+        let first = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock)
+        for _ in 0..<4 { _ = first.decide(.interactive, chat: nil, at: lateEvening) }
+        let stored = first.today
+        #expect(stored.calls == 4)
+        let restarted = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock, restored: stored)
+        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .go)
+        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .refused(.day(renews: Date(timeIntervalSince1970: 1_795_824_000))))
+        // Yesterday's count is not today's.
+        clock.set(lateEvening.addingTimeInterval(120))
+        let nextDay = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock, restored: stored)
+        #expect(nextDay.today.calls == 0)
+    }
+
+    @Test func aCallWaitsForItsSlotWithinItsPatienceAndIsRefusedBeyond() async throws {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 2, perChat: 0), clock: clock)
+        try await budget.acquire()
+        try await budget.acquire()
+        // Someone waiting waits three seconds at most; the slot is a minute away.
+        await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await budget.acquire() }
+        // Work due soon waits for it, on the clock.
+        try await CallContext.$priority.withValue(.soon) {
+            clock.set(lateEvening.addingTimeInterval(30))
+            try await budget.acquire()
+        }
+        #expect(clock.date == lateEvening.addingTimeInterval(60))
+        // A chat's share is refused at once, without waiting.
+        let shared = CallBudget(.init(perMinute: 100, perChat: 1), clock: clock)
+        try await CallContext.$chatID.withValue(5) {
+            try await shared.acquire()
+            await #expect(throws: CallBudget.Refused(refusal: .chat)) { try await shared.acquire() }
+        }
+    }
+}

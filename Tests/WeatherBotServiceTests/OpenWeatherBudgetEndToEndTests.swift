@@ -1,0 +1,86 @@
+import Foundation
+import OpenWeather
+import Testing
+import WeatherBotService
+import WeatherBotTesting
+
+extension LoopbackTests {
+    /// OpenWeather's budget through the real worker, against a fake OpenWeather that answers 429
+    /// beyond its minute, as a key's rate does.
+    @Suite(.serialized) struct OpenWeatherBudgetEndToEndTests {
+        let flooder: Int64 = 9101
+        let neighbour: Int64 = 9102
+
+        /// One chat types thirty names in a row; its share of the minute goes, the rest of its
+        /// names are told to wait, the neighbour's /weather is answered with the weather, and
+        /// OpenWeather never answers 429.
+        @Test func aFloodingChatSpendsItsShareAndNeverProvokesOpenWeather() async throws {
+            let loopback = try await Loopback(openWeatherPerMinute: 20)
+            let telegram = loopback.telegram
+            // Telegram's pace for one chat is not what is measured here.
+            let bot = try await loopback.startBot(outbox: .init(messagesPerSecondPerChat: 30), budget: CallBudget.Limits(perMinute: 20, perChat: 5))
+
+            for number in 1...30 { telegram.sendText("Place \(number)", from: flooder) }
+            try await telegram.waitUntil("the flood's first answers") { state in state.sent.filter { $0.chatID == flooder }.count >= 6 }
+            telegram.sendText("/weather", from: neighbour)
+            try await telegram.waitUntil(timeout: .seconds(10), "the neighbour's weather") { state in
+                state.sent.contains { $0.chatID == neighbour && $0.text.contains("Ощущается как") }
+            }
+            try await telegram.waitUntil("every name answered") { state in state.sent.filter { $0.chatID == flooder }.count == 30 }
+
+            let answers = telegram.state.withLock { $0.sent.filter { $0.chatID == flooder }.map(\.text) }
+            #expect(answers.filter { $0.contains("Это ваш город?") }.count == 5, "\(answers.prefix(8))")
+            #expect(answers.filter { $0.contains("слишком много запросов подряд из этого чата") }.count == 25)
+            // Not a geocoder's miss: no name was searched in vain.
+            #expect(!answers.contains { $0.contains("Ничего не нашлось") })
+            #expect(loopback.weather.tooManyRequests == 0)
+            #expect(loopback.weather.requests == 6)
+
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
+        /// Over the minute's budget someone waiting is told the service is busy, with a retry,
+        /// never shown a raw error; OpenWeather still never answers 429.
+        @Test func overTheMinutesBudgetAUserIsToldTheServiceIsBusy() async throws {
+            let loopback = try await Loopback(openWeatherPerMinute: 3)
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot(budget: CallBudget.Limits(perMinute: 3, perChat: 0))
+
+            for (index, chat) in (9200..<9205).enumerated() {
+                telegram.sendText("Place \(index + 1)", from: Int64(chat))
+            }
+            try await telegram.waitUntil("five answers") { state in state.sent.filter { (9200..<9205).contains($0.chatID) }.count == 5 }
+            let answers = telegram.state.withLock { $0.sent.filter { (9200..<9205).contains($0.chatID) }.map(\.text) }
+            #expect(answers.filter { $0.contains("Это ваш город?") }.count == 3, "\(answers)")
+            let busy = answers.filter { $0.contains("сервис погоды сейчас перегружен, попробуйте через минуту") }
+            #expect(busy.count == 2, "\(answers)")
+            #expect(telegram.screen(9204).last?.markup?.contains("Повторить") == true || telegram.screen(9203).last?.markup?.contains("Повторить") == true)
+            #expect(loopback.weather.tooManyRequests == 0)
+
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
+        /// A Russian and an English chat asking for the same place cost one call, and each reads
+        /// the sky in its own language.
+        @Test func oneCallServesEveryLanguage() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
+
+            telegram.sendText("/search Казань", from: 9301, language: "ru")
+            try await telegram.waitUntil("the Russian card") { state in state.sent.contains { $0.chatID == 9301 && $0.text.contains("Ощущается как") } }
+            telegram.sendText("/search Казань", from: 9302, language: "en")
+            try await telegram.waitUntil("the English card") { state in state.sent.contains { $0.chatID == 9302 && $0.text.contains("Feels like") } }
+            #expect(loopback.weather.forecastCalls == 1)
+            // The second search by the same name came from the geocoding cache too.
+            #expect(loopback.weather.requests == 2)
+            #expect(telegram.screen(9301).last?.text.contains("пасмурно") == true)
+            #expect(telegram.screen(9302).last?.text.contains("overcast clouds") == true)
+
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+    }
+}
