@@ -95,6 +95,8 @@ public final class CallBudget: Sendable {
         var recent: [Date] = []
         var day: Int
         var dayCalls: Int
+        /// The day's calls not yet handed to the store.
+        var unsaved = 0
         /// Each chat's calls in the last minute, oldest first.
         var byChat: [Int64: [Date]] = [:]
     }
@@ -112,7 +114,7 @@ public final class CallBudget: Sendable {
     }
 
     /// The UTC day of `date`, in days since 1970.
-    static func day(of date: Date) -> Int {
+    public static func day(of date: Date) -> Int {
         Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
@@ -157,6 +159,7 @@ public final class CallBudget: Sendable {
                 state.recent.append(now)
             }
             state.dayCalls += 1
+            state.unsaved += 1
             if let chat, limits.perChat > 0 {
                 state.byChat[chat, default: []].append(now)
                 // Chats that went quiet are let go when many have asked.
@@ -210,8 +213,37 @@ public final class CallBudget: Sendable {
     private static func turnDay(_ state: inout State, at now: Date) {
         let today = day(of: now)
         if today > state.day {
+            // Yesterday's calls not yet stored no longer count against anything.
             state.day = today
             state.dayCalls = 0
+            state.unsaved = 0
+        }
+    }
+
+    // MARK: Stored
+
+    /// The calls counted since the last take, to add to the stored count of their day.
+    public func takeUnsaved() -> DayCount {
+        let now = clock.date
+        return state.withLock { state in
+            Self.turnDay(&state, at: now)
+            defer { state.unsaved = 0 }
+            return DayCount(day: state.day, calls: state.unsaved)
+        }
+    }
+
+    /// Calls taken that could not be stored, counted as unsaved again.
+    public func giveBack(_ taken: DayCount) {
+        state.withLock { state in
+            if state.day == taken.day { state.unsaved += taken.calls }
+        }
+    }
+
+    /// The stored count of `day`, with what every replica added: the day's count from now on,
+    /// plus the calls made since it was taken.
+    public func adopt(_ stored: DayCount) {
+        state.withLock { state in
+            if state.day == stored.day { state.dayCalls = stored.calls + state.unsaved }
         }
     }
 }

@@ -270,6 +270,23 @@ public final class PostgresStore: BotStore {
         }
     }
 
+    public func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int {
+        let key = WorkerFact.openWeatherCalls(onDay: day)
+        let pattern = WorkerFact.openWeatherCallsPrefix + "%"
+        return try await write { connection in
+            try await connection.query("DELETE FROM worker_fact WHERE key LIKE \(pattern) AND key <> \(key)", logger: logger)
+            // One statement adds and reads: replicas adding at once each see the sum with theirs.
+            let rows = try await connection.query(
+                """
+                INSERT INTO worker_fact (key, value) VALUES (\(key), \(String(calls)))
+                ON CONFLICT (key) DO UPDATE SET value = (worker_fact.value::bigint + EXCLUDED.value::bigint)::text
+                RETURNING value
+                """, logger: logger)
+            for try await value in rows.decode(String.self) { return Int(value) ?? calls }
+            return calls
+        }
+    }
+
     public func dailyForecastsSkipped() async throws -> Int {
         try await client.withConnection { connection in
             try await Self.fact(.dailyForecastsSkipped, connection, logger).flatMap(Int.init) ?? 0

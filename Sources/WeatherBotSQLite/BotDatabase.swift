@@ -287,6 +287,20 @@ extension BotDatabase {
         try writer.read { db in try Self.fact(.dailyForecastsSkipped, db).flatMap(Int.init) ?? 0 }
     }
 
+    public func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int {
+        let key = WorkerFact.openWeatherCalls(onDay: day)
+        return try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM workerFact WHERE key LIKE ? AND key <> ?", arguments: [WorkerFact.openWeatherCallsPrefix + "%", key])
+            try db.execute(
+                sql: """
+                    INSERT INTO workerFact (key, value) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)
+                    """, arguments: [key, String(calls)])
+            return try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [key]).flatMap(Int.init) ?? calls
+        }
+    }
+
     /// When getUpdates last answered.
     public func lastSuccessfulPoll() throws -> Date? {
         try writer.read { db in

@@ -1,5 +1,6 @@
 public import BotClock
 public import Logging
+public import OpenWeather
 public import ServiceLifecycle
 public import TelegramBotAPI
 public import UnixSignals
@@ -28,6 +29,8 @@ public struct BotRuntime: Sendable {
     /// The charts drawn and uploaded, and their `file_id`s.
     public let charts: ChartPhotos
     let activity: TelegramChatActivity
+    /// Keeps OpenWeather's day count in the store, when the calls are budgeted.
+    let usage: OpenWeatherUsage?
     let telegram: TelegramClient
     let logger: Logger
 
@@ -74,6 +77,7 @@ public struct BotRuntime: Sendable {
         geocoder: any Geocoder,
         weather: any WeatherSource,
         mapLinks: (any MapLinkResolver)? = nil,
+        openWeatherBudget: CallBudget? = nil,
         configuration: Configuration = Configuration(),
         clock: any WallClock = SystemWallClock(),
         deliveryFence: (@Sendable () -> Bool)? = nil,
@@ -104,6 +108,7 @@ public struct BotRuntime: Sendable {
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily, metrics: metrics)
+        usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, logger: logger) }
         self.telegram = telegram
         self.logger = logger
     }
@@ -159,16 +164,15 @@ public struct BotRuntime: Sendable {
     /// - Parameter last: a service started after the others and stopped before them, such as the
     ///   HTTP server.
     public func serviceGroup(signals: [UnixSignal] = [], first: (any Service)? = nil, last: (any Service)? = nil) -> ServiceGroup {
-        ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: (first.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
-                    .init(service: activity),
-                    .init(service: outbox),
-                    .init(service: workers),
-                    .init(service: scheduler),
-                    .init(service: intake.service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-                ] + (last.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []),
-                gracefulShutdownSignals: signals,
-                logger: logger))
+        typealias Configured = ServiceGroupConfiguration.ServiceConfiguration
+        var services: [Configured] = first.map { [Configured(service: $0)] } ?? []
+        // OpenWeather's count is stored last at a stop, after every call the others made.
+        if let usage { services.append(Configured(service: usage)) }
+        services += [Configured(service: activity), Configured(service: outbox), Configured(service: workers), Configured(service: scheduler)]
+        services.append(
+            Configured(service: intake.service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+        if let last { services.append(Configured(service: last)) }
+        return ServiceGroup(configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger))
     }
+
 }

@@ -82,6 +82,13 @@ public protocol BotStore: ChatStore {
     /// How many daily forecasts were skipped (a delivery without messages) since the store began.
     func dailyForecastsSkipped() async throws -> Int
 
+    // MARK: OpenWeather's budget
+
+    /// Adds `calls` made to OpenWeather on the UTC `day` (days since 1970) to that day's count and
+    /// returns it: the calls of every replica sharing the store, kept across restarts. Earlier
+    /// days' counts go.
+    func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int
+
     // MARK: Runs
 
     /// A run of the worker starts: items left in flight by the last one count as an attempt.

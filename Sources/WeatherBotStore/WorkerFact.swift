@@ -18,6 +18,11 @@ public enum WorkerFact {
         case dailyForecastsSkipped
     }
 
+    /// The fact counting OpenWeather's calls on a UTC day (days since 1970); all such start with
+    /// ``openWeatherCallsPrefix``.
+    public static func openWeatherCalls(onDay day: Int) -> String { openWeatherCallsPrefix + String(day) }
+    public static let openWeatherCallsPrefix = "openWeatherCalls."
+
     /// A stored time as it is written: seconds since 1970.
     public static func time(_ date: Date) -> String { String(date.timeIntervalSince1970) }
 

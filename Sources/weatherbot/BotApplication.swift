@@ -129,11 +129,13 @@ struct BotApplication {
         deliveryFence: (@Sendable () -> Bool)? = nil, sharesInbox: Bool = false, signals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
     ) async throws {
         let (telegram, metrics) = (clients.telegram, clients.metrics)
+        // The day's calls so far, by every replica, survive a restart.
+        let budget = CallBudget(configuration.openWeather.budget, restored: await OpenWeatherUsage.restored(from: store))
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
                 apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,
                 transport: CountingTransport(clients.openWeatherTransport, metrics: metrics, openWeather: true),
-                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory), budget: CallBudget(configuration.openWeather.budget)),
+                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory), budget: budget),
             freshFor: .seconds(configuration.openWeather.cacheTTL), logger: logger, metrics: metrics)
         var settings = configuration.runtime
         settings.webhook = webhook
@@ -142,7 +144,8 @@ struct BotApplication {
         // cost nothing at OpenWeather.
         let mapLinks = ShortMapLinks(transport: clients.openWeatherTransport, logger: logger)
         let runtime = BotRuntime(
-            database: store, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, configuration: settings,
+            database: store, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: budget,
+            configuration: settings,
             deliveryFence: deliveryFence, metrics: metrics, logger: logger)
         do {
             // Telegram may be out of reach for long at the start: a stop asked meanwhile (as PID 1

@@ -92,4 +92,28 @@ import Testing
             await #expect(throws: CallBudget.Refused(refusal: .chat)) { try await shared.acquire() }
         }
     }
+
+    /// What is stored is taken once; what could not be stored is counted again; the stored sum of
+    /// every worker becomes the day's count, with the calls made meanwhile.
+    @Test func theCallsAreTakenForTheStoreAndItsSumIsAdopted() {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 0, perDay: 100, perChat: 0), clock: clock)
+        for _ in 0..<3 { _ = budget.decide(.interactive, chat: nil, at: lateEvening) }
+        let taken = budget.takeUnsaved()
+        #expect(taken == CallBudget.DayCount(day: 20_784, calls: 3))
+        #expect(budget.takeUnsaved().calls == 0)
+        budget.giveBack(taken)
+        let again = budget.takeUnsaved()
+        #expect(again.calls == 3)
+        _ = budget.decide(.interactive, chat: nil, at: lateEvening)
+        // Another worker had made 40 calls today.
+        budget.adopt(CallBudget.DayCount(day: 20_784, calls: 43))
+        #expect(budget.today.calls == 44)
+        // A count of another day changes nothing.
+        budget.adopt(CallBudget.DayCount(day: 20_783, calls: 90))
+        #expect(budget.today.calls == 44)
+        // After midnight the unsaved calls of yesterday are not today's.
+        clock.set(lateEvening.addingTimeInterval(120))
+        #expect(budget.takeUnsaved() == CallBudget.DayCount(day: 20_785, calls: 0))
+    }
 }

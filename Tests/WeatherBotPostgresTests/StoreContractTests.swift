@@ -262,6 +262,25 @@ import WeatherBotStore
         }
     }
 
+    /// OpenWeather's calls of a UTC day add up across workers and restarts; another day starts
+    /// from nothing, and the earlier day's count goes.
+    @Test(arguments: Engine.available)
+    func openWeathersCallsAddUpForTheirDayAlone(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 0)
+            #expect(try await store.addOpenWeatherCalls(12, onDay: 20_785) == 12)
+            // Two workers adding at once each see the sum with theirs.
+            async let one = store.addOpenWeatherCalls(5, onDay: 20_785)
+            async let other = store.addOpenWeatherCalls(7, onDay: 20_785)
+            let (first, second) = try await (one, other)
+            #expect(Set([first, second]) == [17, 24] || Set([first, second]) == [19, 24])
+            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 24)
+            #expect(try await store.addOpenWeatherCalls(3, onDay: 20_786) == 3)
+            // The day before is gone, not added to.
+            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 0)
+        }
+    }
+
     @Test(arguments: Engine.available)
     func aSkippedForecastIsCountedForTheStatusOncePerDate(_ engine: Engine) async throws {
         try await engine.withStore { store in

@@ -91,6 +91,9 @@ final class BotHarness {
             database = postgres
         }
         let transport = AsyncHTTPTransport()
+        // As the executable does: the day's count stored by earlier runs is where a budget starts.
+        var openWeatherBudget: CallBudget?
+        if let budget { openWeatherBudget = CallBudget(budget, restored: await OpenWeatherUsage.restored(from: database)) }
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(15))
         let logger = logger ?? {
             var logger = Logger(label: "weatherbot.tests")
@@ -100,13 +103,13 @@ final class BotHarness {
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
                 apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: CountingTransport(transport, metrics: metrics, openWeather: true),
-                requestTimeout: .seconds(30), budget: budget.map { CallBudget($0) }),
+                requestTimeout: .seconds(30), budget: openWeatherBudget),
             clock: clock, logger: logger, metrics: metrics)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
         let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, logger: logger) }
         let runtime = BotRuntime(
-            database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks,
+            database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: openWeatherBudget,
             configuration: .init(pollTimeout: 1, outbox: outbox, daily: .init(interval: schedulerInterval), webhook: webhook), clock: clock, metrics: metrics,
             logger: logger)
         try await runtime.prepare()

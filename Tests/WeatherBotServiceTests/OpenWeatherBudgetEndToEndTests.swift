@@ -82,5 +82,30 @@ extension LoopbackTests {
             try await bot.stop()
             await loopback.shutdown()
         }
+
+        /// The day's budget counts the calls of runs before a restart: the stored count is where
+        /// the next run starts, and the day's end is said with when it renews.
+        @Test(arguments: StoreEngine.available)
+        func theDaysCountSurvivesARestart(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
+            let telegram = loopback.telegram
+            let limits = CallBudget.Limits(perMinute: 0, perDay: 3, perChat: 0)
+            var bot = try await loopback.startBot(budget: limits)
+            telegram.sendText("/search Place 1", from: 9401)
+            try await telegram.waitUntil("the first card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            try await bot.stop()
+            #expect(loopback.weather.requests == 2)
+
+            bot = try await loopback.startBot(budget: limits)
+            telegram.sendText("/search Place 2", from: 9401)
+            try await telegram.waitUntil("the second answer") { state in state.sent.filter { $0.chatID == 9401 }.count == 2 }
+            let answer = try #require(telegram.screen(9401).last?.text)
+            #expect(answer.contains("запросы к сервису погоды на сегодня исчерпаны, новые будут после 00:00 UTC"), "\(answer)")
+            // The name was found (the third call of the day); its weather would have been the fourth.
+            #expect(loopback.weather.requests == 3)
+
+            try await bot.stop()
+            await loopback.shutdown()
+        }
     }
 }

@@ -1,0 +1,52 @@
+public import Foundation
+public import Logging
+public import OpenWeather
+public import ServiceLifecycle
+public import WeatherBotStore
+
+/// Keeps OpenWeather's day count in the store: the calls this worker made are added every few
+/// seconds and at the stop, and the sum of every replica's calls comes back as the budget's count
+/// for the day. A restart starts from the stored count (``restored(from:)``).
+public struct OpenWeatherUsage: Service {
+    let budget: CallBudget
+    let store: any BotStore
+    let interval: Duration
+    let logger: Logger
+
+    public init(budget: CallBudget, store: any BotStore, interval: Duration = .seconds(10), logger: Logger) {
+        self.budget = budget
+        self.store = store
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// Today's stored count, to start a budget from; nil when the store cannot tell.
+    public static func restored(from store: any BotStore, at now: Date = Date()) async -> CallBudget.DayCount? {
+        let day = CallBudget.day(of: now)
+        return (try? await store.addOpenWeatherCalls(0, onDay: day)).map { CallBudget.DayCount(day: day, calls: $0) }
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { break }
+                await save()
+            }
+        }
+        // The last calls before the stop.
+        await save()
+    }
+
+    /// Adds the calls made since the last save to the stored count, and takes the sum back.
+    public func save() async {
+        let taken = budget.takeUnsaved()
+        do {
+            let total = try await store.addOpenWeatherCalls(taken.calls, onDay: taken.day)
+            budget.adopt(CallBudget.DayCount(day: taken.day, calls: total))
+        } catch {
+            // Counted again next time: a call is never lost from the day's count.
+            budget.giveBack(taken)
+            logger.warning("OpenWeather's day count could not be stored", metadata: ["error": "\(store.describe(error))"])
+        }
+    }
+}
