@@ -122,6 +122,16 @@ public final class BotMetrics: Sendable {
         webhookRequests[result]?.increment()
     }
 
+    /// OpenWeather's budget as it stands: the UTC day's calls by every replica, this worker's
+    /// calls in the last minute, and the limits (0: none).
+    func openWeatherBudget(callsToday: Int, callsLastMinute: Int, perDay: Int, perMinute: Int) {
+        guard let factory else { return }
+        Gauge(label: "weatherbot_openweather_calls_today", factory: factory).record(callsToday)
+        Gauge(label: "weatherbot_openweather_calls_last_minute", factory: factory).record(callsLastMinute)
+        Gauge(label: "weatherbot_openweather_budget_per_day", factory: factory).record(perDay)
+        Gauge(label: "weatherbot_openweather_budget_per_minute", factory: factory).record(perMinute)
+    }
+
     /// Updates Telegram holds for the webhook, as getWebhookInfo last told.
     func webhookPending(_ count: Int) {
         guard let factory else { return }

@@ -108,7 +108,7 @@ public struct BotRuntime: Sendable {
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily, metrics: metrics)
-        usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, logger: logger) }
+        usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, metrics: metrics, logger: logger) }
         self.telegram = telegram
         self.logger = logger
     }

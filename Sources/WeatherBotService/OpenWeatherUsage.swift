@@ -11,12 +11,14 @@ public struct OpenWeatherUsage: Service {
     let budget: CallBudget
     let store: any BotStore
     let interval: Duration
+    let metrics: BotMetrics
     let logger: Logger
 
-    public init(budget: CallBudget, store: any BotStore, interval: Duration = .seconds(10), logger: Logger) {
+    public init(budget: CallBudget, store: any BotStore, interval: Duration = .seconds(10), metrics: BotMetrics = BotMetrics(), logger: Logger) {
         self.budget = budget
         self.store = store
         self.interval = interval
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -27,6 +29,7 @@ public struct OpenWeatherUsage: Service {
     }
 
     public func run() async throws {
+        await save()
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { break }
@@ -48,5 +51,7 @@ public struct OpenWeatherUsage: Service {
             budget.giveBack(taken)
             logger.warning("OpenWeather's day count could not be stored", metadata: ["error": "\(store.describe(error))"])
         }
+        metrics.openWeatherBudget(
+            callsToday: budget.today.calls, callsLastMinute: budget.lastMinute, perDay: budget.limits.perDay, perMinute: budget.limits.perMinute)
     }
 }

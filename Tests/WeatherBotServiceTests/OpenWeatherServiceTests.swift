@@ -57,6 +57,23 @@ import WeatherBotTesting
         #expect(counted[#"weatherbot_openweather_calls_total{endpoint="geocode"}"#] == 3, "\(counted)")
     }
 
+    /// /metrics tells the budget as it stands: the day's stored calls, the last minute's, the limits.
+    @Test func theBudgetIsShownInTheMetrics() async throws {
+        let folder = try TemporaryFolder()
+        let store = try BotDatabase.open(path: folder.databasePath)
+        let registry = PrometheusCollectorRegistry()
+        let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
+        let budget = CallBudget(.init(perMinute: 60, perDay: 1000, perChat: 10))
+        _ = try await store.addOpenWeatherCalls(40, onDay: CallBudget.day(of: Date()))
+        for _ in 0..<3 { _ = budget.decide(.interactive, chat: nil, at: Date()) }
+        await OpenWeatherUsage(budget: budget, store: store, metrics: metrics, logger: CapturedLog().logger()).save()
+        let counted = prometheusSamples(registry.emitToString())
+        #expect(counted["weatherbot_openweather_calls_today"] == 43, "\(counted)")
+        #expect(counted["weatherbot_openweather_calls_last_minute"] == 3)
+        #expect(counted["weatherbot_openweather_budget_per_day"] == 1000)
+        #expect(counted["weatherbot_openweather_budget_per_minute"] == 60)
+    }
+
     @Test func aSlowOpenWeatherTimesOutAndTheUserIsToldWhileTypingShowed() async throws {
         let server = try await LoopbackServer { _ in
             try? await Task.sleep(for: .seconds(30))
