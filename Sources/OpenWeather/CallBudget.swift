@@ -113,7 +113,7 @@ public final class CallBudget: Sendable {
         state = Mutex(State(day: today, dayCalls: restored?.day == today ? restored?.calls ?? 0 : 0))
     }
 
-    /// The UTC day of `date`, in days since 1970.
+    /// The UTC day of `date`, in days since 1970 (as the store's `WorkerFact.utcDay(of:)`).
     public static func day(of date: Date) -> Int {
         Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }

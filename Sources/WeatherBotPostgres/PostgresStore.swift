@@ -287,6 +287,17 @@ public final class PostgresStore: BotStore {
         }
     }
 
+    /// OpenWeather's calls stored for the UTC `day`, read without writing (for `weatherbot status`).
+    public func openWeatherCalls(onDay day: Int) async throws -> Int {
+        let key = WorkerFact.openWeatherCalls(onDay: day)
+        return try await client.withConnection { connection in
+            for try await value in try await connection.query("SELECT value FROM worker_fact WHERE key = \(key)", logger: logger).decode(String.self) {
+                return Int(value) ?? 0
+            }
+            return 0
+        }
+    }
+
     public func dailyForecastsSkipped() async throws -> Int {
         try await client.withConnection { connection in
             try await Self.fact(.dailyForecastsSkipped, connection, logger).flatMap(Int.init) ?? 0

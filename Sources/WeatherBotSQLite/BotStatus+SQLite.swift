@@ -24,7 +24,10 @@ extension BotStatus {
                 activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),
                 chats: try count("SELECT COUNT(*) FROM chat"),
                 dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
-                damage: BotDatabase.quickCheck(db))
+                damage: BotDatabase.quickCheck(db),
+                openWeatherCallsToday: try String.fetchOne(
+                    db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [WorkerFact.openWeatherCalls(onDay: WorkerFact.utcDay(of: Date()))]
+                ).flatMap(Int.init) ?? 0)
         }
     }
 

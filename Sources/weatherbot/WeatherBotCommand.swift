@@ -113,11 +113,17 @@ extension WeatherBotCommand {
             print("chats: \(status.chats)")
             print("subscriptions: \(status.subscriptions) (\(status.activeSubscriptions) active)")
             print(Self.skipped(status.dailyForecastsSkipped))
+            print(Self.openWeatherCalls(status.openWeatherCallsToday))
             guard let age, age <= Double(maxPollAge) else {
                 print("unhealthy: no successful poll in the last \(maxPollAge) s")
                 throw ExitCode(1)
             }
             print("healthy")
+        }
+
+        /// The line about OpenWeather's calls today, what the key's day is counted by.
+        static func openWeatherCalls(_ count: Int) -> String {
+            "OpenWeather calls today (UTC): \(count)"
         }
 
         /// The line about daily forecasts that were never sent.
@@ -147,6 +153,7 @@ extension WeatherBotCommand {
                     backlog = lanes
                     print("inbox backlog: \(try await store.pendingInbox().count)")
                     print(Self.skipped(try await store.dailyForecastsSkipped()))
+                    print(Self.openWeatherCalls(try await store.openWeatherCalls(onDay: WorkerFact.utcDay(of: Date()))))
                 } catch {
                     FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(PostgresStore.describe(error))\n".utf8))
                     throw ExitCode(1)

@@ -276,6 +276,11 @@ import WeatherBotStore
             #expect(Set([first, second]) == [17, 24] || Set([first, second]) == [19, 24])
             #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 24)
             #expect(try await store.addOpenWeatherCalls(3, onDay: 20_786) == 3)
+            // `weatherbot status` reads it without writing.
+            if let postgres = store as? PostgresStore {
+                #expect(try await postgres.openWeatherCalls(onDay: 20_786) == 3)
+                #expect(try await postgres.openWeatherCalls(onDay: 20_787) == 0)
+            }
             // The day before is gone, not added to.
             #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 0)
         }
