@@ -124,7 +124,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         String(format: "%.4f", value)
     }
 
-    private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
+    /// Throws while everyone waits out a 429.
+    private func checkPause(_ path: String) throws(OpenWeatherError) {
         let pausedUntil = rateLimitedUntil.withLock { until -> ContinuousClock.Instant? in
             if let deadline = until, ContinuousClock.now >= deadline { until = nil }
             return until
@@ -132,12 +133,18 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         if pausedUntil != nil {
             throw OpenWeatherError(code: .rateLimited, endpoint: path, message: "paused after a 429", refusedLocally: true)
         }
+    }
+
+    private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
+        try checkPause(path)
         if let budget {
             do {
                 try await budget.acquire()
             } catch {
                 throw OpenWeatherError(code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true)
             }
+            // A 429 may have come while the call waited for its slot.
+            try checkPause(path)
         }
         var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         // URLComponents leaves «+» as it is, which servers read as a space: encode it too.

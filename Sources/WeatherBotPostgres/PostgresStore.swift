@@ -274,7 +274,7 @@ public final class PostgresStore: BotStore {
         let key = WorkerFact.openWeatherCalls(onDay: day)
         let pattern = WorkerFact.openWeatherCallsPrefix + "%"
         return try await write { connection in
-            try await connection.query("DELETE FROM worker_fact WHERE key LIKE \(pattern) AND key <> \(key)", logger: logger)
+            try await connection.query("DELETE FROM worker_fact WHERE key LIKE \(pattern) AND key < \(key)", logger: logger)
             // One statement adds and reads: replicas adding at once each see the sum with theirs.
             let rows = try await connection.query(
                 """

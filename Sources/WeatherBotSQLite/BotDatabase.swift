@@ -291,7 +291,7 @@ extension BotDatabase {
         let key = WorkerFact.openWeatherCalls(onDay: day)
         return try await writer.write { db in
             try db.execute(
-                sql: "DELETE FROM workerFact WHERE key LIKE ? AND key <> ?", arguments: [WorkerFact.openWeatherCallsPrefix + "%", key])
+                sql: "DELETE FROM workerFact WHERE key LIKE ? AND key < ?", arguments: [WorkerFact.openWeatherCallsPrefix + "%", key])
             try db.execute(
                 sql: """
                     INSERT INTO workerFact (key, value) VALUES (?, ?)

@@ -86,7 +86,8 @@ public protocol BotStore: ChatStore {
 
     /// Adds `calls` made to OpenWeather on the UTC `day` (days since 1970) to that day's count and
     /// returns it: the calls of every replica sharing the store, kept across restarts. Earlier
-    /// days' counts go.
+    /// days' counts go (a late save of yesterday never removes today's: the keys' days have five
+    /// digits, and sort as numbers, until 2243).
     func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int
 
     // MARK: Runs

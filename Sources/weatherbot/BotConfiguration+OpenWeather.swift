@@ -38,8 +38,8 @@ extension BotConfiguration {
             for (name, value) in [
                 ("OPEN_WEATHER_CALLS_PER_MINUTE", budget.perMinute), ("OPEN_WEATHER_CALLS_PER_DAY", budget.perDay),
                 ("OPEN_WEATHER_CALLS_PER_CHAT_PER_MINUTE", budget.perChat),
-            ] where value < 0 {
-                reader.refuse("error: \(name) must not be negative, not \(value).")
+            ] where !(0...10_000_000).contains(value) {
+                reader.refuse("error: \(name) must be between 0 and 10000000, not \(value).")
             }
         }
     }

@@ -281,8 +281,9 @@ import WeatherBotStore
                 #expect(try await postgres.openWeatherCalls(onDay: 20_786) == 3)
                 #expect(try await postgres.openWeatherCalls(onDay: 20_787) == 0)
             }
-            // The day before is gone, not added to.
+            // The day before is gone, not added to; a late save of it leaves today's count alone.
             #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 0)
+            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_786) == 3)
         }
     }
 

@@ -107,6 +107,8 @@ import WeatherBotService
              "TELEGRAM_WEBHOOK_SECRET must be 1 to 256"),
             (["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook", "HTTP_LISTEN": "127.0.0.1:8080", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "101"],
              "TELEGRAM_WEBHOOK_MAX_CONNECTIONS must be between 1 and 100"),
+            (["OPEN_WEATHER_CALLS_PER_MINUTE": "-1"], "OPEN_WEATHER_CALLS_PER_MINUTE must be between 0 and 10000000, not -1"),
+            (["OPEN_WEATHER_CALLS_PER_DAY": "9223372036854775807"], "OPEN_WEATHER_CALLS_PER_DAY must be between 0 and 10000000"),
         ] {
             do {
                 _ = try await BotConfiguration.load(configPath: nil, environment: secrets.merging(settings) { $1 })
