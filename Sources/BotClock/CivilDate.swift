@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A date of the proleptic Gregorian calendar, from a count of days since 1970-01-01, by
 /// integer arithmetic: no `Calendar` or formatter on the paths that run for every update.
 public struct CivilDate: Sendable, Hashable {
@@ -16,5 +18,12 @@ public struct CivilDate: Sendable, Hashable {
         day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+}
+
+extension CivilDate {
+    /// The UTC day of `date`, in days since 1970-01-01: the day OpenWeather counts a call in.
+    public static func utcDay(of date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 }

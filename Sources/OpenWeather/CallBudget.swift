@@ -66,8 +66,9 @@ public final class CallBudget: Sendable {
         case minute
         /// The UTC day's budget is spent; it renews at `renews`.
         case day(renews: Date)
-        /// The chat asked for more than its share of the minute.
-        case chat
+        /// The chat asked for more than its share of the minute. `repeated`: it was refused in the
+        /// last minute already and told so then; the chat is told once a minute, not per message.
+        case chat(repeated: Bool)
     }
 
     /// What ``decide(_:chat:at:)`` allows.
@@ -99,6 +100,8 @@ public final class CallBudget: Sendable {
         var unsaved = 0
         /// Each chat's calls in the last minute, oldest first.
         var byChat: [Int64: [Date]] = [:]
+        /// When each chat over its share was last refused without `repeated`.
+        var told: [Int64: Date] = [:]
     }
 
     public let limits: Limits
@@ -109,13 +112,17 @@ public final class CallBudget: Sendable {
     public init(_ limits: Limits, clock: any WallClock = SystemWallClock(), restored: DayCount? = nil) {
         self.limits = limits
         self.clock = clock
-        let today = Self.day(of: clock.date)
+        let today = CivilDate.utcDay(of: clock.date)
         state = Mutex(State(day: today, dayCalls: restored?.day == today ? restored?.calls ?? 0 : 0))
     }
 
-    /// The UTC day of `date`, in days since 1970 (as the store's `WorkerFact.utcDay(of:)`).
-    public static func day(of date: Date) -> Int {
-        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    /// The calls a minute that `priority` may make: its share of `perMinute`; 0 when there is no limit.
+    public func callsPerMinute(for priority: CallPriority) -> Int {
+        limits.perMinute > 0 ? Self.allowed(limits.perMinute, priority) : 0
+    }
+
+    private static func allowed(_ perMinute: Int, _ priority: CallPriority) -> Int {
+        max(1, Int((Double(perMinute) * priority.minuteShare).rounded(.down)))
     }
 
     /// The day's calls so far.
@@ -147,11 +154,16 @@ public final class CallBudget: Sendable {
                 var calls = state.byChat[chat] ?? []
                 Self.forget(&calls, before: now)
                 state.byChat[chat] = calls.isEmpty ? nil : calls
-                if calls.count >= limits.perChat { return .refused(.chat) }
+                if calls.count >= limits.perChat {
+                    if let told = state.told[chat], now.timeIntervalSince(told) < 60 { return .refused(.chat(repeated: true)) }
+                    state.told[chat] = now
+                    if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < 60 } }
+                    return .refused(.chat(repeated: false))
+                }
             }
             if limits.perMinute > 0 {
                 Self.forget(&state.recent, before: now)
-                let allowed = max(1, Int((Double(limits.perMinute) * priority.minuteShare).rounded(.down)))
+                let allowed = Self.allowed(limits.perMinute, priority)
                 if state.recent.count >= allowed {
                     // The slot frees when enough of the oldest calls leave the minute.
                     return .wait(until: state.recent[state.recent.count - allowed].addingTimeInterval(60))
@@ -211,7 +223,7 @@ public final class CallBudget: Sendable {
     }
 
     private static func turnDay(_ state: inout State, at now: Date) {
-        let today = day(of: now)
+        let today = CivilDate.utcDay(of: now)
         if today > state.day {
             // Yesterday's calls not yet stored no longer count against anything.
             state.day = today

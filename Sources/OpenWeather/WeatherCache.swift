@@ -68,8 +68,23 @@ public actor WeatherCache {
     /// - Parameter refresh: fetch even when the entry is fresh (the user pressed «Обновить»),
     ///   unless it is younger than a minute; concurrent requests still share one fetch.
     public func forecast(latitude: Double, longitude: Double, language: String, refresh: Bool = false) async throws -> Entry {
+        let now = clock.date
+        return try await forecast(
+            latitude: latitude, longitude: longitude, language: language, fetchedAfter: now.addingTimeInterval(-(refresh ? refreshAfter : freshFor)),
+            staleWhenFailed: refresh)
+    }
+
+    /// A forecast fetched after `date`, fetching when the entry is older; one older when fetching
+    /// fails, marked stale. A daily forecast takes weather fetched ahead of its minute this way.
+    public func forecast(latitude: Double, longitude: Double, language: String, fetchedAfter date: Date) async throws -> Entry {
+        try await forecast(latitude: latitude, longitude: longitude, language: language, fetchedAfter: date, staleWhenFailed: true)
+    }
+
+    /// - Parameter staleWhenFailed: an older entry that stands in for a failed fetch is stale even
+    ///   when it is younger than `freshFor`.
+    private func forecast(latitude: Double, longitude: Double, language: String, fetchedAfter date: Date, staleWhenFailed: Bool) async throws -> Entry {
         let key = Key(latitude: latitude, longitude: longitude, language: language)
-        if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < (refresh ? refreshAfter : freshFor) {
+        if let entry = entries[key], entry.fetchedAt > date {
             return entry
         }
         let flight: (id: Int, task: Task<Forecast, any Error>)
@@ -92,7 +107,7 @@ public actor WeatherCache {
         } catch {
             if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < staleFor {
                 var stale = entry
-                stale.isStale = clock.date.timeIntervalSince(entry.fetchedAt) >= freshFor || refresh
+                stale.isStale = clock.date.timeIntervalSince(entry.fetchedAt) >= freshFor || staleWhenFailed
                 return stale
             }
             throw error

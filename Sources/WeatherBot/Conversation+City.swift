@@ -123,6 +123,8 @@ extension Conversation {
         do {
             places = try await geocode(query, alternatives: alternatives, context.language)
         } catch {
+            // A chat flooding names was told to slow down: the rest of its minute goes unanswered.
+            if Views.toldAlready(error) { return }
             // The service failed, not the name: the same search can be run again with one press.
             let question = context.nextQuestion()
             context.state = .searchFailed(query: query, alternatives: alternatives, purpose: purpose)

@@ -89,6 +89,7 @@ extension Conversation {
             rendered = view
         } catch {
             shown = .failed
+            if messageID == nil && Views.toldAlready(error) { return shown }
             rendered = WeatherViews.failure(error, view: view, reference: marked(reference, place), texts: context.texts)
         }
         if let messageID {

@@ -39,6 +39,16 @@ public protocol WeatherSource: Sendable {
     /// The last weather known at the place, however old (up to the source's keeping), marked
     /// stale; nothing is fetched. Nil when none is known.
     func lastKnown(at place: Place, language: Language) async -> WeatherReport?
+    /// Weather fetched after `date`, fetching only when what is known is older: a daily forecast
+    /// takes weather fetched ahead of its minute.
+    func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport
+}
+
+extension WeatherSource {
+    /// A source without a cache of its own fetches as usual.
+    public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
+        try await weather(at: place, language: language, refresh: false)
+    }
 }
 
 /// Who may change a group's shared data: its administrators, looked up (and remembered for a

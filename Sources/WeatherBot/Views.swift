@@ -104,13 +104,20 @@ public enum Views {
         case .invalidKey, .subscriptionRequired: return texts.reasonInvalidKey
         case .rateLimited: return texts.reasonRateLimited
         case .overBudget(.minute): return texts.reasonOverloaded
-        case .overBudget(.chat): return texts.reasonTooManyFromChat
+        case .overBudget(.chat(_)): return texts.reasonTooManyFromChat
         case .overBudget(.day): return texts.reasonDaySpent
         case .server, .unexpectedStatus: return texts.reasonServer
         case .network: return texts.reasonNetwork
         case .undecodable: return texts.reasonUndecodable
         case .notFound: return texts.reasonNotFound
         }
+    }
+
+    /// A chat over its share of OpenWeather's calls that was told so within the last minute: a
+    /// message it sent is not answered again with the same refusal (a button's press still is).
+    static func toldAlready(_ error: any Error) -> Bool {
+        guard let error = error as? OpenWeatherError, case .overBudget(.chat(repeated: true)) = error.code else { return false }
+        return true
     }
 
     // MARK: Pieces

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import GRDB
 public import WeatherBotStore
@@ -26,7 +27,7 @@ extension BotStatus {
                 dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
                 damage: BotDatabase.quickCheck(db),
                 openWeatherCallsToday: try String.fetchOne(
-                    db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [WorkerFact.openWeatherCalls(onDay: WorkerFact.utcDay(of: Date()))]
+                    db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [WorkerFact.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()))]
                 ).flatMap(Int.init) ?? 0)
         }
     }

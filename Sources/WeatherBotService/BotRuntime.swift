@@ -107,7 +107,8 @@ public struct BotRuntime: Sendable {
                         metrics: metrics))
             }
         scheduler = DailyScheduler(
-            database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily, metrics: metrics)
+            database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily,
+            budget: openWeatherBudget, metrics: metrics)
         usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, metrics: metrics, logger: logger) }
         self.telegram = telegram
         self.logger = logger

@@ -1,16 +1,17 @@
 public import BotClock
 import Foundation
 public import Logging
-import OpenWeather
+public import OpenWeather
 public import ServiceLifecycle
 import TelegramBotAPI
 public import WeatherBot
 public import WeatherBotStore
 
-/// Sends daily forecasts. Wakes every `interval`, finds the subscriptions that are due, fetches
-/// the weather once per place cell (about 1 km) and language, and writes the forecasts to the
-/// outbox in the same transaction that marks each subscription sent for its local date and sets
-/// its next time. A forecast missed by less than `gracePeriod` (after downtime) is sent late;
+/// Sends daily forecasts. Wakes every `interval`, finds the subscriptions that are due, takes
+/// the weather once per place cell (about 1 km), and writes the forecasts to the outbox in the
+/// same transaction that marks each subscription sent for its local date and sets its next time.
+/// The weather is fetched ahead of the minute (``fetchAhead()``), spread over the minutes before
+/// it as OpenWeather's budget allows, so a morning of many cells goes out on its minute. A forecast missed by less than `gracePeriod` (after downtime) is sent late;
 /// older ones are skipped. While OpenWeather does not answer, a forecast waits `lastKnownAfter` for
 /// it, then goes with the last known weather of its place, marked with its age.
 public struct DailyScheduler: Service {
@@ -27,6 +28,12 @@ public struct DailyScheduler: Service {
     let maximumConcurrentFetches: Int
     /// How many due subscriptions are read and committed at a time.
     let batchSize: Int
+    /// How old the weather in a daily forecast may be.
+    let acceptedAge: TimeInterval
+    /// How much earlier than the budget needs the weather is fetched ahead.
+    let aheadMargin: TimeInterval
+    /// OpenWeather's budget, whose share for work due soon sets how early the weather is fetched.
+    let budget: CallBudget?
 
     /// When the scheduler wakes and how much it takes at once; each default is here and only here.
     public struct Configuration: Sendable {
@@ -42,11 +49,19 @@ public struct DailyScheduler: Service {
         public var maximumConcurrentFetches: Int
         /// How many due subscriptions are read and committed at a time.
         public var batchSize: Int
+        /// How old the weather in a daily forecast may be: it is fetched ahead of the forecast's
+        /// minute, never earlier than this before it (a day's outlook barely changes in that time).
+        public var acceptedAge: Duration
+        /// How much earlier than OpenWeather's budget needs the weather is fetched ahead of the
+        /// minute: the time the last fetches of a morning take.
+        public var aheadMargin: Duration
 
         public init(
             interval: Duration = .seconds(20), gracePeriod: Duration = .seconds(2 * 3600), lastKnownAfter: Duration = .seconds(15 * 60),
-            maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000
+            maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000, acceptedAge: Duration = .seconds(30 * 60), aheadMargin: Duration = .seconds(120)
         ) {
+            self.acceptedAge = acceptedAge
+            self.aheadMargin = aheadMargin
             self.interval = interval
             self.gracePeriod = gracePeriod
             self.lastKnownAfter = lastKnownAfter
@@ -57,8 +72,12 @@ public struct DailyScheduler: Service {
 
     public init(
         database: any BotStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
-        clock: any WallClock = SystemWallClock(), configuration: Configuration = Configuration(), metrics: BotMetrics = BotMetrics()
+        clock: any WallClock = SystemWallClock(), configuration: Configuration = Configuration(), budget: CallBudget? = nil,
+        metrics: BotMetrics = BotMetrics()
     ) {
+        self.budget = budget
+        self.acceptedAge = configuration.acceptedAge.timeInterval
+        self.aheadMargin = configuration.aheadMargin.timeInterval
         self.metrics = metrics
         self.database = database
         self.weather = weather
@@ -74,12 +93,20 @@ public struct DailyScheduler: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await tick()
-                do { try await clock.sleep(for: interval) } catch { return }
+            await withDiscardingTaskGroup { group in
+                // Fetching ahead may wait minutes for the budget; what is due goes out meanwhile.
+                group.addTask { await self.everyInterval { await self.tick() } }
+                group.addTask { await self.everyInterval { await self.fetchAhead() } }
             }
         }
         logger.info("daily scheduler stopped")
+    }
+
+    private func everyInterval(_ pass: () async -> Int) async {
+        while !Task.isCancelled {
+            _ = await pass()
+            do { try await clock.sleep(for: interval) } catch { return }
+        }
     }
 
     /// Subscriptions due together that share one weather fetch.
@@ -88,10 +115,12 @@ public struct DailyScheduler: Service {
         var longitude: Int
         var language: Language
 
-        init(_ due: DueSubscription) {
+        /// - Parameter language: the language the cell's forecasts are written in; one for all
+        ///   when only the weather is fetched.
+        init(_ due: DueSubscription, language: Language? = nil) {
             latitude = Int((due.subscription.place.latitude * 100).rounded())
             longitude = Int((due.subscription.place.longitude * 100).rounded())
-            language = due.language
+            self.language = language ?? due.language
         }
     }
 
@@ -109,7 +138,7 @@ public struct DailyScheduler: Service {
                 break
             }
             guard !due.isEmpty else { break }
-            let cells = Dictionary(grouping: due, by: Cell.init).map(\.value)
+            let cells = Dictionary(grouping: due, by: { Cell($0) }).map(\.value)
             let queued = await deliver(cells, now: now)
             if queued > 0 {
                 logger.info("daily forecasts queued", metadata: ["forecasts": "\(queued)", "cells": "\(cells.count)"])
@@ -124,14 +153,19 @@ public struct DailyScheduler: Service {
 
     /// Delivers the cells of one batch, a few weather fetches at a time.
     private func deliver(_ cells: [[DueSubscription]], now: Date) async -> Int {
+        await sum(over: cells) { await self.deliver($0, now: now) }
+    }
+
+    /// The sum of `work` over the items, done `maximumConcurrentFetches` at a time.
+    private func sum<Item: Sendable>(over items: [Item], _ work: @escaping @Sendable (Item) async -> Int) async -> Int {
         await withTaskGroup(of: Int.self) { group in
             var next = 0
             var running = 0
             var total = 0
-            while next < cells.count || running > 0 {
-                while next < cells.count && running < maximumConcurrentFetches {
-                    let cell = cells[next]
-                    group.addTask { await self.deliver(cell, now: now) }
+            while next < items.count || running > 0 {
+                while next < items.count && running < maximumConcurrentFetches {
+                    let item = items[next]
+                    group.addTask { await work(item) }
                     next += 1
                     running += 1
                 }
@@ -160,7 +194,7 @@ public struct DailyScheduler: Service {
             var report: WeatherReport?
             do {
                 report = try await CallContext.$priority.withValue(.soon) {
-                    try await weather.weather(at: place, language: first.language, refresh: false)
+                    try await weather.weather(at: place, language: first.language, fetchedAfter: now.addingTimeInterval(-acceptedAge))
                 }
             } catch {
                 failure = error
@@ -235,6 +269,63 @@ public struct DailyScheduler: Service {
             logger.error("could not commit daily forecasts", metadata: ["error": "\(database.describe(error))"])
             return 0
         }
+    }
+
+    // MARK: Ahead of the minute
+
+    /// A place cell whose weather is fetched ahead, at its earliest subscription's minute.
+    private struct Upcoming {
+        var place: Place
+        var language: Language
+        var due: Date
+    }
+
+    /// Fetches the weather of the cells due within `acceptedAge` whose known weather will be too
+    /// old at their minute, earliest first, as work due soon: each cell no earlier than the time
+    /// the budget's share for such work needs for all of them (with `aheadMargin`) before its
+    /// minute, so a small morning is fetched fresh and a large one starts early enough. Returns
+    /// how many cells were fetched.
+    @discardableResult
+    public func fetchAhead() async -> Int {
+        let now = clock.date
+        let upcoming: [DueSubscription]
+        do {
+            upcoming = try await database.dueSubscriptions(at: now.addingTimeInterval(acceptedAge), limit: batchSize)
+        } catch {
+            logger.error("could not read the daily forecasts coming up", metadata: ["error": "\(database.describe(error))"])
+            return 0
+        }
+        // Earliest first: each cell at its first minute. What is due already is the due pass's.
+        var cells: [Cell: Upcoming] = [:]
+        for due in upcoming where due.subscription.nextSendAt > now {
+            let cell = Cell(due, language: .en)
+            if cells[cell] == nil { cells[cell] = Upcoming(place: due.subscription.place, language: due.language, due: due.subscription.nextSendAt) }
+        }
+        var pending: [Upcoming] = []
+        for cell in cells.values {
+            let known = await weather.lastKnown(at: cell.place, language: cell.language)?.fetchedAt ?? .distantPast
+            if known <= cell.due.addingTimeInterval(-acceptedAge) { pending.append(cell) }
+        }
+        let lead = lead(for: pending.count)
+        let fetching = pending.filter { $0.due.timeIntervalSince(now) <= lead }.sorted { $0.due < $1.due }
+        guard !fetching.isEmpty else { return 0 }
+        let fetched = await sum(over: fetching) { cell in
+            let report = try? await CallContext.$priority.withValue(.soon) {
+                try await weather.weather(at: cell.place, language: cell.language, fetchedAfter: cell.due.addingTimeInterval(-acceptedAge))
+            }
+            return report?.isStale == false ? 1 : 0
+        }
+        logger.info("weather fetched ahead for daily forecasts", metadata: ["cells": "\(fetched)", "of": "\(fetching.count)"])
+        return fetched
+    }
+
+    /// How long before its minute a cell's weather is fetched, when `cells` wait for it: the time
+    /// the budget's share for work due soon takes for them all, a quarter more for people's own
+    /// calls, and `aheadMargin`; never more than `acceptedAge`.
+    func lead(for cells: Int) -> TimeInterval {
+        let perMinute = budget?.callsPerMinute(for: .soon) ?? 0
+        let needed = perMinute > 0 ? Double(cells) / Double(perMinute) * 60 * 1.25 : 0
+        return min(acceptedAge, aheadMargin + needed)
     }
 
     /// What a forecast's text depends on besides the weather of its cell.

@@ -1,3 +1,4 @@
+public import Foundation
 public import BotClock
 public import Logging
 public import OpenWeather
@@ -59,10 +60,21 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     static let fetchedLanguage = "en"
 
     public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
-        let asked = clock.date
-        let entry = try await logged {
-            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: Self.fetchedLanguage, refresh: refresh)
+        try await report(at: place) { cache, language in
+            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, refresh: refresh)
         }
+    }
+
+    public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
+        try await report(at: place) { cache, language in
+            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, fetchedAfter: date)
+        }
+    }
+
+    /// The cache's entry as a report, counted as a hit or a fetch.
+    private func report(at place: Place, _ entry: (WeatherCache, String) async throws -> WeatherCache.Entry) async throws -> WeatherReport {
+        let asked = clock.date
+        let entry = try await logged { try await entry(cache, Self.fetchedLanguage) }
         // Fetched before it was asked for: it was in the cache already.
         metrics.weatherRequested(hit: entry.fetchedAt < asked && !entry.isStale)
         if entry.isStale {
@@ -95,6 +107,9 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
                 logger.error("OpenWeather rejected the API key (401): check OPEN_WEATHER_API_KEY", metadata: ["endpoint": "\(error.endpoint)"])
             case .notFound:
                 logger.debug("OpenWeather found nothing", metadata: ["endpoint": "\(error.endpoint)"])
+            case .overBudget(let refusal):
+                // The bot's own rule at work, counted in /metrics: a flood is not a log line per name.
+                logger.debug("OpenWeather call not made: over the budget", metadata: ["endpoint": "\(error.endpoint)", "refusal": "\(refusal)"])
             default:
                 logger.warning("OpenWeather call failed", metadata: ["error": "\(error)"])
             }

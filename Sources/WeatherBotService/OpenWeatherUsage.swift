@@ -1,3 +1,4 @@
+import BotClock
 public import Foundation
 public import Logging
 public import OpenWeather
@@ -24,7 +25,7 @@ public struct OpenWeatherUsage: Service {
 
     /// Today's stored count, to start a budget from; nil when the store cannot tell.
     public static func restored(from store: any BotStore, at now: Date = Date()) async -> CallBudget.DayCount? {
-        let day = CallBudget.day(of: now)
+        let day = CivilDate.utcDay(of: now)
         return (try? await store.addOpenWeatherCalls(0, onDay: day)).map { CallBudget.DayCount(day: day, calls: $0) }
     }
 

@@ -21,8 +21,6 @@ public enum WorkerFact {
     /// The fact counting OpenWeather's calls on a UTC day (days since 1970); all such start with
     /// ``openWeatherCallsPrefix``.
     public static func openWeatherCalls(onDay day: Int) -> String { openWeatherCallsPrefix + String(day) }
-    /// The UTC day of `date`, in days since 1970, as OpenWeather counts its calls.
-    public static func utcDay(of date: Date) -> Int { Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
     public static let openWeatherCallsPrefix = "openWeatherCalls."
 
     /// A stored time as it is written: seconds since 1970.

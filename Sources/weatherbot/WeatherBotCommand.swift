@@ -1,3 +1,4 @@
+import BotClock
 import ArgumentParser
 import Foundation
 import Logging
@@ -153,7 +154,7 @@ extension WeatherBotCommand {
                     backlog = lanes
                     print("inbox backlog: \(try await store.pendingInbox().count)")
                     print(Self.skipped(try await store.dailyForecastsSkipped()))
-                    print(Self.openWeatherCalls(try await store.openWeatherCalls(onDay: WorkerFact.utcDay(of: Date()))))
+                    print(Self.openWeatherCalls(try await store.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()))))
                 } catch {
                     FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(PostgresStore.describe(error))\n".utf8))
                     throw ExitCode(1)

@@ -38,11 +38,32 @@ import Testing
     @Test func aChatOverItsShareIsRefusedWhileOthersGoOn() {
         let budget = CallBudget(.init(perMinute: 100, perChat: 3), clock: ManualClock(lateEvening))
         for _ in 0..<3 { #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .go) }
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(10)) == .refused(.chat))
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(10)) == .refused(.chat(repeated: false)))
         #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(10)) == .go)
         #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(10)) == .go)
         // A refused call is not counted: a minute after its first calls the chat goes again.
         #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.5)) == .go)
+    }
+
+    @Test func aChatOverItsShareIsToldOnceAMinute() {
+        let budget = CallBudget(.init(perMinute: 100, perChat: 2), clock: ManualClock(lateEvening))
+        for _ in 0..<2 { #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .go) }
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(1)) == .refused(.chat(repeated: false)))
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(2)) == .refused(.chat(repeated: true)))
+        // Another chat over its share is told for itself.
+        for _ in 0..<2 { #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(2)) == .go) }
+        #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(3)) == .refused(.chat(repeated: false)))
+        // Still flooding after its share renewed and spent again: told again a minute after the last telling.
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.5)) == .go)
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.6)) == .go)
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.7)) == .refused(.chat(repeated: true)))
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.1)) == .refused(.chat(repeated: false)))
+    }
+
+    @Test func eachPrioritysMinuteIsItsShare() {
+        let budget = CallBudget(.init(perMinute: 60), clock: ManualClock(lateEvening))
+        #expect(CallPriority.allCases.map(budget.callsPerMinute(for:)) == [30, 48, 60])
+        #expect(CallBudget(.init(perMinute: 0), clock: ManualClock(lateEvening)).callsPerMinute(for: .soon) == 0)
     }
 
     @Test func theDayIsAUTCDayAndItsLastTenthIsNotForBackgroundWork() {
@@ -89,7 +110,7 @@ import Testing
         let shared = CallBudget(.init(perMinute: 100, perChat: 1), clock: clock)
         try await CallContext.$chatID.withValue(5) {
             try await shared.acquire()
-            await #expect(throws: CallBudget.Refused(refusal: .chat)) { try await shared.acquire() }
+            await #expect(throws: CallBudget.Refused(refusal: .chat(repeated: false))) { try await shared.acquire() }
         }
     }
 

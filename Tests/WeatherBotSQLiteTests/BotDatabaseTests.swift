@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import GRDB
 import TelegramBotAPI
@@ -451,8 +452,8 @@ import WeatherBotStore
         #expect(status.subscriptions == 0)
         #expect(status.openWeatherCallsToday == 0)
         // Today's OpenWeather calls as stored; yesterday's are not today's.
-        _ = try await temporary.database.addOpenWeatherCalls(9, onDay: WorkerFact.utcDay(of: Date()) - 1)
-        _ = try await temporary.database.addOpenWeatherCalls(37, onDay: WorkerFact.utcDay(of: Date()))
+        _ = try await temporary.database.addOpenWeatherCalls(9, onDay: CivilDate.utcDay(of: Date()) - 1)
+        _ = try await temporary.database.addOpenWeatherCalls(37, onDay: CivilDate.utcDay(of: Date()))
         #expect(try BotStatus.read(path: temporary.path).openWeatherCallsToday == 37)
     }
 }

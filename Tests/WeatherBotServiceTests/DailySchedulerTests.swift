@@ -1,6 +1,7 @@
 import BotClock
 import Foundation
 import GRDB
+import HTTPTransport
 import Logging
 import OpenWeather
 import Synchronization
@@ -10,6 +11,7 @@ import WeatherBot
 @testable import WeatherBotService
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotTesting
 
 @Suite struct DailySchedulerTests {
     /// What a daily forecast's sendMessage call says, read from the outbox.
@@ -92,6 +94,60 @@ import WeatherBotStore
         let forecast = try JSONDecoder().decode(ForecastMessage.self, from: message.parameters)
         #expect(forecast.text.contains("Прогноз на сегодня"))
         #expect(forecast.text.contains("— сб, 21 ноября"), "\(forecast.text)")
+    }
+
+    /// A morning of many cells under a 60-a-minute budget: the weather is fetched ahead of the
+    /// minute, when the budget's share for work due soon needs it to be, and the forecasts go out
+    /// on the minute without another call.
+    @Test func aMorningsWeatherIsFetchedAheadAndTheForecastsGoOutOnTheMinute() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T04:00:00Z")
+        for cell in 0..<100 {
+            // Two chats in each cell, ten kilometres between cells; due at 08:00 in Moscow, 05:00Z.
+            let place = Place(name: "Cell \(cell)", latitude: 50 + Double(cell) * 0.1, longitude: 30, timeZone: "Europe/Moscow")
+            for chat in [Int64(cell * 2 + 1), Int64(cell * 2 + 2)] {
+                try await subscribe(database, chat: chat, place: place, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: chat % 2 == 0 ? .en : .ru)
+            }
+        }
+        let openWeather = try await FakeOpenWeather()
+        defer { Task { await openWeather.shutdown() } }
+        let clock = ManualClock(utc("2026-11-21T04:50:00Z"))
+        let service = OpenWeatherService(
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: AsyncHTTPTransport()), clock: clock,
+            logger: logger)
+        let budget = CallBudget(.init(perMinute: 60, perChat: 0), clock: clock)
+        let scheduler = DailyScheduler(database: database, weather: service, outbox: nil, logger: logger, clock: clock, budget: budget)
+        // A hundred cells at 48 calls a minute, a quarter more for people's own calls, and two minutes.
+        #expect(scheduler.lead(for: 100) == 276.25)
+        #expect(await scheduler.fetchAhead() == 0)
+        #expect(openWeather.forecastCalls == 0)
+        clock.set(utc("2026-11-21T04:55:30Z"))
+        #expect(await scheduler.fetchAhead() == 100)
+        #expect(openWeather.forecastCalls == 100)
+        #expect(await scheduler.fetchAhead() == 0)
+        #expect(await scheduler.tick() == 0)
+        clock.set(utc("2026-11-21T05:00:05Z"))
+        #expect(await scheduler.tick() == 200)
+        #expect(openWeather.forecastCalls == 100)
+    }
+
+    /// Without a budget, or with a small morning, the weather is fetched shortly before the
+    /// minute; never earlier than a forecast would take it.
+    @Test func howFarAheadTheWeatherIsFetched() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let clock = ManualClock(utc("2026-11-21T04:50:00Z"))
+        let budgeted = { (perMinute: Int) in
+            DailyScheduler(
+                database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock,
+                budget: CallBudget(.init(perMinute: perMinute), clock: clock))
+        }
+        #expect(budgeted(0).lead(for: 500) == 120)
+        #expect(budgeted(60).lead(for: 4) == 126.25)
+        #expect(budgeted(60).lead(for: 500) == 901.25)
+        #expect(budgeted(60).lead(for: 2000) == 30 * 60)
+        #expect(DailyScheduler(database: database, weather: CountingWeather(), outbox: nil, logger: logger, clock: clock).lead(for: 500) == 120)
     }
 
     @Test func subscribersSharingACellGetTheirOwnNameLanguageAndButtons() async throws {

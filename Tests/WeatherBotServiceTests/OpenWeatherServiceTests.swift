@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import HTTPTransport
 import Logging
@@ -64,7 +65,7 @@ import WeatherBotTesting
         let registry = PrometheusCollectorRegistry()
         let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
         let budget = CallBudget(.init(perMinute: 60, perDay: 1000, perChat: 10))
-        _ = try await store.addOpenWeatherCalls(40, onDay: CallBudget.day(of: Date()))
+        _ = try await store.addOpenWeatherCalls(40, onDay: CivilDate.utcDay(of: Date()))
         for _ in 0..<3 { _ = budget.decide(.interactive, chat: nil, at: Date()) }
         await OpenWeatherUsage(budget: budget, store: store, metrics: metrics, logger: CapturedLog().logger()).save()
         let counted = prometheusSamples(registry.emitToString())
