@@ -80,24 +80,33 @@ public final class CallBudget: Sendable {
         case refused(Refusal)
     }
 
-    /// The day's count as it stands, for storing it: the UTC day (days since 1970) and its calls.
+    /// The day's count as it stands, for storing it: the UTC day (days since 1970) and its calls
+    /// by endpoint.
     public struct DayCount: Sendable, Hashable {
         public var day: Int
-        public var calls: Int
+        public var calls: [OpenWeatherEndpoint: Int]
 
-        public init(day: Int, calls: Int) {
+        public init(day: Int, calls: [OpenWeatherEndpoint: Int]) {
             self.day = day
             self.calls = calls
         }
+
+        public var total: Int { calls.values.reduce(0, +) }
+    }
+
+    private struct Call {
+        var at: Date
+        var endpoint: OpenWeatherEndpoint
     }
 
     private struct State {
-        /// The moments of the calls in the last minute, oldest first.
-        var recent: [Date] = []
+        /// The calls in the last minute, oldest first.
+        var recent: [Call] = []
         var day: Int
-        var dayCalls: Int
+        var dayCalls: [OpenWeatherEndpoint: Int]
+        var dayTotal: Int
         /// The day's calls not yet handed to the store.
-        var unsaved = 0
+        var unsaved: [OpenWeatherEndpoint: Int] = [:]
         /// Each chat's calls in the last minute, oldest first.
         var byChat: [Int64: [Date]] = [:]
         /// When each chat over its share was last refused without `repeated`.
@@ -113,7 +122,8 @@ public final class CallBudget: Sendable {
         self.limits = limits
         self.clock = clock
         let today = CivilDate.utcDay(of: clock.date)
-        state = Mutex(State(day: today, dayCalls: restored?.day == today ? restored?.calls ?? 0 : 0))
+        let calls = restored?.day == today ? restored?.calls ?? [:] : [:]
+        state = Mutex(State(day: today, dayCalls: calls, dayTotal: calls.values.reduce(0, +)))
     }
 
     /// The calls a minute that `priority` may make: its share of `perMinute`; 0 when there is no limit.
@@ -134,25 +144,25 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// The calls made in the last 60 seconds.
-    public var lastMinute: Int {
+    /// The calls made in the last 60 seconds, by endpoint.
+    public var lastMinute: [OpenWeatherEndpoint: Int] {
         let now = clock.date
         return state.withLock { state in
-            Self.forget(&state.recent, before: now)
-            return state.recent.count
+            Self.forget(&state.recent, before: now, \.at)
+            return state.recent.reduce(into: [:]) { $0[$1.endpoint, default: 0] += 1 }
         }
     }
 
     /// Whether a call of `priority` for `chat` may go at `now`; one that may is counted.
-    public func decide(_ priority: CallPriority, chat: Int64?, at now: Date) -> Decision {
+    public func decide(_ priority: CallPriority, chat: Int64?, endpoint: OpenWeatherEndpoint = .other, at now: Date) -> Decision {
         state.withLock { state in
             Self.turnDay(&state, at: now)
-            if limits.perDay > 0, Double(state.dayCalls) >= (Double(limits.perDay) * priority.dayShare).rounded(.down) {
+            if limits.perDay > 0, Double(state.dayTotal) >= (Double(limits.perDay) * priority.dayShare).rounded(.down) {
                 return .refused(.day(renews: Date(timeIntervalSince1970: Double(state.day + 1) * 86_400)))
             }
             if let chat, limits.perChat > 0 {
                 var calls = state.byChat[chat] ?? []
-                Self.forget(&calls, before: now)
+                Self.forget(&calls, before: now, \.self)
                 state.byChat[chat] = calls.isEmpty ? nil : calls
                 if calls.count >= limits.perChat {
                     if let told = state.told[chat], now.timeIntervalSince(told) < 60 { return .refused(.chat(repeated: true)) }
@@ -162,16 +172,19 @@ public final class CallBudget: Sendable {
                 }
             }
             if limits.perMinute > 0 {
-                Self.forget(&state.recent, before: now)
+                Self.forget(&state.recent, before: now, \.at)
                 let allowed = Self.allowed(limits.perMinute, priority)
                 if state.recent.count >= allowed {
                     // The slot frees when enough of the oldest calls leave the minute.
-                    return .wait(until: state.recent[state.recent.count - allowed].addingTimeInterval(60))
+                    return .wait(until: state.recent[state.recent.count - allowed].at.addingTimeInterval(60))
                 }
-                state.recent.append(now)
             }
-            state.dayCalls += 1
-            state.unsaved += 1
+            // Kept without a limit too: /metrics tells the last minute's calls.
+            state.recent.append(Call(at: now, endpoint: endpoint))
+            if limits.perMinute == 0 { Self.forget(&state.recent, before: now, \.at) }
+            state.dayCalls[endpoint, default: 0] += 1
+            state.dayTotal += 1
+            state.unsaved[endpoint, default: 0] += 1
             if let chat, limits.perChat > 0 {
                 state.byChat[chat, default: []].append(now)
                 // Chats that went quiet are let go when many have asked.
@@ -181,14 +194,14 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// Waits for a slot for a call of the task's priority and chat (``CallContext``), up to the
-    /// priority's patience; throws the refusal when there is none.
-    public func acquire() async throws(Refused) {
+    /// Waits for a slot for a call to `endpoint` of the task's priority and chat (``CallContext``),
+    /// up to the priority's patience; throws the refusal when there is none.
+    public func acquire(for endpoint: OpenWeatherEndpoint = .other) async throws(Refused) {
         let priority = CallContext.priority
         let chat = CallContext.chatID
         let giveUp = clock.date.addingTimeInterval(priority.patience.timeInterval)
         while true {
-            switch decide(priority, chat: chat, at: clock.date) {
+            switch decide(priority, chat: chat, endpoint: endpoint, at: clock.date) {
             case .go:
                 return
             case .refused(let refusal):
@@ -213,9 +226,9 @@ public final class CallBudget: Sendable {
         }
     }
 
-    private static func forget(_ calls: inout [Date], before now: Date) {
+    private static func forget<Item>(_ calls: inout [Item], before now: Date, _ time: KeyPath<Item, Date>) {
         let horizon = now.addingTimeInterval(-60)
-        if let keep = calls.firstIndex(where: { $0 > horizon }) {
+        if let keep = calls.firstIndex(where: { $0[keyPath: time] > horizon }) {
             if keep > 0 { calls.removeFirst(keep) }
         } else {
             calls.removeAll(keepingCapacity: true)
@@ -227,8 +240,9 @@ public final class CallBudget: Sendable {
         if today > state.day {
             // Yesterday's calls not yet stored no longer count against anything.
             state.day = today
-            state.dayCalls = 0
-            state.unsaved = 0
+            state.dayCalls = [:]
+            state.dayTotal = 0
+            state.unsaved = [:]
         }
     }
 
@@ -239,7 +253,7 @@ public final class CallBudget: Sendable {
         let now = clock.date
         return state.withLock { state in
             Self.turnDay(&state, at: now)
-            defer { state.unsaved = 0 }
+            defer { state.unsaved = [:] }
             return DayCount(day: state.day, calls: state.unsaved)
         }
     }
@@ -247,7 +261,7 @@ public final class CallBudget: Sendable {
     /// Calls taken that could not be stored, counted as unsaved again.
     public func giveBack(_ taken: DayCount) {
         state.withLock { state in
-            if state.day == taken.day { state.unsaved += taken.calls }
+            if state.day == taken.day { state.unsaved.merge(taken.calls, uniquingKeysWith: +) }
         }
     }
 
@@ -255,7 +269,9 @@ public final class CallBudget: Sendable {
     /// plus the calls made since it was taken.
     public func adopt(_ stored: DayCount) {
         state.withLock { state in
-            if state.day == stored.day { state.dayCalls = stored.calls + state.unsaved }
+            guard state.day == stored.day else { return }
+            state.dayCalls = stored.calls.merging(state.unsaved, uniquingKeysWith: +)
+            state.dayTotal = state.dayCalls.values.reduce(0, +)
         }
     }
 }

@@ -139,7 +139,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         try checkPause(path)
         if let budget {
             do {
-                try await budget.acquire()
+                try await budget.acquire(for: OpenWeatherEndpoint(path: path))
             } catch {
                 throw OpenWeatherError(code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true)
             }

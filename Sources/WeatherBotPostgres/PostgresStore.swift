@@ -270,32 +270,36 @@ public final class PostgresStore: BotStore {
         }
     }
 
-    public func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int {
-        let key = WorkerFact.openWeatherCalls(onDay: day)
+    public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
+        let base = WorkerFact.openWeatherCalls(onDay: day)
         let pattern = WorkerFact.openWeatherCallsPrefix + "%"
+        let added = calls.filter { $0.value != 0 }.sorted { $0.key < $1.key }
         return try await write { connection in
-            try await connection.query("DELETE FROM worker_fact WHERE key LIKE \(pattern) AND key < \(key)", logger: logger)
-            // One statement adds and reads: replicas adding at once each see the sum with theirs.
-            let rows = try await connection.query(
-                """
-                INSERT INTO worker_fact (key, value) VALUES (\(key), \(String(calls)))
-                ON CONFLICT (key) DO UPDATE SET value = (worker_fact.value::bigint + EXCLUDED.value::bigint)::text
-                RETURNING value
-                """, logger: logger)
-            for try await value in rows.decode(String.self) { return Int(value) ?? calls }
-            return calls
+            try await connection.query("DELETE FROM worker_fact WHERE key LIKE \(pattern) AND key < \(base)", logger: logger)
+            // Each endpoint's row is added to in place: replicas adding at once each count theirs.
+            if !added.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO worker_fact (key, value)
+                    SELECT * FROM unnest(\(added.map { WorkerFact.openWeatherCalls(onDay: day, endpoint: $0.key) })::text[], \(added.map { String($0.value) })::text[])
+                    ON CONFLICT (key) DO UPDATE SET value = (worker_fact.value::bigint + EXCLUDED.value::bigint)::text
+                    """, logger: logger)
+            }
+            return try await Self.openWeatherCalls(onDay: day, connection, logger)
         }
     }
 
-    /// OpenWeather's calls stored for the UTC `day`, read without writing (for `weatherbot status`).
-    public func openWeatherCalls(onDay day: Int) async throws -> Int {
-        let key = WorkerFact.openWeatherCalls(onDay: day)
-        return try await client.withConnection { connection in
-            for try await value in try await connection.query("SELECT value FROM worker_fact WHERE key = \(key)", logger: logger).decode(String.self) {
-                return Int(value) ?? 0
-            }
-            return 0
-        }
+    /// OpenWeather's calls stored for the UTC `day` by endpoint, read without writing (for `weatherbot status`).
+    public func openWeatherCalls(onDay day: Int) async throws -> [String: Int] {
+        try await client.withConnection { connection in try await Self.openWeatherCalls(onDay: day, connection, logger) }
+    }
+
+    private static func openWeatherCalls(onDay day: Int, _ connection: PostgresConnection, _ logger: Logger) async throws -> [String: Int] {
+        let base = WorkerFact.openWeatherCalls(onDay: day)
+        let rows = try await connection.query("SELECT key, value FROM worker_fact WHERE key = \(base) OR key LIKE \(base + ".%")", logger: logger)
+        var facts: [(String, String)] = []
+        for try await fact in rows.decode((String, String).self) { facts.append(fact) }
+        return WorkerFact.openWeatherCalls(onDay: day, from: facts)
     }
 
     public func dailyForecastsSkipped() async throws -> Int {

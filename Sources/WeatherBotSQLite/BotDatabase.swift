@@ -287,18 +287,27 @@ extension BotDatabase {
         try writer.read { db in try Self.fact(.dailyForecastsSkipped, db).flatMap(Int.init) ?? 0 }
     }
 
-    public func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int {
-        let key = WorkerFact.openWeatherCalls(onDay: day)
-        return try await writer.write { db in
+    public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
+        try await writer.write { db in
             try db.execute(
-                sql: "DELETE FROM workerFact WHERE key LIKE ? AND key < ?", arguments: [WorkerFact.openWeatherCallsPrefix + "%", key])
-            try db.execute(
-                sql: """
-                    INSERT INTO workerFact (key, value) VALUES (?, ?)
-                    ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)
-                    """, arguments: [key, String(calls)])
-            return try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [key]).flatMap(Int.init) ?? calls
+                sql: "DELETE FROM workerFact WHERE key LIKE ? AND key < ?",
+                arguments: [WorkerFact.openWeatherCallsPrefix + "%", WorkerFact.openWeatherCalls(onDay: day)])
+            for (endpoint, count) in calls where count != 0 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO workerFact (key, value) VALUES (?, ?)
+                        ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)
+                        """, arguments: [WorkerFact.openWeatherCalls(onDay: day, endpoint: endpoint), String(count)])
+            }
+            return try Self.openWeatherCalls(onDay: day, db)
         }
+    }
+
+    /// OpenWeather's calls stored for the UTC `day`, by endpoint.
+    static func openWeatherCalls(onDay day: Int, _ db: Database) throws -> [String: Int] {
+        let base = WorkerFact.openWeatherCalls(onDay: day)
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM workerFact WHERE key = ? OR key LIKE ?", arguments: [base, base + ".%"])
+        return WorkerFact.openWeatherCalls(onDay: day, from: rows.map { ($0["key"] as String, $0["value"] as String) })
     }
 
     /// When getUpdates last answered.

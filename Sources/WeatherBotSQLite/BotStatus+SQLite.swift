@@ -26,9 +26,7 @@ extension BotStatus {
                 chats: try count("SELECT COUNT(*) FROM chat"),
                 dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
                 damage: BotDatabase.quickCheck(db),
-                openWeatherCallsToday: try String.fetchOne(
-                    db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [WorkerFact.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()))]
-                ).flatMap(Int.init) ?? 0)
+                openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db))
         }
     }
 

@@ -1,5 +1,6 @@
 public import CoreMetrics
 import Foundation
+import OpenWeather
 import Synchronization
 
 /// What the bot counts, for `/metrics`, and when it last heard from Telegram, for `/healthz`.
@@ -58,10 +59,13 @@ public final class BotMetrics: Sendable {
         if result == "rate_limited" { rateLimited?.increment() }
     }
 
-    /// A forecast was asked of the shared cache: `hit` when it was there already, fresh.
-    func weatherRequested(hit: Bool) {
+    /// A forecast was asked of the shared cache: `hit` when it was there already, fresh; `stale`
+    /// when an older one stood in for a fetch that failed or was refused.
+    func weatherRequested(hit: Bool, stale: Bool = false) {
         guard let factory else { return }
-        Counter(label: hit ? "weatherbot_weather_cache_hits_total" : "weatherbot_weather_cache_misses_total", factory: factory).increment()
+        let label =
+            stale ? "weatherbot_weather_stale_served_total" : hit ? "weatherbot_weather_cache_hits_total" : "weatherbot_weather_cache_misses_total"
+        Counter(label: label, factory: factory).increment()
     }
 
     /// A place was looked up by name: `hit` when the geocoding cache had it (or was fetching it).
@@ -76,10 +80,11 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_openweather_requests_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
     }
 
-    /// The client refused a call without sending it: OpenWeather said 429 a moment ago.
-    func openWeatherRefused(_ endpoint: String) {
+    /// The client refused a call without sending it, for `reason`: `paused` (OpenWeather said 429
+    /// a moment ago) or `budget` (the bot's own budget, ``CallBudget``).
+    func openWeatherRefused(_ endpoint: String, reason: String) {
         guard let factory else { return }
-        Counter(label: "weatherbot_openweather_refused_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
+        Counter(label: "weatherbot_openweather_refused_total", dimensions: [("endpoint", endpoint), ("reason", reason)], factory: factory).increment()
     }
 
     /// A call went to the OpenWeather client (`forecast`, `geocode`, `reverse`), sent or refused.
@@ -122,12 +127,15 @@ public final class BotMetrics: Sendable {
         webhookRequests[result]?.increment()
     }
 
-    /// OpenWeather's budget as it stands: the UTC day's calls by every replica, this worker's
-    /// calls in the last minute, and the limits (0: none).
-    func openWeatherBudget(callsToday: Int, callsLastMinute: Int, perDay: Int, perMinute: Int) {
+    /// OpenWeather's budget as it stands: the UTC day's calls by every replica and this worker's
+    /// calls in the last minute, by endpoint, and the limits (0: none).
+    func openWeatherBudget(callsToday: [OpenWeatherEndpoint: Int], callsLastMinute: [OpenWeatherEndpoint: Int], perDay: Int, perMinute: Int) {
         guard let factory else { return }
-        Gauge(label: "weatherbot_openweather_calls_today", factory: factory).record(callsToday)
-        Gauge(label: "weatherbot_openweather_calls_last_minute", factory: factory).record(callsLastMinute)
+        for endpoint in OpenWeatherEndpoint.allCases {
+            let dimensions = [("endpoint", endpoint.rawValue)]
+            Gauge(label: "weatherbot_openweather_calls_today", dimensions: dimensions, factory: factory).record(callsToday[endpoint] ?? 0)
+            Gauge(label: "weatherbot_openweather_calls_last_minute", dimensions: dimensions, factory: factory).record(callsLastMinute[endpoint] ?? 0)
+        }
         Gauge(label: "weatherbot_openweather_budget_per_day", factory: factory).record(perDay)
         Gauge(label: "weatherbot_openweather_budget_per_minute", factory: factory).record(perMinute)
     }

@@ -1,5 +1,6 @@
 import Foundation
 public import HTTPTransport
+import OpenWeather
 
 /// A transport that counts the requests another one could not get an answer for, by kind, for
 /// `/metrics`; answers (whatever their status) pass through untouched. For OpenWeather it counts
@@ -16,18 +17,8 @@ public struct CountingTransport: HTTPTransport {
         countsOpenWeatherRequests = openWeather
     }
 
-    /// OpenWeather's endpoints by the end of their paths (the API's URL may have a path of its own).
-    static let openWeatherEndpoints = [
-        ("/data/3.0/onecall", "onecall"), ("/data/2.5/forecast", "forecast"), ("/data/2.5/weather", "weather"),
-        ("/geo/1.0/direct", "geocode"), ("/geo/1.0/reverse", "reverse"),
-    ]
-
-    static func openWeatherEndpoint(of path: String) -> String {
-        openWeatherEndpoints.first { path.hasSuffix($0.0) }?.1 ?? "other"
-    }
-
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        if countsOpenWeatherRequests { metrics.openWeatherRequestSent(Self.openWeatherEndpoint(of: request.url.path)) }
+        if countsOpenWeatherRequests { metrics.openWeatherRequestSent(OpenWeatherEndpoint(path: request.url.path).rawValue) }
         do {
             return try await base.send(request)
         } catch {

@@ -76,7 +76,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         let asked = clock.date
         let entry = try await logged { try await entry(cache, Self.fetchedLanguage) }
         // Fetched before it was asked for: it was in the cache already.
-        metrics.weatherRequested(hit: entry.fetchedAt < asked && !entry.isStale)
+        metrics.weatherRequested(hit: entry.fetchedAt < asked && !entry.isStale, stale: entry.isStale)
         if entry.isStale {
             logger.notice("OpenWeather refresh failed; showing older data", metadata: ["fetched.at": "\(entry.fetchedAt)"])
         }
@@ -92,7 +92,9 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
 
     /// A call the client refused without sending it, counted apart from the requests sent.
     private static func countRefusal(_ error: OpenWeatherError, _ metrics: BotMetrics) {
-        if error.refusedLocally { metrics.openWeatherRefused(CountingTransport.openWeatherEndpoint(of: error.endpoint)) }
+        guard error.refusedLocally else { return }
+        let reason = if case .overBudget = error.code { "budget" } else { "paused" }
+        metrics.openWeatherRefused(OpenWeatherEndpoint(path: error.endpoint).rawValue, reason: reason)
     }
 
     /// Runs a call, logging its failure: an invalid key as an error the operator must fix, the rest as warnings.

@@ -26,7 +26,7 @@ public struct OpenWeatherUsage: Service {
     /// Today's stored count, to start a budget from; nil when the store cannot tell.
     public static func restored(from store: any BotStore, at now: Date = Date()) async -> CallBudget.DayCount? {
         let day = CivilDate.utcDay(of: now)
-        return (try? await store.addOpenWeatherCalls(0, onDay: day)).map { CallBudget.DayCount(day: day, calls: $0) }
+        return (try? await store.addOpenWeatherCalls([:], onDay: day)).map { CallBudget.DayCount(day: day, calls: Self.endpoints($0)) }
     }
 
     public func run() async throws {
@@ -45,8 +45,9 @@ public struct OpenWeatherUsage: Service {
     public func save() async {
         let taken = budget.takeUnsaved()
         do {
-            let total = try await store.addOpenWeatherCalls(taken.calls, onDay: taken.day)
-            budget.adopt(CallBudget.DayCount(day: taken.day, calls: total))
+            let stored = try await store.addOpenWeatherCalls(
+                Dictionary(uniqueKeysWithValues: taken.calls.map { ($0.key.rawValue, $0.value) }), onDay: taken.day)
+            budget.adopt(CallBudget.DayCount(day: taken.day, calls: Self.endpoints(stored)))
         } catch {
             // Counted again next time: a call is never lost from the day's count.
             budget.giveBack(taken)
@@ -54,5 +55,10 @@ public struct OpenWeatherUsage: Service {
         }
         metrics.openWeatherBudget(
             callsToday: budget.today.calls, callsLastMinute: budget.lastMinute, perDay: budget.limits.perDay, perMinute: budget.limits.perMinute)
+    }
+
+    /// Stored counts by endpoint name; a name this version does not know counts as `other`.
+    static func endpoints(_ stored: [String: Int]) -> [OpenWeatherEndpoint: Int] {
+        stored.reduce(into: [:]) { calls, entry in calls[OpenWeatherEndpoint(rawValue: entry.key) ?? .other, default: 0] += entry.value }
     }
 }

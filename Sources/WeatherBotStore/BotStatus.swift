@@ -26,8 +26,8 @@ public struct BotStatus: Sendable, Hashable {
     public var dailyForecastsSkipped: Int
     /// The engine's check of its storage: nil when sound, else its first complaint.
     public var damage: String?
-    /// OpenWeather's calls in the UTC day so far, as the workers last stored them.
-    public var openWeatherCallsToday: Int
+    /// OpenWeather's calls in the UTC day so far by endpoint, as the workers last stored them.
+    public var openWeatherCallsToday: [String: Int]
 
     public var outboxBacklog: Int { lanes.values.map(\.backlog).reduce(0, +) }
 
@@ -35,7 +35,7 @@ public struct BotStatus: Sendable, Hashable {
 
     public init(
         lastSuccessfulPoll: Date?, inboxBacklog: Int, inboxSetAside: Int, lanes: [OutboxLane: Lane], subscriptions: Int,
-        activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?, openWeatherCallsToday: Int = 0
+        activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?, openWeatherCallsToday: [String: Int] = [:]
     ) {
         self.lastSuccessfulPoll = lastSuccessfulPoll
         self.inboxBacklog = inboxBacklog

@@ -84,11 +84,11 @@ public protocol BotStore: ChatStore {
 
     // MARK: OpenWeather's budget
 
-    /// Adds `calls` made to OpenWeather on the UTC `day` (days since 1970) to that day's count and
-    /// returns it: the calls of every replica sharing the store, kept across restarts. Earlier
-    /// days' counts go (a late save of yesterday never removes today's: the keys' days have five
-    /// digits, and sort as numbers, until 2243).
-    func addOpenWeatherCalls(_ calls: Int, onDay day: Int) async throws -> Int
+    /// Adds `calls` made to OpenWeather on the UTC `day` (days since 1970), by endpoint, to that
+    /// day's counts and returns them: the calls of every replica sharing the store, kept across
+    /// restarts. Earlier days' counts go (a late save of yesterday never removes today's: the
+    /// keys' days have five digits, and sort as numbers, until 2243).
+    func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int]
 
     // MARK: Runs
 

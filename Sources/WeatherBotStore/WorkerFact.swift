@@ -18,9 +18,30 @@ public enum WorkerFact {
         case dailyForecastsSkipped
     }
 
-    /// The fact counting OpenWeather's calls on a UTC day (days since 1970); all such start with
-    /// ``openWeatherCallsPrefix``.
-    public static func openWeatherCalls(onDay day: Int) -> String { openWeatherCallsPrefix + String(day) }
+    /// The fact counting OpenWeather's calls on a UTC day (days since 1970) to `endpoint`; all
+    /// such start with ``openWeatherCallsPrefix``. Without an endpoint: the day's calls counted
+    /// before they were counted by endpoint, read as ``openWeatherUncounted``.
+    public static func openWeatherCalls(onDay day: Int, endpoint: String? = nil) -> String {
+        openWeatherCallsPrefix + String(day) + (endpoint.map { "." + $0 } ?? "")
+    }
+
+    /// The facts of `day`'s calls read back by endpoint: `(key, value)` pairs of any facts.
+    public static func openWeatherCalls(onDay day: Int, from facts: some Sequence<(String, String)>) -> [String: Int] {
+        let base = openWeatherCalls(onDay: day)
+        var calls: [String: Int] = [:]
+        for (key, value) in facts {
+            guard let count = Int(value) else { continue }
+            if key == base {
+                calls[openWeatherUncounted, default: 0] += count
+            } else if key.hasPrefix(base + ".") {
+                calls[String(key.dropFirst(base.count + 1)), default: 0] += count
+            }
+        }
+        return calls
+    }
+
+    /// The endpoint the calls stored without one are read as.
+    public static let openWeatherUncounted = "other"
     public static let openWeatherCallsPrefix = "openWeatherCalls."
 
     /// A stored time as it is written: seconds since 1970.

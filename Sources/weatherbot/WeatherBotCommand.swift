@@ -122,9 +122,11 @@ extension WeatherBotCommand {
             print("healthy")
         }
 
-        /// The line about OpenWeather's calls today, what the key's day is counted by.
-        static func openWeatherCalls(_ count: Int) -> String {
-            "OpenWeather calls today (UTC): \(count)"
+        /// The line about OpenWeather's calls today, what the key's day is counted by, and by endpoint.
+        static func openWeatherCalls(_ calls: [String: Int]) -> String {
+            let total = calls.values.reduce(0, +)
+            let byEndpoint = calls.filter { $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+            return "OpenWeather calls today (UTC): \(total)" + (byEndpoint.isEmpty ? "" : " (" + byEndpoint.joined(separator: ", ") + ")")
         }
 
         /// The line about daily forecasts that were never sent.

@@ -19,7 +19,7 @@ import Testing
         #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(60)) == .go)
         #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(60.5)) == .wait(until: lateEvening.addingTimeInterval(61)))
         clock.set(lateEvening.addingTimeInterval(61))
-        #expect(budget.lastMinute == 9)
+        #expect(budget.lastMinute == [.other: 9])
     }
 
     @Test func workThatCanWaitLeavesRoomForPeopleWaiting() {
@@ -75,7 +75,7 @@ import Testing
         #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(59)) == .refused(.day(renews: midnight)))
         // 00:00 UTC: a new day, whatever the time zone of the machine.
         #expect(budget.decide(.background, chat: nil, at: midnight) == .go)
-        #expect(budget.today == CallBudget.DayCount(day: 20_785, calls: 1))
+        #expect(budget.today == CallBudget.DayCount(day: 20_785, calls: [.other: 1]))
     }
 
     @Test func theDaysCountSurvivesARestartButNotTheDay() {
@@ -83,14 +83,14 @@ import Testing
         let first = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock)
         for _ in 0..<4 { _ = first.decide(.interactive, chat: nil, at: lateEvening) }
         let stored = first.today
-        #expect(stored.calls == 4)
+        #expect(stored.total == 4)
         let restarted = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock, restored: stored)
         #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .go)
         #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .refused(.day(renews: Date(timeIntervalSince1970: 1_795_824_000))))
         // Yesterday's count is not today's.
         clock.set(lateEvening.addingTimeInterval(120))
         let nextDay = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock, restored: stored)
-        #expect(nextDay.today.calls == 0)
+        #expect(nextDay.today.total == 0)
     }
 
     @Test func aCallWaitsForItsSlotWithinItsPatienceAndIsRefusedBeyond() async throws {
@@ -119,22 +119,23 @@ import Testing
     @Test func theCallsAreTakenForTheStoreAndItsSumIsAdopted() {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 0, perDay: 100, perChat: 0), clock: clock)
-        for _ in 0..<3 { _ = budget.decide(.interactive, chat: nil, at: lateEvening) }
+        for endpoint in [OpenWeatherEndpoint.geocode, .geocode, .onecall] { _ = budget.decide(.interactive, chat: nil, endpoint: endpoint, at: lateEvening) }
         let taken = budget.takeUnsaved()
-        #expect(taken == CallBudget.DayCount(day: 20_784, calls: 3))
-        #expect(budget.takeUnsaved().calls == 0)
+        #expect(taken == CallBudget.DayCount(day: 20_784, calls: [.geocode: 2, .onecall: 1]))
+        #expect(budget.takeUnsaved().total == 0)
         budget.giveBack(taken)
         let again = budget.takeUnsaved()
-        #expect(again.calls == 3)
-        _ = budget.decide(.interactive, chat: nil, at: lateEvening)
+        #expect(again.calls == [.geocode: 2, .onecall: 1])
+        _ = budget.decide(.interactive, chat: nil, endpoint: .reverse, at: lateEvening)
         // Another worker had made 40 calls today.
-        budget.adopt(CallBudget.DayCount(day: 20_784, calls: 43))
-        #expect(budget.today.calls == 44)
+        budget.adopt(CallBudget.DayCount(day: 20_784, calls: [.geocode: 22, .onecall: 21]))
+        #expect(budget.today.calls == [.geocode: 22, .onecall: 21, .reverse: 1])
+        #expect(budget.lastMinute == [.geocode: 2, .onecall: 1, .reverse: 1])
         // A count of another day changes nothing.
-        budget.adopt(CallBudget.DayCount(day: 20_783, calls: 90))
-        #expect(budget.today.calls == 44)
+        budget.adopt(CallBudget.DayCount(day: 20_783, calls: [.onecall: 90]))
+        #expect(budget.today.total == 44)
         // After midnight the unsaved calls of yesterday are not today's.
         clock.set(lateEvening.addingTimeInterval(120))
-        #expect(budget.takeUnsaved() == CallBudget.DayCount(day: 20_785, calls: 0))
+        #expect(budget.takeUnsaved() == CallBudget.DayCount(day: 20_785, calls: [:]))
     }
 }

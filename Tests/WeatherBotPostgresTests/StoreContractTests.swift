@@ -267,23 +267,24 @@ import WeatherBotStore
     @Test(arguments: Engine.available)
     func openWeathersCallsAddUpForTheirDayAlone(_ engine: Engine) async throws {
         try await engine.withStore { store in
-            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 0)
-            #expect(try await store.addOpenWeatherCalls(12, onDay: 20_785) == 12)
+            #expect(try await store.addOpenWeatherCalls([:], onDay: 20_785) == [:])
+            #expect(try await store.addOpenWeatherCalls(["geocode": 12], onDay: 20_785) == ["geocode": 12])
             // Two workers adding at once each see the sum with theirs.
-            async let one = store.addOpenWeatherCalls(5, onDay: 20_785)
-            async let other = store.addOpenWeatherCalls(7, onDay: 20_785)
+            async let one = store.addOpenWeatherCalls(["geocode": 5, "onecall": 1], onDay: 20_785)
+            async let other = store.addOpenWeatherCalls(["onecall": 7, "geocode": 1], onDay: 20_785)
             let (first, second) = try await (one, other)
-            #expect(Set([first, second]) == [17, 24] || Set([first, second]) == [19, 24])
-            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 24)
-            #expect(try await store.addOpenWeatherCalls(3, onDay: 20_786) == 3)
+            let totals = Set([first, second].map { $0.values.reduce(0, +) })
+            #expect(totals == [18, 26] || totals == [20, 26])
+            #expect(try await store.addOpenWeatherCalls([:], onDay: 20_785) == ["geocode": 18, "onecall": 8])
+            #expect(try await store.addOpenWeatherCalls(["reverse": 3], onDay: 20_786) == ["reverse": 3])
             // `weatherbot status` reads it without writing.
             if let postgres = store as? PostgresStore {
-                #expect(try await postgres.openWeatherCalls(onDay: 20_786) == 3)
-                #expect(try await postgres.openWeatherCalls(onDay: 20_787) == 0)
+                #expect(try await postgres.openWeatherCalls(onDay: 20_786) == ["reverse": 3])
+                #expect(try await postgres.openWeatherCalls(onDay: 20_787) == [:])
             }
             // The day before is gone, not added to; a late save of it leaves today's count alone.
-            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_785) == 0)
-            #expect(try await store.addOpenWeatherCalls(0, onDay: 20_786) == 3)
+            #expect(try await store.addOpenWeatherCalls([:], onDay: 20_785) == [:])
+            #expect(try await store.addOpenWeatherCalls([:], onDay: 20_786) == ["reverse": 3])
         }
     }
 

@@ -450,10 +450,10 @@ import WeatherBotStore
         #expect(status.inboxBacklog == 1)
         #expect(status.chats == 1)
         #expect(status.subscriptions == 0)
-        #expect(status.openWeatherCallsToday == 0)
+        #expect(status.openWeatherCallsToday == [:])
         // Today's OpenWeather calls as stored; yesterday's are not today's.
-        _ = try await temporary.database.addOpenWeatherCalls(9, onDay: CivilDate.utcDay(of: Date()) - 1)
-        _ = try await temporary.database.addOpenWeatherCalls(37, onDay: CivilDate.utcDay(of: Date()))
-        #expect(try BotStatus.read(path: temporary.path).openWeatherCallsToday == 37)
+        _ = try await temporary.database.addOpenWeatherCalls(["onecall": 9], onDay: CivilDate.utcDay(of: Date()) - 1)
+        _ = try await temporary.database.addOpenWeatherCalls(["onecall": 17, "geocode": 20], onDay: CivilDate.utcDay(of: Date()))
+        #expect(try BotStatus.read(path: temporary.path).openWeatherCallsToday == ["onecall": 17, "geocode": 20])
     }
 }

@@ -52,8 +52,8 @@ import WeatherBotTesting
         let counted = prometheusSamples(registry.emitToString())
         #expect(requests.withLock { $0 } == 1)
         #expect(counted[#"weatherbot_openweather_requests_total{endpoint="geocode"}"#] == 1, "\(counted)")
-        #expect(counted[#"weatherbot_openweather_refused_total{endpoint="geocode"}"#] == 2, "\(counted)")
-        #expect(counted[#"weatherbot_openweather_refused_total{endpoint="onecall"}"#] == 1, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_refused_total{endpoint="geocode",reason="paused"}"#] == 2, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_refused_total{endpoint="onecall",reason="paused"}"#] == 1, "\(counted)")
         #expect(counted[#"weatherbot_openweather_requests_total{endpoint="onecall"}"#] == nil, "\(counted)")
         #expect(counted[#"weatherbot_openweather_calls_total{endpoint="geocode"}"#] == 3, "\(counted)")
     }
@@ -65,12 +65,15 @@ import WeatherBotTesting
         let registry = PrometheusCollectorRegistry()
         let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
         let budget = CallBudget(.init(perMinute: 60, perDay: 1000, perChat: 10))
-        _ = try await store.addOpenWeatherCalls(40, onDay: CivilDate.utcDay(of: Date()))
-        for _ in 0..<3 { _ = budget.decide(.interactive, chat: nil, at: Date()) }
+        _ = try await store.addOpenWeatherCalls(["geocode": 40], onDay: CivilDate.utcDay(of: Date()))
+        for endpoint in [OpenWeatherEndpoint.geocode, .onecall, .onecall] { _ = budget.decide(.interactive, chat: nil, endpoint: endpoint, at: Date()) }
         await OpenWeatherUsage(budget: budget, store: store, metrics: metrics, logger: CapturedLog().logger()).save()
         let counted = prometheusSamples(registry.emitToString())
-        #expect(counted["weatherbot_openweather_calls_today"] == 43, "\(counted)")
-        #expect(counted["weatherbot_openweather_calls_last_minute"] == 3)
+        #expect(counted[#"weatherbot_openweather_calls_today{endpoint="geocode"}"#] == 41, "\(counted)")
+        #expect(counted[#"weatherbot_openweather_calls_today{endpoint="onecall"}"#] == 2)
+        #expect(counted[#"weatherbot_openweather_calls_today{endpoint="reverse"}"#] == 0)
+        #expect(counted[#"weatherbot_openweather_calls_last_minute{endpoint="onecall"}"#] == 2)
+        #expect(counted[#"weatherbot_openweather_calls_last_minute{endpoint="geocode"}"#] == 1)
         #expect(counted["weatherbot_openweather_budget_per_day"] == 1000)
         #expect(counted["weatherbot_openweather_budget_per_minute"] == 60)
     }
