@@ -41,6 +41,29 @@ public enum CallPriority: Int, Sendable, Comparable, CaseIterable {
 public enum CallContext {
     @TaskLocal public static var priority: CallPriority = .interactive
     @TaskLocal public static var chatID: Int64?
+    /// The priority of a call made for several callers at once (a fetch they share), which
+    /// overrides `priority` as it is raised.
+    @TaskLocal public static var shared: SharedPriority?
+
+    /// The priority a call of this task is made with now.
+    public static var currentPriority: CallPriority { shared?.priority ?? priority }
+}
+
+/// The priority of a call shared by several callers: the most urgent of theirs, raised as each
+/// joins. A forecast fetched ahead for a daily forecast, waiting for its slot, becomes someone's
+/// waiting when a user asks for the same place meanwhile.
+public final class SharedPriority: Sendable {
+    private let value: Mutex<CallPriority>
+
+    public init(_ priority: CallPriority) {
+        value = Mutex(priority)
+    }
+
+    public var priority: CallPriority { value.withLock { $0 } }
+
+    public func raise(to priority: CallPriority) {
+        value.withLock { $0 = max($0, priority) }
+    }
 }
 
 /// OpenWeather's budget, counted before each call is sent: at most `perMinute` calls in any 60
@@ -196,10 +219,12 @@ public final class CallBudget: Sendable {
 
     /// Waits for a slot for a call to `endpoint` of the task's priority and chat (``CallContext``),
     /// up to the priority's patience; throws the refusal when there is none.
+    /// A shared call's priority may be raised while it waits: it looks again every second, and
+    /// waits from then on with the raised priority's share and patience.
     public func acquire(for endpoint: OpenWeatherEndpoint = .other) async throws(Refused) {
-        let priority = CallContext.priority
+        var priority = CallContext.currentPriority
         let chat = CallContext.chatID
-        let giveUp = clock.date.addingTimeInterval(priority.patience.timeInterval)
+        var giveUp = clock.date.addingTimeInterval(priority.patience.timeInterval)
         while true {
             switch decide(priority, chat: chat, endpoint: endpoint, at: clock.date) {
             case .go:
@@ -208,10 +233,16 @@ public final class CallBudget: Sendable {
                 throw Refused(refusal: refusal)
             case .wait(let until):
                 guard until <= giveUp else { throw Refused(refusal: .minute) }
+                let wake = CallContext.shared == nil ? until : min(until, clock.date.addingTimeInterval(1))
                 do {
-                    try await clock.sleep(until: WallInstant(until), tolerance: nil)
+                    try await clock.sleep(until: WallInstant(wake), tolerance: nil)
                 } catch {
                     throw Refused(refusal: .minute)
+                }
+                let raised = CallContext.currentPriority
+                if raised > priority {
+                    priority = raised
+                    giveUp = clock.date.addingTimeInterval(raised.patience.timeInterval)
                 }
             }
         }

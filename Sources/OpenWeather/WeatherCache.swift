@@ -42,7 +42,15 @@ public actor WeatherCache {
     private let capacity: Int
     private let clock: any WallClock
     private var entries: [Key: Entry] = [:]
-    private var inFlight: [Key: (id: Int, task: Task<Forecast, any Error>)] = [:]
+    private var inFlight: [Key: Flight] = [:]
+
+    /// A fetch under way, shared by everyone asking for its key meanwhile.
+    private struct Flight {
+        var id: Int
+        var task: Task<Forecast, any Error>
+        /// The most urgent of theirs, for OpenWeather's budget.
+        var priority: SharedPriority
+    }
     /// How many fetches were started: for tests and the benchmark.
     public private(set) var fetches = 0
 
@@ -87,13 +95,16 @@ public actor WeatherCache {
         if let entry = entries[key], entry.fetchedAt > date {
             return entry
         }
-        let flight: (id: Int, task: Task<Forecast, any Error>)
+        let flight: Flight
         if let running = inFlight[key] {
+            // Someone waiting for it makes a fetch ahead waiting for its slot urgent.
+            running.priority.raise(to: CallContext.currentPriority)
             flight = running
         } else {
             fetches += 1
             let fetch = fetch
-            flight = (fetches, Task { try await fetch(latitude, longitude, language) })
+            let priority = SharedPriority(CallContext.currentPriority)
+            flight = Flight(id: fetches, task: Task { try await CallContext.$shared.withValue(priority) { try await fetch(latitude, longitude, language) } }, priority: priority)
             inFlight[key] = flight
         }
         defer { if inFlight[key]?.id == flight.id { inFlight[key] = nil } }

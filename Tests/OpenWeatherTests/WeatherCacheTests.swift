@@ -94,3 +94,71 @@ import WeatherBotTesting
         #expect(await cache.count <= 100)
     }
 }
+
+/// A fetch ahead waiting for its slot becomes urgent when someone asks for the same place.
+@Suite struct SharedFetchPriorityTests {
+    /// A clock whose sleepers wait until the test lets them go, then wake at their deadline.
+    final class GatedClock: WallClock, Sendable {
+        let manual: ManualClock
+        private let waiting = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+        init(_ start: Date) { manual = ManualClock(start) }
+
+        var now: WallInstant { manual.now }
+        var minimumResolution: Duration { .zero }
+        var sleepers: Int { waiting.withLock { $0.count } }
+
+        func sleep(until deadline: WallInstant, tolerance: Duration? = nil) async throws {
+            await withCheckedContinuation { continuation in waiting.withLock { $0.append(continuation) } }
+            manual.set(max(manual.date, deadline.date))
+        }
+
+        func release() {
+            for sleeper in waiting.withLock({ list in defer { list = [] }; return list }) { sleeper.resume() }
+        }
+    }
+
+    /// Waits, yielding, until `condition` holds; fails the test after five seconds.
+    func eventually(_ what: Comment, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("never: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func someoneAskingForAPlaceBeingFetchedAheadMakesTheFetchUrgent() async throws {
+        let start = Date(timeIntervalSince1970: 1_795_823_000)
+        let clock = GatedClock(start)
+        // Work due soon has spent its eight of the minute's ten; people waiting have two left.
+        let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
+        for _ in 0..<8 { #expect(budget.decide(.soon, chat: nil, at: start) == .go) }
+        let shared = Locked<SharedPriority?>(nil)
+        let cache = WeatherCache(clock: clock) { _, _, _ in
+            shared.withLock { $0 = CallContext.shared }
+            try await budget.acquire(for: .onecall)
+            return WeatherCacheTests.sample
+        }
+        let ahead = Task { try await CallContext.$priority.withValue(.soon) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") } }
+        try await eventually("the fetch ahead waits for its slot") { clock.sleepers == 1 }
+        #expect(shared.withLock { $0?.priority } == .soon)
+        let asked = Task { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        try await eventually("the user's request joins it") { shared.withLock { $0?.priority } == .interactive }
+        // Every sleep is let go from now on: without the raise, the slot would be a minute away.
+        let releasing = Task {
+            while !Task.isCancelled {
+                clock.release()
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        defer { releasing.cancel() }
+        _ = try await (ahead.value, asked.value)
+        // Made at the next look, a second later, not when work due soon had a slot again.
+        #expect(clock.manual.date == start.addingTimeInterval(1))
+        #expect(await cache.fetches == 1)
+        #expect(budget.lastMinute == [.other: 8, .onecall: 1])
+    }
+}
