@@ -140,13 +140,33 @@ public final class CallBudget: Sendable {
     private let clock: any WallClock
     private let state: Mutex<State>
 
-    /// - Parameter restored: the day's count stored before a restart; another day's counts nothing.
-    public init(_ limits: Limits, clock: any WallClock = SystemWallClock(), restored: DayCount? = nil) {
+    /// - Parameters:
+    ///   - restored: the day's count stored before a restart; another day's counts nothing.
+    ///   - lastMinute: the calls of the worker before, by second since 1970 (``recentCalls``):
+    ///     those of the last 60 seconds count against this worker's first minute.
+    public init(_ limits: Limits, clock: any WallClock = SystemWallClock(), restored: DayCount? = nil, lastMinute: [Int: Int] = [:]) {
         self.limits = limits
         self.clock = clock
-        let today = CivilDate.utcDay(of: clock.date)
+        let now = clock.date
+        let today = CivilDate.utcDay(of: now)
         let calls = restored?.day == today ? restored?.calls ?? [:] : [:]
-        state = Mutex(State(day: today, dayCalls: calls, dayTotal: calls.values.reduce(0, +)))
+        var state = State(day: today, dayCalls: calls, dayTotal: calls.values.reduce(0, +))
+        // Their endpoints are not kept; they are in the day's count already.
+        state.recent = lastMinute.sorted { $0.key < $1.key }.flatMap { second, count in
+            repeatElement(Call(at: Date(timeIntervalSince1970: Double(second)), endpoint: .other), count: max(0, min(count, 10_000_000)))
+        }
+        Self.forget(&state.recent, before: now, \.at)
+        self.state = Mutex(state)
+    }
+
+    /// The calls of the last 60 seconds by second since 1970, for the worker after this one.
+    public var recentCalls: [Int: Int] {
+        let now = clock.date
+        return state.withLock { state in
+            Self.forget(&state.recent, before: now, \.at)
+            // A second rounded up: the next worker forgets each call no sooner than OpenWeather does.
+            return state.recent.reduce(into: [:]) { $0[Int($1.at.timeIntervalSince1970.rounded(.up)), default: 0] += 1 }
+        }
     }
 
     /// The calls a minute that `priority` may make: its share of `perMinute`; 0 when there is no limit.

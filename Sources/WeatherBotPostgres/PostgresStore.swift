@@ -289,6 +289,14 @@ public final class PostgresStore: BotStore {
         }
     }
 
+    public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
+        try await write { connection in try await Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), connection, logger) }
+    }
+
+    public func openWeatherMinute() async throws -> [Int: Int] {
+        try await client.withConnection { connection in WorkerFact.openWeatherMinute(try await Self.fact(.openWeatherLastMinute, connection, logger)) }
+    }
+
     /// OpenWeather's calls stored for the UTC `day` by endpoint, read without writing (for `weatherbot status`).
     public func openWeatherCalls(onDay day: Int) async throws -> [String: Int] {
         try await client.withConnection { connection in try await Self.openWeatherCalls(onDay: day, connection, logger) }

@@ -303,6 +303,14 @@ extension BotDatabase {
         }
     }
 
+    public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
+        try await writer.write { db in try Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), db) }
+    }
+
+    public func openWeatherMinute() async throws -> [Int: Int] {
+        try await writer.read { db in WorkerFact.openWeatherMinute(try Self.fact(.openWeatherLastMinute, db)) }
+    }
+
     /// OpenWeather's calls stored for the UTC `day`, by endpoint.
     static func openWeatherCalls(onDay day: Int, _ db: Database) throws -> [String: Int] {
         let base = WorkerFact.openWeatherCalls(onDay: day)

@@ -1,4 +1,4 @@
-import BotClock
+public import BotClock
 public import Foundation
 public import Logging
 public import OpenWeather
@@ -7,7 +7,8 @@ public import WeatherBotStore
 
 /// Keeps OpenWeather's day count in the store: the calls this worker made are added every few
 /// seconds and at the stop, and the sum of every replica's calls comes back as the budget's count
-/// for the day. A restart starts from the stored count (``restored(from:)``).
+/// for the day; the last minute's calls are kept too. A restart or a takeover starts from both
+/// (``budget(_:from:clock:)``), so the new worker neither resets the day nor spends a minute twice.
 public struct OpenWeatherUsage: Service {
     let budget: CallBudget
     let store: any BotStore
@@ -23,10 +24,12 @@ public struct OpenWeatherUsage: Service {
         self.logger = logger
     }
 
-    /// Today's stored count, to start a budget from; nil when the store cannot tell.
-    public static func restored(from store: any BotStore, at now: Date = Date()) async -> CallBudget.DayCount? {
-        let day = CivilDate.utcDay(of: now)
-        return (try? await store.addOpenWeatherCalls([:], onDay: day)).map { CallBudget.DayCount(day: day, calls: Self.endpoints($0)) }
+    /// A budget that starts from today's stored count and the last minute's calls kept; from
+    /// nothing what the store cannot tell.
+    public static func budget(_ limits: CallBudget.Limits, from store: any BotStore, clock: any WallClock = SystemWallClock()) async -> CallBudget {
+        let day = CivilDate.utcDay(of: clock.date)
+        let today = (try? await store.addOpenWeatherCalls([:], onDay: day)).map { CallBudget.DayCount(day: day, calls: Self.endpoints($0)) }
+        return CallBudget(limits, clock: clock, restored: today, lastMinute: (try? await store.openWeatherMinute()) ?? [:])
     }
 
     public func run() async throws {
@@ -48,6 +51,7 @@ public struct OpenWeatherUsage: Service {
             let stored = try await store.addOpenWeatherCalls(
                 Dictionary(uniqueKeysWithValues: taken.calls.map { ($0.key.rawValue, $0.value) }), onDay: taken.day)
             budget.adopt(CallBudget.DayCount(day: taken.day, calls: Self.endpoints(stored)))
+            try await store.keepOpenWeatherMinute(budget.recentCalls)
         } catch {
             // Counted again next time: a call is never lost from the day's count.
             budget.giveBack(taken)

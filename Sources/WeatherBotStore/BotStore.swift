@@ -89,6 +89,12 @@ public protocol BotStore: ChatStore {
     /// restarts. Earlier days' counts go (a late save of yesterday never removes today's: the
     /// keys' days have five digits, and sort as numbers, until 2243).
     func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int]
+    /// Keeps the active worker's OpenWeather calls of the last minute, by second since 1970, in
+    /// place of what was kept before.
+    func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws
+    /// The calls ``keepOpenWeatherMinute(_:)`` kept last: a worker starting after a restart or a
+    /// takeover counts them against its first minute, as OpenWeather does.
+    func openWeatherMinute() async throws -> [Int: Int]
 
     // MARK: Runs
 

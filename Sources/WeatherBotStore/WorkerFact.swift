@@ -16,6 +16,26 @@ public enum WorkerFact {
         /// was down, or OpenWeather was and no earlier weather of the place was known), since the
         /// database began.
         case dailyForecastsSkipped
+        /// OpenWeather's calls in the last minute by second, as the active worker last kept them
+        /// (``WorkerFact/openWeatherMinute(_:)-(Dictionary<Int, Int>)``): a worker starting counts
+        /// them against its first minute.
+        case openWeatherLastMinute
+    }
+
+    /// Calls by second since 1970 as they are stored: "second:calls" pairs, by commas.
+    public static func openWeatherMinute(_ calls: [Int: Int]) -> String {
+        calls.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+    }
+
+    /// Calls by second read back; whatever is not a pair of numbers is left out.
+    public static func openWeatherMinute(_ stored: String?) -> [Int: Int] {
+        var calls: [Int: Int] = [:]
+        for pair in (stored ?? "").split(separator: ",") {
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let second = Int(parts[0]), let count = Int(parts[1]), count > 0 else { continue }
+            calls[second, default: 0] += count
+        }
+        return calls
     }
 
     /// The fact counting OpenWeather's calls on a UTC day (days since 1970) to `endpoint`; all

@@ -129,8 +129,8 @@ struct BotApplication {
         deliveryFence: (@Sendable () -> Bool)? = nil, sharesInbox: Bool = false, signals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
     ) async throws {
         let (telegram, metrics) = (clients.telegram, clients.metrics)
-        // The day's calls so far, by every replica, survive a restart.
-        let budget = CallBudget(configuration.openWeather.budget, restored: await OpenWeatherUsage.restored(from: store))
+        // The day's calls so far, by every replica, and the last minute's survive a restart.
+        let budget = await OpenWeatherUsage.budget(configuration.openWeather.budget, from: store)
         let weather = OpenWeatherService(
             client: OpenWeatherClient(
                 apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,

@@ -93,6 +93,22 @@ import Testing
         #expect(nextDay.today.total == 0)
     }
 
+    @Test func theLastMinutesCallsSurviveARestart() {
+        let clock = ManualClock(lateEvening)
+        let first = CallBudget(.init(perMinute: 4, perChat: 0), clock: clock)
+        _ = first.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(-70))
+        for _ in 0..<2 { _ = first.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(-30.5)) }
+        _ = first.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(-1))
+        // Seconds rounded up: forgotten no sooner than OpenWeather forgets them.
+        let kept = first.recentCalls
+        let second = Int(lateEvening.timeIntervalSince1970)
+        #expect(kept == [second - 30: 2, second - 1: 1])
+        let restarted = CallBudget(.init(perMinute: 4, perChat: 0), clock: clock, lastMinute: kept.merging([second - 600: 5]) { $0 + $1 })
+        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .go)
+        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(30)))
+        #expect(restarted.today.total == 1)
+    }
+
     @Test func aCallWaitsForItsSlotWithinItsPatienceAndIsRefusedBeyond() async throws {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 2, perChat: 0), clock: clock)

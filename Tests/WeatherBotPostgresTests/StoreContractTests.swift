@@ -285,6 +285,11 @@ import WeatherBotStore
             // The day before is gone, not added to; a late save of it leaves today's count alone.
             #expect(try await store.addOpenWeatherCalls([:], onDay: 20_785) == [:])
             #expect(try await store.addOpenWeatherCalls([:], onDay: 20_786) == ["reverse": 3])
+            // The last minute's calls are kept in place of what was kept.
+            #expect(try await store.openWeatherMinute() == [:])
+            try await store.keepOpenWeatherMinute([1_795_000_000: 3, 1_795_000_041: 1])
+            try await store.keepOpenWeatherMinute([1_795_000_041: 1, 1_795_000_059: 12])
+            #expect(try await store.openWeatherMinute() == [1_795_000_041: 1, 1_795_000_059: 12])
         }
     }
 

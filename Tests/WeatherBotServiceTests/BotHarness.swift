@@ -93,7 +93,7 @@ final class BotHarness {
         let transport = AsyncHTTPTransport()
         // As the executable does: the day's count stored by earlier runs is where a budget starts.
         var openWeatherBudget: CallBudget?
-        if let budget { openWeatherBudget = CallBudget(budget, restored: await OpenWeatherUsage.restored(from: database)) }
+        if let budget { openWeatherBudget = await OpenWeatherUsage.budget(budget, from: database) }
         let telegram = TelegramClient(token: FakeTelegram.token, apiURL: telegramURL, transport: transport, requestTimeout: .seconds(15))
         let logger = logger ?? {
             var logger = Logger(label: "weatherbot.tests")

@@ -111,5 +111,29 @@ extension LoopbackTests {
             try await bot.stop()
             await loopback.shutdown()
         }
+
+        /// A worker restarted within the minute counts its predecessor's calls of that minute, as
+        /// OpenWeather does: it does not spend the minute twice.
+        @Test(arguments: StoreEngine.available)
+        func theMinutesCallsSurviveARestart(_ engine: StoreEngine) async throws {
+            let loopback = try await Loopback(engine: engine)
+            let telegram = loopback.telegram
+            let limits = CallBudget.Limits(perMinute: 2, perDay: 0, perChat: 0)
+            var bot = try await loopback.startBot(budget: limits)
+            telegram.sendText("/search Place 1", from: 9402)
+            try await telegram.waitUntil("the first card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
+            try await bot.stop()
+            #expect(loopback.weather.requests == 2)
+
+            bot = try await loopback.startBot(budget: limits)
+            telegram.sendText("/search Place 2", from: 9402)
+            try await telegram.waitUntil("the second answer") { state in state.sent.filter { $0.chatID == 9402 }.count == 2 }
+            let answer = try #require(telegram.screen(9402).last?.text)
+            #expect(answer.contains("сервис погоды сейчас перегружен, попробуйте через минуту"), "\(answer)")
+            #expect(loopback.weather.requests == 2)
+
+            try await bot.stop()
+            await loopback.shutdown()
+        }
     }
 }
