@@ -1,4 +1,6 @@
 public import Foundation
+import BotClock
+import OpenWeather
 import TelegramBotAPI
 public import WeatherBotStore
 
@@ -87,6 +89,11 @@ extension Conversation {
             return
         }
         if reference != .current, let city = context.chat.currentPlace, city.isSameCity(as: place) { place = city }
+        if case .refused(.chat(let repeated)) = charts.decide(.interactive, chat: context.chat.id, at: clock.date) {
+            let refusal = context.texts.tooManyCharts(charts.limits.perChat)
+            if let queryID { return context.replies.append(.answer(callbackQueryID: queryID, text: refusal, showAlert: true)) }
+            return repeated ? () : context.say("⚠️ " + refusal)
+        }
         let report: WeatherReport
         do {
             report = try await weather.weather(at: place, language: context.language, refresh: false)

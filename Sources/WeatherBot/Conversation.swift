@@ -43,6 +43,9 @@ public struct Conversation: Sendable {
     let defaultPlace: Place
     let maximumFavorites: Int
     let maximumSubscriptions: Int
+    /// The charts a chat may have in a minute, each drawn and uploaded as a photo: the same rule
+    /// as OpenWeather's calls on a chat's behalf, told once a minute.
+    let charts: CallBudget
     let clock: any WallClock
 
     public init(
@@ -55,8 +58,10 @@ public struct Conversation: Sendable {
         defaultPlace: Place = .moscow,
         maximumFavorites: Int = 20,
         maximumSubscriptions: Int = 5,
+        chartsPerChatPerMinute: Int = 6,
         clock: any WallClock = SystemWallClock()
     ) {
+        self.charts = CallBudget(.init(perMinute: 0, perDay: 0, perChat: chartsPerChatPerMinute), clock: clock)
         self.geocoder = geocoder
         self.weather = weather
         self.store = store

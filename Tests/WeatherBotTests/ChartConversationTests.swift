@@ -106,6 +106,24 @@ import WeatherBotSQLite
         #expect(pressed.replies.count == 1)
     }
 
+    /// Each chart is drawn and uploaded: a chat asking on and on gets six a minute, then is told
+    /// once in a message, and each press of a button still gets its short alert.
+    @Test func aChatGetsSixChartsAMinuteAndIsToldSoOnce() async throws {
+        let chat = try await withCity()
+        let card = try await chat.send(.command(.weather))
+        for press in 1...6 {
+            #expect((try? chart(in: try await chat.press("📈 График", in: card))) != nil, "press \(press)")
+        }
+        let refusal = "Слишком много графиков подряд: не больше 6 в минуту. Подождите минуту."
+        let typed = try await chat.send(.command(.chart(nil)))
+        #expect(typed.replies.map(\.text) == ["⚠️ " + refusal])
+        #expect(try await chat.send(.command(.chart(nil))).replies.isEmpty)
+        let pressed = try await chat.press("📈 График", in: card)
+        #expect(pressed.replies == [.answer(callbackQueryID: "q", text: refusal, showAlert: true)])
+        // The weather itself is still shown.
+        #expect(try await chat.send(.command(.weather)).replies.first?.text?.contains("Саранск") == true)
+    }
+
     /// In a group any member may look at the chart: nothing of the chat's changes, and nobody is
     /// asked anything.
     @Test func inAGroupAnyMembersPressSendsTheChart() async throws {

@@ -69,7 +69,7 @@ import WeatherBotStore
             + numbered("moved", texts.moved) + numbered("notMoved", texts.notMoved) + one("dailyStays", texts.dailyStays)
             + [Piece(entry: "numberInRange", inserted: ["37", a], text: texts.numberInRange(37, a))] + one("moveUsage", texts.moveUsage)
             + two("dailyChartAdded", texts.dailyChartAdded) + two("dailyChartRemoved", texts.dailyChartRemoved)
-            + one("badTime", texts.badTime) + one("dailyNotUnderstood", texts.dailyNotUnderstood) + counted("dailyLimit", texts.dailyLimit) + one("dailyDuplicateWithChart", texts.dailyDuplicateWithChart)
+            + one("badTime", texts.badTime) + one("dailyNotUnderstood", texts.dailyNotUnderstood) + counted("dailyLimit", texts.dailyLimit) + counted("tooManyCharts", texts.tooManyCharts) + one("dailyDuplicateWithChart", texts.dailyDuplicateWithChart)
             + [Piece(entry: "subscribed", inserted: [a, b, c], text: texts.subscribed(a, b, c, true))]
             + [Piece(entry: "subscribed(tomorrow)", inserted: [a, b, c], text: texts.subscribed(a, b, c, false))]
             + counted("dailyCancelledCount", texts.dailyCancelledCount)
