@@ -75,8 +75,10 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
                 capped = true
             }
         }
-        async let currentBody: CurrentWeatherBody = get("/data/2.5/weather", point)
-        async let stepsBody: ForecastBody = get("/data/2.5/forecast", point)
+        // The free plan's pair is admitted together: never one call of it without the other.
+        try await admit(["/data/2.5/weather", "/data/2.5/forecast"])
+        async let currentBody: CurrentWeatherBody = send("/data/2.5/weather", point)
+        async let stepsBody: ForecastBody = send("/data/2.5/forecast", point)
         do {
             let (current, steps) = try await (currentBody, stepsBody)
             if capped {
@@ -136,16 +138,27 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     }
 
     private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
-        try checkPause(path)
-        if let budget {
+        try await admit([path])
+        return try await send(path, query)
+    }
+
+    /// Waits for the calls' slots in the budget, and throws while everyone waits out a 429.
+    private func admit(_ paths: [String]) async throws(OpenWeatherError) {
+        for path in paths { try checkPause(path) }
+        guard let budget else { return }
+        for path in paths {
             do {
                 try await budget.acquire(for: OpenWeatherEndpoint(path: path))
             } catch {
                 throw OpenWeatherError(code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true)
             }
-            // A 429 may have come while the call waited for its slot.
-            try checkPause(path)
         }
+        // A 429 may have come while the calls waited for their slots.
+        for path in paths { try checkPause(path) }
+    }
+
+    /// Sends a call admitted already.
+    private func send<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
         var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         // URLComponents leaves «+» as it is, which servers read as a space: encode it too.
         components.percentEncodedQueryItems = (query.sorted { $0.key < $1.key } + [("appid", apiKey)]).map { name, value in

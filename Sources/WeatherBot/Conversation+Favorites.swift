@@ -91,8 +91,14 @@ extension Conversation {
         }
     }
 
-    /// The weather now at each place, in order, fetched concurrently; nil where it failed.
+    /// The weather now at each place, in order, fetched concurrently; nil where it failed. Not
+    /// counted in the chat's share of OpenWeather's calls: a list of twenty on a cold cache would
+    /// spend it, and the list's calls are bounded by the favorites' limit and cached for all.
     private func currentWeather(of places: [Place], language: Language) async -> [CurrentWeather?] {
+        await CallContext.$chatID.withValue(nil) { await currentWeather(concurrentlyOf: places, language: language) }
+    }
+
+    private func currentWeather(concurrentlyOf places: [Place], language: Language) async -> [CurrentWeather?] {
         await withTaskGroup(of: (Int, CurrentWeather?).self) { group in
             for (index, place) in places.enumerated() {
                 group.addTask {

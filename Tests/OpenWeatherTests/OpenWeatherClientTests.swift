@@ -111,6 +111,26 @@ import WeatherBotTesting
         #expect(paths.filter { $0 == "/data/2.5/forecast" }.count == 2)
     }
 
+    /// The free plan's two calls are admitted together: with one slot left in the minute, neither
+    /// is sent (one without the other would be a call paid for nothing).
+    @Test func theFreePlansPairIsAdmittedTogetherOrNotAtAll() async throws {
+        let server = try await LoopbackServer { request in
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("error-401-subscription", status: 401)
+            case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
+            default: Fixture.response("forecast25-tbilisi")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let client = OpenWeatherClient(
+            apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), budget: CallBudget(.init(perMinute: 4, perChat: 0)))
+        // One Call refused (one slot), then the pair (two more): one slot is left.
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        #expect(client.budget?.lastMinute == [.onecall: 1, .weather: 1, .forecast: 1])
+        await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en") }
+        #expect(server.requests.map(\.path).filter { $0.hasPrefix("/data/2.5") }.count == 2)
+    }
+
     @Test func theFallbackIsForgottenAfterItsMemory() async throws {
         let server = try await LoopbackServer { request in
             request.path == "/data/3.0/onecall" ? Fixture.response("error-401-subscription", status: 401)

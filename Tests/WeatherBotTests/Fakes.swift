@@ -51,8 +51,15 @@ struct FakeWeather: WeatherSource {
     var failure: OpenWeatherError?
     var forecast: Forecast = .sample
     var fetchedAt = Date(timeIntervalSince1970: 1_700_000_000)
+    /// Notes on whose behalf (``CallContext/chatID``) each weather was asked for.
+    var onBehalf: OnBehalf?
+
+    final class OnBehalf: Sendable {
+        let chats = Mutex<[Int64?]>([])
+    }
 
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        onBehalf?.chats.withLock { $0.append(CallContext.chatID) }
         if let failure { throw failure }
         var forecast = forecast
         // Like OpenWeather's, descriptions come in the language asked for.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import Synchronization
 import TelegramBotAPI
 import Testing
 import WeatherBotService
@@ -82,6 +83,21 @@ import WeatherBotStore
                 let found = try await send(.command(.search(name)))
                 _ = try await press("В избранное", in: found)
             }
+        }
+    }
+
+    /// /fav's short weather for every favorite is not counted in the chat's share of OpenWeather's
+    /// calls (twenty favorites on a cold cache would spend it); a card is.
+    @Test func theListsWeatherIsNotCountedInTheChatsShare() async throws {
+        let onBehalf = FakeWeather.OnBehalf()
+        let chat = try Chat(weather: FakeWeather(onBehalf: onBehalf))
+        try await chat.save(["Казань", "Уфа"])
+        onBehalf.chats.withLock { $0 = [] }
+        try await CallContext.$chatID.withValue(chat.id) {
+            _ = try await chat.send(.command(.favorites))
+            #expect(onBehalf.chats.withLock { $0 } == [nil, nil])
+            _ = try await chat.send(.command(.weather))
+            #expect(onBehalf.chats.withLock { $0 } == [nil, nil, chat.id])
         }
     }
 
