@@ -1,5 +1,6 @@
 public import BotClock
 public import Foundation
+import Synchronization
 
 /// Forecasts shared by all chats, fetched at most once per place per `freshFor`.
 ///
@@ -50,6 +51,28 @@ public actor WeatherCache {
         var task: Task<Forecast, any Error>
         /// The most urgent of theirs, for OpenWeather's budget.
         var priority: SharedPriority
+        /// Those waiting for it and not cancelled.
+        var waiting = Waiting()
+
+        final class Waiting: Sendable {
+            let count = Mutex(0)
+        }
+
+        /// The fetch's forecast. When everyone waiting for it is cancelled (the bot stops), so is
+        /// the fetch: one waiting for its slot in the budget does not hold the stop up.
+        func result() async throws -> Forecast {
+            waiting.count.withLock { $0 += 1 }
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: { [task, waiting] in
+                if waiting.count.withLock({ count in
+                    count -= 1
+                    return count == 0
+                }) {
+                    task.cancel()
+                }
+            }
+        }
     }
     /// How many fetches were started: for tests and the benchmark.
     public private(set) var fetches = 0
@@ -109,7 +132,7 @@ public actor WeatherCache {
         }
         defer { if inFlight[key]?.id == flight.id { inFlight[key] = nil } }
         do {
-            let forecast = try await flight.task.value
+            let forecast = try await flight.result()
             let entry = Entry(forecast: forecast, fetchedAt: clock.date, isStale: false)
             if entries[key] == nil || entries[key]!.fetchedAt <= entry.fetchedAt {
                 store(entry, for: key)

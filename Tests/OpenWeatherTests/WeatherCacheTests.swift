@@ -161,4 +161,21 @@ import WeatherBotTesting
         #expect(await cache.fetches == 1)
         #expect(budget.lastMinute == [.other: 8, .onecall: 1])
     }
+
+    /// The bot stops while a fetch ahead waits for its slot: the fetch is cancelled with those
+    /// waiting for it, rather than holding the stop up for its minute.
+    @Test func aFetchWaitingForItsSlotEndsWhenEveryoneWaitingForItIsCancelled() async throws {
+        let budget = CallBudget(.init(perMinute: 1, perChat: 0))
+        #expect(budget.decide(.soon, chat: nil, at: Date()) == .go)
+        let cache = WeatherCache { _, _, _ in
+            try await budget.acquire(for: .onecall)
+            return WeatherCacheTests.sample
+        }
+        let waiting = Task { try await CallContext.$priority.withValue(.soon) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") } }
+        try await Task.sleep(for: .milliseconds(200))
+        waiting.cancel()
+        // Without the cancelling, the slot would come in a minute and the forecast with it.
+        await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await waiting.value }
+        #expect(budget.lastMinute.values.reduce(0, +) == 1)
+    }
 }
