@@ -11,6 +11,7 @@ public final class FakeOpenWeather: Sendable {
     private let all: Locked<Int>
     private let down: Locked<Bool>
     private let refused: Locked<Int>
+    private let requestLog: Locked<[Call]>?
 
     /// The server's base URL.
     public var url: URL { server.url }
@@ -23,6 +24,18 @@ public final class FakeOpenWeather: Sendable {
     /// Requests answered 429 for going over `perMinute`.
     public var tooManyRequests: Int { refused.withLock { $0 } }
 
+    /// A request as it came, when `logging`: its time of arrival, endpoint, query (without the key)
+    /// and the status it was answered with.
+    public struct Call: Sendable {
+        public var at: Date
+        public var path: String
+        public var query: [String: String]
+        public var status: Int
+    }
+
+    /// Every request so far in order of arrival, 429s included (empty unless `logging`).
+    public var log: [Call] { requestLog?.withLock { $0 } ?? [] }
+
     /// From now on, forecasts fail with 503 (OpenWeather is down), or succeed again.
     public func failForecasts(_ failing: Bool) {
         down.withLock { $0 = failing }
@@ -34,7 +47,10 @@ public final class FakeOpenWeather: Sendable {
     ///   - recording: whether the server keeps every request; the benchmark turns it off.
     ///   - perMinute: as a key's rate, requests beyond this many in any 60 seconds are answered
     ///     429 (and not counted as served); nil for no limit.
-    public init(forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true, perMinute: Int? = nil) async throws {
+    ///   - logging: whether to keep ``log``, each request's time, endpoint and query.
+    public init(
+        forecastDelay: Duration = .zero, geocodeDelay: Duration = .zero, recording: Bool = true, perMinute: Int? = nil, logging: Bool = false
+    ) async throws {
         let calls = Locked(0)
         self.calls = calls
         let all = Locked(0)
@@ -43,12 +59,14 @@ public final class FakeOpenWeather: Sendable {
         self.down = down
         let refused = Locked(0)
         self.refused = refused
+        let log = logging ? Locked<[Call]>([]) : nil
+        requestLog = log
         let served = Locked<[ContinuousClock.Instant]>([])
         // Written once: the benchmark asks for thousands.
         let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
         let reverse = LoopbackResponse.json([Self.saransk])
         let cities = ["Саранск", "Париж", "Казань", "Уфа"].reduce(into: [String: LoopbackResponse]()) { $0[$1] = .json(Self.places(named: $1)) }
-        server = try await LoopbackServer(recording: recording) { request in
+        let answer: LoopbackServer.Handler = { request in
             all.withLock { $0 += 1 }
             guard request.query["appid"] == Self.apiKey else {
                 return .json(["cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."], status: 401)
@@ -87,6 +105,14 @@ public final class FakeOpenWeather: Sendable {
                 return .json(["cod": "404", "message": "Internal error"], status: 404)
             }
         }
+        server = try await LoopbackServer(recording: recording) { request in
+            guard let log else { return await answer(request) }
+            let arrived = Date()
+            let response = await answer(request)
+            let call = Call(at: arrived, path: request.path, query: request.query.filter { $0.key != "appid" }, status: response.status)
+            log.withLock { $0.append(call) }
+            return response
+        }
     }
 
     public func shutdown() async {
@@ -95,7 +121,7 @@ public final class FakeOpenWeather: Sendable {
 
     /// The places a name finds: a few cities, and «Place N», a place of its own N degrees from
     /// the others (the benchmark's many places).
-    static func places(named name: String) -> [[String: Any]] {
+    public static func places(named name: String) -> [[String: Any]] {
         switch name {
         case "Саранск": return [saransk]
         case "Париж": return [paris("FR", "Ile-de-France", 48.8589, 2.32), paris("US", "Texas", 33.66, -95.55)]
@@ -138,7 +164,8 @@ public final class FakeOpenWeather: Sendable {
         ]
     }
 
-    static var saransk: [String: Any] {
+    /// What reverse geocoding finds anywhere on land.
+    public static var saransk: [String: Any] {
         [
             "name": "Saransk", "local_names": ["ru": "Саранск", "en": "Saransk", "ascii": "Saransk", "feature_name": "Saransk"],
             "lat": 54.1838, "lon": 45.1749, "country": "RU", "state": "Mordovia",
