@@ -48,6 +48,9 @@ struct Benchmark: AsyncParsableCommand {
         case flood
         /// Two replicas on PostgreSQL (with --postgres), the active one killed.
         case failover
+        /// OpenWeather's call budget: 1,000 daily forecasts due at one minute, 200 chats talking
+        /// and one flooding, against 60 calls a minute.
+        case budget
     }
 
     @Option(
@@ -59,8 +62,14 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget).")
     var scenarios: [Scenario] = []
+
+    @Option(
+        name: .customLong("budget-due-in"),
+        help: ArgumentHelp(
+            "Minutes from the budget scenario's start until its daily forecasts are due (default: 13; 4 with --quick).", valueName: "minutes"))
+    var budgetDueIn: Double?
 
     func run() async throws {
         var results: [Result] = []
@@ -101,6 +110,7 @@ struct Benchmark: AsyncParsableCommand {
                 guard let postgres else { return [] }
                 return try await FailoverScenario(quick: quick, executable: executable, postgres: postgres).run()
             }),
+            (.budget, { try await BudgetScenario(quick: quick, executable: $0, dueIn: budgetDueIn).run() }),
         ]
         runs.removeAll { !chosen.contains($0.0) }
         let baseline = compare ?? baseline

@@ -36,4 +36,35 @@ enum Seed {
         let asked = ChatState.confirmingCity(kazan)
         try await database.insert(chats: ids.map { ChatRecord(id: $0, language: .ru, state: asked, currentPlace: moscow, questionSeq: 1) })
     }
+
+    /// Chats `ids` with one daily forecast each, due at `due` (a whole minute, UTC), two chats to a
+    /// place (chat `id` is in cell `(id − first) / 2`, far enough from the others to need a weather
+    /// call of its own), one Russian and one English in each.
+    static func dailyForecasts(chats ids: ClosedRange<Int64>, due: Date, in database: BotDatabase) async throws {
+        let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: due)
+        let chats = ids.map { id in
+            let cell = Int((id - ids.lowerBound) / 2)
+            return ChatRecord(id: id, language: id.isMultiple(of: 2) ? .ru : .en, state: .idle, currentPlace: cellPlace(cell))
+        }
+        try await database.insert(
+            chats: chats,
+            subscriptions: chats.map { chat in
+                Subscription(
+                    chatId: chat.id, place: chat.currentPlace!, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                    nextSendAt: due)
+            })
+    }
+
+    /// Place number `cell` of a grid 0.5° apart (25 to a row from 40° N, 20° E): each one a
+    /// weather cache cell of its own.
+    static func cellPlace(_ cell: Int) -> Place {
+        Place(
+            name: "Place \(cell)", localNames: ["ru": "Место \(cell)"], country: "RU", latitude: 40 + Double(cell / 25) * 0.5,
+            longitude: 20 + Double(cell % 25) * 0.5, timeZone: "UTC")
+    }
+
+    /// Chats whose city is set, each in its language, with nothing asked.
+    static func chats(_ chats: [(id: Int64, language: Language, city: Place)], in database: BotDatabase) async throws {
+        try await database.insert(chats: chats.map { ChatRecord(id: $0.id, language: $0.language, state: .idle, currentPlace: $0.city) })
+    }
 }
