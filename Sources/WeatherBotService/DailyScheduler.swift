@@ -11,9 +11,10 @@ public import WeatherBotStore
 /// the weather once per place cell (about 1 km), and writes the forecasts to the outbox in the
 /// same transaction that marks each subscription sent for its local date and sets its next time.
 /// The weather is fetched ahead of the minute (``fetchAhead()``), spread over the minutes before
-/// it as OpenWeather's budget allows, so a morning of many cells goes out on its minute. A forecast missed by less than `gracePeriod` (after downtime) is sent late;
-/// older ones are skipped. While OpenWeather does not answer, a forecast waits `lastKnownAfter` for
-/// it, then goes with the last known weather of its place, marked with its age.
+/// it as OpenWeather's budget allows, so a morning of many cells goes out on its minute. A
+/// forecast missed by less than `gracePeriod` (after downtime) is sent late; older ones are
+/// skipped. While OpenWeather does not answer, a forecast waits `lastKnownAfter` for it, then
+/// goes with the last known weather of its place, marked with its age.
 public struct DailyScheduler: Service {
     let database: any BotStore
     /// Counts the forecasts due.

@@ -1,5 +1,5 @@
 public import BotClock
-public import Foundation
+import Foundation
 public import Logging
 public import OpenWeather
 public import ServiceLifecycle
