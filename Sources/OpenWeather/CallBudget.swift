@@ -66,10 +66,11 @@ public final class SharedPriority: Sendable {
     }
 }
 
-/// OpenWeather's budget, counted before each call is sent: at most `perMinute` calls in any 60
-/// seconds, `perDay` in a UTC day (as OpenWeather counts them), and `perChat` in any 60 seconds
-/// on one chat's behalf. A call over the minute's budget waits for a slot, up to its priority's
-/// patience; a chat over its share and a day spent are refused at once. A limit of 0 is none.
+/// OpenWeather's budget, counted before each call is sent: at most `perMinute` calls in any
+/// minute (with a second's margin, ``minute``), `perDay` in a UTC day (as OpenWeather counts
+/// them), and `perChat` in any minute on one chat's behalf. A call over the minute's budget
+/// waits for a slot, up to its priority's patience; a chat over its share and a day spent are
+/// refused at once. A limit of 0 is none.
 public final class CallBudget: Sendable {
     public struct Limits: Sendable, Hashable {
         public var perMinute: Int
@@ -143,7 +144,7 @@ public final class CallBudget: Sendable {
     /// - Parameters:
     ///   - restored: the day's count stored before a restart; another day's counts nothing.
     ///   - lastMinute: the calls of the worker before, by second since 1970 (``recentCalls``):
-    ///     those of the last 60 seconds count against this worker's first minute.
+    ///     those of the last minute count against this worker's first minute.
     public init(_ limits: Limits, clock: any WallClock = SystemWallClock(), restored: DayCount? = nil, lastMinute: [Int: Int] = [:]) {
         self.limits = limits
         self.clock = clock
@@ -159,7 +160,7 @@ public final class CallBudget: Sendable {
         self.state = Mutex(state)
     }
 
-    /// The calls of the last 60 seconds by second since 1970, for the worker after this one.
+    /// The calls of the last minute by second since 1970, for the worker after this one.
     public var recentCalls: [Int: Int] {
         let now = clock.date
         return state.withLock { state in
@@ -187,7 +188,7 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// The calls made in the last 60 seconds, by endpoint.
+    /// The calls made in the last minute, by endpoint.
     public var lastMinute: [OpenWeatherEndpoint: Int] {
         let now = clock.date
         return state.withLock { state in
@@ -208,9 +209,9 @@ public final class CallBudget: Sendable {
                 Self.forget(&calls, before: now, \.self)
                 state.byChat[chat] = calls.isEmpty ? nil : calls
                 if calls.count >= limits.perChat {
-                    if let told = state.told[chat], now.timeIntervalSince(told) < 60 { return .refused(.chat(repeated: true)) }
+                    if let told = state.told[chat], now.timeIntervalSince(told) < Self.minute { return .refused(.chat(repeated: true)) }
                     state.told[chat] = now
-                    if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < 60 } }
+                    if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < Self.minute } }
                     return .refused(.chat(repeated: false))
                 }
             }
@@ -219,7 +220,7 @@ public final class CallBudget: Sendable {
                 let allowed = Self.allowed(limits.perMinute, priority)
                 if state.recent.count >= allowed {
                     // The slot frees when enough of the oldest calls leave the minute.
-                    return .wait(until: state.recent[state.recent.count - allowed].at.addingTimeInterval(60))
+                    return .wait(until: state.recent[state.recent.count - allowed].at.addingTimeInterval(Self.minute))
                 }
             }
             // Kept without a limit too: /metrics tells the last minute's calls.
@@ -231,7 +232,7 @@ public final class CallBudget: Sendable {
             if let chat, limits.perChat > 0 {
                 state.byChat[chat, default: []].append(now)
                 // Chats that went quiet are let go when many have asked.
-                if state.byChat.count > 10_000 { state.byChat = state.byChat.filter { now.timeIntervalSince($0.value.last ?? now) < 60 } }
+                if state.byChat.count > 10_000 { state.byChat = state.byChat.filter { now.timeIntervalSince($0.value.last ?? now) < Self.minute } }
             }
             return .go
         }
@@ -277,8 +278,13 @@ public final class CallBudget: Sendable {
         }
     }
 
+    /// The minute as the budget counts it: a second longer than OpenWeather's, for the time a
+    /// request takes to reach it. Counted as it leaves, a call made 60 s after another may arrive
+    /// within 60 s of it, and be the minute's one too many.
+    static let minute: TimeInterval = 61
+
     private static func forget<Item>(_ calls: inout [Item], before now: Date, _ time: KeyPath<Item, Date>) {
-        let horizon = now.addingTimeInterval(-60)
+        let horizon = now.addingTimeInterval(-minute)
         if let keep = calls.firstIndex(where: { $0[keyPath: time] > horizon }) {
             if keep > 0 { calls.removeFirst(keep) }
         } else {

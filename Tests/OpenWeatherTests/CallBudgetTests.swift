@@ -8,17 +8,20 @@ import Testing
     /// 2026-11-27 23:59:00 UTC.
     let lateEvening = Date(timeIntervalSince1970: 1_795_823_940)
 
-    @Test func noMoreThanTheMinutesCallsInAnySixtySeconds() {
+    /// OpenWeather counts a call when it arrives: the budget counts a minute as 61 seconds, so a
+    /// call sent a minute after another never arrives within OpenWeather's minute of it.
+    @Test func noMoreThanTheMinutesCallsInAnyMinuteWithASecondToSpare() {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
         for second in 0..<10 {
             #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(Double(second))) == .go)
         }
-        // The eleventh waits until the first leaves the window: sixty seconds after it.
-        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(30)) == .wait(until: lateEvening.addingTimeInterval(60)))
-        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(60)) == .go)
+        // The eleventh waits until the first leaves the window: 61 seconds after it.
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(30)) == .wait(until: lateEvening.addingTimeInterval(61)))
         #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(60.5)) == .wait(until: lateEvening.addingTimeInterval(61)))
-        clock.set(lateEvening.addingTimeInterval(61))
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(61)) == .go)
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(61.5)) == .wait(until: lateEvening.addingTimeInterval(62)))
+        clock.set(lateEvening.addingTimeInterval(62))
         #expect(budget.lastMinute == [.other: 9])
     }
 
@@ -32,7 +35,7 @@ import Testing
         var interactive = 0
         while budget.decide(.interactive, chat: nil, at: lateEvening) == .go { interactive += 1 }
         #expect((background, soon, interactive) == (5, 3, 2))
-        #expect(budget.decide(.background, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(60)))
+        #expect(budget.decide(.background, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(61)))
     }
 
     @Test func aChatOverItsShareIsRefusedWhileOthersGoOn() {
@@ -42,7 +45,7 @@ import Testing
         #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(10)) == .go)
         #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(10)) == .go)
         // A refused call is not counted: a minute after its first calls the chat goes again.
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.5)) == .go)
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.5)) == .go)
     }
 
     @Test func aChatOverItsShareIsToldOnceAMinute() {
@@ -54,10 +57,10 @@ import Testing
         for _ in 0..<2 { #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(2)) == .go) }
         #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(3)) == .refused(.chat(repeated: false)))
         // Still flooding after its share renewed and spent again: told again a minute after the last telling.
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.5)) == .go)
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.6)) == .go)
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(60.7)) == .refused(.chat(repeated: true)))
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.1)) == .refused(.chat(repeated: false)))
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.5)) == .go)
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.6)) == .go)
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.7)) == .refused(.chat(repeated: true)))
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(62.1)) == .refused(.chat(repeated: false)))
     }
 
     @Test func eachPrioritysMinuteIsItsShare() {
@@ -105,7 +108,7 @@ import Testing
         #expect(kept == [second - 30: 2, second - 1: 1])
         let restarted = CallBudget(.init(perMinute: 4, perChat: 0), clock: clock, lastMinute: kept.merging([second - 600: 5]) { $0 + $1 })
         #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .go)
-        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(30)))
+        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(31)))
         #expect(restarted.today.total == 1)
     }
 
@@ -121,7 +124,7 @@ import Testing
             clock.set(lateEvening.addingTimeInterval(30))
             try await budget.acquire()
         }
-        #expect(clock.date == lateEvening.addingTimeInterval(60))
+        #expect(clock.date == lateEvening.addingTimeInterval(61))
         // A chat's share is refused at once, without waiting.
         let shared = CallBudget(.init(perMinute: 100, perChat: 1), clock: clock)
         try await CallContext.$chatID.withValue(5) {
