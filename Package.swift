@@ -234,7 +234,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherBotSQLiteTests",
-            dependencies: ["WeatherBotSQLite", "WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["BotClock", "WeatherBotSQLite", "WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "WeatherBotStoreTests",
