@@ -90,9 +90,8 @@ public final class CallBudget: Sendable {
         case minute
         /// The UTC day's budget is spent; it renews at `renews`.
         case day(renews: Date)
-        /// The chat asked for more than its share of the minute. `repeated`: it was refused in the
-        /// last minute already and told so then; the chat is told once a minute, not per message.
-        case chat(repeated: Bool)
+        /// The chat asked for more than its share of the minute.
+        case chat
     }
 
     /// What ``decide(_:chat:at:)`` allows.
@@ -133,8 +132,11 @@ public final class CallBudget: Sendable {
         var unsaved: [OpenWeatherEndpoint: Int] = [:]
         /// Each chat's calls in the last minute, oldest first.
         var byChat: [Int64: [Date]] = [:]
-        /// When each chat over its share was last refused without `repeated`.
+        /// When each chat was last refused a call and told so (``Refused/repeated``).
         var told: [Int64: Date] = [:]
+        /// The calls people waited for (``CallPriority/interactive``) in the last minute, made or
+        /// refused: the part of the minute work that can wait leaves them.
+        var peopleAsked: [Date] = []
     }
 
     public let limits: Limits
@@ -170,9 +172,12 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// The calls a minute that `priority` may make: its share of `perMinute`; 0 when there is no limit.
+    /// The calls a minute that `priority` may make however many people ask: its share of
+    /// `perMinute`, at most half of it below ``CallPriority/interactive``; 0 when there is no limit.
     public func callsPerMinute(for priority: CallPriority) -> Int {
-        limits.perMinute > 0 ? Self.allowed(limits.perMinute, priority) : 0
+        guard limits.perMinute > 0 else { return 0 }
+        let share = Self.allowed(limits.perMinute, priority)
+        return priority < .interactive ? max(1, min(share, limits.perMinute - limits.perMinute / 2)) : share
     }
 
     private static func allowed(_ perMinute: Int, _ priority: CallPriority) -> Int {
@@ -208,16 +213,18 @@ public final class CallBudget: Sendable {
                 var calls = state.byChat[chat] ?? []
                 Self.forget(&calls, before: now, \.self)
                 state.byChat[chat] = calls.isEmpty ? nil : calls
-                if calls.count >= limits.perChat {
-                    if let told = state.told[chat], now.timeIntervalSince(told) < Self.minute { return .refused(.chat(repeated: true)) }
-                    state.told[chat] = now
-                    if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < Self.minute } }
-                    return .refused(.chat(repeated: false))
-                }
+                if calls.count >= limits.perChat { return .refused(.chat) }
             }
             if limits.perMinute > 0 {
                 Self.forget(&state.recent, before: now, \.at)
-                let allowed = Self.allowed(limits.perMinute, priority)
+                var allowed = Self.allowed(limits.perMinute, priority)
+                if priority < .interactive {
+                    // People first: what they asked for in the last minute is left to them, up
+                    // to half the minute (work due soon is never starved by a crowd).
+                    Self.forget(&state.peopleAsked, before: now, \.self)
+                    let left = limits.perMinute - min(state.peopleAsked.count, limits.perMinute / 2)
+                    allowed = max(1, min(allowed, left))
+                }
                 if state.recent.count >= allowed {
                     // The slot frees when enough of the oldest calls leave the minute.
                     return .wait(until: state.recent[state.recent.count - allowed].at.addingTimeInterval(Self.minute))
@@ -246,22 +253,24 @@ public final class CallBudget: Sendable {
         var priority = CallContext.currentPriority
         let chat = CallContext.chatID
         var giveUp = clock.date.addingTimeInterval(priority.patience.timeInterval)
+        if priority == .interactive { askedByPeople() }
         while true {
             switch decide(priority, chat: chat, endpoint: endpoint, at: clock.date) {
             case .go:
                 return
             case .refused(let refusal):
-                throw Refused(refusal: refusal)
+                throw Refused(refusal: refusal, repeated: !isFirstRefusal(of: chat))
             case .wait(let until):
-                guard until <= giveUp else { throw Refused(refusal: .minute) }
+                guard until <= giveUp else { throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat)) }
                 let wake = CallContext.shared == nil ? until : min(until, clock.date.addingTimeInterval(1))
                 do {
                     try await clock.sleep(until: WallInstant(wake), tolerance: nil)
                 } catch {
-                    throw Refused(refusal: .minute)
+                    throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat))
                 }
                 let raised = CallContext.currentPriority
                 if raised > priority {
+                    if raised == .interactive { askedByPeople() }
                     priority = raised
                     giveUp = clock.date.addingTimeInterval(raised.patience.timeInterval)
                 }
@@ -272,9 +281,35 @@ public final class CallBudget: Sendable {
     /// A call the budget did not allow.
     public struct Refused: Error, Sendable, Hashable {
         public var refusal: Refusal
+        /// The chat it was for was refused a call in the last minute already, and told so then:
+        /// a chat is told once a minute, not once per message.
+        public var repeated: Bool
 
-        public init(refusal: Refusal) {
+        public init(refusal: Refusal, repeated: Bool = false) {
             self.refusal = refusal
+            self.repeated = repeated
+        }
+    }
+
+    /// Whether `chat` was not refused a call in the last minute (it is to be told now); either
+    /// way it counts as refused now. Without a chat, always.
+    public func isFirstRefusal(of chat: Int64?) -> Bool {
+        guard let chat else { return true }
+        let now = clock.date
+        return state.withLock { state in
+            if let told = state.told[chat], now.timeIntervalSince(told) < Self.minute { return false }
+            state.told[chat] = now
+            if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < Self.minute } }
+            return true
+        }
+    }
+
+    private func askedByPeople() {
+        guard limits.perMinute > 0 else { return }
+        let now = clock.date
+        state.withLock { state in
+            Self.forget(&state.peopleAsked, before: now, \.self)
+            state.peopleAsked.append(now)
         }
     }
 

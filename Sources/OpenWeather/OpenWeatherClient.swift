@@ -150,7 +150,8 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             do {
                 try await budget.acquire(for: OpenWeatherEndpoint(path: path))
             } catch {
-                throw OpenWeatherError(code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true)
+                throw OpenWeatherError(
+                    code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true, chatToldAlready: error.repeated)
             }
         }
         // A 429 may have come while the calls waited for their slots.

@@ -29,11 +29,16 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
     /// `overBudget`).
     public var refusedLocally: Bool
 
-    public init(code: Code, endpoint: String, message: String, refusedLocally: Bool = false) {
+    /// Refused by the bot's budget for a chat that was refused in the last minute already, and
+    /// told so then (``CallBudget/Refused/repeated``).
+    public var chatToldAlready: Bool
+
+    public init(code: Code, endpoint: String, message: String, refusedLocally: Bool = false, chatToldAlready: Bool = false) {
         self.code = code
         self.endpoint = endpoint
         self.message = message
         self.refusedLocally = refusedLocally
+        self.chatToldAlready = chatToldAlready
     }
 
     public var description: String { "OpenWeather \(endpoint): \(code) \(message)" }

@@ -89,10 +89,10 @@ extension Conversation {
             return
         }
         if reference != .current, let city = context.chat.currentPlace, city.isSameCity(as: place) { place = city }
-        if case .refused(.chat(let repeated)) = charts.decide(.interactive, chat: context.chat.id, at: clock.date) {
+        if case .refused = charts.decide(.interactive, chat: context.chat.id, at: clock.date) {
             let refusal = context.texts.tooManyCharts(charts.limits.perChat)
             if let queryID { return context.replies.append(.answer(callbackQueryID: queryID, text: refusal, showAlert: true)) }
-            return repeated ? () : context.say("⚠️ " + refusal)
+            return charts.isFirstRefusal(of: context.chat.id) ? context.say("⚠️ " + refusal) : ()
         }
         let report: WeatherReport
         do {

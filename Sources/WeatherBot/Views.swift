@@ -104,7 +104,7 @@ public enum Views {
         case .invalidKey, .subscriptionRequired: return texts.reasonInvalidKey
         case .rateLimited: return texts.reasonRateLimited
         case .overBudget(.minute): return texts.reasonOverloaded
-        case .overBudget(.chat(_)): return texts.reasonTooManyFromChat
+        case .overBudget(.chat): return texts.reasonTooManyFromChat
         case .overBudget(.day): return texts.reasonDaySpent
         case .server, .unexpectedStatus: return texts.reasonServer
         case .network: return texts.reasonNetwork
@@ -113,11 +113,10 @@ public enum Views {
         }
     }
 
-    /// A chat over its share of OpenWeather's calls that was told so within the last minute: a
-    /// message it sent is not answered again with the same refusal (a button's press still is).
+    /// A chat refused a call by the budget that was told so within the last minute: a message it
+    /// sent is not answered again with a refusal (a button's press still is).
     static func toldAlready(_ error: any Error) -> Bool {
-        guard let error = error as? OpenWeatherError, case .overBudget(.chat(repeated: true)) = error.code else { return false }
-        return true
+        (error as? OpenWeatherError)?.chatToldAlready == true
     }
 
     // MARK: Pieces

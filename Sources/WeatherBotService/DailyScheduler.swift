@@ -283,9 +283,8 @@ public struct DailyScheduler: Service {
 
     /// Fetches the weather of the cells due within `acceptedAge` whose known weather will be too
     /// old at their minute, earliest first, as work due soon: each cell no earlier than the time
-    /// the budget's share for such work needs for all of them (with `aheadMargin`) before its
-    /// minute, so a small morning is fetched fresh and a large one starts early enough. Returns
-    /// how many cells were fetched.
+    /// the budget needs for all of them (``lead(for:)``) before its minute, so a small morning is
+    /// fetched fresh and a large one starts early enough. Returns how many cells were fetched.
     @discardableResult
     public func fetchAhead() async -> Int {
         let now = clock.date
@@ -321,11 +320,11 @@ public struct DailyScheduler: Service {
     }
 
     /// How long before its minute a cell's weather is fetched, when `cells` wait for it: the time
-    /// the budget's share for work due soon takes for them all, a quarter more for people's own
-    /// calls, and `aheadMargin`; never more than `acceptedAge`.
+    /// they take at the calls a minute work due soon gets however many people ask, and
+    /// `aheadMargin`; never more than `acceptedAge`.
     func lead(for cells: Int) -> TimeInterval {
         let perMinute = budget?.callsPerMinute(for: .soon) ?? 0
-        let needed = perMinute > 0 ? Double(cells) / Double(perMinute) * 60 * 1.25 : 0
+        let needed = perMinute > 0 ? Double(cells) / Double(perMinute) * 60 : 0
         return min(acceptedAge, aheadMargin + needed)
     }
 

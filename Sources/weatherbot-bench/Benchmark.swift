@@ -68,7 +68,7 @@ struct Benchmark: AsyncParsableCommand {
     @Option(
         name: .customLong("budget-due-in"),
         help: ArgumentHelp(
-            "Minutes from the budget scenario's start until its daily forecasts are due (default: 13; 4 with --quick).", valueName: "minutes"))
+            "Minutes from the budget scenario's start until its daily forecasts are due (default: 20; 4 with --quick).", valueName: "minutes"))
     var budgetDueIn: Double?
 
     func run() async throws {

@@ -41,31 +41,58 @@ import Testing
     @Test func aChatOverItsShareIsRefusedWhileOthersGoOn() {
         let budget = CallBudget(.init(perMinute: 100, perChat: 3), clock: ManualClock(lateEvening))
         for _ in 0..<3 { #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .go) }
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(10)) == .refused(.chat(repeated: false)))
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(10)) == .refused(.chat))
         #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(10)) == .go)
         #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(10)) == .go)
         // A refused call is not counted: a minute after its first calls the chat goes again.
         #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.5)) == .go)
     }
 
-    @Test func aChatOverItsShareIsToldOnceAMinute() {
-        let budget = CallBudget(.init(perMinute: 100, perChat: 2), clock: ManualClock(lateEvening))
-        for _ in 0..<2 { #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .go) }
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(1)) == .refused(.chat(repeated: false)))
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(2)) == .refused(.chat(repeated: true)))
-        // Another chat over its share is told for itself.
-        for _ in 0..<2 { #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(2)) == .go) }
-        #expect(budget.decide(.interactive, chat: 8, at: lateEvening.addingTimeInterval(3)) == .refused(.chat(repeated: false)))
-        // Still flooding after its share renewed and spent again: told again a minute after the last telling.
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.5)) == .go)
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.6)) == .go)
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.7)) == .refused(.chat(repeated: true)))
-        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(62.1)) == .refused(.chat(repeated: false)))
+    /// A chat refused a call, for whatever reason, is told once a minute, not per message.
+    @Test func aChatRefusedIsToldOnceAMinute() {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 100, perChat: 2), clock: clock)
+        #expect(budget.isFirstRefusal(of: 7))
+        #expect(!budget.isFirstRefusal(of: 7))
+        // Another chat is told for itself; a call for no chat always.
+        #expect(budget.isFirstRefusal(of: 8))
+        #expect(budget.isFirstRefusal(of: nil) && budget.isFirstRefusal(of: nil))
+        clock.set(lateEvening.addingTimeInterval(60.5))
+        #expect(!budget.isFirstRefusal(of: 7))
+        clock.set(lateEvening.addingTimeInterval(61.5))
+        #expect(budget.isFirstRefusal(of: 7))
+    }
+
+    @Test func refusalsOfOneChatSayWhetherItWasToldAlready() async throws {
+        let budget = CallBudget(.init(perMinute: 100, perChat: 1), clock: ManualClock(lateEvening))
+        try await CallContext.$chatID.withValue(5) {
+            try await budget.acquire()
+            await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire() }
+            await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: true)) { try await budget.acquire() }
+        }
+    }
+
+    /// People's calls of the last minute are left to them, up to half of it: work due soon waits.
+    @Test func whatPeopleAskedForIsLeftToThem() async throws {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
+        for _ in 0..<4 { try await budget.acquire() }
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go)
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go)
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(61)))
+        // Two more people: never more than half the minute is kept for them.
+        for _ in 0..<2 { try await budget.acquire() }
+        #expect(budget.lastMinute.values.reduce(0, +) == 8)
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(61)))
+        // A minute later, nobody asking, work due soon has its four fifths again.
+        clock.set(lateEvening.addingTimeInterval(62))
+        for _ in 0..<8 { #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(62)) == .go) }
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(62)) != .go)
     }
 
     @Test func eachPrioritysMinuteIsItsShare() {
         let budget = CallBudget(.init(perMinute: 60), clock: ManualClock(lateEvening))
-        #expect(CallPriority.allCases.map(budget.callsPerMinute(for:)) == [30, 48, 60])
+        #expect(CallPriority.allCases.map(budget.callsPerMinute(for:)) == [30, 30, 60])
         #expect(CallBudget(.init(perMinute: 0), clock: ManualClock(lateEvening)).callsPerMinute(for: .soon) == 0)
     }
 
@@ -129,7 +156,7 @@ import Testing
         let shared = CallBudget(.init(perMinute: 100, perChat: 1), clock: clock)
         try await CallContext.$chatID.withValue(5) {
             try await shared.acquire()
-            await #expect(throws: CallBudget.Refused(refusal: .chat(repeated: false))) { try await shared.acquire() }
+            await #expect(throws: CallBudget.Refused(refusal: .chat)) { try await shared.acquire() }
         }
     }
 
