@@ -120,6 +120,8 @@ public final class CallBudget: Sendable {
     private struct Call {
         var at: Date
         var endpoint: OpenWeatherEndpoint
+        /// Made for someone waiting (``CallPriority/interactive``), or for work that could wait.
+        var forPeople = false
     }
 
     private struct State {
@@ -173,7 +175,8 @@ public final class CallBudget: Sendable {
     }
 
     /// The calls a minute that `priority` may make however many people ask: its share of
-    /// `perMinute`, at most half of it below ``CallPriority/interactive``; 0 when there is no limit.
+    /// `perMinute`, at most half of it below ``CallPriority/interactive`` (for itself and work
+    /// less urgent); 0 when there is no limit.
     public func callsPerMinute(for priority: CallPriority) -> Int {
         guard limits.perMinute > 0 else { return 0 }
         let share = Self.allowed(limits.perMinute, priority)
@@ -217,21 +220,27 @@ public final class CallBudget: Sendable {
             }
             if limits.perMinute > 0 {
                 Self.forget(&state.recent, before: now, \.at)
-                var allowed = Self.allowed(limits.perMinute, priority)
+                // A slot frees when enough of the oldest calls leave the minute.
+                var frees: Date?
+                if state.recent.count >= limits.perMinute {
+                    frees = state.recent[state.recent.count - limits.perMinute].at.addingTimeInterval(Self.minute)
+                }
                 if priority < .interactive {
-                    // People first: what they asked for in the last minute is left to them, up
-                    // to half the minute (work due soon is never starved by a crowd).
+                    // People first: work that can wait has its share of the minute less what
+                    // people asked for in the last minute (made or refused), never less than half
+                    // the minute, so a crowd cannot starve a morning's forecasts.
                     Self.forget(&state.peopleAsked, before: now, \.self)
-                    let left = limits.perMinute - min(state.peopleAsked.count, limits.perMinute / 2)
-                    allowed = max(1, min(allowed, left))
+                    let kept = max(limits.perMinute - Self.allowed(limits.perMinute, priority), min(state.peopleAsked.count, limits.perMinute / 2))
+                    let allowed = max(1, limits.perMinute - kept)
+                    let waiting = state.recent.filter { !$0.forPeople }
+                    if waiting.count >= allowed {
+                        frees = max(frees ?? .distantPast, waiting[waiting.count - allowed].at.addingTimeInterval(Self.minute))
+                    }
                 }
-                if state.recent.count >= allowed {
-                    // The slot frees when enough of the oldest calls leave the minute.
-                    return .wait(until: state.recent[state.recent.count - allowed].at.addingTimeInterval(Self.minute))
-                }
+                if let frees { return .wait(until: frees) }
             }
             // Kept without a limit too: /metrics tells the last minute's calls.
-            state.recent.append(Call(at: now, endpoint: endpoint))
+            state.recent.append(Call(at: now, endpoint: endpoint, forPeople: priority == .interactive))
             if limits.perMinute == 0 { Self.forget(&state.recent, before: now, \.at) }
             state.dayCalls[endpoint, default: 0] += 1
             state.dayTotal += 1

@@ -72,22 +72,43 @@ import Testing
         }
     }
 
-    /// People's calls of the last minute are left to them, up to half of it: work due soon waits.
+    /// What people asked for in the last minute is left to them, up to half the minute: work due
+    /// soon waits for it.
     @Test func whatPeopleAskedForIsLeftToThem() async throws {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
-        for _ in 0..<4 { try await budget.acquire() }
-        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go)
-        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go)
+        for _ in 0..<8 { #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go) }
         #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(61)))
-        // Two more people: never more than half the minute is kept for them.
-        for _ in 0..<2 { try await budget.acquire() }
-        #expect(budget.lastMinute.values.reduce(0, +) == 8)
-        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .wait(until: lateEvening.addingTimeInterval(61)))
-        // A minute later, nobody asking, work due soon has its four fifths again.
-        clock.set(lateEvening.addingTimeInterval(62))
-        for _ in 0..<8 { #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(62)) == .go) }
-        #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(62)) != .go)
+        // A second later five people ask: the two slots left go to them, three are refused.
+        clock.set(lateEvening.addingTimeInterval(1))
+        var refused = 0
+        for _ in 0..<5 {
+            do { try await budget.acquire() } catch { refused += 1 }
+        }
+        #expect(refused == 3)
+        // The morning's calls leave the minute: the five people asked for are kept for them.
+        let later = lateEvening.addingTimeInterval(61.5)
+        clock.set(later)
+        for _ in 0..<5 { #expect(budget.decide(.soon, chat: nil, at: later) == .go) }
+        #expect(budget.decide(.soon, chat: nil, at: later) == .wait(until: later.addingTimeInterval(61)))
+        for _ in 0..<3 { try await budget.acquire() }
+        #expect(budget.lastMinute.values.reduce(0, +) == 10)
+    }
+
+    /// However many people ask, work due soon keeps half the minute.
+    @Test func aCrowdLeavesWorkDueSoonHalfTheMinute() async throws {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
+        for _ in 0..<5 { #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go) }
+        // Twelve people ask a second later: five slots for them, seven refused.
+        clock.set(lateEvening.addingTimeInterval(1))
+        for _ in 0..<12 { try? await budget.acquire() }
+        #expect(budget.lastMinute.values.reduce(0, +) == 10)
+        let later = lateEvening.addingTimeInterval(61.2)
+        clock.set(later)
+        for _ in 0..<5 { #expect(budget.decide(.soon, chat: nil, at: later) == .go) }
+        #expect(budget.decide(.soon, chat: nil, at: later) != .go)
+        #expect(budget.callsPerMinute(for: .soon) == 5)
     }
 
     @Test func eachPrioritysMinuteIsItsShare() {

@@ -79,14 +79,19 @@ import WeatherBotTesting
         #expect(query["exclude"] == "minutely")
     }
 
-    @Test func withoutAOneCallSubscriptionTheFreePlanIsUsedAndRemembered() async throws {
-        let server = try await LoopbackServer { request in
+    /// An OpenWeather whose key has no One Call subscription: the free plan's pair answers.
+    static func freePlanOnly() async throws -> LoopbackServer {
+        try await LoopbackServer { request in
             switch request.path {
             case "/data/3.0/onecall": Fixture.response("error-401-subscription", status: 401)
             case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
             default: Fixture.response("forecast25-tbilisi")
             }
         }
+    }
+
+    @Test func withoutAOneCallSubscriptionTheFreePlanIsUsedAndRemembered() async throws {
+        let server = try await Self.freePlanOnly()
         defer { Task { await server.shutdown() } }
         let client = client(server)
         let forecast = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
@@ -114,13 +119,7 @@ import WeatherBotTesting
     /// The free plan's two calls are admitted together: with one slot left in the minute, neither
     /// is sent (one without the other would be a call paid for nothing).
     @Test func theFreePlansPairIsAdmittedTogetherOrNotAtAll() async throws {
-        let server = try await LoopbackServer { request in
-            switch request.path {
-            case "/data/3.0/onecall": Fixture.response("error-401-subscription", status: 401)
-            case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
-            default: Fixture.response("forecast25-tbilisi")
-            }
-        }
+        let server = try await Self.freePlanOnly()
         defer { Task { await server.shutdown() } }
         let client = OpenWeatherClient(
             apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), budget: CallBudget(.init(perMinute: 4, perChat: 0)))

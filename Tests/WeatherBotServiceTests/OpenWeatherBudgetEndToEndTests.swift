@@ -91,49 +91,41 @@ extension LoopbackTests {
         /// the next run starts, and the day's end is said with when it renews.
         @Test(arguments: StoreEngine.available)
         func theDaysCountSurvivesARestart(_ engine: StoreEngine) async throws {
-            let loopback = try await Loopback(engine: engine)
-            let telegram = loopback.telegram
-            let limits = CallBudget.Limits(perMinute: 0, perDay: 3, perChat: 0)
-            var bot = try await loopback.startBot(budget: limits)
-            telegram.sendText("/search Place 1", from: 9401)
-            try await telegram.waitUntil("the first card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
-            try await bot.stop()
-            #expect(loopback.weather.requests == 2)
-
-            bot = try await loopback.startBot(budget: limits)
-            telegram.sendText("/search Place 2", from: 9401)
-            try await telegram.waitUntil("the second answer") { state in state.sent.filter { $0.chatID == 9401 }.count == 2 }
-            let answer = try #require(telegram.screen(9401).last?.text)
+            let (answer, requests) = try await searchAcrossARestart(engine, CallBudget.Limits(perMinute: 0, perDay: 3, perChat: 0))
             #expect(answer.contains("запросы к сервису погоды на сегодня исчерпаны, новые будут после 00:00 UTC"), "\(answer)")
             // The name was found (the third call of the day); its weather would have been the fourth.
-            #expect(loopback.weather.requests == 3)
-
-            try await bot.stop()
-            await loopback.shutdown()
+            #expect(requests == 3)
         }
 
         /// A worker restarted within the minute counts its predecessor's calls of that minute, as
         /// OpenWeather does: it does not spend the minute twice.
         @Test(arguments: StoreEngine.available)
         func theMinutesCallsSurviveARestart(_ engine: StoreEngine) async throws {
+            let (answer, requests) = try await searchAcrossARestart(engine, CallBudget.Limits(perMinute: 2, perDay: 0, perChat: 0))
+            #expect(answer.contains("сервис погоды сейчас перегружен, попробуйте через минуту"), "\(answer)")
+            #expect(requests == 2)
+        }
+
+        /// A search and its card (two calls), the worker restarted, another search: its answer,
+        /// and OpenWeather's requests in all.
+        func searchAcrossARestart(_ engine: StoreEngine, _ limits: CallBudget.Limits) async throws -> (answer: String, requests: Int) {
             let loopback = try await Loopback(engine: engine)
             let telegram = loopback.telegram
-            let limits = CallBudget.Limits(perMinute: 2, perDay: 0, perChat: 0)
+            let chat: Int64 = 9401
             var bot = try await loopback.startBot(budget: limits)
-            telegram.sendText("/search Place 1", from: 9402)
+            telegram.sendText("/search Place 1", from: chat)
             try await telegram.waitUntil("the first card") { state in state.sent.contains { $0.text.contains("Ощущается как") } }
             try await bot.stop()
             #expect(loopback.weather.requests == 2)
 
             bot = try await loopback.startBot(budget: limits)
-            telegram.sendText("/search Place 2", from: 9402)
-            try await telegram.waitUntil("the second answer") { state in state.sent.filter { $0.chatID == 9402 }.count == 2 }
-            let answer = try #require(telegram.screen(9402).last?.text)
-            #expect(answer.contains("сервис погоды сейчас перегружен, попробуйте через минуту"), "\(answer)")
-            #expect(loopback.weather.requests == 2)
-
+            telegram.sendText("/search Place 2", from: chat)
+            try await telegram.waitUntil("the second answer") { state in state.sent.filter { $0.chatID == chat }.count == 2 }
+            let answer = try #require(telegram.screen(chat).last?.text)
+            let requests = loopback.weather.requests
             try await bot.stop()
             await loopback.shutdown()
+            return (answer, requests)
         }
     }
 }
