@@ -268,14 +268,14 @@ public final class CallBudget: Sendable {
             case .go:
                 return
             case .refused(let refusal):
-                throw Refused(refusal: refusal, repeated: !isFirstRefusal(of: chat))
+                throw Refused(refusal: refusal, repeated: !isFirstRefusal(of: chat, for: refusal))
             case .wait(let until):
-                guard until <= giveUp else { throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat)) }
+                guard until <= giveUp else { throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat, for: .minute)) }
                 let wake = CallContext.shared == nil ? until : min(until, clock.date.addingTimeInterval(1))
                 do {
                     try await clock.sleep(until: WallInstant(wake), tolerance: nil)
                 } catch {
-                    throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat))
+                    throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat, for: .minute))
                 }
                 let raised = CallContext.currentPriority
                 if raised > priority {
@@ -300,13 +300,16 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// Whether `chat` was not refused a call in the last minute (it is to be told now); either
-    /// way it counts as refused now. Without a chat, always.
-    public func isFirstRefusal(of chat: Int64?) -> Bool {
+    /// Whether `chat` is to be told of a refusal now: it was not told of one in the last minute
+    /// when it asks for more than its share (``Refusal/chat``), or in the last ten seconds when the
+    /// service is busy or its day spent, so a person asking now and then hears each time and a
+    /// flood hears rarely. A chat told counts as told now. Without a chat, always.
+    public func isFirstRefusal(of chat: Int64?, for refusal: Refusal = .chat) -> Bool {
         guard let chat else { return true }
         let now = clock.date
+        let quiet = refusal == .chat ? Self.minute : 10
         return state.withLock { state in
-            if let told = state.told[chat], now.timeIntervalSince(told) < Self.minute { return false }
+            if let told = state.told[chat], now.timeIntervalSince(told) < quiet { return false }
             state.told[chat] = now
             if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < Self.minute } }
             return true

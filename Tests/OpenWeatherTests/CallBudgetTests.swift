@@ -48,7 +48,8 @@ import Testing
         #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(61.5)) == .go)
     }
 
-    /// A chat refused a call, for whatever reason, is told once a minute, not per message.
+    /// A chat over its share is told once a minute, not per message; that the service is busy,
+    /// every ten seconds at most.
     @Test func aChatRefusedIsToldOnceAMinute() {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 100, perChat: 2), clock: clock)
@@ -61,6 +62,15 @@ import Testing
         #expect(!budget.isFirstRefusal(of: 7))
         clock.set(lateEvening.addingTimeInterval(61.5))
         #expect(budget.isFirstRefusal(of: 7))
+        // That the service is busy a chat hears at most every ten seconds: a person asking once a
+        // minute hears it each time.
+        clock.set(lateEvening.addingTimeInterval(70))
+        #expect(!budget.isFirstRefusal(of: 7, for: .minute))
+        clock.set(lateEvening.addingTimeInterval(72))
+        #expect(budget.isFirstRefusal(of: 7, for: .minute))
+        clock.set(lateEvening.addingTimeInterval(80))
+        #expect(!budget.isFirstRefusal(of: 7, for: .minute))
+        #expect(!budget.isFirstRefusal(of: 7, for: .chat))
     }
 
     @Test func refusalsOfOneChatSayWhetherItWasToldAlready() async throws {
