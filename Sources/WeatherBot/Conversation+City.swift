@@ -123,7 +123,7 @@ extension Conversation {
         do {
             places = try await geocode(query, alternatives: alternatives, context.language)
         } catch {
-            // A chat flooding names was told to slow down: the rest of its minute goes unanswered.
+            // A chat flooding names was told of a refusal moments ago: not again for each name.
             if Views.toldAlready(error) { return }
             // The service failed, not the name: the same search can be run again with one press.
             let question = context.nextQuestion()

@@ -113,8 +113,9 @@ public enum Views {
         }
     }
 
-    /// A chat refused a call by the budget that was told so within the last minute: a message it
-    /// sent is not answered again with a refusal (a button's press still is).
+    /// A chat refused a call by the budget that was told so moments ago
+    /// (``CallBudget/isFirstRefusal(of:for:)``): a message it sent is not answered again with a
+    /// refusal (a button's press still is).
     static func toldAlready(_ error: any Error) -> Bool {
         (error as? OpenWeatherError)?.chatToldAlready == true
     }
