@@ -45,13 +45,15 @@ public struct OpenWeatherUsage: Service {
     }
 
     /// Adds the calls made since the last save to the stored count, and takes the sum back.
+    /// The last minute is kept again only when there were calls since: what is kept is by the
+    /// second, and a reader forgets what is older than a minute, so a quiet worker writes nothing.
     public func save() async {
         let taken = budget.takeUnsaved()
         do {
             let stored = try await store.addOpenWeatherCalls(
                 Dictionary(uniqueKeysWithValues: taken.calls.map { ($0.key.rawValue, $0.value) }), onDay: taken.day)
             budget.adopt(CallBudget.DayCount(day: taken.day, calls: Self.endpoints(stored)))
-            try await store.keepOpenWeatherMinute(budget.recentCalls)
+            if !taken.calls.isEmpty { try await store.keepOpenWeatherMinute(budget.recentCalls) }
         } catch {
             // Counted again next time: a call is never lost from the day's count.
             budget.giveBack(taken)

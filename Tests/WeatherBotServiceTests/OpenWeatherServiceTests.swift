@@ -78,6 +78,29 @@ import WeatherBotTesting
         #expect(counted["weatherbot_openweather_budget_per_minute"] == 60)
     }
 
+    /// The last minute is written when there were calls since the last save, not every ten
+    /// seconds of a quiet day; what was kept stays until then.
+    @Test func theLastMinuteIsKeptOnlyAfterNewCalls() async throws {
+        let folder = try TemporaryFolder()
+        let store = try BotDatabase.open(path: folder.databasePath)
+        let now = Date()
+        let clock = ManualClock(now)
+        let budget = CallBudget(.init(perMinute: 60, perChat: 10), clock: clock)
+        let usage = OpenWeatherUsage(budget: budget, store: store, logger: CapturedLog().logger())
+        _ = budget.decide(.interactive, chat: nil, endpoint: .geocode, at: now)
+        await usage.save()
+        let second = Int(now.timeIntervalSince1970.rounded(.up))
+        #expect(try await store.openWeatherMinute() == [second: 1])
+        // Another worker's minute written meanwhile is not overwritten by a save with nothing new.
+        try await store.keepOpenWeatherMinute([second + 5: 3])
+        clock.advance(by: .seconds(10))
+        await usage.save()
+        #expect(try await store.openWeatherMinute() == [second + 5: 3])
+        _ = budget.decide(.interactive, chat: nil, endpoint: .onecall, at: clock.date)
+        await usage.save()
+        #expect(try await store.openWeatherMinute() == [second: 1, Int(clock.date.timeIntervalSince1970.rounded(.up)): 1])
+    }
+
     @Test func aSlowOpenWeatherTimesOutAndTheUserIsToldWhileTypingShowed() async throws {
         let server = try await LoopbackServer { _ in
             try? await Task.sleep(for: .seconds(30))
