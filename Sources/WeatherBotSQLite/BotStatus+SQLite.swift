@@ -26,7 +26,8 @@ extension BotStatus {
                 chats: try count("SELECT COUNT(*) FROM chat"),
                 dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
                 damage: BotDatabase.quickCheck(db),
-                openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db))
+                openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db),
+                openWeatherLastMinute: WorkerFact.openWeatherMinute(try fact(.openWeatherLastMinute)))
         }
     }
 

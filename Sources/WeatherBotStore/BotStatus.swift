@@ -28,6 +28,8 @@ public struct BotStatus: Sendable, Hashable {
     public var damage: String?
     /// OpenWeather's calls in the UTC day so far by endpoint, as the workers last stored them.
     public var openWeatherCallsToday: [String: Int]
+    /// OpenWeather's calls of the last minute the worker kept, by second since 1970.
+    public var openWeatherLastMinute: [Int: Int]
 
     public var outboxBacklog: Int { lanes.values.map(\.backlog).reduce(0, +) }
 
@@ -35,7 +37,8 @@ public struct BotStatus: Sendable, Hashable {
 
     public init(
         lastSuccessfulPoll: Date?, inboxBacklog: Int, inboxSetAside: Int, lanes: [OutboxLane: Lane], subscriptions: Int,
-        activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?, openWeatherCallsToday: [String: Int] = [:]
+        activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?, openWeatherCallsToday: [String: Int] = [:],
+        openWeatherLastMinute: [Int: Int] = [:]
     ) {
         self.lastSuccessfulPoll = lastSuccessfulPoll
         self.inboxBacklog = inboxBacklog
@@ -47,5 +50,6 @@ public struct BotStatus: Sendable, Hashable {
         self.dailyForecastsSkipped = dailyForecastsSkipped
         self.damage = damage
         self.openWeatherCallsToday = openWeatherCallsToday
+        self.openWeatherLastMinute = openWeatherLastMinute
     }
 }

@@ -31,7 +31,12 @@ extension BotConfiguration {
                 reader.refuse("error: OPEN_WEATHER_CACHE_TTL must be between 0 and 86400 seconds, not \(cacheTTL).")
             }
             proxy = reader.proxy("proxy", for: apiURL, environment: environment, help: "the proxy for OpenWeather, written alike")
-            budget = CallBudget.Limits(
+            budget = Self.budget(reader: reader)
+        }
+
+        /// What the key may spend, from the section's three settings.
+        static func budget(reader: ConfigurationReader) -> CallBudget.Limits {
+            let budget = CallBudget.Limits(
                 perMinute: reader.int("callsPerMinute", default: 60, help: "OpenWeather calls in any minute at most, 0 for no cap"),
                 perDay: reader.int("callsPerDay", default: 0, help: "OpenWeather calls in a UTC day at most, 0 for no cap"),
                 perChat: reader.int("callsPerChatPerMinute", default: 10, help: "OpenWeather calls a minute on one chat's behalf at most, 0 for no cap"))
@@ -41,6 +46,7 @@ extension BotConfiguration {
             ] where !(0...10_000_000).contains(value) {
                 reader.refuse("error: \(name) must be between 0 and 10000000, not \(value).")
             }
+            return budget
         }
     }
 }

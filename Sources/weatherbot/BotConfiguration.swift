@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import OpenWeather
 import SystemPackage
 import WeatherBotService
 
@@ -74,11 +75,25 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
 
     /// The database section alone, from the same sources: commands that read the database need no secrets.
     static func database(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Database {
+        try await section(configPath: configPath, environment: environment) { Database(reader: $0.scoped(to: "database")) }
+    }
+
+    /// OpenWeather's budget alone, for `weatherbot status`, which has no secrets.
+    static func openWeatherBudget(configPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) async throws
+        -> CallBudget.Limits
+    {
+        try await section(configPath: configPath, environment: environment) { OpenWeather.budget(reader: $0.scoped(to: "openWeather")) }
+    }
+
+    /// What `read` takes from the same sources as the whole configuration, or what is wrong with it.
+    private static func section<Value>(configPath: String?, environment: [String: String], _ read: (ConfigurationReader) -> Value) async throws
+        -> Value
+    {
         let (source, _) = try await source(configPath: configPath, environment: environment)
         let reader = ConfigurationReader(source)
-        let database = Database(reader: reader.scoped(to: "database"))
+        let value = read(reader)
         guard reader.record.problems.isEmpty else { throw Invalid(problems: reader.record.problems) }
-        return database
+        return value
     }
 
     /// The environment over the config file, and any warning about the file.

@@ -2,6 +2,7 @@ import BotClock
 import ArgumentParser
 import Foundation
 import Logging
+import OpenWeather
 import WeatherBotPostgres
 import WeatherBotStore
 import WeatherBotSQLite
@@ -38,6 +39,11 @@ struct ConfigOptions: ParsableArguments {
     /// Only the database section: commands that read the database need no secrets.
     func database() async throws -> BotConfiguration.Database {
         try await exitingOnInvalid { try await BotConfiguration.database(configPath: config) }
+    }
+
+    /// Only OpenWeather's budget, read as the worker reads it.
+    func openWeatherBudget() async throws -> CallBudget.Limits {
+        try await exitingOnInvalid { try await BotConfiguration.openWeatherBudget(configPath: config) }
     }
 
     private func exitingOnInvalid<Value>(_ read: () async throws -> Value) async throws -> Value {
@@ -114,7 +120,9 @@ extension WeatherBotCommand {
             print("chats: \(status.chats)")
             print("subscriptions: \(status.subscriptions) (\(status.activeSubscriptions) active)")
             print(Self.skipped(status.dailyForecastsSkipped))
-            print(Self.openWeatherCalls(status.openWeatherCallsToday))
+            let budget = try await options.openWeatherBudget()
+            print(Self.openWeatherCalls(status.openWeatherCallsToday, perDay: budget.perDay))
+            print(Self.openWeatherMinute(status.openWeatherLastMinute, budget: budget))
             guard let age, age <= Double(maxPollAge) else {
                 print("unhealthy: no successful poll in the last \(maxPollAge) s")
                 throw ExitCode(1)
@@ -122,12 +130,25 @@ extension WeatherBotCommand {
             print("healthy")
         }
 
-        /// The line about OpenWeather's calls today, what the key's day is counted by, and by endpoint.
-        static func openWeatherCalls(_ calls: [String: Int]) -> String {
+        /// The line about OpenWeather's calls today, what the key's day is counted by: the total
+        /// against the daily cap, then by endpoint, most first.
+        static func openWeatherCalls(_ calls: [String: Int], perDay: Int) -> String {
             let total = calls.values.reduce(0, +)
             let byEndpoint = calls.filter { $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
-            return "OpenWeather calls today (UTC): \(total)" + (byEndpoint.isEmpty ? "" : " (" + byEndpoint.joined(separator: ", ") + ")")
+            return "OpenWeather calls today (UTC): \(total)\(Self.of(perDay, "a day"))"
+                + (byEndpoint.isEmpty ? "" : " (" + byEndpoint.joined(separator: ", ") + ")")
         }
+
+        /// The line about OpenWeather's calls in the 60 seconds before `now`, as the worker last
+        /// kept them (every ten seconds while it calls), against the minute's budget and a chat's.
+        static func openWeatherMinute(_ kept: [Int: Int], budget: CallBudget.Limits, now: Date = Date()) -> String {
+            let calls = kept.filter { Double($0.key) > now.timeIntervalSince1970 - 60 }.values.reduce(0, +)
+            return "OpenWeather calls in the last minute: \(calls)\(Self.of(budget.perMinute, "a minute"))"
+                + (budget.perChat > 0 ? ", \(budget.perChat) a minute for one chat" : "")
+        }
+
+        /// « of 60 a minute» against a cap, «, no cap a day» without one.
+        private static func of(_ cap: Int, _ per: String) -> String { cap > 0 ? " of \(cap) \(per)" : ", no cap \(per)" }
 
         /// The line about daily forecasts that were never sent.
         static func skipped(_ count: Int) -> String {
@@ -156,7 +177,9 @@ extension WeatherBotCommand {
                     backlog = lanes
                     print("inbox backlog: \(try await store.pendingInbox().count)")
                     print(Self.skipped(try await store.dailyForecastsSkipped()))
-                    print(Self.openWeatherCalls(try await store.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()))))
+                    let budget = try await options.openWeatherBudget()
+                    print(Self.openWeatherCalls(try await store.openWeatherCalls(onDay: CivilDate.utcDay(of: Date())), perDay: budget.perDay))
+                    print(Self.openWeatherMinute(try await store.openWeatherMinute(), budget: budget))
                 } catch {
                     FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(PostgresStore.describe(error))\n".utf8))
                     throw ExitCode(1)
