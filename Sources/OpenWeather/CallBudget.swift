@@ -34,6 +34,13 @@ public enum CallPriority: Int, Sendable, Comparable, CaseIterable {
         case .interactive: .seconds(3)
         }
     }
+
+    /// Its patience when whoever waits has older data to show instead (``CallContext/hasLastKnown``):
+    /// a person then gets the last known weather, with its age, within half a second rather than
+    /// fresher weather after up to three. Work due soon or later waits as long either way.
+    func patience(hasLastKnown: Bool) -> Duration {
+        self == .interactive && hasLastKnown ? .milliseconds(500) : patience
+    }
 }
 
 /// On whose behalf and how urgently the calls of a task are made: set by the chat workers (the
@@ -44,6 +51,9 @@ public enum CallContext {
     /// The priority of a call made for several callers at once (a fetch they share), which
     /// overrides `priority` as it is raised.
     @TaskLocal public static var shared: SharedPriority?
+    /// Whoever waits for the call has older data to show when it is not made (the weather
+    /// cache's last entry for the place): a person waits for a slot only briefly then.
+    @TaskLocal public static var hasLastKnown = false
 
     /// The priority a call of this task is made with now.
     public static var currentPriority: CallPriority { shared?.priority ?? priority }
@@ -261,7 +271,8 @@ public final class CallBudget: Sendable {
     public func acquire(for endpoint: OpenWeatherEndpoint = .other) async throws(Refused) {
         var priority = CallContext.currentPriority
         let chat = CallContext.chatID
-        var giveUp = clock.date.addingTimeInterval(priority.patience.timeInterval)
+        let hasLastKnown = CallContext.hasLastKnown
+        var giveUp = clock.date.addingTimeInterval(priority.patience(hasLastKnown: hasLastKnown).timeInterval)
         if priority == .interactive { askedByPeople() }
         while true {
             switch decide(priority, chat: chat, endpoint: endpoint, at: clock.date) {
@@ -281,7 +292,7 @@ public final class CallBudget: Sendable {
                 if raised > priority {
                     if raised == .interactive { askedByPeople() }
                     priority = raised
-                    giveUp = clock.date.addingTimeInterval(raised.patience.timeInterval)
+                    giveUp = clock.date.addingTimeInterval(raised.patience(hasLastKnown: hasLastKnown).timeInterval)
                 }
             }
         }

@@ -127,7 +127,15 @@ public actor WeatherCache {
             fetches += 1
             let fetch = fetch
             let priority = SharedPriority(CallContext.currentPriority)
-            flight = Flight(id: fetches, task: Task { try await CallContext.$shared.withValue(priority) { try await fetch(latitude, longitude, language) } }, priority: priority)
+            // With an entry to fall back on, a person is not kept waiting long for a slot.
+            let hasLastKnown = entries[key].map { clock.date.timeIntervalSince($0.fetchedAt) < staleFor } ?? false
+            flight = Flight(
+                id: fetches,
+                task: Task {
+                    try await CallContext.$shared.withValue(priority) {
+                        try await CallContext.$hasLastKnown.withValue(hasLastKnown) { try await fetch(latitude, longitude, language) }
+                    }
+                }, priority: priority)
             inFlight[key] = flight
         }
         defer { if inFlight[key]?.id == flight.id { inFlight[key] = nil } }

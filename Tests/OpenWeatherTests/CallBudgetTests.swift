@@ -191,6 +191,31 @@ import Testing
         }
     }
 
+    /// Someone who has the last known weather to show waits half a second for a slot, not three:
+    /// the older weather, with its age, is a better answer than fresher weather seconds later.
+    @Test func aPersonWithOlderWeatherToShowWaitsHalfASecondForASlot() async throws {
+        let clock = ManualClock(lateEvening)
+        let budget = CallBudget(.init(perMinute: 1, perChat: 0), clock: clock)
+        try await budget.acquire()
+        // The next slot is a minute and a second after the call, 1.4 s from now.
+        clock.set(lateEvening.addingTimeInterval(59.6))
+        try await CallContext.$hasLastKnown.withValue(true) {
+            await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await budget.acquire() }
+            #expect(clock.date == lateEvening.addingTimeInterval(59.6))
+            // Work due soon waits as long as ever.
+            try await CallContext.$priority.withValue(.soon) { try await budget.acquire() }
+        }
+        #expect(clock.date == lateEvening.addingTimeInterval(61))
+        // 0.4 s from its slot, it waits for it.
+        clock.set(lateEvening.addingTimeInterval(121.6))
+        try await CallContext.$hasLastKnown.withValue(true) { try await budget.acquire() }
+        #expect(clock.date == lateEvening.addingTimeInterval(122))
+        // With nothing to show, a person waits up to three seconds.
+        clock.set(lateEvening.addingTimeInterval(181.6))
+        try await budget.acquire()
+        #expect(clock.date == lateEvening.addingTimeInterval(183))
+    }
+
     /// What is stored is taken once; what could not be stored is counted again; the stored sum of
     /// every worker becomes the day's count, with the calls made meanwhile.
     @Test func theCallsAreTakenForTheStoreAndItsSumIsAdopted() {

@@ -86,6 +86,23 @@ import WeatherBotTesting
         }
     }
 
+    /// A fetch is told whether there is older weather to show should it not be made: an entry
+    /// younger than `staleFor`, which stands in when the fetch fails.
+    @Test func aFetchKnowsWhetherThereIsOlderWeatherToShow() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
+        let seen = Mutex<[Bool]>([])
+        let cache = WeatherCache(clock: clock) { _, _, _ in
+            seen.withLock { $0.append(CallContext.hasLastKnown) }
+            return Self.sample
+        }
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        clock.advance(by: .seconds(601))
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        clock.advance(by: .seconds(3 * 3600))
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        #expect(seen.withLock { $0 } == [false, true, false])
+    }
+
     @Test func memoryIsBounded() async throws {
         let cache = WeatherCache(capacity: 100) { _, _, _ in Self.sample }
         for index in 0..<1000 {
