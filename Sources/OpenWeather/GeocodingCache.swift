@@ -1,5 +1,5 @@
 public import BotClock
-public import Foundation
+import Foundation
 
 /// Places found by name, shared by all chats: the same name typed by many users, or by one user
 /// again, costs one call a day.
