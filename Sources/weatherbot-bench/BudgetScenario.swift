@@ -130,6 +130,11 @@ struct BudgetScenario {
         for index in talk.steps.indices { talk.steps[index].handedOut = ledger.handedOut(id: talk.steps[index].updateID) }
         let log = weather.log
         let refused = weather.tooManyRequests
+        // WEATHERBOT_BENCH_LOG=folder keeps every step and every OpenWeather request, in seconds
+        // from the first poll, for a tail that needs explaining.
+        if let folder = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_LOG"] {
+            Self.keep(talk.steps, log: log, origin: origin, due: due, in: folder)
+        }
         try await Task.sleep(for: .milliseconds(1200))
         await telegram.shutdown()
         await weather.shutdown()
@@ -196,6 +201,9 @@ struct BudgetScenario {
                 scenario: "budget", figure: "  p50 of those", value: describe(BroadcastChatScenario.percentile(0.5, of: warm)), target: "",
                 passed: nil),
             Result(
+                scenario: "budget", figure: "  answered with older weather, its age shown (no slot for a fresh fetch)",
+                value: "\(answered.filter { $0.answer?.text.contains("⏱") == true }.count)", target: "", passed: nil),
+            Result(
                 scenario: "budget", figure: "  p50 / p99 of answers that waited for a fetch (\(fetching.count))",
                 value: "\(describe(BroadcastChatScenario.percentile(0.5, of: fetching))) / \(describe(BroadcastChatScenario.percentile(0.99, of: fetching)))",
                 target: "", passed: nil),
@@ -228,6 +236,28 @@ struct BudgetScenario {
                 scenario: "budget", figure: "OpenWeather requests: geocode, reverse, onecall/forecast",
                 value: "\(geocode), \(reverse), \(weather.count) (\(atCells) at the forecasts' \(load.cells) places)", target: "", passed: nil)
         ]
+    }
+
+    /// Writes `budget-steps.tsv` (a talking chat's step a line: when sent, handed out and
+    /// answered, whether it needed a fetch, its answer's first words) and `budget-openweather.tsv`
+    /// (a request a line) into `folder`, times in seconds from `origin`.
+    private static func keep(_ steps: [Talk.Step], log: [FakeOpenWeather.Call], origin: Date, due: Date, in folder: String) {
+        func at(_ date: Date?) -> String { date.map { String(format: "%.3f", $0.timeIntervalSince(origin)) } ?? "-" }
+        var lines = ["# due at \(at(due))", "chat\tkind\tsent\thanded\tanswered\tlatency\tfetch\toutcome\tanswer"]
+        for step in steps {
+            let answer = step.answer.map { String($0.text.prefix(40)).replacingOccurrences(of: "\n", with: " ") } ?? "-"
+            lines.append(
+                [
+                    "\(step.chat)", "\(step.kind)", at(step.sentAt), at(step.handedOut), at(step.answer?.at),
+                    step.latency.map { String(format: "%.3f", $0) } ?? "-", step.neededFetch(log) ? "yes" : "no", "\(step.outcome)", answer,
+                ].joined(separator: "\t"))
+        }
+        try? lines.joined(separator: "\n").write(toFile: "\(folder)/budget-steps.tsv", atomically: true, encoding: .utf8)
+        let calls = log.map { call in
+            [at(call.at), call.path, "\(call.status)", call.query.filter { $0.key != "appid" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")]
+                .joined(separator: "\t")
+        }
+        try? calls.joined(separator: "\n").write(toFile: "\(folder)/budget-openweather.tsv", atomically: true, encoding: .utf8)
     }
 
     // MARK: The same places in both languages
