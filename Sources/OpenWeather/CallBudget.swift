@@ -144,8 +144,8 @@ public final class CallBudget: Sendable {
         var unsaved: [OpenWeatherEndpoint: Int] = [:]
         /// Each chat's calls in the last minute, oldest first.
         var byChat: [Int64: [Date]] = [:]
-        /// When each chat was last refused a call and told so (``Refused/repeated``).
-        var told: [Int64: Date] = [:]
+        /// When each chat was last told of a refusal of each kind (``Refused/repeated``).
+        var told: [Told: Date] = [:]
         /// The calls people waited for (``CallPriority/interactive``) in the last minute, made or
         /// refused: the part of the minute work that can wait leaves them.
         var peopleAsked: [Date] = []
@@ -279,14 +279,14 @@ public final class CallBudget: Sendable {
             case .go:
                 return
             case .refused(let refusal):
-                throw Refused(refusal: refusal, repeated: !isFirstRefusal(of: chat, for: refusal))
+                throw Refused(refusal: refusal, repeated: wasTold(chat, of: refusal))
             case .wait(let until):
-                guard until <= giveUp else { throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat, for: .minute)) }
+                guard until <= giveUp else { throw Refused(refusal: .minute, repeated: wasTold(chat, of: .minute)) }
                 let wake = CallContext.shared == nil ? until : min(until, clock.date.addingTimeInterval(1))
                 do {
                     try await clock.sleep(until: WallInstant(wake), tolerance: nil)
                 } catch {
-                    throw Refused(refusal: .minute, repeated: !isFirstRefusal(of: chat, for: .minute))
+                    throw Refused(refusal: .minute, repeated: wasTold(chat, of: .minute))
                 }
                 let raised = CallContext.currentPriority
                 if raised > priority {
@@ -301,8 +301,8 @@ public final class CallBudget: Sendable {
     /// A call the budget did not allow.
     public struct Refused: Error, Sendable, Hashable {
         public var refusal: Refusal
-        /// The chat it was for was refused a call in the last minute already, and told so then:
-        /// a chat is told once a minute, not once per message.
+        /// The chat it was for was told of a refusal like it lately (``wasTold(_:of:)``): a chat
+        /// is told once a minute, not once per message. Whoever shows it calls ``told(_:of:)``.
         public var repeated: Bool
 
         public init(refusal: Refusal, repeated: Bool = false) {
@@ -311,20 +311,56 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// Whether `chat` is to be told of a refusal now: it was not told of one in the last minute
-    /// when it asks for more than its share (``Refusal/chat``), or in the last ten seconds when the
-    /// service is busy or its day spent, so a person asking now and then hears each time and a
-    /// flood hears rarely. A chat told counts as told now. Without a chat, always.
+    /// A chat and whether the refusal it was told of was of its own share or of everyone's
+    /// budget: being told the one does not silence the other.
+    struct Told: Hashable {
+        var chat: Int64
+        var ownShare: Bool
+
+        init(_ chat: Int64, _ refusal: Refusal) {
+            self.chat = chat
+            ownShare = refusal == .chat
+        }
+    }
+
+    /// Whether `chat` is to be told of a refusal now, and if so counts it as told: see
+    /// ``wasTold(_:of:)``.
     public func isFirstRefusal(of chat: Int64?, for refusal: Refusal = .chat) -> Bool {
         guard let chat else { return true }
         let now = clock.date
-        let quiet = refusal == .chat ? Self.minute : 10
         return state.withLock { state in
-            if let told = state.told[chat], now.timeIntervalSince(told) < quiet { return false }
-            state.told[chat] = now
-            if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < Self.minute } }
+            guard !Self.wasTold(Told(chat, refusal), in: state, at: now) else { return false }
+            Self.tell(Told(chat, refusal), &state, at: now)
             return true
         }
+    }
+
+    /// Whether `chat` was told lately of a refusal like `refusal`: of its own share in the last
+    /// minute (``Refusal/chat``), that the service is busy or its day spent in the last ten
+    /// seconds. So a person asking now and then hears each time and a flood hears rarely. Without
+    /// a chat, never.
+    public func wasTold(_ chat: Int64?, of refusal: Refusal) -> Bool {
+        guard let chat else { return false }
+        let now = clock.date
+        return state.withLock { Self.wasTold(Told(chat, refusal), in: $0, at: now) }
+    }
+
+    /// Counts `chat` as told of `refusal` now: it was shown to it. A refusal that older weather
+    /// stood in for was not, and silences nothing.
+    public func told(_ chat: Int64?, of refusal: Refusal) {
+        guard let chat else { return }
+        let now = clock.date
+        state.withLock { Self.tell(Told(chat, refusal), &$0, at: now) }
+    }
+
+    private static func wasTold(_ told: Told, in state: State, at now: Date) -> Bool {
+        guard let last = state.told[told] else { return false }
+        return now.timeIntervalSince(last) < (told.ownShare ? minute : 10)
+    }
+
+    private static func tell(_ told: Told, _ state: inout State, at now: Date) {
+        state.told[told] = now
+        if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < minute } }
     }
 
     private func askedByPeople() {

@@ -99,7 +99,7 @@ extension Conversation {
             report = try await weather.weather(at: place, language: context.language, refresh: false)
         } catch {
             let failure = context.texts.weatherFailed(Views.reason(error, context.texts))
-            guard let queryID else { return Views.toldAlready(error) ? () : context.say("⚠️ " + failure) }
+            guard let queryID else { return context.isQuiet(about: error) ? () : context.say("⚠️ " + failure) }
             return context.replies.append(.answer(callbackQueryID: queryID, text: failure, showAlert: true))
         }
         if let queryID { context.answer(queryID) }

@@ -42,7 +42,7 @@ extension Conversation {
         } catch {
             // An outage is not «no city here»: the user is told why, and how to go on.
             if case .locating = context.state { context.state = .idle }
-            let view = Views.locationFailed(context.texts, reason: Views.reason(error, context.texts))
+            let view = Views.locationFailed(context.texts, error: error)
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             // The weather needs no name: the point's own is shown all the same, named by its coordinates.
             let point = Place(
@@ -124,7 +124,7 @@ extension Conversation {
             places = try await geocode(query, alternatives: alternatives, context.language)
         } catch {
             // A chat flooding names was told of a refusal moments ago: not again for each name.
-            if Views.toldAlready(error) { return }
+            if context.isQuiet(about: error) { return }
             // The service failed, not the name: the same search can be run again with one press.
             let question = context.nextQuestion()
             context.state = .searchFailed(query: query, alternatives: alternatives, purpose: purpose)
@@ -133,7 +133,8 @@ extension Conversation {
                     text: context.texts.retryButton,
                     callbackData: CallbackAction.retrySearch(question: question, search: RetriedSearch(query: query, purpose: purpose)).encoded)]
             ])
-            context.replies.append(.send(text: context.texts.searchFailed(Views.reason(error, context.texts)), markup: .inline(retry)))
+            context.replies.append(
+                .send(text: context.texts.searchFailed(Views.reason(error, context.texts), Views.whenAgain(error, context.texts)), markup: .inline(retry)))
             return
         }
         switch (places.count, purpose) {

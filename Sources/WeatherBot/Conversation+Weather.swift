@@ -56,7 +56,7 @@ extension Conversation {
         /// Older data stood in for a refresh that failed.
         case stale
         /// No data: the message says why.
-        case failed
+        case failed(any Error)
     }
 
     /// Shows a view of a place's weather: as a new message, or by editing the message whose
@@ -88,8 +88,8 @@ extension Conversation {
             }
             rendered = view
         } catch {
-            shown = .failed
-            if messageID == nil && Views.toldAlready(error) { return shown }
+            shown = .failed(error)
+            if messageID == nil && context.isQuiet(about: error) { return shown }
             rendered = WeatherViews.failure(error, view: view, reference: marked(reference, place), texts: context.texts)
         }
         if let messageID {

@@ -90,6 +90,7 @@ public struct Conversation: Sendable {
             context.isGroup = incoming.isGroup
             context.userMessageID = incoming.userMessageID
             context.senderID = incoming.senderID
+            context.pressed = incoming.callbackQueryID != nil
             context.chat.language = incoming.language
             // A user who writes again (after blocking the bot once) can be written to again.
             if !context.chat.isActive {
@@ -126,6 +127,9 @@ public struct Conversation: Sendable {
         var userMessageID: Int?
         /// The member who wrote or pressed.
         var senderID: Int64?
+        /// The step answers a button press: a refusal is shown even when the chat was told of one
+        /// moments ago, since whoever pressed waits to see something happen.
+        var pressed = false
 
         /// In a group, the member whose request a destructive button or question belongs to.
         var owner: Int64? { isGroup ? senderID : nil }
@@ -149,6 +153,12 @@ public struct Conversation: Sendable {
             // Selective needs the member's message to reply to; a question after a button asks everyone.
             let member = isGroup ? userMessageID : nil
             return ForceReply(selective: member == nil ? nil : true, inputFieldPlaceholder: texts.inputPlaceholder, replyTo: member)
+        }
+
+        /// Whether a failure goes unanswered: a refusal the chat was told of moments ago, for a
+        /// message it typed (a flood is not answered name by name).
+        func isQuiet(about error: any Error) -> Bool {
+            !pressed && Views.toldAlready(error)
         }
 
         mutating func say(_ text: String) {
@@ -350,7 +360,8 @@ public struct Conversation: Sendable {
                     let age = clock.date.timeIntervalSince(fetchedAt)
                     notice = age < 5 ? context.texts.refreshed : context.texts.alreadyFresh(minutes: Int(age / 60))
                 case .stale?: notice = context.texts.refreshFailed
-                case .failed?, nil: notice = context.texts.retryFailed
+                case .failed(let error)?: notice = context.texts.retryFailed(Views.whenAgain(error, context.texts))
+                case nil: notice = context.texts.retryFailed(context.texts.aLittleLater)
                 }
             }
             context.replies.insert(.answer(callbackQueryID: queryID, text: notice), at: answerAt)

@@ -17,7 +17,7 @@ extension Texts {
         greeting: "👋 Hi! I show the weather in your city.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.",
         groupGreeting:
             "👋 Hi! I show the weather for this chat.\n\nTo choose the chat's city, write <code>/city London</code> or reply to this message with a city's name. Weather: /weather; all commands: /help.",
-        locationLookupFailed: { "Could not find the city: \($0). Share your location again a little later, or choose a city manually." },
+        locationLookupFailed: { "Could not find the city: \($0). Share your location again \($1), or choose a city manually." },
         shareLocationButton: "📍 Share location",
         chooseManuallyKeyboardButton: "🔎 Choose city manually",
         inputPlaceholder: "City name",
@@ -44,7 +44,7 @@ extension Texts {
         severalFoundPlace: "Several places match. Tap any of them to see its weather.",
         nameTooLong: "That is too long for a place's name. Type just the city's name, for example: <i>London</i>",
         picked: { "Chosen: \($0)" },
-        searchFailed: { "The search failed: \($0). Press “🔄 Retry” a little later." },
+        searchFailed: { "The search failed: \($0). Press “🔄 Retry” \($1)." },
         citySaved: { "📍 Your city: \($0)" },
 
         // MARK: Weather
@@ -204,7 +204,9 @@ extension Texts {
         fetchedUnderAMinuteAgo: "Already up to date: fetched under a minute ago",
         // «min» is short for «minute» and «minutes» alike.
         fetchedMinutesAgo: { "Already up to date: fetched \($0) min ago" },
-        retryFailed: "Failed again: try a little later",
+        retryFailed: { "Failed again: try \($0)" },
+        aLittleLater: "a little later",
+        afterTheDayTurns: "after 00:00 UTC",
         refreshFailed: "Could not refresh: showing the latest data",
         notYourButton: "Only the member who asked, or an administrator of the chat, can press this.",
         staleButton: "This button is out of date",

@@ -20,7 +20,8 @@ public struct Texts: Sendable {
 
     let greeting: String
     let groupGreeting: String
-    let locationLookupFailed: @Sendable (_ reason: String) -> String
+    /// `when`: ``aLittleLater``, or ``afterTheDayTurns`` when the day's budget is spent.
+    let locationLookupFailed: @Sendable (_ reason: String, _ when: String) -> String
     let shareLocationButton: String
     let chooseManuallyKeyboardButton: String
     let inputPlaceholder: String
@@ -58,7 +59,7 @@ public struct Texts: Sendable {
     let nameTooLong: String
     /// What a list for the chat's first city shows once a place is picked from it.
     let picked: @Sendable (_ name: String) -> String
-    let searchFailed: @Sendable (_ reason: String) -> String
+    let searchFailed: @Sendable (_ reason: String, _ when: String) -> String
     /// Said otherwise to a group: see ``inGroup``.
     var citySaved: @Sendable (_ name: String) -> String
 
@@ -233,7 +234,10 @@ public struct Texts: Sendable {
     let refreshed: String
     let fetchedUnderAMinuteAgo: String
     let fetchedMinutesAgo: @Sendable (_ minutes: Int) -> String
-    let retryFailed: String
+    let retryFailed: @Sendable (_ when: String) -> String
+    /// When to try again after a failure: soon, or when the UTC day's budget starts again.
+    let aLittleLater: String
+    let afterTheDayTurns: String
     let refreshFailed: String
     let notYourButton: String
     let staleButton: String

@@ -46,9 +46,9 @@ public enum Views {
     }
 
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
-    static func locationFailed(_ texts: Texts, reason: String? = nil, mapLink: Bool = false) -> (text: String, keyboard: InlineKeyboardMarkup) {
+    static func locationFailed(_ texts: Texts, error: (any Error)? = nil, mapLink: Bool = false) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let text =
-            reason.map { "<b>\(texts.locationLookupFailed($0))</b>" }
+            error.map { "<b>\(texts.locationLookupFailed(reason($0, texts), whenAgain($0, texts)))</b>" }
             ?? (mapLink
                 ? "<b>\(texts.mapLinkFailed)</b>\n\n\(texts.mapLinkFailedExplanation)"
                 : "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)")
@@ -113,9 +113,16 @@ public enum Views {
         }
     }
 
+    /// When to try again after `error`: a little later, or once the UTC day's budget starts
+    /// again, not «a little later» hours ahead.
+    static func whenAgain(_ error: any Error, _ texts: Texts) -> String {
+        if let error = error as? OpenWeatherError, case .overBudget(.day) = error.code { return texts.afterTheDayTurns }
+        return texts.aLittleLater
+    }
+
     /// A chat refused a call by the budget that was told so moments ago
-    /// (``CallBudget/isFirstRefusal(of:for:)``): a message it sent is not answered again with a
-    /// refusal (a button's press still is).
+    /// (``CallBudget/wasTold(_:of:)``): a message it sent is not answered again with a refusal
+    /// (a button's press still is: ``Conversation/Context/isQuiet(about:)``).
     static func toldAlready(_ error: any Error) -> Bool {
         (error as? OpenWeatherError)?.chatToldAlready == true
     }

@@ -62,24 +62,31 @@ import Testing
         #expect(!budget.isFirstRefusal(of: 7))
         clock.set(lateEvening.addingTimeInterval(61.5))
         #expect(budget.isFirstRefusal(of: 7))
-        // That the service is busy a chat hears at most every ten seconds: a person asking once a
-        // minute hears it each time.
+        // That the service is busy a chat hears at most every ten seconds, whatever it was told of
+        // its own share: a person asking once a minute hears it each time.
         clock.set(lateEvening.addingTimeInterval(70))
-        #expect(!budget.isFirstRefusal(of: 7, for: .minute))
-        clock.set(lateEvening.addingTimeInterval(72))
         #expect(budget.isFirstRefusal(of: 7, for: .minute))
-        clock.set(lateEvening.addingTimeInterval(80))
+        clock.set(lateEvening.addingTimeInterval(79))
         #expect(!budget.isFirstRefusal(of: 7, for: .minute))
+        #expect(!budget.isFirstRefusal(of: 7, for: .day(renews: lateEvening)))
         #expect(!budget.isFirstRefusal(of: 7, for: .chat))
+        clock.set(lateEvening.addingTimeInterval(80))
+        #expect(budget.isFirstRefusal(of: 7, for: .minute))
     }
 
+    /// A refusal says whether the chat was told of one like it lately; it counts as told only
+    /// once shown (``CallBudget/told(_:of:)``), so one that older weather stood in for silences
+    /// nothing.
     @Test func refusalsOfOneChatSayWhetherItWasToldAlready() async throws {
         let budget = CallBudget(.init(perMinute: 100, perChat: 1), clock: ManualClock(lateEvening))
         try await CallContext.$chatID.withValue(5) {
             try await budget.acquire()
             await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire() }
+            await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire() }
+            budget.told(5, of: .chat)
             await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: true)) { try await budget.acquire() }
         }
+        #expect(budget.wasTold(5, of: .chat) && !budget.wasTold(5, of: .minute) && !budget.wasTold(6, of: .chat) && !budget.wasTold(nil, of: .chat))
     }
 
     /// What people asked for in the last minute is left to them, up to half the minute: work due

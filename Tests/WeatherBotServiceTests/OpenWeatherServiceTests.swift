@@ -101,6 +101,38 @@ import WeatherBotTesting
         #expect(try await store.openWeatherMinute() == [second: 1, Int(clock.date.timeIntervalSince1970.rounded(.up)): 1])
     }
 
+    /// A chat counts as told of a refusal only when one reaches it: older weather standing in for
+    /// a refused refresh is no refusal, and the chat's next refusal is told, not kept quiet.
+    @Test func olderWeatherShownForARefusalIsNotATelling() async throws {
+        let openWeather = try await FakeOpenWeather(logging: true)
+        defer { Task { await openWeather.shutdown() } }
+        let clock = ManualClock(Date())
+        let budget = CallBudget(.init(perMinute: 1, perChat: 0), clock: clock)
+        let service = OpenWeatherService(
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: AsyncHTTPTransport(), budget: budget),
+            clock: clock, logger: CapturedLog().logger())
+        let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
+        let ufa = Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96)
+        try await CallContext.$chatID.withValue(5) {
+            _ = try await service.weather(at: kazan, language: Language.ru, refresh: false)
+            clock.advance(by: .seconds(601))
+            _ = try await service.weather(at: ufa, language: .ru, refresh: false)
+            // The minute is spent: Kazan's weather of ten minutes ago stands in, and nothing is told.
+            #expect(try await service.weather(at: kazan, language: .ru, refresh: false).isStale)
+            #expect(!budget.wasTold(5, of: .minute))
+            // A search has nothing to stand in: its refusal reaches the chat, which is told now.
+            await #expect(throws: OpenWeatherError.self) { try await service.places(named: "Пермь", language: .ru) }
+            #expect(budget.wasTold(5, of: .minute))
+            do {
+                _ = try await service.places(named: "Самара", language: .ru)
+                Issue.record("a search over the budget was made")
+            } catch let error as OpenWeatherError {
+                #expect(error.chatToldAlready)
+            }
+        }
+        #expect(openWeather.log.count == 2)
+    }
+
     @Test func aSlowOpenWeatherTimesOutAndTheUserIsToldWhileTypingShowed() async throws {
         let server = try await LoopbackServer { _ in
             try? await Task.sleep(for: .seconds(30))

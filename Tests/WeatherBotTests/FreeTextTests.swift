@@ -175,7 +175,56 @@ final class FlakyGeocoder: Geocoder {
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] { [] }
 }
 
+/// A geocoder over the bot's budget: every call refused with `refusal`, the chat told of it
+/// moments ago or not.
+struct RefusedGeocoder: Geocoder {
+    var refusal: CallBudget.Refusal
+    var toldAlready: Bool
+    func places(named name: String, language: Language) async throws -> [Place] {
+        throw OpenWeatherError(code: .overBudget(refusal), endpoint: "/geo/1.0/direct", message: "", refusedLocally: true, chatToldAlready: toldAlready)
+    }
+    func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
+        throw OpenWeatherError(code: .overBudget(refusal), endpoint: "/geo/1.0/reverse", message: "", refusedLocally: true, chatToldAlready: toldAlready)
+    }
+}
+
 @Suite struct SearchRetryTests {
+    /// A name typed while the chat was told of a refusal moments ago goes unanswered; a press of
+    /// «🔄 Повторить» never does: whoever pressed sees the refusal again, with the button.
+    @Test func aRetryPressedWhileRefusedSaysSoEvenWhenTheChatWasToldAlready() async throws {
+        let conversation = Conversation(
+            geocoder: RefusedGeocoder(refusal: .minute, toldAlready: true), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        let typed = await conversation.handle(
+            .incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .command(.search("Казань")))), chat: nil)
+        #expect(typed.replies.isEmpty)
+        let press = CallbackAction.retrySearch(question: 1, search: RetriedSearch(query: "Казань", purpose: .browse))
+        let pressed = await conversation.handle(
+            .incoming(Incoming(updateID: 2, chatID: 5, language: .ru, intent: .button(press), callbackQueryID: "q", messageID: 70)), chat: typed.chat)
+        #expect(pressed.replies.contains(.answer(callbackQueryID: "q", text: nil)))
+        guard case .send(let text, .inline(let keyboard)?, _) = pressed.replies.last else {
+            Issue.record("expected the refusal with a retry button, got \(pressed.replies)")
+            return
+        }
+        #expect(text == "Не удалось выполнить поиск: сервис погоды сейчас перегружен, попробуйте через минуту. Нажмите «🔄 Повторить» чуть позже.")
+        #expect(keyboard.inlineKeyboard.first?.first?.text == "🔄 Повторить")
+    }
+
+    /// When the day's calls are spent, a failure says to try again after the day turns, not «a
+    /// little later» hours ahead.
+    @Test func aSpentDayIsToRetryAfterMidnightUTC() async throws {
+        let conversation = Conversation(
+            geocoder: RefusedGeocoder(refusal: .day(renews: Date()), toldAlready: false), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        let searched = await conversation.handle(
+            .incoming(Incoming(updateID: 1, chatID: 5, language: .en, intent: .command(.search("Kazan")))), chat: nil)
+        #expect(searched.replies.last?.text?.hasSuffix("new ones come after 00:00 UTC. Press “🔄 Retry” after 00:00 UTC.") == true, "\(searched.replies)")
+        let located = await conversation.handle(
+            .incoming(Incoming(updateID: 2, chatID: 6, language: .ru, intent: .location(latitude: 55.79, longitude: 49.12))), chat: nil)
+        let lookedUp = await conversation.handle(.followUp(try #require(located.followUps.first), chatID: 6), chat: located.chat)
+        #expect(
+            lookedUp.replies.contains { $0.text?.contains("Отправьте геолокацию ещё раз после 00:00 UTC или выберите город вручную.") == true },
+            "\(lookedUp.replies)")
+    }
+
     @Test func aFailedSearchIsToldAsAnOutageAndRunsAgainWithOnePress() async throws {
         let conversation = Conversation(geocoder: FlakyGeocoder(), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
         func incoming(_ intent: Intent, query: String? = nil) -> Conversation.Event {

@@ -59,8 +59,9 @@ import WeatherBotStore
             counts.map { Piece(entry: "\(entry)(\($0))", inserted: ["\($0)"], text: text($0)) }
         }
         func numbered(_ entry: String, _ text: (String, Int) -> String) -> [Piece] { [Piece(entry: entry, inserted: [a, "37"], text: text(a, 37))] }
-        return one("locationLookupFailed", texts.locationLookupFailed) + one("ownCityPrompt", texts.ownCityPrompt)
-            + one("nothingFound", texts.nothingFound) + one("searchFailed", texts.searchFailed) + one("citySaved", texts.citySaved)
+        return two("locationLookupFailed", texts.locationLookupFailed) + one("ownCityPrompt", texts.ownCityPrompt)
+            + one("nothingFound", texts.nothingFound) + two("searchFailed", texts.searchFailed) + one("citySaved", texts.citySaved)
+            + one("retryFailed", texts.retryFailed)
             + one("picked", texts.picked) + one("onlyOneFavorite", texts.onlyOneFavorite) + counted("dailyOffQuestion", texts.dailyOffQuestion)
             + one("gusts", texts.gusts) + one("dataAsOf", texts.dataAsOf)
             + counted("dailyTitle", texts.dailyTitle) + counted("onlyDays", texts.onlyDays) + counted("moreAlerts", texts.moreAlerts)
