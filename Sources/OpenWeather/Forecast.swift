@@ -194,13 +194,31 @@ public struct WeatherAlert: Codable, Sendable, Hashable {
     public var start: Date
     public var end: Date
     public var description: String
+    /// The kinds of weather it is about («Rain», «Thunderstorm»), in English whatever the entry's language.
+    public var tags: [String]
 
-    public init(sender: String, event: String, start: Date, end: Date, description: String) {
+    public init(sender: String, event: String, start: Date, end: Date, description: String, tags: [String] = []) {
         self.sender = sender
         self.event = event
         self.start = start
         self.end = end
         self.description = description
+        self.tags = tags
+    }
+
+    /// What tells one warning from another. The feed often lists a warning once per language
+    /// («Rain» and «Дождь», the same sender, times and tags): those entries share an identity.
+    /// Without tags nothing links the languages, and the event's words tell warnings apart.
+    public struct Identity: Hashable, Sendable {
+        var sender: String
+        var start: Date
+        var end: Date
+        var tags: [String]
+        var event: String?
+    }
+
+    public var identity: Identity {
+        Identity(sender: sender, start: start, end: end, tags: tags.sorted(), event: tags.isEmpty ? event : nil)
     }
 }
 

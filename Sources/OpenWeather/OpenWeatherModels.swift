@@ -126,9 +126,10 @@ struct OneCallBody: Decodable {
         var start: Double
         var end: Double
         var description: String?
+        var tags: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case event, start, end, description
+            case event, start, end, description, tags
             case senderName = "sender_name"
         }
     }
@@ -175,7 +176,7 @@ struct OneCallBody: Decodable {
         let warnings = (alerts ?? []).map { alert in
             WeatherAlert(
                 sender: alert.senderName ?? "", event: alert.event ?? "", start: date(alert.start), end: date(alert.end),
-                description: alert.description ?? "")
+                description: alert.description ?? "", tags: alert.tags ?? [])
         }
         return Forecast(timeZone: zone, current: current, hourly: hours, daily: days, alerts: warnings, source: .oneCall)
     }

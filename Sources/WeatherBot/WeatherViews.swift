@@ -113,7 +113,7 @@ public enum WeatherViews {
         if let sunrise = current.sunrise, let sunset = current.sunset {
             lines.append("🌅 \(texts.sunrise): \(clockTime(sunrise, in: zone)) · 🌇 \(texts.sunset): \(clockTime(sunset, in: zone))")
         }
-        let active = forecast.alerts.filter { $0.end > now }
+        let active = Self.warnings(forecast.alerts.filter { $0.end > now }, in: texts.language)
         let alerts = active.prefix(3)
         if !alerts.isEmpty { lines.append("") }
         for alert in alerts {
@@ -125,6 +125,23 @@ public enum WeatherViews {
             lines.append(texts.moreAlerts(active.count - alerts.count))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Each warning once, in the reader's language where the feed has it: entries of one warning
+    /// (``WeatherAlert/identity``) in Russian and English become the one written in `language`'s
+    /// script, or the first when none is. In the feed's order.
+    static func warnings(_ alerts: [WeatherAlert], in language: Language) -> [WeatherAlert] {
+        func isCyrillic(_ text: String) -> Bool { text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } }
+        var order: [WeatherAlert.Identity] = []
+        var entries: [WeatherAlert.Identity: [WeatherAlert]] = [:]
+        for alert in alerts {
+            if entries[alert.identity] == nil { order.append(alert.identity) }
+            entries[alert.identity, default: []].append(alert)
+        }
+        return order.compactMap { identity in
+            let all = entries[identity] ?? []
+            return all.first { isCyrillic($0.event) == (language == .ru) } ?? all.first
+        }
     }
 
     // MARK: By the hour

@@ -72,6 +72,7 @@ import WeatherBotTesting
         #expect(forecast.daily[0].summary == "Expect a day of snow")
         #expect(forecast.daily[1].nightTemperature == -5)
         #expect(forecast.alerts.first?.event == "Гололёд")
+        #expect(forecast.alerts.first?.tags == ["Ice"])
         let query = try #require(server.requests.first?.query)
         #expect(server.requests.first?.path == "/data/3.0/onecall")
         #expect(query["units"] == "metric")

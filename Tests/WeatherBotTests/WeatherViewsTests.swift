@@ -182,6 +182,34 @@ import WeatherBotStore
         #expect(!DailyForecastView.text(place: .moscow, forecast: .sample, day: day, texts: ru).contains("OpenWeather"))
     }
 
+    /// The feed lists a warning once per language (as OpenWeather's Moscow sample in the
+    /// reference: «Rain» and «Дождь» with the same sender, times and tags): the card shows it once,
+    /// in the reader's language. Warnings without tags are not merged, whatever their times.
+    @Test func aWarningListedInBothLanguagesIsShownOnceInTheReadersLanguage() {
+        let start = utc("2023-11-14T21:00:00Z"), end = utc("2023-11-15T04:00:00Z"), storm = utc("2023-11-15T03:00:00Z")
+        var forecast = Forecast.sample
+        forecast.alerts = [
+            WeatherAlert(sender: "", event: "Rain", start: start, end: end, description: "", tags: ["Rain"]),
+            WeatherAlert(sender: "", event: "Дождь", start: start, end: end, description: "сильный дождь", tags: ["Rain"]),
+            WeatherAlert(sender: "", event: "Thunderstorms", start: start, end: storm, description: "", tags: ["Thunderstorm"]),
+            WeatherAlert(sender: "", event: "Гроза", start: start, end: storm, description: "гроза", tags: ["Thunderstorm"]),
+            WeatherAlert(sender: "", event: "Туман", start: start, end: end, description: ""),
+            WeatherAlert(sender: "", event: "Гололёд", start: start, end: end, description: ""),
+        ]
+        let now = utc("2023-11-14T22:13:20Z")
+        let russian = WeatherViews.card(.moscow, forecast, ru, now: now)
+        #expect(russian.components(separatedBy: "⚠️").count == 4, "\(russian)")
+        for expected in ["⚠️ <b>Дождь</b>", "⚠️ <b>Гроза</b>", "⚠️ <b>Туман</b>", "…и ещё 1 предупреждение"] {
+            #expect(russian.contains(expected), "missing «\(expected)» in\n\(russian)")
+        }
+        #expect(!russian.contains("Rain") && !russian.contains("Thunderstorms"))
+        let english = WeatherViews.card(.moscow, forecast, en, now: now)
+        #expect(english.contains("⚠️ <b>Rain</b>") && english.contains("⚠️ <b>Thunderstorms</b>"), "\(english)")
+        #expect(!english.contains("Дождь") && !english.contains("Гроза"))
+        // A warning the feed has in one language only is shown in it.
+        #expect(WeatherViews.warnings([forecast.alerts[1]], in: .en).map(\.event) == ["Дождь"])
+    }
+
     @Test func moreThanThreeAlertsAreCountedNotListed() {
         var forecast = Forecast.sample
         forecast.alerts = (0..<5).map { WeatherAlert(sender: "", event: "Ветер \($0)", start: .distantPast, end: .distantFuture, description: "") }
