@@ -187,6 +187,18 @@ public struct DailyForecast: Codable, Sendable, Hashable {
     }
 }
 
+/// Precipitation expected in one minute of the next hour.
+public struct MinutePrecipitation: Codable, Sendable, Hashable {
+    public var time: Date
+    /// Millimetres an hour.
+    public var precipitation: Double
+
+    public init(time: Date, precipitation: Double) {
+        self.time = time
+        self.precipitation = precipitation
+    }
+}
+
 /// A weather warning from a national service.
 public struct WeatherAlert: Codable, Sendable, Hashable {
     public var sender: String
@@ -234,17 +246,20 @@ public struct Forecast: Codable, Sendable, Hashable {
 
     public var timeZone: PlaceTimeZone
     public var current: CurrentWeather
+    /// Precipitation for each of the next 60 minutes (One Call only; empty on the free plan).
+    public var minutely: [MinutePrecipitation]
     public var hourly: [HourlyForecast]
     public var daily: [DailyForecast]
     public var alerts: [WeatherAlert]
     public var source: Source
 
     public init(
-        timeZone: PlaceTimeZone, current: CurrentWeather, hourly: [HourlyForecast] = [], daily: [DailyForecast] = [],
-        alerts: [WeatherAlert] = [], source: Source = .oneCall
+        timeZone: PlaceTimeZone, current: CurrentWeather, minutely: [MinutePrecipitation] = [], hourly: [HourlyForecast] = [],
+        daily: [DailyForecast] = [], alerts: [WeatherAlert] = [], source: Source = .oneCall
     ) {
         self.timeZone = timeZone
         self.current = current
+        self.minutely = minutely
         self.hourly = hourly
         self.daily = daily
         self.alerts = alerts

@@ -64,9 +64,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         var capped = false
         if !isOneCallUnavailable {
             do {
-                var query = point
-                query["exclude"] = "minutely"
-                let body: OneCallBody = try await get(Self.oneCall, query)
+                let body: OneCallBody = try await get(Self.oneCall, point)
                 return body.forecast
             } catch where error.code == .subscriptionRequired {
                 markOneCallUnavailable(until: ContinuousClock.now + fallbackMemory)

@@ -134,15 +134,21 @@ struct OneCallBody: Decodable {
         }
     }
 
+    struct Minute: Decodable {
+        var dt: Double
+        var precipitation: Double?
+    }
+
     var timezone: String?
     var timezoneOffset: Double?
     var current: Current
+    var minutely: [Minute]?
     var hourly: [Hour]?
     var daily: [Day]?
     var alerts: [Alert]?
 
     enum CodingKeys: String, CodingKey {
-        case timezone, current, hourly, daily, alerts
+        case timezone, current, minutely, hourly, daily, alerts
         case timezoneOffset = "timezone_offset"
     }
 
@@ -178,7 +184,14 @@ struct OneCallBody: Decodable {
                 sender: alert.senderName ?? "", event: alert.event ?? "", start: date(alert.start), end: date(alert.end),
                 description: alert.description ?? "", tags: alert.tags ?? [])
         }
-        return Forecast(timeZone: zone, current: current, hourly: hours, daily: days, alerts: warnings, source: .oneCall)
+        // A minute without a finite, non-negative amount is no reading: the minutes stop there.
+        var minutes: [MinutePrecipitation] = []
+        for minute in minutely ?? [] {
+            guard let amount = minute.precipitation, amount.isFinite, amount >= 0 else { break }
+            minutes.append(MinutePrecipitation(time: date(minute.dt), precipitation: amount))
+        }
+        return Forecast(
+            timeZone: zone, current: current, minutely: minutes, hourly: hours, daily: days, alerts: warnings, source: .oneCall)
     }
 }
 

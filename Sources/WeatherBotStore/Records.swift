@@ -21,12 +21,15 @@ public struct ChatRecord: Codable, Sendable, Hashable {
     /// The user's message the chat's latest step answered; nil when it answered a button. An edit
     /// of that message is handled as the new text, an edit of an older one is not.
     public var lastMessageID: Int?
+    /// What the chat is told unasked about its city (`/alerts`).
+    public var notices: NoticeSettings
 
     public init(
         id: Int64, language: Language = .ru, state: ChatState = .idle, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
         placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date(),
-        lastMessageID: Int? = nil
+        lastMessageID: Int? = nil, notices: NoticeSettings = .off
     ) {
+        self.notices = notices
         self.id = id
         self.language = language
         self.state = state
@@ -110,11 +113,15 @@ public enum OutboxLane: Int, Codable, Sendable, Hashable, CaseIterable, CustomSt
     case interactive = 0
     /// What the bot sends unasked, such as daily forecasts: sent with the rest of the rate.
     case bulk = 1
+    /// Notices about a chat's city («дождь через 20 минут», warnings): after answers, before
+    /// bulk, each with a deadline past which it is not sent.
+    case notice = 2
 
     public var description: String {
         switch self {
         case .interactive: "interactive"
         case .bulk: "bulk"
+        case .notice: "notice"
         }
     }
 }
@@ -139,21 +146,25 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     /// Not to be tried before this time (backoff after a failure).
     public var notBefore: Date
     public var createdAt: Date
+    /// Not to be sent after this time (a notice); nil for no deadline.
+    public var deadline: Date?
 
     public init(
         id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, request: BotRequest, attempts: Int = 0,
-        notBefore: Date = Date(), createdAt: Date = Date()
+        notBefore: Date = Date(), createdAt: Date = Date(), deadline: Date? = nil
     ) {
         self.init(
             id: id, chatId: chatId, lane: lane, method: request.method.rawValue, parameters: request.parameters, tag: request.tag,
-            messageId: request.messageID, photo: request.photo, attempts: attempts, notBefore: notBefore, createdAt: createdAt)
+            messageId: request.messageID, photo: request.photo, attempts: attempts, notBefore: notBefore, createdAt: createdAt,
+            deadline: deadline)
     }
 
     /// A row as its columns hold it.
     public init(
         id: Int64?, chatId: Int64, lane: OutboxLane, method: String, parameters: Data, tag: String?, messageId: Int?, photo: String?, attempts: Int,
-        notBefore: Date, createdAt: Date
+        notBefore: Date, createdAt: Date, deadline: Date? = nil
     ) {
+        self.deadline = deadline
         self.id = id
         self.chatId = chatId
         self.lane = lane

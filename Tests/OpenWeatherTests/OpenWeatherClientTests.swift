@@ -77,7 +77,7 @@ import WeatherBotTesting
         #expect(server.requests.first?.path == "/data/3.0/onecall")
         #expect(query["units"] == "metric")
         #expect(query["lang"] == "ru")
-        #expect(query["exclude"] == "minutely")
+        #expect(query["exclude"] == nil)  // the minutes ahead serve rain notices
     }
 
     /// An OpenWeather whose key has no One Call subscription: the free plan's pair answers.

@@ -1,0 +1,193 @@
+public import Foundation
+public import TelegramBotAPI
+
+/// What a chat asked to be told unasked about its city: rain or snow within the hour, official
+/// warnings, and the hours to keep quiet. Kept with the chat; `/reset` forgets it with the chat.
+public struct NoticeSettings: Codable, Sendable, Hashable {
+    /// «☔ Дождь или снег в ближайший час».
+    public var rain: Bool
+    /// «⚠️ Предупреждения о непогоде».
+    public var warnings: Bool
+    /// The chat's own quiet hours; nil keeps the configured default.
+    public var quiet: QuietChoice?
+    /// Who turned notices on in a group: they or an administrator change them.
+    public var setBy: Int64?
+
+    public init(rain: Bool = false, warnings: Bool = false, quiet: QuietChoice? = nil, setBy: Int64? = nil) {
+        self.rain = rain
+        self.warnings = warnings
+        self.quiet = quiet
+        self.setBy = setBy
+    }
+
+    /// No notices, the default quiet hours.
+    public static let off = NoticeSettings()
+
+    /// Whether any notice is on.
+    public var isOn: Bool { rain || warnings }
+
+    /// The quiet hours in force, given the configured default.
+    public func quietHours(default fallback: QuietHours?) -> QuietHours? {
+        switch quiet {
+        case nil: fallback
+        case .off: nil
+        case .hours(let hours): hours
+        }
+    }
+}
+
+/// A chat's choice of quiet hours.
+public enum QuietChoice: Codable, Sendable, Hashable {
+    /// None: notices come at any hour.
+    case off
+    case hours(QuietHours)
+
+    /// As a column holds it: `off`, or `23:00-07:00`.
+    public var stored: String {
+        switch self {
+        case .off: "off"
+        case .hours(let hours): hours.description
+        }
+    }
+
+    public init?(stored: String) {
+        if stored == "off" {
+            self = .off
+        } else if let hours = QuietHours(stored) {
+            self = .hours(hours)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Hours of the local day when notices keep quiet, such as 22:00–08:00 (across midnight) or
+/// 13:00–15:00. The start is in, the end is out; a start equal to its end is no quiet hours.
+public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
+    /// Minutes since local midnight, 0..<1440.
+    public var start: Int
+    public var end: Int
+
+    public init?(start: Int, end: Int) {
+        guard (0..<1440).contains(start), (0..<1440).contains(end), start != end else { return nil }
+        self.start = start
+        self.end = end
+    }
+
+    /// The default: from 22:00 to 08:00.
+    public static let night = QuietHours(start: 22 * 60, end: 8 * 60)!
+
+    /// Reads `23:00-07:00` (also with `–`, `—`, spaces, or `7-23`).
+    public init?(_ text: String) {
+        let parts = text.split(whereSeparator: { "-–—".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let start = Self.minute(parts[0]), let end = Self.minute(parts[1]) else { return nil }
+        self.init(start: start, end: end)
+    }
+
+    /// `7`, `07`, `7:30`, `07.30` as minutes since midnight.
+    private static func minute(_ text: String) -> Int? {
+        let pieces = text.split(omittingEmptySubsequences: false, whereSeparator: { ":.".contains($0) })
+        guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII } }),
+            let hour = Int(pieces[0]), (0...23).contains(hour)
+        else { return nil }
+        let minute = pieces.count == 2 ? Int(pieces[1]) : 0
+        guard let minute, (0...59).contains(minute), pieces.count == 1 || pieces[1].count == 2 else { return nil }
+        return hour * 60 + minute
+    }
+
+    public var description: String { "\(Self.clock(start))-\(Self.clock(end))" }
+
+    /// `HH:MM`.
+    public static func clock(_ minute: Int) -> String {
+        let hour = minute / 60, rest = minute % 60
+        return (hour < 10 ? "0" : "") + "\(hour):" + (rest < 10 ? "0" : "") + "\(rest)"
+    }
+
+    /// Whether the local minute of the day falls in the quiet hours.
+    public func contains(minuteOfDay minute: Int) -> Bool {
+        start < end ? (start..<end).contains(minute) : (minute >= start || minute < end)
+    }
+
+    /// Whether `date` falls in the quiet hours in `zone`.
+    public func contains(_ date: Date, in zone: TimeZone) -> Bool {
+        contains(minuteOfDay: Self.minuteOfDay(date, in: zone))
+    }
+
+    /// When the quiet hours that hold `date` end (the next local end time after it), in `zone`;
+    /// `date` itself when it is not in quiet hours.
+    public func end(after date: Date, in zone: TimeZone) -> Date {
+        guard contains(date, in: zone) else { return date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(hour: end / 60, minute: end % 60, second: 0)
+        // The next local end time; a day whose clock skips that minute (a shift) takes the next one.
+        return calendar.nextDate(after: date, matching: components, matchingPolicy: .nextTime) ?? date
+    }
+
+    static func minuteOfDay(_ date: Date, in zone: TimeZone) -> Int {
+        let seconds = Int(date.timeIntervalSince1970) + zone.secondsFromGMT(for: date)
+        let day = ((seconds % 86_400) + 86_400) % 86_400
+        return day / 60
+    }
+}
+
+/// An active chat with a city and notices on, as the checker reads it.
+public struct NoticeChat: Sendable, Hashable {
+    public var chatID: Int64
+    public var language: Language
+    public var place: Place
+    public var settings: NoticeSettings
+    /// What the chat was told already (``NoticeMark/key`` → ``NoticeMark/value``), marks not expired.
+    public var marks: [String: String]
+
+    public init(chatID: Int64, language: Language, place: Place, settings: NoticeSettings, marks: [String: String] = [:]) {
+        self.chatID = chatID
+        self.language = language
+        self.place = place
+        self.settings = settings
+        self.marks = marks
+    }
+}
+
+/// What a chat was told: the rain episode of its place (`rain`), or a warning (`warning:…`) as it
+/// stood. Committed with the notice, so no notice goes twice, even after a crash.
+public struct NoticeMark: Codable, Sendable, Hashable {
+    public var key: String
+    public var value: String
+    /// When the mark may be forgotten: nothing it guards against can come again.
+    public var expiresAt: Date
+
+    public init(key: String, value: String, expiresAt: Date) {
+        self.key = key
+        self.value = value
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A notice for one chat, committed in the notice lane with the mark that says it was sent.
+public struct NoticeDelivery: Sendable, Hashable {
+    public var chatID: Int64
+    public var mark: NoticeMark
+    public var requests: [BotRequest]
+    /// After this a notice is not sent: it would mislead («дождь через 20 минут» once it rains).
+    public var deadline: Date
+
+    public init(chatID: Int64, mark: NoticeMark, requests: [BotRequest], deadline: Date) {
+        self.chatID = chatID
+        self.mark = mark
+        self.requests = requests
+        self.deadline = deadline
+    }
+}
+
+/// What the notice checker needs from storage, whichever engine keeps it.
+public protocol NoticeStore: Sendable {
+    /// The active chats that have a city and a notice on, each with its marks that have not
+    /// expired at `now`.
+    func noticeChats(at now: Date) async throws -> [NoticeChat]
+    /// In one transaction: for each delivery whose chat's mark under ``NoticeMark/key`` does not
+    /// hold ``NoticeMark/value`` already, and whose chat is active with a notice still on, sets the
+    /// mark and queues its requests in the notice lane with its deadline; marks expired at `now`
+    /// are forgotten. Returns the outbox ids of each delivery, empty for one not queued.
+    func commitNotices(_ deliveries: [NoticeDelivery], at now: Date) async throws -> [[Int64]]
+}
