@@ -95,7 +95,8 @@ import WeatherBotSQLite
                     for lane in OutboxLane.allCases {
                         let copied = try await postgres.outboxItems(lane: lane, chatID: nil, from: .min, limit: 100)
                         #expect(copied == (try await sqlite.outboxItems(lane: lane, chatID: nil, from: .min, limit: 100)), "\(lane)")
-                        #expect(!copied.isEmpty && copied.compactMap(\.id) == copied.compactMap(\.id).sorted())
+                        // The file holds no notices.
+                        #expect((!copied.isEmpty || lane == .notice) && copied.compactMap(\.id) == copied.compactMap(\.id).sorted(), "\(lane)")
                     }
                     #expect(try await postgres.outboxItems(lane: .bulk, chatID: nil, from: .min, limit: 10).map(\.request?.method) == [.sendMessage, .sendPhoto])
                     #expect(try await postgres.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10).first?.attempts == 1)
