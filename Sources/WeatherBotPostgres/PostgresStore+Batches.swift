@@ -28,14 +28,19 @@ struct QueuedRow: Sendable {
     var lane: OutboxLane
     var request: BotRequest
     var at: Date
+    /// Not to be sent after this (a notice).
+    var deadline: Date? = nil
 }
 
 /// Statements that write many rows in one round trip each: the columns go as arrays and
 /// `unnest` turns them back into rows. Arrays carry no NULLs here, so an absent text travels as
-/// '' and an absent number as ``absent``, and `NULLIF` restores the NULL.
+/// '' and an absent number as ``absent``, an absent time as ``absentDate``, and `NULLIF` restores
+/// the NULL.
 extension PostgresStore {
     /// An absent number in an array.
     static let absent = Int64.min
+    /// An absent time in an array: no deadline is set two thousand years back.
+    static let absentDate = Date.distantPast
 
     /// Writes a group's writes, with the effect of writing them one by one in order; returns, for
     /// each write in order, the step's committed ids (nil for a sent reply). Writes one statement
@@ -170,6 +175,7 @@ extension PostgresStore {
         let chats = chats.indices.filter { latest[chats[$0].id] == $0 }.map { chats[$0] }
         let places = try chats.map { chat in try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "" }
         let recent = try chats.map { String(decoding: try encoder.encode($0.recentPlaces), as: UTF8.self) }
+        let notices = chats.map(\.notices)
         // Each data-modifying part of WITH runs once, whether or not the rest reads it; each reads
         // `allowed` (`fenceFor:`), so nothing is written unless the lease holds, and a NULL says
         // it did not. The rows are inserted in the order given, so the sequence numbers the
@@ -177,18 +183,24 @@ extension PostgresStore {
         let ids = try await connection.query(
             """
             \(fenceFor: lease), stored AS (
-                INSERT INTO chat (id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id)
-                SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent))
+                INSERT INTO chat (
+                    id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id,
+                    notice_rain, notice_warnings, quiet_hours, notices_set_by)
+                SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent)),
+                    rain, warnings, NULLIF(quiet, ''), NULLIF(set_by, \(absent))
                 FROM unnest(\(chats.map(\.id)), \(chats.map(\.language.rawValue)), \(chats.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),
                     \(chats.map { Int64($0.placeSeq) }), \(chats.map { Int64($0.questionSeq) }), \(chats.map(\.isActive)), \(chats.map(\.createdAt)),
-                    \(chats.map(\.updatedAt)), \(chats.map { $0.lastMessageID.map(Int64.init) ?? absent }))
-                    AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last), allowed
+                    \(chats.map(\.updatedAt)), \(chats.map { $0.lastMessageID.map(Int64.init) ?? absent }), \(notices.map(\.rain)), \(notices.map(\.warnings)),
+                    \(notices.map { $0.quiet?.stored ?? "" }), \(notices.map { $0.setBy ?? absent }))
+                    AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last, rain, warnings, quiet, set_by),
+                    allowed
                 WHERE allowed.ok
                 ON CONFLICT (id) DO UPDATE SET
                     language = EXCLUDED.language, state = EXCLUDED.state, current_place = EXCLUDED.current_place,
                     recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
                     is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-                    last_message_id = EXCLUDED.last_message_id
+                    last_message_id = EXCLUDED.last_message_id, notice_rain = EXCLUDED.notice_rain, notice_warnings = EXCLUDED.notice_warnings,
+                    quiet_hours = EXCLUDED.quiet_hours, notices_set_by = EXCLUDED.notices_set_by
             ), handled AS (
                 DELETE FROM inbox USING unnest(\(handled.map(\.seq)), \(handled.map(\.chatID))) AS item(seq, chat_id), allowed
                 WHERE allowed.ok AND inbox.seq = item.seq AND inbox.chat_id = item.chat_id
@@ -196,12 +208,14 @@ extension PostgresStore {
                 DELETE FROM outbox USING unnest(\(sent.map(\.id)), \(sent.map(\.chatID))) AS sent(id, chat_id), allowed
                 WHERE allowed.ok AND outbox.id = sent.id AND outbox.chat_id = sent.chat_id
             ), queued AS (
-                INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at)
-                SELECT chat_id, lane, method, parameters, NULLIF(tag, ''), NULLIF(message_id, \(absent)), NULLIF(photo, ''), 0, at, at
+                INSERT INTO outbox (chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at, deadline)
+                SELECT chat_id, lane, method, parameters, NULLIF(tag, ''), NULLIF(message_id, \(absent)), NULLIF(photo, ''), 0, at, at,
+                    NULLIF(deadline, \(absentDate))
                 FROM unnest(\(rows.map(\.chatID)), \(rows.map { Int64($0.lane.rawValue) }), \(rows.map(\.request.method.rawValue)),
                     \(rows.map { ByteBuffer(bytes: $0.request.parameters) }), \(rows.map { $0.request.tag ?? "" }),
-                    \(rows.map { $0.request.messageID.map(Int64.init) ?? absent }), \(rows.map { $0.request.photo ?? "" }), \(rows.map(\.at)))
-                    WITH ORDINALITY AS row(chat_id, lane, method, parameters, tag, message_id, photo, at, n), allowed
+                    \(rows.map { $0.request.messageID.map(Int64.init) ?? absent }), \(rows.map { $0.request.photo ?? "" }), \(rows.map(\.at)),
+                    \(rows.map { $0.deadline ?? absentDate }))
+                    WITH ORDINALITY AS row(chat_id, lane, method, parameters, tag, message_id, photo, at, deadline, n), allowed
                 WHERE allowed.ok
                 ORDER BY n
                 RETURNING id

@@ -120,6 +120,26 @@ public final class PostgresStore: BotStore {
                 "CREATE INDEX received_update_received_at ON received_update (received_at)",
             ]
         ),
+        (
+            // SQLite's v11. Chats of before have notices off and the default quiet hours (NULL);
+            // replies queued before have no deadline.
+            "v12: notices: a chat's settings, the marks of what it was told, the outbox's deadlines",
+            [
+                """
+                ALTER TABLE chat ADD COLUMN notice_rain BOOLEAN NOT NULL DEFAULT FALSE,
+                    ADD COLUMN notice_warnings BOOLEAN NOT NULL DEFAULT FALSE, ADD COLUMN quiet_hours TEXT, ADD COLUMN notices_set_by BIGINT
+                """,
+                // The checker reads the few chats with a notice on out of all of them, every minute.
+                "CREATE INDEX chat_notices ON chat (id) WHERE notice_rain OR notice_warnings",
+                """
+                CREATE TABLE notice_mark (
+                    chat_id BIGINT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TIMESTAMPTZ NOT NULL,
+                    PRIMARY KEY (chat_id, key))
+                """,
+                "CREATE INDEX notice_mark_expires_at ON notice_mark (expires_at)",
+                "ALTER TABLE outbox ADD COLUMN deadline TIMESTAMPTZ",
+            ]
+        ),
     ]
 
     /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
@@ -357,15 +377,17 @@ public final class PostgresStore: BotStore {
     private func readChat(_ id: Int64) async throws -> ChatRecord? {
         let rows = try await client.query(
             """
-            SELECT id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id
+            SELECT id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id,
+                notice_rain, notice_warnings, quiet_hours, notices_set_by
             FROM chat WHERE id = \(id)
             """, logger: logger)
-        for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?).self) {
+        for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?, Bool, Bool, String?, Int64?).self) {
             let decoder = JSONDecoder()
             return ChatRecord(
                 id: row.0, language: Language(rawValue: row.1) ?? .ru, state: ChatState(stored: row.2), currentPlace: try row.3.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
                 recentPlaces: try decoder.decode([RecentPlace].self, from: Data(row.4.utf8)), placeSeq: row.5, questionSeq: row.6, isActive: row.7,
-                createdAt: row.8, updatedAt: row.9, lastMessageID: row.10.map(Int.init))
+                createdAt: row.8, updatedAt: row.9, lastMessageID: row.10.map(Int.init),
+                notices: Self.notices(rain: row.11, warnings: row.12, quietHours: row.13, setBy: row.14))
         }
         return nil
     }
@@ -406,16 +428,16 @@ public final class PostgresStore: BotStore {
     public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) async throws -> [OutboxItem] {
         let rows = try await client.query(
             """
-            SELECT id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at
+            SELECT id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at, deadline
             FROM outbox WHERE lane = \(lane.rawValue) AND id >= \(id) AND (\(chatID)::bigint IS NULL OR chat_id = \(chatID))
             ORDER BY id LIMIT \(limit)
             """, logger: logger)
         var items: [OutboxItem] = []
-        for try await row in rows.decode((Int64, Int64, Int, String, Data, String?, Int64?, String?, Int, Date, Date).self) {
+        for try await row in rows.decode((Int64, Int64, Int, String, Data, String?, Int64?, String?, Int, Date, Date, Date?).self) {
             // The method as stored: one this version does not make reads as no request.
             items.append(OutboxItem(
                 id: row.0, chatId: row.1, lane: OutboxLane(rawValue: row.2) ?? .interactive, method: row.3, parameters: row.4, tag: row.5,
-                messageId: row.6.map(Int.init), photo: row.7, attempts: row.8, notBefore: row.9, createdAt: row.10))
+                messageId: row.6.map(Int.init), photo: row.7, attempts: row.8, notBefore: row.9, createdAt: row.10, deadline: row.11))
         }
         return items
     }
@@ -582,6 +604,12 @@ extension PostgresStore {
         return 0
     }
 
+    /// A chat's notice settings as its columns hold them; quiet hours that do not read are the
+    /// default, so a setting never makes the chat unreadable.
+    static func notices(rain: Bool, warnings: Bool, quietHours: String?, setBy: Int64?) -> NoticeSettings {
+        NoticeSettings(rain: rain, warnings: warnings, quiet: quietHours.flatMap(QuietChoice.init(stored:)), setBy: setBy)
+    }
+
     static func favorites(_ chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Favorite] {
         let rows = try await connection.query(
             "SELECT id, chat_id, position, place, created_at FROM favorite WHERE chat_id = \(chatID) ORDER BY position, id", logger: logger)
@@ -671,7 +699,7 @@ extension PostgresStore {
         case .resumeSubscriptions:
             try await connection.query("UPDATE subscription SET is_active = TRUE WHERE chat_id = \(chatID) AND NOT is_active", logger: logger)
         case .forgetChat:
-            for table in ["subscription", "message_tag", "outbox"] {
+            for table in ["subscription", "message_tag", "outbox", "notice_mark"] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE chat_id = \(chatID)", logger: logger)
             }
             try await connection.query("DELETE FROM chat WHERE id = \(chatID)", logger: logger)

@@ -46,7 +46,7 @@ extension BotDatabase {
         case .resumeSubscriptions:
             try db.execute(sql: "UPDATE subscription SET isActive = 1 WHERE chatId = ? AND isActive = 0", arguments: [chatID])
         case .forgetChat:
-            for table in ["subscription", "messageTag", "outbox"] {
+            for table in ["subscription", "messageTag", "outbox", "noticeMark"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE chatId = ?", arguments: [chatID])
             }
             try db.execute(sql: "DELETE FROM chat WHERE id = ?", arguments: [chatID])

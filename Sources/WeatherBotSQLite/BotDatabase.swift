@@ -248,6 +248,27 @@ public struct BotDatabase: Sendable {
             }
             try db.create(index: "receivedUpdate_receivedAt", on: "receivedUpdate", columns: ["receivedAt"])
         }
+        migrator.registerMigration("v11: notices: a chat's settings, the marks of what it was told, the outbox's deadlines") { db in
+            // Chats of before have notices off and the default quiet hours (NULL); replies queued
+            // before have no deadline.
+            try db.alter(table: "chat") { t in
+                t.add(column: "noticeRain", .boolean).notNull().defaults(to: false)
+                t.add(column: "noticeWarnings", .boolean).notNull().defaults(to: false)
+                t.add(column: "quietHours", .text)
+                t.add(column: "noticesSetBy", .integer)
+            }
+            // The checker reads the few chats with a notice on out of all of them, every minute.
+            try db.execute(sql: "CREATE INDEX chat_notices ON chat (id) WHERE noticeRain OR noticeWarnings")
+            try db.create(table: "noticeMark") { t in
+                t.column("chatId", .integer).notNull()
+                t.column("key", .text).notNull()
+                t.column("value", .text).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.primaryKey(["chatId", "key"])
+            }
+            try db.create(index: "noticeMark_expiresAt", on: "noticeMark", columns: ["expiresAt"])
+            try db.alter(table: "outbox") { t in t.add(column: "deadline", .datetime) }
+        }
         return migrator
     }
 
@@ -468,17 +489,18 @@ extension BotDatabase {
         return CommittedStep(replyIDs: ids, followUps: items)
     }
 
-    /// Puts one reply at the end of its lane of the outbox, to be sent from `now`; returns its id.
+    /// Puts one reply at the end of its lane of the outbox, to be sent from `now` and, with a
+    /// `deadline` (a notice), not after it; returns its id.
     @discardableResult
-    static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, _ db: Database) throws -> Int64 {
+    static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, deadline: Date? = nil, _ db: Database) throws -> Int64 {
         try db.cachedStatement(
             sql: """
-                INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, photo, attempts, notBefore, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, photo, attempts, notBefore, createdAt, deadline)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
                 """
         ).execute(arguments: [
             chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, request.photo, StoredDate(now),
-            StoredDate(now),
+            StoredDate(now), deadline.map(StoredDate.init),
         ])
         return db.lastInsertedRowID
     }

@@ -14,7 +14,9 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
     }
 
     /// The place columns hold JSON, as GRDB writes a Codable value; the state column holds the
-    /// state's stored form (``ChatState/stored``), whatever the chat's version wrote.
+    /// state's stored form (``ChatState/stored``), whatever the chat's version wrote. Notice
+    /// settings a row lacks are off, and quiet hours that do not read are the default: a setting
+    /// never makes the chat unreadable.
     public init(row: Row) throws {
         let decoder = Self.databaseJSONDecoder(for: "")
         let place: String? = row["currentPlace"]
@@ -25,7 +27,15 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
             currentPlace: try place.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
             recentPlaces: try recent.map { try decoder.decode([RecentPlace].self, from: Data($0.utf8)) } ?? [],
             placeSeq: row["placeSeq"], questionSeq: row["questionSeq"], isActive: row["isActive"], createdAt: row["createdAt"],
-            updatedAt: row["updatedAt"], lastMessageID: row["lastMessageID"])
+            updatedAt: row["updatedAt"], lastMessageID: row["lastMessageID"], notices: Self.notices(row))
+    }
+
+    /// The notice columns of a row, the settings off where it has none.
+    static func notices(_ row: Row) -> NoticeSettings {
+        NoticeSettings(
+            rain: (row["noticeRain"] as Bool?) ?? false, warnings: (row["noticeWarnings"] as Bool?) ?? false,
+            quiet: (row["quietHours"] as DatabaseValue?).flatMap(String.fromDatabaseValue).flatMap(QuietChoice.init(stored:)),
+            setBy: row["noticesSetBy"])
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -41,6 +51,10 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         container["createdAt"] = createdAt
         container["updatedAt"] = updatedAt
         container["lastMessageID"] = lastMessageID
+        container["noticeRain"] = notices.rain
+        container["noticeWarnings"] = notices.warnings
+        container["quietHours"] = notices.quiet?.stored
+        container["noticesSetBy"] = notices.setBy
     }
 
     /// Inserts or updates the chat's row with one prepared statement: the busiest write of all,
@@ -54,22 +68,26 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         if placesUnchanged {
             try db.cachedStatement(sql: """
                 UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?,
-                    lastMessageID = ?
+                    lastMessageID = ?, noticeRain = ?, noticeWarnings = ?, quietHours = ?, noticesSetBy = ?
                 WHERE id = ?
                 """)
                 .execute(arguments: [
-                    language.rawValue, state, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt), lastMessageID, id,
+                    language.rawValue, state, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt), lastMessageID,
+                    notices.rain, notices.warnings, notices.quiet?.stored, notices.setBy, id,
                 ])
             if db.changesCount > 0 { return }
         }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO chat (id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO chat (
+                id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID,
+                noticeRain, noticeWarnings, quietHours, noticesSetBy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
                 recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
                 isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
-                lastMessageID = excluded.lastMessageID
+                lastMessageID = excluded.lastMessageID, noticeRain = excluded.noticeRain, noticeWarnings = excluded.noticeWarnings,
+                quietHours = excluded.quietHours, noticesSetBy = excluded.noticesSetBy
             """)
         let encoder = Self.databaseJSONEncoder(for: "")
         let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
@@ -77,7 +95,7 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         try statement.execute(
             arguments: [
                 id, language.rawValue, state, place, recent, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt),
-                lastMessageID,
+                lastMessageID, notices.rain, notices.warnings, notices.quiet?.stored, notices.setBy,
             ])
     }
 }

@@ -18,7 +18,8 @@ public enum ChatChange: Sendable, Hashable {
     case unsubscribeAll
     /// Resumes the chat's paused subscriptions: it wrote again after blocking the bot.
     case resumeSubscriptions
-    /// Forgets everything about the chat: favorites, subscriptions, message tags, replies not yet sent.
+    /// Forgets everything about the chat: favorites, subscriptions, message tags, replies not yet
+    /// sent, the marks of the notices it was sent.
     case forgetChat
 }
 
@@ -35,7 +36,7 @@ extension ChatChange {
         case deleteAllSubscriptions
         case setChart(subscriptionID: Int64, Bool)
         case resumeSubscriptions
-        /// The chat's subscriptions, message tags, waiting replies and its row go.
+        /// The chat's subscriptions, message tags, waiting replies, notice marks and its row go.
         case forgetChat
     }
 

@@ -16,7 +16,7 @@ import WeatherBotStore
         let tables = try await temporary.database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
-        for table in ["chat", "inbox", "outbox", "messageTag", "workerFact", "grdb_migrations"] {
+        for table in ["chat", "inbox", "outbox", "messageTag", "noticeMark", "workerFact", "grdb_migrations"] {
             #expect(tables.contains(table))
         }
         _ = try temporary.reopen()
