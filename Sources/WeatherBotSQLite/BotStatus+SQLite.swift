@@ -27,8 +27,16 @@ extension BotStatus {
                 dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
                 damage: BotDatabase.quickCheck(db),
                 openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db),
-                openWeatherLastMinute: WorkerFact.openWeatherMinute(try fact(.openWeatherLastMinute)))
+                openWeatherLastMinute: WorkerFact.openWeatherMinute(try fact(.openWeatherLastMinute)),
+                noticeChats: try noticeChats(db))
         }
+    }
+
+    /// The chats the notice checker looks at; none in a database the worker has not yet
+    /// migrated to notices.
+    private static func noticeChats(_ db: Database) throws -> Int {
+        guard try db.columns(in: "chat").contains(where: { $0.name == "noticeRain" }) else { return 0 }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chat WHERE \(BotDatabase.noticeChatCondition)") ?? 0
     }
 
     /// Each lane's backlog and oldest reply. A database the worker has not yet migrated to lanes

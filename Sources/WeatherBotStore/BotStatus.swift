@@ -22,6 +22,8 @@ public struct BotStatus: Sendable, Hashable {
     public var subscriptions: Int
     public var activeSubscriptions: Int
     public var chats: Int
+    /// Active chats with a city and a notice on: those the notice checker looks at each round.
+    public var noticeChats: Int
     /// Daily forecasts skipped, missed for longer than the grace period, since the database began.
     public var dailyForecastsSkipped: Int
     /// The engine's check of its storage: nil when sound, else its first complaint.
@@ -38,8 +40,9 @@ public struct BotStatus: Sendable, Hashable {
     public init(
         lastSuccessfulPoll: Date?, inboxBacklog: Int, inboxSetAside: Int, lanes: [OutboxLane: Lane], subscriptions: Int,
         activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?, openWeatherCallsToday: [String: Int] = [:],
-        openWeatherLastMinute: [Int: Int] = [:]
+        openWeatherLastMinute: [Int: Int] = [:], noticeChats: Int = 0
     ) {
+        self.noticeChats = noticeChats
         self.lastSuccessfulPoll = lastSuccessfulPoll
         self.inboxBacklog = inboxBacklog
         self.inboxSetAside = inboxSetAside

@@ -11,8 +11,9 @@ public import TelegramBotAPI
 ///   record and changes, its inbox item's removal, its replies and follow-ups, all or nothing;
 /// - updates at or below the stored offset are never taken again (unless Telegram re-bases);
 /// - every operation that names a chat touches that chat's rows only;
-/// - a reply leaves the outbox only through ``completeOutbox(id:chatID:tag:messageID:at:)``.
-public protocol BotStore: ChatStore {
+/// - a reply leaves the outbox only through ``completeOutbox(id:chatID:tag:messageID:at:)``;
+/// - a notice is queued once per mark (``NoticeStore``), in the transaction that sets the mark.
+public protocol BotStore: ChatStore, NoticeStore {
     // MARK: Inbox and offset
 
     /// Stores a batch of updates in the inbox and moves the offset to `lastUpdateID`, in one

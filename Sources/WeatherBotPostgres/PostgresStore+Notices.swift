@@ -1,0 +1,113 @@
+public import Foundation
+import Logging
+import PostgresNIO
+public import WeatherBotStore
+
+/// Notices (`/alerts`): the chats the checker looks at, and the marks that keep each notice to one.
+/// ``NoticeStore``'s conformance is declared with the class's (``BotStore`` refines it): a class's
+/// `Sendable` is declared in its own file.
+extension PostgresStore {
+    /// The condition of a chat the checker looks at, as the partial index `chat_notices` reads it.
+    static let noticeChatCondition = "(chat.notice_rain OR chat.notice_warnings) AND chat.is_active AND chat.current_place IS NOT NULL"
+
+    /// One statement, whatever the number of chats: each chat with its marks not expired as two
+    /// arrays. A chat whose city does not read is left out: no notice can be made for it.
+    public func noticeChats(at now: Date) async throws -> [NoticeChat] {
+        let rows = try await client.query(
+            """
+            SELECT chat.id, chat.language, chat.current_place, chat.notice_rain, chat.notice_warnings, chat.quiet_hours, chat.notices_set_by,
+                COALESCE(array_agg(mark.key ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}'),
+                COALESCE(array_agg(mark.value ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}')
+            FROM chat LEFT JOIN notice_mark AS mark ON mark.chat_id = chat.id AND mark.expires_at > \(now)
+            WHERE \(unescaped: Self.noticeChatCondition)
+            GROUP BY chat.id
+            ORDER BY chat.id
+            """, logger: logger)
+        let decoder = JSONDecoder()
+        // Many chats share a city: each stored form is decoded once.
+        var places: [String: Place] = [:]
+        var chats: [NoticeChat] = []
+        for try await row in rows.decode((Int64, String, String, Bool, Bool, String?, Int64?, [String], [String]).self) {
+            guard let place = places[row.2] ?? (try? decoder.decode(Place.self, from: Data(row.2.utf8))) else { continue }
+            places[row.2] = place
+            chats.append(
+                NoticeChat(
+                    chatID: row.0, language: Language(rawValue: row.1) ?? .ru, place: place,
+                    settings: Self.notices(rain: row.3, warnings: row.4, quietHours: row.5, setBy: row.6),
+                    marks: Dictionary(zip(row.7, row.8), uniquingKeysWith: { first, _ in first })))
+        }
+        return chats
+    }
+
+    /// One transaction, fenced as every write of the leader: the expired marks go; then each
+    /// delivery whose chat is active with a notice on sets its mark, unless the mark holds that
+    /// value already, in one statement for all (`unnest`, `ON CONFLICT … WHERE` the value
+    /// differs); the deliveries that set theirs queue their requests in the notice lane, with
+    /// their deadlines, in one more. Two deliveries of the same chat and key go in successive
+    /// statements, as if committed one after the other (a statement may not touch a row twice).
+    public func commitNotices(_ deliveries: [NoticeDelivery], at now: Date) async throws -> [[Int64]] {
+        // Each delivery's round: the how-manieth of its chat and key it is.
+        var rounds: [[Int]] = []
+        var seen: [NoticeKey: Int] = [:]
+        for (index, delivery) in deliveries.enumerated() {
+            let key = NoticeKey(chatID: delivery.chatID, key: delivery.mark.key)
+            let round = seen[key, default: 0]
+            seen[key] = round + 1
+            if round == rounds.count { rounds.append([]) }
+            rounds[round].append(index)
+        }
+        return try await write { connection in
+            try await connection.query("DELETE FROM notice_mark WHERE expires_at <= \(now)", logger: logger)
+            var marked = [Bool](repeating: false, count: deliveries.count)
+            for round in rounds {
+                let marks = round.map { deliveries[$0] }
+                let rows = try await connection.query(
+                    """
+                    WITH delivery AS (
+                        SELECT item.chat_id, item.key, item.value, item.expires_at, item.n
+                        FROM unnest(\(marks.map(\.chatID)), \(marks.map(\.mark.key)), \(marks.map(\.mark.value)), \(marks.map(\.mark.expiresAt)))
+                            WITH ORDINALITY AS item(chat_id, key, value, expires_at, n)
+                        JOIN chat ON chat.id = item.chat_id
+                        WHERE chat.is_active AND (chat.notice_rain OR chat.notice_warnings)
+                    ), marked AS (
+                        INSERT INTO notice_mark (chat_id, key, value, expires_at)
+                        SELECT chat_id, key, value, expires_at FROM delivery
+                        ON CONFLICT (chat_id, key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at
+                        WHERE notice_mark.value <> EXCLUDED.value
+                        RETURNING chat_id, key
+                    )
+                    SELECT delivery.n FROM marked JOIN delivery USING (chat_id, key)
+                    """, logger: logger)
+                for try await n in rows.decode(Int64.self) {
+                    marked[round[Int(n) - 1]] = true
+                }
+            }
+            let queued = deliveries.indices.filter { marked[$0] }.flatMap { index in
+                let delivery = deliveries[index]
+                return delivery.requests.map {
+                    QueuedRow(chatID: delivery.chatID, lane: .notice, request: $0, at: now, deadline: delivery.deadline)
+                }
+            }
+            var ids = try await Self.queue(queued, connection, logger)[...]
+            return deliveries.indices.map { index in
+                guard marked[index] else { return [] }
+                let count = deliveries[index].requests.count
+                defer { ids = ids.dropFirst(count) }
+                return Array(ids.prefix(count))
+            }
+        }
+    }
+
+    /// Active chats with a city and a notice on, for `weatherbot status`.
+    public func noticeChatCount() async throws -> Int {
+        let rows = try await client.query("SELECT COUNT(*) FROM chat WHERE \(unescaped: Self.noticeChatCondition)", logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+}
+
+/// A chat's mark's key: two deliveries with the same one are written in turn.
+private struct NoticeKey: Hashable {
+    var chatID: Int64
+    var key: String
+}
