@@ -4,8 +4,8 @@ import PostgresNIO
 public import WeatherBotStore
 
 /// Moving house: a bot's SQLite database copied into an empty PostgreSQL one, so that replicas
-/// go on where the single process stopped, with the same chats, favorites, daily forecasts,
-/// waiting replies and update offset.
+/// go on where the single process stopped, with the same chats (their notice settings too),
+/// favorites, daily forecasts, waiting replies, marks of the notices sent and update offset.
 public enum StoreMigration {
     /// The copy was not made (nothing was written but the schema); `description` says why, in one line.
     public struct Refusal: Error, Sendable, CustomStringConvertible {
@@ -33,10 +33,10 @@ public enum StoreMigration {
     /// The SQLite tables a copy carries and their names in PostgreSQL, in the order they are reported.
     static let tables: [(sqlite: String, postgres: String)] = StoreContents.tables.map { ($0, postgresNames[$0] ?? $0) }
 
-    static let postgresNames = ["inboxFailure": "inbox_failure", "messageTag": "message_tag", "workerFact": "worker_fact"]
+    static let postgresNames = ["inboxFailure": "inbox_failure", "messageTag": "message_tag", "noticeMark": "notice_mark", "workerFact": "worker_fact"]
 
     /// The tables whose rows mean the database is in use: a copy into it is refused.
-    static let botData = ["chat", "favorite", "subscription", "inbox", "inbox_failure", "outbox", "message_tag"]
+    static let botData = ["chat", "favorite", "subscription", "inbox", "inbox_failure", "outbox", "message_tag", "notice_mark"]
 
     /// What the operator should know before the copy: the bot may be running, or stopped
     /// without finishing its last steps. Neither stops the copy (the inbox goes along, so
@@ -145,7 +145,7 @@ public enum StoreMigration {
         }
         try await insert(
             contents.outbox, into: "outbox",
-            columns: ["id", "chat_id", "lane", "method", "parameters", "tag", "message_id", "photo", "attempts", "not_before", "created_at"],
+            columns: ["id", "chat_id", "lane", "method", "parameters", "tag", "message_id", "photo", "attempts", "not_before", "created_at", "deadline"],
             connection, logger
         ) { item, row in
             row.append(item.id)
@@ -159,6 +159,7 @@ public enum StoreMigration {
             row.append(item.attempts)
             row.append(item.notBefore)
             row.append(item.createdAt)
+            row.append(item.deadline)
         }
         try await insert(contents.messageTags, into: "message_tag", columns: ["chat_id", "tag", "message_id", "created_at"], connection, logger) {
             tagged, row in
@@ -166,6 +167,14 @@ public enum StoreMigration {
             row.append(tagged.tag)
             row.append(Int64(tagged.messageID))
             row.append(tagged.createdAt)
+        }
+        // What each chat was told: without the marks, a notice sent before the move goes again.
+        try await insert(contents.noticeMarks, into: "notice_mark", columns: ["chat_id", "key", "value", "expires_at"], connection, logger) {
+            kept, row in
+            row.append(kept.chatID)
+            row.append(kept.mark.key)
+            row.append(kept.mark.value)
+            row.append(kept.mark.expiresAt)
         }
         // The facts of a database that holds no bot data are about nothing: the file's replace them.
         try await connection.query("DELETE FROM worker_fact", logger: logger)

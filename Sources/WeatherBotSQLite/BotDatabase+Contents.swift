@@ -84,6 +84,9 @@ extension StoreContents {
             messageTags: try MessageTag.fetchAll(db, sql: "SELECT * FROM messageTag ORDER BY chatId, tag").map {
                 TaggedMessage(chatID: $0.chatId, tag: $0.tag, messageID: $0.messageId, createdAt: $0.createdAt)
             },
+            noticeMarks: try Row.fetchAll(db, sql: "SELECT chatId, key, value, expiresAt FROM noticeMark ORDER BY chatId, key").map { row in
+                ChatNoticeMark(chatID: row["chatId"], mark: NoticeMark(key: row["key"], value: row["value"], expiresAt: row["expiresAt"]))
+            },
             facts: Dictionary(uniqueKeysWithValues: try WorkerFactRow.fetchAll(db).map { ($0.key, $0.value) }),
             lastIDs: lastIDs, rowCounts: rowCounts)
     }

@@ -12,9 +12,12 @@ public struct StoreContents: Sendable {
     public var inbox: [InboxItem]
     /// The items set aside after failing again and again.
     public var setAside: [SetAsideItem]
-    /// The replies waiting to be sent, both lanes, by id.
+    /// The replies waiting to be sent, every lane, by id, with their deadlines.
     public var outbox: [OutboxItem]
     public var messageTags: [TaggedMessage]
+    /// What each chat was told by notices, by chat and key: without them, a notice already
+    /// sent would be sent again after the move.
+    public var noticeMarks: [ChatNoticeMark]
     /// The worker's facts by key: the last update id taken, the last poll, whether it stopped cleanly.
     public var facts: [String: String]
     /// The highest id each table's counter has given out (`inbox`, `outbox`, `favorite`,
@@ -24,7 +27,7 @@ public struct StoreContents: Sendable {
     public var rowCounts: [String: Int]
 
     /// The tables a copy carries, by their names in the file, in the order they are reported.
-    public static let tables = ["chat", "favorite", "subscription", "inbox", "inboxFailure", "outbox", "messageTag", "workerFact"]
+    public static let tables = ["chat", "favorite", "subscription", "inbox", "inboxFailure", "outbox", "messageTag", "noticeMark", "workerFact"]
 
     /// The file cannot be read as a bot's database; `description` says why, in one line.
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
@@ -37,8 +40,10 @@ public struct StoreContents: Sendable {
 
     public init(
         chats: [ChatRecord], favorites: [Favorite], subscriptions: [Subscription], inbox: [InboxItem], setAside: [SetAsideItem],
-        outbox: [OutboxItem], messageTags: [TaggedMessage], facts: [String: String], lastIDs: [String: Int64], rowCounts: [String: Int]
+        outbox: [OutboxItem], messageTags: [TaggedMessage], noticeMarks: [ChatNoticeMark] = [], facts: [String: String], lastIDs: [String: Int64],
+        rowCounts: [String: Int]
     ) {
+        self.noticeMarks = noticeMarks
         self.chats = chats
         self.favorites = favorites
         self.subscriptions = subscriptions
@@ -104,5 +109,16 @@ public struct TaggedMessage: Sendable, Hashable {
         self.tag = tag
         self.messageID = messageID
         self.createdAt = createdAt
+    }
+}
+
+/// A chat's notice mark: what it was told under a key, until when that matters.
+public struct ChatNoticeMark: Sendable, Hashable {
+    public var chatID: Int64
+    public var mark: NoticeMark
+
+    public init(chatID: Int64, mark: NoticeMark) {
+        self.chatID = chatID
+        self.mark = mark
     }
 }

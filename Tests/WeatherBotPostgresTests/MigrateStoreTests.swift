@@ -48,7 +48,8 @@ import WeatherBotSQLite
             let contents = try StoreContents(readingFileAt: path)
             #expect(contents.chats.map(\.id) == Self.chatIDs)
             #expect(contents.rowCounts == [
-                "chat": 4, "favorite": 3, "subscription": 2, "inbox": 2, "inboxFailure": 1, "outbox": 4, "messageTag": 1, "workerFact": 3,
+                "chat": 4, "favorite": 3, "subscription": 2, "inbox": 2, "inboxFailure": 1, "outbox": 4, "messageTag": 1, "noticeMark": 0,
+                "workerFact": 3,
             ])
             #expect(contents.lastUpdateID == 9)
             #expect(contents.stoppedCleanly == false)
@@ -73,9 +74,9 @@ import WeatherBotSQLite
                     let report = try await StoreMigration.copy(contents, into: postgres, logger: Self.logger)
                     #expect(report.matches)
                     #expect(report.counts.map(\.table) == [
-                        "chat", "favorite", "subscription", "inbox", "inbox_failure", "outbox", "message_tag", "worker_fact",
+                        "chat", "favorite", "subscription", "inbox", "inbox_failure", "outbox", "message_tag", "notice_mark", "worker_fact",
                     ])
-                    #expect(report.counts.map(\.postgres) == [4, 3, 2, 2, 1, 4, 1, 3])
+                    #expect(report.counts.map(\.postgres) == [4, 3, 2, 2, 1, 4, 1, 0, 3])
 
                     let sqlite: any BotStore = database
                     for id in Self.chatIDs {
@@ -95,7 +96,7 @@ import WeatherBotSQLite
                     for lane in OutboxLane.allCases {
                         let copied = try await postgres.outboxItems(lane: lane, chatID: nil, from: .min, limit: 100)
                         #expect(copied == (try await sqlite.outboxItems(lane: lane, chatID: nil, from: .min, limit: 100)), "\(lane)")
-                        // The file holds no notices.
+                        // The file holds no notices (``noticeSettingsMarksAndDeadlinesComeAlong()`` copies some).
                         #expect((!copied.isEmpty || lane == .notice) && copied.compactMap(\.id) == copied.compactMap(\.id).sorted(), "\(lane)")
                     }
                     #expect(try await postgres.outboxItems(lane: .bulk, chatID: nil, from: .min, limit: 10).map(\.request?.method) == [.sendMessage, .sendPhoto])
@@ -152,6 +153,63 @@ import WeatherBotSQLite
                     #expect(used?.description == "the target database already holds bot data (rows in inbox); copy into an empty database")
                     #expect(try await postgres.pendingInbox().count == 1)
                     #expect(try await postgres.lastUpdateID() == 1, "the facts too are as they were")
+                }
+            }
+        }
+    }
+
+    /// What a chat asked to be told, what it was told and the notices waiting to be sent come
+    /// along: after the move no chat's setting is lost and no notice goes twice.
+    @Test(.enabled(if: serverURL != nil, "TEST_DATABASE_URL names no server"))
+    func noticeSettingsMarksAndDeadlinesComeAlong() async throws {
+        try await Self.withFolder { folder in
+            let path = folder.appendingPathComponent("bot.sqlite").path
+            let database = try BotDatabase.open(path: path)
+            let night = try #require(QuietHours("23:00-07:00"))
+            let settings: [Int64: NoticeSettings] = [
+                100: NoticeSettings(rain: true, warnings: true, quiet: .hours(night), setBy: 42),
+                200: NoticeSettings(rain: false, warnings: true, quiet: .off),
+                300: .off,
+            ]
+            for (id, notices) in settings.sorted(by: { $0.key < $1.key }) {
+                let item = try #require(try await database.receive([(id, id, Data("{}".utf8))], lastUpdateID: id, at: Self.now).first)
+                var record = Self.chat(id)
+                record.currentPlace = Self.moscow
+                record.notices = notices
+                try await database.commitStep(chat: record, handled: try #require(item.seq), replies: [], followUps: [], at: Self.now)
+            }
+            let deadline = Self.now.addingTimeInterval(1_200)
+            func rain(_ chat: Int64, _ value: String, expiresIn: TimeInterval = 3_600) -> NoticeDelivery {
+                NoticeDelivery(
+                    chatID: chat, mark: NoticeMark(key: "rain", value: value, expiresAt: Self.now.addingTimeInterval(expiresIn)),
+                    requests: [.sendMessage(chatID: chat, text: "☔")], deadline: deadline)
+            }
+            let storm = NoticeDelivery(
+                chatID: 200, mark: NoticeMark(key: "warning:storm", value: "v1", expiresAt: Self.now.addingTimeInterval(7_200)),
+                requests: [.sendMessage(chatID: 200, text: "⚠️"), .sendMessage(chatID: 200, text: "🗺")], deadline: deadline)
+            let queued = try await database.commitNotices([rain(100, "e1"), storm], at: Self.now)
+            #expect(queued.map(\.count) == [1, 2])
+
+            let contents = try StoreContents(readingFileAt: path)
+            #expect(contents.noticeMarks.map(\.chatID) == [100, 200] && contents.rowCounts["noticeMark"] == 2)
+            try await Self.withEmptyDatabase { url in
+                try await Self.withStore(url) { postgres in
+                    let report = try await StoreMigration.copy(contents, into: postgres, logger: Self.logger)
+                    #expect(report.matches)
+                    #expect(report.counts.first { $0.table == "notice_mark" }?.postgres == 2)
+                    for (id, notices) in settings {
+                        #expect(try await postgres.chat(id)?.notices == notices)
+                    }
+                    let sqlite: any BotStore = database
+                    #expect(try await postgres.noticeChats(at: Self.now) == sqlite.noticeChats(at: Self.now))
+                    #expect(try await postgres.noticeChats(at: Self.now).map(\.marks) == [["rain": "e1"], ["warning:storm": "v1"]])
+                    let waiting = try await postgres.outboxItems(lane: .notice, chatID: nil, from: .min, limit: 10)
+                    #expect(waiting == (try await sqlite.outboxItems(lane: .notice, chatID: nil, from: .min, limit: 10)))
+                    #expect(waiting.map(\.id) == queued.flatMap { $0 } && waiting.allSatisfy { $0.deadline == deadline })
+                    #expect(try await postgres.noticeChatCount() == 2)
+
+                    // The marks copied keep their notices to one; a new episode still goes.
+                    #expect(try await postgres.commitNotices([rain(100, "e1"), storm, rain(200, "e1")], at: Self.now).map(\.count) == [0, 0, 1])
                 }
             }
         }

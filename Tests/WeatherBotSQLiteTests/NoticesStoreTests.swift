@@ -111,6 +111,25 @@ import WeatherBotStore
         #expect(status.chats == 5)
     }
 
+    /// What moving to another engine copies holds the settings, the marks and the deadlines.
+    @Test func theFilesContentsHoldTheSettingsTheMarksAndTheDeadlines() async throws {
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let settings = NoticeSettings(rain: true, quiet: .hours(Self.night), setBy: 3)
+        try await step(database, ChatRecord(id: 1, currentPlace: Self.moscow, notices: settings), update: 1)
+        let mark = NoticeMark(key: "rain", value: "e1", expiresAt: now.addingTimeInterval(3_600))
+        let ids = try await database.commitNotices(
+            [NoticeDelivery(chatID: 1, mark: mark, requests: [.sendMessage(chatID: 1, text: "☔")], deadline: now.addingTimeInterval(1_200))], at: now)
+        #expect(ids.map(\.count) == [1])
+
+        let contents = try StoreContents(readingFileAt: temporary.path)
+        #expect(contents.chats.map(\.notices) == [settings])
+        #expect(contents.noticeMarks == [ChatNoticeMark(chatID: 1, mark: mark)])
+        #expect(contents.rowCounts["noticeMark"] == 1)
+        #expect(contents.outbox.map(\.lane) == [.notice] && contents.outbox.map(\.deadline) == [now.addingTimeInterval(1_200)])
+    }
+
     /// The checker reads every chat with a notice on each round: a hundred thousand chats, most
     /// of them in a few cities, and their marks, in two statements.
     @Test func aHundredThousandChatsAreReadForTheCheckerAtOnce() async throws {
