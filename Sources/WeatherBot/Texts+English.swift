@@ -183,7 +183,44 @@ extension Texts {
         snowSummary: "Dress warmly: snow is possible.",
         drySummary: "No precipitation expected.",
         rangeSummary: { "Temperatures from \($0) to \($1)." },
-        noDayForecast: "There is no forecast for this day.",
+        noDayForecast: "No forecast for this day.",
+
+        // MARK: Notices
+
+        alertsTitle: { "🔔 <b>Notices</b> — \($0)" },
+        alertsRain: "☔ Rain or snow within the hour",
+        alertsWarnings: "⚠️ Official weather warnings",
+        alertsOnMark: "✅",
+        alertsOffMark: "☐",
+        alertsQuietLine: { hours in
+            guard let hours else { return "🌙 No quiet hours: notices come at any time." }
+            return "🌙 Quiet hours: \(hours) local time. No rain notices then; warnings come silently."
+        },
+        alertsQuietButton: { hours in hours.map { "🌙 Quiet hours: \($0)" } ?? "🌙 Quiet hours: none" },
+        alertsUsage:
+            "<code>/alerts on</code> turns everything on, <code>/alerts off</code> everything off, <code>/alerts quiet 23:00-07:00</code> sets your quiet hours, <code>/alerts quiet off</code> removes them.",
+        alertsCoarse: "Rain is told from the 3-hourly forecast, roughly: minute-by-minute notices need a One Call 3.0 subscription at OpenWeather.",
+        alertsNeedCity: "Notices come for your city. Choose it first: type /city and its name, for example /city London, or share your location.",
+        alertsBadQuiet: { "I don't understand the hours “\($0)”. Give a start and an end, for example: <code>/alerts quiet 23:00-07:00</code>" },
+        alertsNotYours: "The chat's notices are changed by whoever turned them on, or by an administrator.",
+        alertsAllOn: "Notices are on: rain within the hour and official weather warnings.",
+        alertsAllOff: "Notices are off.",
+        alertsQuietSet: { "🌙 Quiet hours: \($0) local time." },
+        alertsQuietOff: "🌙 No quiet hours: notices come at any time.",
+        alertsFollowCity: "🔔 Notices now come for this city.",
+        inMinutes: { "in \($0) \(plural($0, one: "minute", other: "minutes"))" },
+        forMinutes: { "for about \($0) \(plural($0, one: "minute", other: "minutes"))" },
+        precipitationWords: [
+            ["Light rain", "Rain", "Heavy rain"],
+            ["Light snow", "Snow", "Heavy snow"],
+            ["Light sleet", "Sleet", "Heavy sleet"],
+        ],
+        rainSoon: { what, inMinutes, time, duration in
+            "\(what) \(inMinutes), at about \(time)" + (duration.map { ", \($0)" } ?? "") + "."
+        },
+        rainAround: { what, time in "\(what) expected around \(time)." },
+        warningSender: { "From: \($0)" },
+        warningUpdated: { event, period in "⚠️ The “\(event)” warning has changed: now \(period)." },
 
         // MARK: Reset
 
@@ -228,6 +265,7 @@ extension Texts {
             /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
             /daily 8:00 chart — the same with the 48-hour chart
             /daily — your daily forecasts; /daily off cancels them all
+            /alerts — notices: rain within the hour and official weather warnings
             /reset — forget everything about this chat
             /help — this help
 
@@ -244,6 +282,7 @@ extension Texts {
             ("del", "Delete a favorite"),
             ("move", "Reorder favorites"),
             ("daily", "A forecast every day"),
+            ("alerts", "Notices of rain and severe weather"),
             ("reset", "Forget everything about this chat"),
             ("start", "Get started"),
             ("help", "Help"),
@@ -282,6 +321,7 @@ extension Texts {
         texts.dailyUsage =
             "To get a forecast every day: <code>/daily 8:00</code> for the chat's city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart (<code>/daily 8:00 no chart</code> without it). The time is the place's local time. <code>/daily off</code> cancels them all."
         texts.ownCityPrompt = { "Type the name of the chat's city, for example: <i>\($0)</i>" }
+        texts.alertsNeedCity = "Notices come for the chat's city. Choose it first: type /city and its name, for example /city London."
         texts.help = """
             I show the weather for this chat's city.
 
@@ -296,6 +336,7 @@ extension Texts {
             /daily 8:00 — a forecast every day at 8:00 (/daily 8:00 2 for place #2)
             /daily 8:00 chart — the same with the 48-hour chart
             /daily — the chat's daily forecasts; /daily off cancels them all
+            /alerts — notices: rain within the hour and official weather warnings
             /reset — forget everything about this chat
             /help — this help
 

@@ -216,6 +216,46 @@ public struct Texts: Sendable {
     let rangeSummary: @Sendable (_ low: String, _ high: String) -> String
     let noDayForecast: String
 
+    // MARK: Notices
+
+    /// «🔔 Уведомления — Казань»: the title of /alerts.
+    let alertsTitle: @Sendable (_ place: String) -> String
+    let alertsRain: String
+    let alertsWarnings: String
+    let alertsOnMark: String
+    let alertsOffMark: String
+    /// What quiet hours do, or that there are none (nil).
+    let alertsQuietLine: @Sendable (_ hours: String?) -> String
+    /// The quiet hours' button: pressing it turns them off, or back to the default.
+    let alertsQuietButton: @Sendable (_ hours: String?) -> String
+    let alertsUsage: String
+    /// On the free plan rain is told from the 3-hourly forecast.
+    let alertsCoarse: String
+    /// Said otherwise to a group: see ``inGroup``.
+    var alertsNeedCity: String
+    let alertsBadQuiet: @Sendable (_ text: String) -> String
+    /// In a group: who may change the chat's notices.
+    let alertsNotYours: String
+    let alertsAllOn: String
+    let alertsAllOff: String
+    let alertsQuietSet: @Sendable (_ hours: String) -> String
+    let alertsQuietOff: String
+    /// Told with a change of city while notices are on.
+    let alertsFollowCity: String
+    /// «через 20 минут»: in how many minutes rain starts.
+    let inMinutes: @Sendable (_ minutes: Int) -> String
+    /// «примерно на 40 минут».
+    let forMinutes: @Sendable (_ minutes: Int) -> String
+    /// «Дождь», «Снег», «Мокрый снег» by strength: `[kind][strength]`, kinds and strengths in
+    /// ``Precipitation`` order, starting a sentence.
+    let precipitationWords: [[String]]
+    /// The rain notice: what (from ``precipitationWords``), in how long, at what time, for how long.
+    let rainSoon: @Sendable (_ what: String, _ inMinutes: String, _ time: String, _ duration: String?) -> String
+    /// The free plan's notice: «Около 15:00 ожидается дождь».
+    let rainAround: @Sendable (_ what: String, _ time: String) -> String
+    let warningSender: @Sendable (_ sender: String) -> String
+    let warningUpdated: @Sendable (_ event: String, _ period: String) -> String
+
     // MARK: Reset
 
     let resetQuestion: String

@@ -33,6 +33,10 @@ import WeatherBotStore
                 pieces.append(Piece(entry: entry, inserted: [], text: text))
             case let list as [String]:
                 pieces += list.enumerated().map { Piece(entry: "\(entry)[\($0.offset)]", inserted: [], text: $0.element) }
+            case let table as [[String]]:
+                pieces += table.enumerated().flatMap { row in
+                    row.element.enumerated().map { Piece(entry: "\(entry)[\(row.offset)][\($0.offset)]", inserted: [], text: $0.element) }
+                }
             case let names as [String: String]:
                 pieces += names.sorted { $0.key < $1.key }.map { Piece(entry: "\(entry)[\($0.key)]", inserted: [], text: $0.value) }
             case let menu as [(command: String, description: String)]:
@@ -78,6 +82,16 @@ import WeatherBotStore
             + two("rangeSummary", texts.rangeSummary) + counted("fetchedMinutesAgo", texts.fetchedMinutesAgo)
             + one("unknownCommand", texts.unknownCommand) + two("lastKnownForecast", texts.lastKnownForecast)
             + counted("minutesShort", texts.minutesShort) + counted("hoursShort", texts.hoursShort)
+            + one("alertsTitle", texts.alertsTitle) + one("alertsQuietLine", texts.alertsQuietLine)
+            + [Piece(entry: "alertsQuietLine(none)", inserted: [], text: texts.alertsQuietLine(nil))]
+            + one("alertsQuietButton", texts.alertsQuietButton)
+            + [Piece(entry: "alertsQuietButton(none)", inserted: [], text: texts.alertsQuietButton(nil))]
+            + one("alertsBadQuiet", texts.alertsBadQuiet) + one("alertsQuietSet", texts.alertsQuietSet)
+            + counted("inMinutes", texts.inMinutes) + counted("forMinutes", texts.forMinutes)
+            + [Piece(entry: "rainSoon", inserted: [a, b, c, "⟨d⟩"], text: texts.rainSoon(a, b, c, "⟨d⟩"))]
+            + [Piece(entry: "rainSoon(no end)", inserted: [a, b, c], text: texts.rainSoon(a, b, c, nil))]
+            + [Piece(entry: "rainAround", inserted: [b], text: texts.rainAround(a, b))]
+            + one("warningSender", texts.warningSender) + two("warningUpdated", texts.warningUpdated)
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {

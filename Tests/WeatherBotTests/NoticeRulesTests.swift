@@ -1,0 +1,225 @@
+import Foundation
+import OpenWeather
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+
+/// The rules of notices, with a hand-driven clock: when rain is news (one notice per episode),
+/// which warnings are new or changed, what quiet hours hold back, and how notices read.
+@Suite struct NoticeRulesTests {
+    /// 2023-11-14 22:00 UTC (01:00 in Moscow), the sample forecast's first hour.
+    static let t0 = Date(timeIntervalSince1970: 1_699_999_200)
+    static let moscow = TimeZone(identifier: "Europe/Moscow")!
+
+    /// The sample forecast with minutes from `from` (minutes after t0): wet where `wet` says, in mm/h.
+    static func forecast(minutesFrom from: Int, wet: (Int) -> Double) -> Forecast {
+        var forecast = Forecast.sample
+        // Above freezing, so it rains.
+        for index in forecast.hourly.indices { forecast.hourly[index].temperature = 6 }
+        forecast.minutely = (0..<60).map { index in
+            let minute = from + index
+            return MinutePrecipitation(time: t0.addingTimeInterval(Double(minute) * 60), precipitation: wet(minute))
+        }
+        return forecast
+    }
+
+    static func at(_ minute: Int) -> Date { t0.addingTimeInterval(Double(minute) * 60) }
+
+    // MARK: Rain
+
+    @Test func rainAheadAfterADrySpellIsAnEpisodeToTellWithItsStartEndAndStrength() throws {
+        var watch = RainWatch()
+        // Rain from minute 20 to 49 at 3 mm/h, dry after.
+        let forecast = Self.forecast(minutesFrom: 0) { (20..<50).contains($0) ? 3 : 0 }
+        let seenEpisode = watch.observe(forecast, cell: "5418:4517", at: Self.at(0))
+        let episode = try #require(seenEpisode)
+        #expect(episode.start == Self.at(20))
+        #expect(episode.end == Self.at(50))
+        #expect(episode.peak == 3)
+        #expect(episode.isPrecise)
+        let text = NoticeViews.rain(episode, place: .saransk, forecast: forecast, now: Self.at(0), texts: .for(.ru))
+        #expect(text.hasPrefix("☔ Дождь через 20 минут, около 01:20, примерно на 30 минут."))
+        #expect(text.contains("Саранск"))
+        let english = NoticeViews.rain(episode, place: .saransk, forecast: forecast, now: Self.at(0), texts: .for(.en))
+        #expect(english.hasPrefix("☔ Rain in 20 minutes, at about 01:20, for about 30 minutes."))
+    }
+
+    @Test func theSameEpisodeSeenAtLaterChecksIsTheSameAndIsToldOnce() throws {
+        var watch = RainWatch()
+        let seenFirst = watch.observe(Self.forecast(minutesFrom: 0) { $0 >= 40 ? 1 : 0 }, cell: "c", at: Self.at(0))
+        let first = try #require(seenFirst)
+        // Ten minutes on, the forecast moves the start two minutes earlier: still that episode.
+        let seenSecond = watch.observe(Self.forecast(minutesFrom: 10) { $0 >= 38 ? 1 : 0 }, cell: "c", at: Self.at(10))
+        let second = try #require(seenSecond)
+        #expect(second.id == first.id)
+        #expect(second.start == Self.at(38))
+        #expect(NoticeViews.wasTold(first.id, of: second))
+        // Once it rains, nothing is ahead to tell.
+        let nothing1 = watch.observe(Self.forecast(minutesFrom: 40) { _ in 1 }, cell: "c", at: Self.at(40))
+        #expect(nothing1 == nil)
+    }
+
+    @Test func aShowerAfterLessThanADryHourIsTheSameEpisodeAndAfterAnHourANewOne() throws {
+        var watch = RainWatch()
+        // Raining now until minute 10: begun, nothing to tell.
+        let nothing2 = watch.observe(Self.forecast(minutesFrom: 0) { $0 < 10 ? 2 : 0 }, cell: "c", at: Self.at(0))
+        #expect(nothing2 == nil)
+        // Rain again at minute 50: forty dry minutes, the same episode, told by no one.
+        let nothing3 = watch.observe(Self.forecast(minutesFrom: 20) { $0 >= 50 ? 2 : 0 }, cell: "c", at: Self.at(20))
+        #expect(nothing3 == nil)
+        let nothing4 = watch.observe(Self.forecast(minutesFrom: 50) { _ in 0 }, cell: "c", at: Self.at(50))
+        #expect(nothing4 == nil)
+        // Dry from minute 51 for over an hour; rain at 140 is a new episode.
+        let seenNext = watch.observe(Self.forecast(minutesFrom: 100) { $0 >= 140 ? 2 : 0 }, cell: "c", at: Self.at(100))
+        let next = try #require(seenNext)
+        #expect(next.start == Self.at(140))
+    }
+
+    @Test func aDrizzleBelowATenthOfAMillimetreAnHourIsDry() {
+        var watch = RainWatch()
+        let nothing5 = watch.observe(Self.forecast(minutesFrom: 0) { $0 >= 20 ? 0.05 : 0 }, cell: "c", at: Self.at(0))
+        #expect(nothing5 == nil)
+    }
+
+    @Test func rainGoingBeyondTheHourHasNoEnd() throws {
+        var watch = RainWatch()
+        let seenEpisode = watch.observe(Self.forecast(minutesFrom: 0) { $0 >= 30 ? 9 : 0 }, cell: "c", at: Self.at(0))
+        let episode = try #require(seenEpisode)
+        #expect(episode.end == nil)
+        let text = NoticeViews.rain(episode, place: .saransk, forecast: Self.forecast(minutesFrom: 0) { _ in 0 }, now: Self.at(0), texts: .for(.ru))
+        // Below freezing the same minutes are snow.
+        let cold = NoticeViews.rain(episode, place: .saransk, forecast: .sample, now: Self.at(0), texts: .for(.ru))
+        #expect(cold.hasPrefix("🌨 Сильный снег через 30 минут"))
+        #expect(text.hasPrefix("☔ Сильный дождь через 30 минут, около 01:30.\n"))
+    }
+
+    @Test func aStartSeenAgainAfterARestartWasToldAlready() throws {
+        var before = RainWatch()
+        let seenTold = before.observe(Self.forecast(minutesFrom: 0) { $0 >= 40 ? 1 : 0 }, cell: "c", at: Self.at(0))
+        let told = try #require(seenTold)
+        var after = RainWatch()
+        let seenSeen = after.observe(Self.forecast(minutesFrom: 10) { $0 >= 43 ? 1 : 0 }, cell: "c", at: Self.at(10))
+        let seen = try #require(seenSeen)
+        #expect(seen.id != told.id)
+        #expect(NoticeViews.wasTold(told.id, of: seen))
+        // Another cell's episode, or one hours later, was not told.
+        #expect(!NoticeViews.wasTold("d@\(Int(Self.at(40).timeIntervalSince1970))", of: seen))
+        #expect(!NoticeViews.wasTold("c@\(Int(Self.at(-200).timeIntervalSince1970))", of: seen))
+        #expect(!NoticeViews.wasTold(nil, of: seen))
+    }
+
+    @Test func snowAndSleetAreToldFromTheConditionOrTheTemperature() {
+        #expect(Precipitation(condition: Condition(description: "", icon: "", id: 601), temperature: 5) == .snow)
+        #expect(Precipitation(condition: Condition(description: "", icon: "", id: 613), temperature: -5) == .sleet)
+        #expect(Precipitation(condition: Condition(description: "", icon: "", id: 501), temperature: -5) == .rain)
+        #expect(Precipitation(condition: Condition(description: "", icon: "", id: 804), temperature: -1) == .snow)
+        #expect(Precipitation(condition: Condition(description: "", icon: "", id: 804), temperature: 1) == .sleet)
+        #expect(Precipitation(condition: nil, temperature: 10) == .rain)
+        #expect(Precipitation.Strength(millimetresPerHour: 2.4, of: .rain) == .light)
+        #expect(Precipitation.Strength(millimetresPerHour: 2.5, of: .rain) == .moderate)
+        #expect(Precipitation.Strength(millimetresPerHour: 7.6, of: .rain) == .heavy)
+        #expect(Precipitation.Strength(millimetresPerHour: 1.0, of: .snow) == .moderate)
+    }
+
+    @Test func theFreePlansStepsGiveACoarseNoticeOncePerEpisode() throws {
+        var forecast = Forecast.sample
+        forecast.source = .freePlan
+        forecast.hourly = (0..<16).map { index in
+            var hour = Forecast.sample.hourly[0]
+            hour.time = Self.at(index * 180)
+            hour.precipitation = index == 2 ? 1.2 : 0  // 06:00 Moscow: rain
+            hour.condition = Condition(description: "", icon: "10d", id: index == 2 ? 500 : 804)
+            hour.temperature = 4
+            return hour
+        }
+        var watch = RainWatch()
+        let seenEpisode = watch.observe(forecast, cell: "c", at: Self.at(0))
+        let episode = try #require(seenEpisode)
+        #expect(!episode.isPrecise)
+        let text = NoticeViews.rain(episode, place: .saransk, forecast: forecast, now: Self.at(0), texts: .for(.ru))
+        #expect(text.hasPrefix("☔ Около 07:00 ожидается: небольшой дождь."))
+        #expect(NoticeViews.rain(episode, place: .saransk, forecast: forecast, now: Self.at(0), texts: .for(.en)).hasPrefix("☔ Light rain expected around 07:00."))
+        let seenAgain = watch.observe(forecast, cell: "c", at: Self.at(30))
+        let again = try #require(seenAgain)
+        #expect(again.id == episode.id)
+    }
+
+    // MARK: Warnings
+
+    static let rainRU = WeatherAlert(
+        sender: "Гидрометцентр России", event: "Дождь", start: at(60), end: at(600), description: "Ожидается сильный дождь.", tags: ["Rain"])
+    static let rainEN = WeatherAlert(
+        sender: "Гидрометцентр России", event: "Rain", start: at(60), end: at(600), description: "Heavy rain expected.", tags: ["Rain"])
+
+    @Test func aWarningListedInTwoLanguagesIsDueOnceInTheChatsLanguage() throws {
+        let russian = NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], language: .ru, marks: [:], now: Self.at(0))
+        #expect(russian.map(\.alert.event) == ["Дождь"])
+        let english = NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], language: .en, marks: [:], now: Self.at(0))
+        #expect(english.map(\.alert.event) == ["Rain"])
+        #expect(russian[0].mark.key == english[0].mark.key)
+        #expect(!russian[0].isUpdate)
+        // Told: the next fetch, which lists it again, has nothing new.
+        let marks = [russian[0].mark.key: russian[0].mark.value]
+        #expect(NoticeViews.dueWarnings([Self.rainEN, Self.rainRU], language: .ru, marks: marks, now: Self.at(10)).isEmpty)
+    }
+
+    @Test func anExtendedWarningIsAShortUpdateNotASecondWarning() throws {
+        let told = try #require(NoticeViews.dueWarnings([Self.rainRU], language: .ru, marks: [:], now: Self.at(0)).first)
+        var extended = Self.rainRU
+        extended.end = Self.at(900)
+        let due = NoticeViews.dueWarnings([extended], language: .ru, marks: [told.mark.key: told.mark.value], now: Self.at(10))
+        #expect(due.count == 1)
+        #expect(due[0].isUpdate)
+        #expect(due[0].mark.key == told.mark.key)
+        let text = NoticeViews.warning(due[0], place: .saransk, zone: Self.moscow, texts: .for(.ru))
+        #expect(text.hasPrefix("⚠️ Предупреждение «Дождь» изменилось: теперь 15 ноября 02:00–16:00."))
+    }
+
+    @Test func aWarningNoticeNamesTheEventWhenWhoAndAShortDescription() throws {
+        var long = Self.rainEN
+        long.description = String(repeating: "Very heavy rain. ", count: 100)
+        let due = try #require(NoticeViews.dueWarnings([long], language: .en, marks: [:], now: Self.at(0)).first)
+        let text = NoticeViews.warning(due, place: .saransk, zone: Self.moscow, texts: .for(.en))
+        #expect(text.hasPrefix("⚠️ <b>Rain</b>\n15 Nov 02:00–11:00\nFrom: Гидрометцентр России\n\nVery heavy rain."))
+        #expect(text.count < 900)
+    }
+
+    @Test func anEndedWarningIsNotDue() {
+        #expect(NoticeViews.dueWarnings([Self.rainRU], language: .ru, marks: [:], now: Self.at(600)).isEmpty)
+    }
+
+    // MARK: Quiet hours
+
+    @Test func quietHoursReadAndHoldAcrossMidnight() throws {
+        let night = try #require(QuietHours("23:00-07:00"))
+        #expect(night.description == "23:00-07:00")
+        #expect(QuietHours("7 - 23")?.description == "07:00-23:00")
+        #expect(QuietHours("22.30–08.15")?.description == "22:30-08:15")
+        for bad in ["", "23:00", "25:00-07:00", "23:00-07:60", "23:00-23:00", "a-b", "23:0-07:00"] {
+            #expect(QuietHours(bad) == nil, "«\(bad)»")
+        }
+        #expect(night.contains(minuteOfDay: 23 * 60))
+        #expect(night.contains(minuteOfDay: 0))
+        #expect(!night.contains(minuteOfDay: 7 * 60))
+        #expect(!night.contains(minuteOfDay: 12 * 60))
+        // 01:00 in Moscow is quiet; they end at 07:00 Moscow, 04:00 UTC.
+        #expect(night.contains(Self.at(0), in: Self.moscow))
+        #expect(night.end(after: Self.at(0), in: Self.moscow) == Self.at(360))
+        #expect(QuietChoice(stored: "off") == .off)
+        #expect(QuietChoice(stored: "23:00-07:00") == .hours(night))
+        #expect(QuietChoice(stored: "junk") == nil)
+    }
+
+    @Test func rainInQuietHoursIsDroppedAndWarningsGoSilentlyOrWaitForMorning() throws {
+        let night = QuietHours.night
+        // 01:00 in Moscow: quiet.
+        #expect(NoticeViews.rainTiming(at: Self.at(0), quiet: night, zone: Self.moscow) == .dropped)
+        #expect(NoticeViews.rainTiming(at: Self.at(0), quiet: nil, zone: Self.moscow) == .now(silent: false))
+        // A warning starting at 03:00 (before 08:00) goes now, silently; one from 09:00 waits until 08:00.
+        #expect(NoticeViews.warningTiming(start: Self.at(120), at: Self.at(0), quiet: night, zone: Self.moscow) == .now(silent: true))
+        #expect(NoticeViews.warningTiming(start: Self.at(480), at: Self.at(0), quiet: night, zone: Self.moscow) == .held(until: Self.at(420)))
+        // 12:00 in Moscow: not quiet.
+        #expect(NoticeViews.rainTiming(at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
+        #expect(NoticeViews.warningTiming(start: Self.at(900), at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
+    }
+}
