@@ -51,6 +51,8 @@ public enum CallbackAction: Sendable, Hashable {
     case dailyOff(confirmed: Bool, question: Int)
     /// The cancel button of a daily forecast in the /daily list; in a group, with the member who opened it.
     case cancelDaily(id: Int64, by: Int64? = nil)
+    /// A switch of the /alerts message, saying what it sets (so a double tap does not undo itself).
+    case notices(NoticeSwitch, on: Bool)
 
     /// The most bytes callback data may have.
     public static let maximumLength = 64
@@ -81,6 +83,7 @@ public enum CallbackAction: Sendable, Hashable {
         case .reset(let confirmed, let question): "rs:\(confirmed ? "y" : "n"):\(question)"
         case .dailyOff(let confirmed, let question): "do:\(confirmed ? "y" : "n"):\(question)"
         case .cancelDaily(let id, let member): "dc:\(id)" + (member.map { ":\($0)" } ?? "")
+        case .notices(let which, let on): "al:\(which.rawValue):\(on ? "1" : "0")"
         }
     }
 
@@ -149,6 +152,9 @@ public enum CallbackAction: Sendable, Hashable {
         case ("fu", 2), ("fw", 2):
             guard let id = number(1) else { return nil }
             self = .moveFavorite(id: Int64(id), up: parts[0] == "fu")
+        case ("al", 3):
+            guard let which = NoticeSwitch(rawValue: String(parts[1])), parts[2] == "1" || parts[2] == "0" else { return nil }
+            self = .notices(which, on: parts[2] == "1")
         case ("rs", 3), ("do", 3):
             guard parts[1] == "y" || parts[1] == "n", let question = number(2) else { return nil }
             self = parts[0] == "rs" ? .reset(confirmed: parts[1] == "y", question: question) : .dailyOff(confirmed: parts[1] == "y", question: question)
@@ -186,6 +192,16 @@ public struct RetriedSearch: Sendable, Hashable {
         guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
         return String(text)
     }
+}
+
+/// The switches of the /alerts message.
+public enum NoticeSwitch: String, Sendable, Hashable {
+    /// Rain or snow within the hour.
+    case rain = "r"
+    /// Official warnings.
+    case warnings = "w"
+    /// Quiet hours: on (the chat's, or the default) or none.
+    case quiet = "q"
 }
 
 /// The modes of the favorites message.

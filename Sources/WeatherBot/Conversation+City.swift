@@ -248,6 +248,9 @@ extension Conversation {
         {
             context.chat.keep(old)
         }
+        if let old = context.chat.currentPlace, old.cityMark != place.cityMark, context.chat.notices.isOn {
+            context.say(context.texts.alertsFollowCity)
+        }
         context.chat.currentPlace = place
     }
 }

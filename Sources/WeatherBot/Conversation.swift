@@ -46,6 +46,8 @@ public struct Conversation: Sendable {
     /// The charts a chat may have in a minute, each drawn and uploaded as a photo: the same rule
     /// as OpenWeather's calls on a chat's behalf, told once a minute.
     let charts: CallBudget
+    /// The quiet hours of chats that chose none of their own (`ALERTS_QUIET_HOURS`); nil for none.
+    let defaultQuietHours: QuietHours?
     let clock: any WallClock
 
     public init(
@@ -59,8 +61,10 @@ public struct Conversation: Sendable {
         maximumFavorites: Int = 20,
         maximumSubscriptions: Int = 5,
         chartsPerChatPerMinute: Int = 6,
+        defaultQuietHours: QuietHours? = .night,
         clock: any WallClock = SystemWallClock()
     ) {
+        self.defaultQuietHours = defaultQuietHours
         self.charts = CallBudget(.init(perMinute: 0, perDay: 0, perChat: chartsPerChatPerMinute), clock: clock)
         self.geocoder = geocoder
         self.weather = weather
@@ -250,6 +254,8 @@ public struct Conversation: Sendable {
             askReset(&context)
         case .daily(let argument):
             await dailyCommand(argument, &context)
+        case .alerts(let argument):
+            await alertsCommand(argument, &context)
         case .unknown(let name) where name.isEmpty:
             context.say(context.texts.unsupported)
         case .unknown(let name):
@@ -390,6 +396,8 @@ public struct Conversation: Sendable {
             await moveFavorite(id: id, up: up, queryID: queryID, messageID: messageID, &context)
         case .cancelDaily(let id, let owner):
             await cancelDaily(id: id, by: owner, queryID: queryID, messageID: messageID, &context)
+        case .notices(let which, let on):
+            await pressNotices(which, on: on, queryID: queryID, messageID: messageID, &context)
         case .dailyOff(let confirmed, let question):
             guard question == current, case .confirmingDailyOff(let askedBy) = context.state else {
                 return stale(queryID, &context)

@@ -42,9 +42,14 @@ public protocol WeatherSource: Sendable {
     /// Weather fetched after `date`, fetching only when what is known is older: a daily forecast
     /// takes weather fetched ahead of its minute.
     func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport
+    /// Whether forecasts carry the minutes ahead (One Call), so rain is told to the minute; on
+    /// the free plan it is told from the 3-hourly steps.
+    var hasMinutes: Bool { get }
 }
 
 extension WeatherSource {
+    public var hasMinutes: Bool { true }
+
     /// A source without a cache of its own fetches as usual.
     public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
         try await weather(at: place, language: language, refresh: false)

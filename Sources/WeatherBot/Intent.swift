@@ -25,6 +25,8 @@ public enum Command: Sendable, Hashable {
     case city(String?)
     /// `/chart`: the chart of the chat's city (`/chart week` the week's); `/chart NAME` looks a place up.
     case chart(String?)
+    /// `/alerts`: the chat's notices with their switches; `/alerts on|off`, `/alerts quiet HH:MM-HH:MM|off`.
+    case alerts(String?)
     case unknown(String)
 }
 

@@ -120,6 +120,7 @@ public enum UpdateRouter {
         case "daily": return .daily(arguments.isEmpty ? nil : arguments)
         case "city": return .city(arguments.isEmpty ? nil : arguments)
         case "chart", "график": return .chart(arguments.isEmpty ? nil : arguments)
+        case "alerts", "notices": return .alerts(arguments.isEmpty ? nil : arguments)
         default: return .unknown(String(head))
         }
     }

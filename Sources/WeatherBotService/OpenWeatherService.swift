@@ -83,6 +83,8 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
     }
 
+    public var hasMinutes: Bool { !client.isOneCallUnavailable }
+
     public func lastKnown(at place: Place, language: Language) async -> WeatherReport? {
         guard let entry = await cache.lastKnown(latitude: place.latitude, longitude: place.longitude, language: Self.fetchedLanguage) else {
             return nil

@@ -53,6 +53,9 @@ struct FakeWeather: WeatherSource {
     var fetchedAt = Date(timeIntervalSince1970: 1_700_000_000)
     /// Notes on whose behalf (``CallContext/chatID``) each weather was asked for.
     var onBehalf: OnBehalf?
+    /// False as on the free plan: no minutes ahead.
+    var minutes = true
+    var hasMinutes: Bool { minutes }
 
     final class OnBehalf: Sendable {
         let chats = Mutex<[Int64?]>([])

@@ -224,6 +224,33 @@ import WeatherBotStore
             place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
             texts: .for(language)))
 
+        walk.section("notices")
+        try await walk.type("/alerts")
+        try await walk.press(ru ? "Дождь или снег" : "Rain or snow")
+        try await walk.type("/alerts quiet 23:00-07:00")
+        try await walk.type("/alerts quiet 25:00")
+        try await walk.type("/alerts on")
+        var rainy = Forecast.sample
+        rainy.minutely = (0..<60).map { MinutePrecipitation(time: now.addingTimeInterval(Double($0 * 60)), precipitation: $0 >= 20 && $0 < 55 ? 3 : 0) }
+        var watch = RainWatch()
+        if let episode = watch.observe(rainy, cell: "c", at: now) {
+            walk.lines.append("")
+            walk.lines.append("< the rain notice: " + NoticeViews.rain(episode, place: .saransk, forecast: rainy, now: now, texts: .for(language)))
+        }
+        let warning = WeatherAlert(
+            sender: "Росгидромет", event: ru ? "Сильный ветер" : "Strong wind", start: now.addingTimeInterval(3600), end: now.addingTimeInterval(15 * 3600),
+            description: ru ? "Порывы до 25 м/с." : "Gusts up to 25 m/s.", tags: ["Wind"])
+        for due in NoticeViews.dueWarnings([warning], language: language, marks: [:], now: now) {
+            walk.lines.append("")
+            walk.lines.append("< the warning: " + NoticeViews.warning(due, place: .saransk, zone: rainy.timeZone.timeZone, texts: .for(language)))
+            var extended = warning
+            extended.end = now.addingTimeInterval(20 * 3600)
+            for update in NoticeViews.dueWarnings([extended], language: language, marks: [due.mark.key: due.mark.value], now: now) {
+                walk.lines.append("")
+                walk.lines.append("< its update: " + NoticeViews.warning(update, place: .saransk, zone: rainy.timeZone.timeZone, texts: .for(language)))
+            }
+        }
+
         walk.section("what people type")
         try await walk.type(ru ? "/search Париж, Франция" : "/search Paris, France")
         try await walk.type(ru ? "/daily в полдень" : "/daily at noon")

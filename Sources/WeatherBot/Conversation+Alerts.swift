@@ -1,0 +1,113 @@
+import Foundation
+import TelegramBotAPI
+import WeatherBotStore
+
+extension Conversation {
+    // MARK: /alerts
+
+    /// `/alerts`: the chat's notices with their switches; `/alerts on`, `/alerts off`,
+    /// `/alerts quiet 23:00-07:00`, `/alerts quiet off`.
+    func alertsCommand(_ argument: String?, _ context: inout Context) async {
+        guard context.chat.currentPlace != nil else { return context.say(context.texts.alertsNeedCity) }
+        guard let argument else { return context.replies.append(alertsMessage(context)) }
+        let words = argument.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        var settings = context.chat.notices
+        let said: String
+        switch words.first {
+        case "on", "вкл", "включить":
+            (settings.rain, settings.warnings) = (true, true)
+            said = context.texts.alertsAllOn
+        case "off", "выкл", "выключить":
+            (settings.rain, settings.warnings) = (false, false)
+            said = context.texts.alertsAllOff
+        case "quiet", "тихие", "тишина":
+            let rest = words.dropFirst().joined(separator: " ")
+            if ["off", "выкл", "нет"].contains(rest) {
+                settings.quiet = .off
+                said = context.texts.alertsQuietOff
+            } else if let hours = QuietHours(rest) {
+                settings.quiet = .hours(hours)
+                said = context.texts.alertsQuietSet(Self.span(hours))
+            } else {
+                return context.say(context.texts.alertsBadQuiet(HTML.escape(HTML.truncate(rest, maximumCharacters: 32))))
+            }
+        default:
+            return context.say(context.texts.alertsUsage)
+        }
+        guard await mayChangeNotices(&context) else { return context.say(context.texts.alertsNotYours) }
+        change(to: settings, &context)
+        context.replies.append(alertsMessage(context, saying: said))
+    }
+
+    /// A switch of the /alerts message: sets what it says and draws the message again.
+    func pressNotices(_ which: NoticeSwitch, on: Bool, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard context.chat.currentPlace != nil else {
+            return context.answer(queryID, context.texts.alertsNeedCity)
+        }
+        guard await mayChangeNotices(&context) else {
+            return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.alertsNotYours, showAlert: true))
+        }
+        var settings = context.chat.notices
+        switch which {
+        case .rain: settings.rain = on
+        case .warnings: settings.warnings = on
+        // Quiet hours come back as the chat had them, or the default.
+        case .quiet: settings.quiet = on ? (settings.quiet == .off ? nil : settings.quiet) : .off
+        }
+        change(to: settings, &context)
+        context.answer(queryID)
+        let message = alertsMessage(context)
+        if let messageID, case .send(let text, .inline(let keyboard)?, _) = message {
+            context.replies.append(.edit(.id(messageID), text: text, keyboard: keyboard))
+        } else {
+            context.replies.append(message)
+        }
+    }
+
+    /// In a group, notices are changed by the member who turned them on, or an administrator;
+    /// anyone turns them on first.
+    private func mayChangeNotices(_ context: inout Context) async -> Bool {
+        guard let setBy = context.chat.notices.setBy, context.chat.notices.isOn else { return true }
+        return await mayChange(askedBy: setBy, &context)
+    }
+
+    private func change(to settings: NoticeSettings, _ context: inout Context) {
+        var settings = settings
+        if context.isGroup && settings.isOn && !context.chat.notices.isOn { settings.setBy = context.senderID }
+        if !settings.isOn { settings.setBy = nil }
+        context.chat.notices = settings
+    }
+
+    /// The /alerts message: the place, each notice on or off, the quiet hours, how to change them;
+    /// under `saying`, what a typed command just changed.
+    func alertsMessage(_ context: Context, saying said: String? = nil) -> Reply {
+        let texts = context.texts
+        let settings = context.chat.notices
+        let place = context.chat.currentPlace.map { "<b>\(Views.name(of: $0, texts.language))</b>" } ?? ""
+        let quiet = settings.quietHours(default: defaultQuietHours).map(Self.span)
+        func mark(_ on: Bool) -> String { on ? texts.alertsOnMark : texts.alertsOffMark }
+        var lines = said.map { [$0, ""] } ?? []
+        lines += [
+            texts.alertsTitle(place), "",
+            "\(mark(settings.rain)) \(texts.alertsRain)",
+            "\(mark(settings.warnings)) \(texts.alertsWarnings)",
+            texts.alertsQuietLine(quiet),
+        ]
+        if !weather.hasMinutes { lines += ["", texts.alertsCoarse] }
+        lines += ["", texts.alertsUsage]
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+            [InlineKeyboardButton(text: "\(mark(settings.rain)) \(texts.alertsRain)", callbackData: CallbackAction.notices(.rain, on: !settings.rain).encoded)],
+            [
+                InlineKeyboardButton(
+                    text: "\(mark(settings.warnings)) \(texts.alertsWarnings)", callbackData: CallbackAction.notices(.warnings, on: !settings.warnings).encoded)
+            ],
+            [InlineKeyboardButton(text: texts.alertsQuietButton(quiet), callbackData: CallbackAction.notices(.quiet, on: quiet == nil).encoded)],
+        ])
+        return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
+    }
+
+    /// «22:00–08:00».
+    static func span(_ hours: QuietHours) -> String {
+        "\(QuietHours.clock(hours.start))–\(QuietHours.clock(hours.end))"
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import Testing
+import WeatherBotStore
+@testable import WeatherBot
+import WeatherBotSQLite
+
+/// /alerts through the conversation, each step committed to a real SQLite file.
+@Suite struct AlertsConversationTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    func withCity(_ chat: Chat) async throws {
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+    }
+
+    func settings(_ chat: Chat) throws -> NoticeSettings {
+        try #require(try chat.database.chat(chat.id)).notices
+    }
+
+    @Test func withoutACityTheChatIsToldHowToChooseOneTheWayThatWorksThere() async throws {
+        let chat = try Chat()
+        let step = try await chat.send(.command(.alerts(nil)))
+        #expect(step.replies.last?.text?.hasPrefix("Уведомления приходят для вашего города. Сначала выберите его") == true)
+        #expect(step.replies.last?.text?.contains("геолокацию") == true)
+        let group = try Chat(id: -100)
+        let inGroup = try await group.send(.command(.alerts("on")), group: true, userMessageID: 3, sender: 7)
+        #expect(inGroup.replies.last?.text == "Уведомления приходят для города чата. Сначала выберите его: напишите /city и название, например /city Казань.")
+        #expect(try settings(group) == .off)
+    }
+
+    @Test func theMessageShowsEachNoticeAndItsSwitchesRedrawIt() async throws {
+        let chat = try Chat()
+        try await withCity(chat)
+        let shown = try await chat.send(.command(.alerts(nil)))
+        let text = try #require(shown.replies.last?.text)
+        #expect(text.hasPrefix("🔔 <b>Уведомления</b> — <b>Саранск</b>"))
+        #expect(text.contains("☐ ☔ Дождь или снег в ближайший час"))
+        #expect(text.contains("☐ ⚠️ Предупреждения о непогоде"))
+        #expect(text.contains("🌙 Тихие часы: 22:00–08:00 по местному времени"))
+        #expect(!text.contains("One Call"))
+
+        let pressed = try await chat.press("Дождь или снег", in: shown, messageID: 40)
+        #expect(try settings(chat) == NoticeSettings(rain: true))
+        guard case .edit(.id(40), let redrawn, let keyboard?) = pressed.replies.last else {
+            Issue.record("expected the message redrawn, got \(pressed.replies)")
+            return
+        }
+        #expect(redrawn.contains("✅ ☔ Дождь или снег в ближайший час"))
+        // A second tap of the old button sets the same again: it does not undo the first.
+        _ = try await chat.press("Дождь или снег", in: shown, messageID: 40)
+        #expect(try settings(chat).rain)
+        let quietOff = try await chat.press("Тихие часы", in: pressed, messageID: 40)
+        #expect(try settings(chat).quiet == .off)
+        #expect(quietOff.replies.last?.text?.contains("Тихих часов нет") == true)
+        _ = try await chat.press("Предупреждения", in: pressed, messageID: 40)
+        #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true, quiet: .off))
+        #expect(keyboard.inlineKeyboard.count == 3)
+    }
+
+    @Test func onOffAndQuietHoursAreTypedToo() async throws {
+        let chat = try Chat()
+        try await withCity(chat)
+        let on = try await chat.send(.command(.alerts("on")))
+        #expect(on.replies.count == 1)
+        #expect(on.replies.first?.text?.hasPrefix("Уведомления включены: дождь в ближайший час и предупреждения о непогоде.\n\n🔔 <b>Уведомления</b>") == true)
+        #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true))
+        let quiet = try await chat.send(.command(.alerts("quiet 23:00-07:00")))
+        #expect(quiet.replies.first?.text?.hasPrefix("🌙 Тихие часы: 23:00–07:00 по местному времени.\n") == true)
+        #expect(try settings(chat).quiet == .hours(QuietHours("23:00-07:00")!))
+        // A user who copies the hint's example with a dash of their own.
+        _ = try await chat.send(.command(.alerts("quiet 23:30 – 6:45")))
+        #expect(try settings(chat).quiet == .hours(QuietHours(start: 23 * 60 + 30, end: 6 * 60 + 45)!))
+        let bad = try await chat.send(.command(.alerts("quiet 25:00-07:00")))
+        #expect(bad.replies.first?.text?.hasPrefix("Не понимаю часы «25:00-07:00»") == true)
+        _ = try await chat.send(.command(.alerts("quiet off")))
+        #expect(try settings(chat).quiet == .off)
+        let unknown = try await chat.send(.command(.alerts("maybe")))
+        #expect(unknown.replies.first?.text?.hasPrefix("<code>/alerts on</code>") == true)
+        _ = try await chat.send(.command(.alerts("off")))
+        #expect(try settings(chat) == NoticeSettings(rain: false, warnings: false, quiet: .off))
+        chat.language = .en
+        let english = try await chat.send(.command(.alerts("on")))
+        #expect(english.replies.first?.text?.hasPrefix("Notices are on: rain within the hour and official weather warnings.\n") == true)
+        #expect(english.replies.first?.text?.contains("🌙 No quiet hours") == true)
+    }
+
+    @Test func theFreePlanSaysRainIsToldRoughly() async throws {
+        var weather = FakeWeather()
+        weather.minutes = false
+        let chat = try Chat(weather: weather)
+        try await withCity(chat)
+        let shown = try await chat.send(.command(.alerts(nil)))
+        #expect(shown.replies.last?.text?.contains("поминутные уведомления требуют подписки One Call 3.0") == true)
+    }
+
+    @Test func noticesFollowTheCityAndTheReplySaysSo() async throws {
+        let chat = try Chat()
+        try await withCity(chat)
+        _ = try await chat.send(.command(.alerts("on")))
+        let moved = try await chat.send(.command(.city("Казань")))
+        let changed = try await chat.press("Да, всё верно", in: moved)
+        #expect(changed.replies.contains { $0.text == "🔔 Уведомления теперь приходят для этого города." })
+        #expect(try #require(try chat.database.chat(chat.id)).currentPlace?.name == "Kazan")
+        // Without notices, a change of city says nothing of them.
+        _ = try await chat.send(.command(.alerts("off")))
+        let again = try await chat.send(.command(.city("Уфа")))
+        let quiet = try await chat.press("Да, всё верно", in: again)
+        #expect(!quiet.replies.contains { $0.text?.contains("Уведомления") == true })
+    }
+
+    @Test func resetForgetsThem() async throws {
+        let chat = try Chat()
+        try await withCity(chat)
+        _ = try await chat.send(.command(.alerts("on")))
+        let question = try await chat.send(.command(.reset))
+        _ = try await chat.press("Да, удалить всё", in: question)
+        #expect(try chat.database.chat(chat.id)?.notices ?? .off == .off)
+    }
+
+    @Test func inAGroupOnlyWhoeverTurnedThemOnOrAnAdministratorChangesThem() async throws {
+        let membership = FakeMembership(administrators: [9])
+        let chat = try Chat(id: -100, membership: membership)
+        let asked = try await chat.send(.command(.city("Саранск")), group: true, userMessageID: 1, sender: 7)
+        _ = try await GroupPermissionTests().press("Да", in: asked, by: 7, chat, chat.conversation)
+        _ = try await chat.send(.command(.alerts("on")), group: true, userMessageID: 2, sender: 7)
+        #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true, setBy: 7))
+        // Member 8 may not turn them off, by command or by button.
+        let refused = try await chat.send(.command(.alerts("off")), group: true, userMessageID: 3, sender: 8)
+        #expect(refused.replies.last?.text == "Уведомления чата меняет тот, кто их включил, или администратор чата.")
+        let shown = try await chat.send(.command(.alerts(nil)), group: true, userMessageID: 4, sender: 8)
+        let pressed = try await GroupPermissionTests().press("Дождь", in: shown, by: 8, chat, chat.conversation)
+        #expect(pressed.replies == [.answer(callbackQueryID: "q", text: "Уведомления чата меняет тот, кто их включил, или администратор чата.", showAlert: true)])
+        #expect(try settings(chat).rain)
+        // The administrator may; so may the member who turned them on.
+        _ = try await GroupPermissionTests().press("Дождь", in: shown, by: 9, chat, chat.conversation)
+        #expect(try !settings(chat).rain)
+        _ = try await chat.send(.command(.alerts("off")), group: true, userMessageID: 5, sender: 7)
+        #expect(try settings(chat) == .off)
+        // Off, anyone turns them on again, and becomes the one who may change them.
+        _ = try await chat.send(.command(.alerts("on")), group: true, userMessageID: 6, sender: 8)
+        #expect(try settings(chat).setBy == 8)
+    }
+
+    @Test func aForgedSwitchIsAnUnknownButton() async throws {
+        let chat = try Chat()
+        try await withCity(chat)
+        for data in ["al:x:1", "al:r:2", "al:r", "al:r:1:9"] {
+            #expect(CallbackAction(encoded: data) == nil, "\(data)")
+        }
+        #expect(CallbackAction(encoded: "al:q:0") == .notices(.quiet, on: false))
+        #expect(CallbackAction.notices(.warnings, on: true).encoded == "al:w:1")
+    }
+}
