@@ -158,6 +158,13 @@ extension BotRequest {
         Self(.sendMessage(SendMessage(chatID: chatID, html: text, replyMarkup: replyMarkup)), tag: tag)
     }
 
+    /// A message delivered without a sound.
+    public static func sendSilently(chatID: Int64, text: String) -> Self {
+        var message = SendMessage(chatID: chatID, html: text)
+        message.disableNotification = true
+        return Self(.sendMessage(message))
+    }
+
     /// New text and buttons for an earlier message; ``asNewMessage`` sends them as a new one.
     public static func editMessageText(chatID: Int64, target: MessageTarget, text: String, replyMarkup: InlineKeyboardMarkup? = nil) -> Self {
         Self(.editMessageText(EditMessageText(chatID: chatID, messageID: target.messageID, html: text, replyMarkup: replyMarkup)), tag: target.tag)

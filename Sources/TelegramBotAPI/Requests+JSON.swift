@@ -14,6 +14,7 @@ extension SendMessage: JSONWritable {
                 json.key("reply_parameters")
                 replyParameters.write(to: &json)
             }
+            if let disableNotification { json.field("disable_notification", disableNotification) }
         }
     }
 }

@@ -8,10 +8,12 @@ public struct SendMessage: TelegramRequest, Codable, Hashable {
     public var linkPreviewOptions: LinkPreviewOptions?
     public var replyMarkup: ReplyMarkup?
     public var replyParameters: ReplyParameters?
+    /// Delivered without a sound (a warning in the chat's quiet hours).
+    public var disableNotification: Bool?
 
     enum CodingKeys: String, CodingKey {
         case chatID = "chat_id", text, parseMode = "parse_mode", linkPreviewOptions = "link_preview_options", replyMarkup = "reply_markup"
-        case replyParameters = "reply_parameters"
+        case replyParameters = "reply_parameters", disableNotification = "disable_notification"
     }
 
     public init(

@@ -110,6 +110,41 @@ public final class BotMetrics: Sendable {
     }
 
     /// Telegram accepted a daily forecast.
+    // MARK: Notices
+
+    /// Notices decided by a check, by kind (`rain`, `warning`, `update`) and outcome: `queued`,
+    /// `late` (the rain had begun), `quiet` (rain in the chat's quiet hours, dropped), `held` (a
+    /// warning waiting for the quiet hours' end, counted at each check that holds it).
+    func notices(_ kind: String, _ outcome: String, _ count: Int) {
+        guard let factory, count > 0 else { return }
+        Counter(label: "weatherbot_notices_total", dimensions: [("kind", kind), ("outcome", outcome)], factory: factory).increment(by: Int64(count))
+    }
+
+    /// A notice in the outbox went unsent: its deadline passed before its turn.
+    func noticeLate() {
+        notices("any", "late_in_outbox", 1)
+    }
+
+    /// Entries of the feed's warnings not told again: other languages of one warning, and
+    /// warnings a chat was told of as they stand.
+    func warningsDeduplicated(_ count: Int) {
+        guard let factory, count > 0 else { return }
+        Counter(label: "weatherbot_warnings_deduplicated_total", factory: factory).increment(by: Int64(count))
+    }
+
+    /// A round of notice checks ended: the chats with notices on, the cells they make, the cells
+    /// checked, how long the round took, the interval achieved between rounds, and how many cells
+    /// the budget cannot check each interval.
+    func noticeRound(chats: Int, cells: Int, checked: Int, seconds: Double, interval: Double, uncovered: Int) {
+        guard let factory else { return }
+        Gauge(label: "weatherbot_notice_chats", factory: factory).record(chats)
+        Gauge(label: "weatherbot_notice_cells", factory: factory).record(cells)
+        Gauge(label: "weatherbot_notice_cells_checked", factory: factory).record(checked)
+        Gauge(label: "weatherbot_notice_round_seconds", factory: factory).record(seconds)
+        Gauge(label: "weatherbot_notice_interval_seconds", factory: factory).record(interval)
+        Gauge(label: "weatherbot_notice_cells_uncovered", factory: factory).record(uncovered)
+    }
+
     func dailySent() {
         guard let factory else { return }
         Counter(label: "weatherbot_daily_forecasts_sent_total", factory: factory).increment()

@@ -26,6 +26,8 @@ public struct BotRuntime: Sendable {
     }
     public let intake: Intake
     public let scheduler: DailyScheduler
+    /// Rain about to begin and official warnings, told to the chats that asked.
+    public let notices: NoticeChecker
     /// The charts drawn and uploaded, and their `file_id`s.
     public let charts: ChartPhotos
     let activity: TelegramChatActivity
@@ -47,6 +49,8 @@ public struct BotRuntime: Sendable {
         public var maximumFavorites: Int
         /// When the daily scheduler wakes and how late a forecast may be.
         public var daily: DailyScheduler.Configuration
+        /// How often notices are checked, and the default quiet hours.
+        public var notices: NoticeChecker.Configuration
         /// Webhook mode's settings; nil for polling.
         public var webhook: WebhookReceiver.Settings?
         /// Whether other replicas take webhook posts into the same inbox.
@@ -57,9 +61,11 @@ public struct BotRuntime: Sendable {
             outbox: OutboxSender.Configuration = OutboxSender.Configuration(),
             maximumFavorites: Int = 20,
             daily: DailyScheduler.Configuration = DailyScheduler.Configuration(),
+            notices: NoticeChecker.Configuration = NoticeChecker.Configuration(),
             webhook: WebhookReceiver.Settings? = nil,
             sharesInbox: Bool = false
         ) {
+            self.notices = notices
             self.pollTimeout = pollTimeout
             self.outbox = outbox
             self.maximumFavorites = maximumFavorites
@@ -88,7 +94,8 @@ public struct BotRuntime: Sendable {
         self.activity = activity
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
-            membership: TelegramChatMembership(client: telegram, logger: logger), mapLinks: mapLinks, maximumFavorites: configuration.maximumFavorites, clock: clock)
+            membership: TelegramChatMembership(client: telegram, logger: logger), mapLinks: mapLinks, maximumFavorites: configuration.maximumFavorites,
+            defaultQuietHours: configuration.notices.quietHours, clock: clock)
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
             database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock,
@@ -108,6 +115,9 @@ public struct BotRuntime: Sendable {
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily,
+            budget: openWeatherBudget, metrics: metrics)
+        notices = NoticeChecker(
+            store: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.notices,
             budget: openWeatherBudget, metrics: metrics)
         usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, metrics: metrics, logger: logger) }
         self.telegram = telegram
@@ -170,6 +180,7 @@ public struct BotRuntime: Sendable {
         // OpenWeather's count is stored last at a stop, after every call the others made.
         if let usage { services.append(Configured(service: usage)) }
         services += [Configured(service: activity), Configured(service: outbox), Configured(service: workers), Configured(service: scheduler)]
+        services.append(Configured(service: notices))
         services.append(
             Configured(service: intake.service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
         if let last { services.append(Configured(service: last)) }

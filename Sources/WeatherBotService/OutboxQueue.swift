@@ -1,3 +1,4 @@
+public import Foundation
 import DequeModule
 import HeapModule
 public import TelegramBotAPI
@@ -12,12 +13,15 @@ public struct QueuedReply: Sendable, Equatable {
     var attempts = 0
     /// Not to be sent before this time (seconds since 1970): a retry after a failure.
     var notBefore = 0.0
+    /// Not to be sent after this time: a notice that would mislead once it is late.
+    public var deadline: Date?
 
-    public init(id: Int64, chatID: Int64, lane: OutboxLane, request: BotRequest) {
+    public init(id: Int64, chatID: Int64, lane: OutboxLane, request: BotRequest, deadline: Date? = nil) {
         self.id = id
         self.chatID = chatID
         self.lane = lane
         self.request = request
+        self.deadline = deadline
     }
 
     /// A callback answer: it never waits behind messages and is not paced.
@@ -28,10 +32,11 @@ public struct QueuedReply: Sendable, Equatable {
 /// It does no I/O and reads no clock: the sender tells it the time, the replies each commit handed
 /// over, and the rows it read from the table.
 ///
-/// - **Lanes.** *Interactive* replies answer a chat's own update or button; *bulk* ones the bot
-///   sends unasked (daily forecasts). Whenever a slot of the overall rate comes, an interactive
-///   message goes first; bulk takes the rest. While bulk has work it is owed its share of the
-///   slots, so chatting never stops a broadcast outright.
+/// - **Lanes.** *Interactive* replies answer a chat's own update or button; *notices* tell a chat
+///   unasked about its city and are late soon (rain about to begin); *bulk* ones the bot sends
+///   unasked that can wait (daily forecasts). Whenever a slot of the overall rate comes, an
+///   interactive message goes first, then a notice; bulk takes the rest. While bulk has work it is
+///   owed its share of the slots, so chatting never stops a broadcast outright.
 /// - **Chats.** A chat has at most one message in flight, across both lanes; within a lane its
 ///   messages keep their order. The per-chat rate holds across both lanes. When a chat has an
 ///   answer and a forecast waiting, the answer goes first unless bulk is owed its slot, and the
@@ -434,15 +439,15 @@ struct OutboxQueue {
             later.removeMin()
             markReady(wake.chatID, in: wake.lane.rawValue)
         }
-        let interactive = OutboxLane.interactive.rawValue, bulk = OutboxLane.bulk.rawValue
-        guard !lanes[interactive].ready.isEmpty || !lanes[bulk].ready.isEmpty else {
+        let interactive = OutboxLane.interactive.rawValue, notice = OutboxLane.notice.rawValue, bulk = OutboxLane.bulk.rawValue
+        guard lanes.contains(where: { !$0.ready.isEmpty }) else {
             return later.min.map { .wait(until: $0.time) } ?? .idle
         }
         let slot = pacing.global.earliest(notBefore: now)
         if slot > now { return .wait(until: slot) }
         if let wait = recent.wait(at: now) { return .wait(until: wait) }
         let bulkOwed = pacing.bulkShare.map { $0.earliest(notBefore: now) <= now } ?? false
-        let order = bulkOwed && !lanes[bulk].ready.isEmpty ? [bulk, interactive] : [interactive, bulk]
+        let order = bulkOwed && !lanes[bulk].ready.isEmpty ? [bulk, interactive, notice] : [interactive, notice, bulk]
         for index in order {
             guard let reply = takeReady(index, at: now) else { continue }
             pacing.global.consume(at: now, forgivingLateness: true)

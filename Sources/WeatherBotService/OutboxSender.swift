@@ -7,9 +7,10 @@ import Synchronization
 public import TelegramBotAPI
 public import WeatherBotStore
 
-/// Sends committed replies within Telegram's limits, in two lanes: answers to chats first, bulk
-/// messages (daily forecasts) with the rest of the rate and a guaranteed share of it; callback
-/// answers at once. ``OutboxQueue`` decides what goes when; this is its I/O.
+/// Sends committed replies within Telegram's limits, in three lanes: answers to chats first,
+/// notices next (each dropped past its deadline), bulk messages (daily forecasts) with the rest of
+/// the rate and a guaranteed share of it; callback answers at once. ``OutboxQueue`` decides what
+/// goes when; this is its I/O.
 ///
 /// The outbox table is the durable record and memory the working queue: each commit hands the
 /// replies it wrote over (``committed(_:emptying:)``); the table is read at start, and for a lane
@@ -213,7 +214,7 @@ public final class OutboxSender: Service, Sendable {
                 await record { try await database.completeOutbox(id: id, chatID: item.chatId, tag: nil, messageID: nil, at: clock.date) }
                 continue
             }
-            var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, request: request)
+            var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, request: request, deadline: item.deadline)
             row.attempts = item.attempts
             row.notBefore = now() + max(item.notBefore.timeIntervalSince(clock.date), 0)
             rows.append(row)
@@ -265,6 +266,15 @@ public final class OutboxSender: Service, Sendable {
         if let deliveryFence, !deliveryFence() {
             logger.warning("not sent yet: the lease is not renewed")
             await retry(queued, after: 0.5)
+            return
+        }
+        // A notice past its deadline would mislead («дождь через 20 минут» once it rains): it goes
+        // unsent, its slot unused.
+        if let deadline = queued.deadline, clock.date > deadline {
+            queue.withLock { $0.answered(at: now()) }
+            logger.info("a notice past its deadline was not sent", metadata: ["outbox.id": "\(queued.id)"])
+            metrics.noticeLate()
+            await complete(queued, logger: logger)
             return
         }
         do {

@@ -12,6 +12,48 @@ public final class FakeOpenWeather: Sendable {
     private let down: Locked<Bool>
     private let refused: Locked<Int>
     private let requestLog: Locked<[Call]>?
+    private let sky: Locked<(@Sendable (_ latitude: Double, _ longitude: Double) -> Sky?)?>
+
+    /// What the sky does at a point, beyond the usual dry forecast: rain or snow from a time, for
+    /// some minutes, and warnings. One Call answers there carry the minutes ahead and the warnings.
+    public struct Sky: Sendable {
+        public var rainStarts: Date?
+        public var rainMinutes: Int
+        /// mm/h.
+        public var rate: Double
+        public var warnings: [Warning]
+
+        public init(rainStarts: Date? = nil, rainMinutes: Int = 30, rate: Double = 1.5, warnings: [Warning] = []) {
+            self.rainStarts = rainStarts
+            self.rainMinutes = rainMinutes
+            self.rate = rate
+            self.warnings = warnings
+        }
+    }
+
+    /// A warning as the feed lists it (one entry per language).
+    public struct Warning: Sendable {
+        public var sender: String
+        public var event: String
+        public var start: Date
+        public var end: Date
+        public var description: String
+        public var tags: [String]
+
+        public init(sender: String, event: String, start: Date, end: Date, description: String, tags: [String]) {
+            self.sender = sender
+            self.event = event
+            self.start = start
+            self.end = end
+            self.description = description
+            self.tags = tags
+        }
+    }
+
+    /// From now on, One Call answers at each point as `sky` says (nil: the usual forecast).
+    public func setSky(_ sky: @escaping @Sendable (_ latitude: Double, _ longitude: Double) -> Sky?) {
+        self.sky.withLock { $0 = sky }
+    }
 
     /// The server's base URL.
     public var url: URL { server.url }
@@ -61,6 +103,8 @@ public final class FakeOpenWeather: Sendable {
         self.refused = refused
         let log = logging ? Locked<[Call]>([]) : nil
         requestLog = log
+        let sky = Locked<(@Sendable (_ latitude: Double, _ longitude: Double) -> Sky?)?>(nil)
+        self.sky = sky
         let served = Locked<[ContinuousClock.Instant]>([])
         // Written once: the benchmark asks for thousands.
         let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
@@ -100,6 +144,10 @@ public final class FakeOpenWeather: Sendable {
                 calls.withLock { $0 += 1 }
                 if down.withLock({ $0 }) { return .json(["cod": 503, "message": "Service Unavailable"], status: 503) }
                 if forecastDelay > .zero { try? await Task.sleep(for: forecastDelay) }
+                let latitude = Double(request.query["lat"] ?? "") ?? 0, longitude = Double(request.query["lon"] ?? "") ?? 0
+                if let weather = sky.withLock({ $0 })?(latitude, longitude) {
+                    return .json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600, sky: weather, now: Date()))
+                }
                 return forecast
             default:
                 return .json(["cod": "404", "message": "Internal error"], status: 404)
@@ -131,6 +179,29 @@ public final class FakeOpenWeather: Sendable {
             guard name.hasPrefix("Place "), let number = Int(name.dropFirst("Place ".count)) else { return [] }
             return [["name": name, "lat": 40 + number, "lon": 30, "country": "RU"]]
         }
+    }
+
+    /// A One Call answer as `forecast(from:)`, with the minutes from `now` and the warnings of `sky`.
+    static func forecast(from start: Int, sky: Sky, now: Date) -> [String: Any] {
+        var body = forecast(from: start)
+        let minute = Int(now.timeIntervalSince1970) / 60 * 60
+        body["minutely"] = (0..<60).map { index -> [String: Any] in
+            let time = minute + index * 60
+            var wet = false
+            if let starts = sky.rainStarts?.timeIntervalSince1970 {
+                wet = Double(time) >= starts && Double(time) < starts + Double(sky.rainMinutes * 60)
+            }
+            return ["dt": time, "precipitation": wet ? sky.rate : 0]
+        }
+        if !sky.warnings.isEmpty {
+            body["alerts"] = sky.warnings.map { warning -> [String: Any] in
+                [
+                    "sender_name": warning.sender, "event": warning.event, "start": Int(warning.start.timeIntervalSince1970),
+                    "end": Int(warning.end.timeIntervalSince1970), "description": warning.description, "tags": warning.tags,
+                ]
+            }
+        }
+        return body
     }
 
     /// A One Call answer whose hours start at `start` (a whole hour, seconds since 1970).

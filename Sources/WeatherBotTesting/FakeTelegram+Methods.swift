@@ -119,7 +119,9 @@ extension FakeTelegram {
             if recording {
                 state.messages.insert(MessageKey(chat: chat, message: id))
                 let replyTo = ((body["reply_parameters"] as? [String: Any])?["message_id"] as? NSNumber)?.intValue
-                state.sent.append(Sent(chatID: chat, messageID: id, text: body["text"] as? String ?? "", markup: markup, replyTo: replyTo))
+                let silent = (body["disable_notification"] as? Bool) == true
+                state.sent.append(
+                    Sent(chatID: chat, messageID: id, text: body["text"] as? String ?? "", markup: markup, replyTo: replyTo, silent: silent))
             }
             // Telegram gives the whole message back; without a transcript, only what the bot reads
             // of it, as earlier rounds of the benchmark measured.

@@ -25,6 +25,8 @@ public final class FakeTelegram: Sendable {
         public var markup: String?
         /// The message it replies to (`reply_parameters`), when any.
         public var replyTo: Int? = nil
+        /// Sent without a sound (`disable_notification`).
+        public var silent = false
         /// When it was accepted.
         public var at = Date()
     }

@@ -1,8 +1,10 @@
 import WeatherBotService
+import WeatherBotStore
 
 extension BotRuntime.Configuration {
     /// The runtime's keys: `telegram.pollTimeout` and the outbox's rates in the `telegram` section,
-    /// `favorites.limit`, `daily.gracePeriod`. Their defaults are the runtime's own.
+    /// `favorites.limit`, `daily.gracePeriod`, `alerts.checkInterval` and `alerts.quietHours`.
+    /// Their defaults are the runtime's own.
     init(reader: ConfigurationReader) {
         self.init()
         let telegram = reader.scoped(to: "telegram")
@@ -21,6 +23,25 @@ extension BotRuntime.Configuration {
             reader.refuse("error: DAILY_GRACE_PERIOD must be between 0 and 86400 seconds, not \(gracePeriod).")
         }
         daily.gracePeriod = .seconds(gracePeriod)
+        let alerts = reader.scoped(to: "alerts")
+        let range = NoticeChecker.Configuration.intervalRange
+        let checkInterval = alerts.int(
+            "checkInterval", default: Int(notices.interval.components.seconds),
+            help: "seconds between checks of each place with notices on, \(range.lowerBound) to \(range.upperBound)")
+        if !range.contains(checkInterval) {
+            reader.refuse("error: ALERTS_CHECK_INTERVAL must be between \(range.lowerBound) and \(range.upperBound) seconds, not \(checkInterval).")
+        }
+        notices.interval = .seconds(checkInterval)
+        let quiet = alerts.string(
+            "quietHours", default: notices.quietHours?.description ?? "off",
+            help: "the local hours notices keep quiet in chats that set none, such as 22:00-08:00, or off")
+        if quiet.lowercased() == "off" {
+            notices.quietHours = nil
+        } else if let hours = QuietHours(quiet) {
+            notices.quietHours = hours
+        } else {
+            reader.refuse("error: ALERTS_QUIET_HOURS must be hours such as 22:00-08:00, or off, not \(quiet).")
+        }
     }
 }
 

@@ -47,6 +47,8 @@ enum Intake: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 final class BotHarness {
     let database: any BotStore
+    /// The worker's notice checker: tests run its rounds themselves (its own come an hour apart).
+    let notices: NoticeChecker
     let group: ServiceGroup
     let running: Task<Void, any Error>
     /// PostgreSQL's connection pool, which runs while the worker does.
@@ -72,7 +74,7 @@ final class BotHarness {
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         intake: Intake = .polling, outbox: OutboxSender.Configuration = .init(), metrics: BotMetrics = BotMetrics(),
         registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil, mapsURL: URL? = nil,
-        budget: CallBudget.Limits? = nil
+        budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil
     ) async throws {
         switch store {
         case .file(let path):
@@ -110,8 +112,11 @@ final class BotHarness {
         let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, logger: logger) }
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: openWeatherBudget,
-            configuration: .init(pollTimeout: 1, outbox: outbox, daily: .init(interval: schedulerInterval), webhook: webhook), clock: clock, metrics: metrics,
-            logger: logger)
+            configuration: .init(
+                pollTimeout: 1, outbox: outbox, daily: .init(interval: schedulerInterval), notices: .init(interval: .seconds(3600), quietHours: quietHours),
+                webhook: webhook),
+            clock: clock, metrics: metrics, logger: logger)
+        notices = runtime.notices
         try await runtime.prepare()
         // In webhook mode the worker's HTTP server takes Telegram's posts, on a port of its own.
         let listening = Locked<Int?>(nil)
@@ -207,12 +212,12 @@ final class Loopback {
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), outbox: OutboxSender.Configuration = .init(),
         metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil,
-        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil
+        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, intake: intake, outbox: outbox, metrics: metrics, registry: registry,
-            logger: logger, mapsURL: mapsURL, budget: budget)
+            logger: logger, mapsURL: mapsURL, budget: budget, quietHours: quietHours)
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.

@@ -99,6 +99,29 @@ import WeatherBotStore
         #expect((59...61).contains(bulk), "bulk sent \(bulk)")
     }
 
+    /// A broadcast of 1,000 forecasts is waiting and chats keep answering: a notice committed now
+    /// goes with the next slot chats leave, never behind the broadcast, and bulk keeps its share.
+    @Test func noticesGoAfterAnswersAndAheadOfABroadcast() {
+        var queue = Self.queue(rate: 10, bulkShare: 0.2)
+        queue.accept((1...1_000).map { Self.message($0, chat: $0, .bulk) })
+        guard case .send(let first) = queue.nextMessage(at: Self.start) else { Issue.record("nothing sent"); return }
+        queue.finish(first, at: Self.start)
+        queue.accept([Self.message(20_001, chat: 20_001, .notice), Self.message(20_002, chat: 20_002, .notice)])
+        queue.accept([Self.message(10_001, chat: 10_001)])
+        let sent = Self.run(&queue, until: Self.start + 1)
+        #expect(sent.prefix(3).map(\.reply.id) == [10_001, 20_001, 20_002])
+        // Chats first, then the notice; bulk meanwhile only the slots it is owed (one each half second).
+        var busy = Self.queue(rate: 10, bulkShare: 0.2)
+        busy.accept((1...1_000).map { Self.message($0, chat: $0, .bulk) })
+        busy.accept((1...5).map { Self.message(10_000 + $0, chat: 10_000 + $0) })
+        busy.accept([Self.message(30_000, chat: 30_000, .notice)])
+        let order = Self.run(&busy, until: Self.start + 2).map(\.reply.lane)
+        let notice = order.firstIndex(of: .notice) ?? order.count
+        #expect(order[..<notice].filter { $0 == .interactive }.count == 5, "\(order)")
+        #expect(order[..<notice].filter { $0 == .bulk }.count <= 2, "\(order)")
+        #expect(order.filter { $0 == .bulk }.count >= 3)
+    }
+
     @Test func bulkTakesWhatChatsLeave() {
         var queue = Self.queue(rate: 10, bulkShare: 0.2)
         queue.accept((1...1_000).map { Self.message($0, chat: $0, .bulk) })

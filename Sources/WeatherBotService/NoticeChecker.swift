@@ -1,0 +1,261 @@
+public import BotClock
+import Foundation
+public import Logging
+public import OpenWeather
+public import ServiceLifecycle
+import Synchronization
+import TelegramBotAPI
+public import WeatherBot
+public import WeatherBotStore
+
+/// Tells chats unasked about their city: rain or snow about to begin, and official warnings.
+///
+/// Every `interval` a round reads the chats with notices on, groups them by place cell (about
+/// 1 km), and takes each cell's weather through the shared cache: fetched once per cell and
+/// interval at the most, not at all when a card viewed in the interval fetched it. Cells with the
+/// most chats go first, at the budget's background priority, so people's own requests are never
+/// starved. Each cell's notices are decided (``RainWatch``, ``NoticeViews``) and committed as soon
+/// as its weather comes, in the notice lane with the marks that say they were sent, so a rain
+/// notice leaves within seconds of the check that saw it, and never twice.
+public struct NoticeChecker: Service {
+    let store: any NoticeStore
+    let weather: any WeatherSource
+    let outbox: OutboxSender?
+    let metrics: BotMetrics
+    let logger: Logger
+    let clock: any WallClock
+    let configuration: Configuration
+    let budget: CallBudget?
+    private let state: State
+
+    /// How often cells are checked and what quiet hours are by default; each default is here and only here.
+    public struct Configuration: Sendable {
+        /// How often each cell with a chat's notices is checked (`ALERTS_CHECK_INTERVAL`, 10 s to 1 h).
+        public var interval: Duration
+        /// The quiet hours of chats that chose none (`ALERTS_QUIET_HOURS`); nil for none.
+        public var quietHours: QuietHours?
+        /// Weather fetches under way at once.
+        public var maximumConcurrentFetches: Int
+        /// A rain notice decided less than this before its rain would come too late to be of use.
+        public var leastLead: Duration
+
+        public static let intervalRange: ClosedRange<Int> = 10...3600
+
+        public init(
+            interval: Duration = .seconds(600), quietHours: QuietHours? = .night, maximumConcurrentFetches: Int = 8, leastLead: Duration = .seconds(60)
+        ) {
+            let seconds = Int(interval.components.seconds)
+            self.interval = .seconds(min(max(seconds, Self.intervalRange.lowerBound), Self.intervalRange.upperBound))
+            self.quietHours = quietHours
+            self.maximumConcurrentFetches = max(1, maximumConcurrentFetches)
+            self.leastLead = leastLead
+        }
+    }
+
+    /// What rounds remember: the episodes of rain seen, and when the last round began.
+    final class State: Sendable {
+        let rain = Mutex(RainWatch())
+        let lastRound = Mutex<Date?>(nil)
+    }
+
+    public init(
+        store: any NoticeStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger, clock: any WallClock = SystemWallClock(),
+        configuration: Configuration = Configuration(), budget: CallBudget? = nil, metrics: BotMetrics = BotMetrics()
+    ) {
+        self.store = store
+        self.weather = weather
+        self.outbox = outbox
+        self.logger = logger
+        self.clock = clock
+        self.configuration = configuration
+        self.budget = budget
+        self.metrics = metrics
+        self.state = State()
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let started = clock.date
+                await round()
+                // The next round an interval after this one began; at once when this one took longer.
+                let next = started.addingTimeInterval(configuration.interval.timeInterval)
+                let wait = max(0, next.timeIntervalSince(clock.date))
+                do { try await clock.sleep(for: .milliseconds(Int64(wait * 1000))) } catch { return }
+            }
+        }
+        logger.info("notice checker stopped")
+    }
+
+    /// The chats of one place cell.
+    struct Cell {
+        var key: String
+        var chats: [NoticeChat]
+    }
+
+    /// What one round did.
+    public struct Round: Sendable, Hashable {
+        public var chats = 0
+        public var cells = 0
+        public var checked = 0
+        public var queued = 0
+    }
+
+    /// One round over every cell with a chat's notices. Returns what it did.
+    @discardableResult
+    public func round() async -> Round {
+        let started = clock.date
+        let chats: [NoticeChat]
+        do {
+            chats = try await store.noticeChats(at: started)
+        } catch {
+            logger.error("could not read the chats with notices", metadata: ["error": "\(error)"])
+            return Round()
+        }
+        // Cells with the most chats first: when the budget cannot cover them all, most people are told.
+        let cells = Dictionary(grouping: chats, by: { Self.cellKey(of: $0.place) })
+            .map { Cell(key: $0.key, chats: $0.value) }
+            .sorted { $0.chats.count != $1.chats.count ? $0.chats.count > $1.chats.count : $0.key < $1.key }
+        state.rain.withLock { $0.keep(only: Set(cells.map(\.key))) }
+        let interval = configuration.interval.timeInterval
+        // What the budget's background share can fetch in an interval; cells beyond wait longer.
+        let capacity = budget.map { $0.callsPerMinute(for: .background) * Int(interval) / 60 }
+        let uncovered = capacity.map { max(0, cells.count - $0) } ?? 0
+        if uncovered > 0 {
+            logger.warning(
+                "OpenWeather's budget cannot check every cell with notices each interval; the cells with most chats go first",
+                metadata: ["cells": "\(cells.count)", "cells.per.interval": "\(capacity ?? 0)"])
+        }
+        var round = Round(chats: chats.count, cells: cells.count)
+        let results = await withTaskGroup(of: (checked: Bool, queued: Int).self) { group in
+            var next = 0
+            var running = 0
+            var results: [(checked: Bool, queued: Int)] = []
+            while next < cells.count || running > 0 {
+                while next < cells.count && running < configuration.maximumConcurrentFetches {
+                    let cell = cells[next]
+                    group.addTask { await self.check(cell, fetchedAfter: started.addingTimeInterval(-interval)) }
+                    next += 1
+                    running += 1
+                }
+                if let result = await group.next() {
+                    results.append(result)
+                    running -= 1
+                }
+            }
+            return results
+        }
+        round.checked = results.filter(\.checked).count
+        round.queued = results.map(\.queued).reduce(0, +)
+        let ended = clock.date
+        let previous = state.lastRound.withLock { last in
+            defer { last = started }
+            return last
+        }
+        metrics.noticeRound(
+            chats: round.chats, cells: round.cells, checked: round.checked, seconds: ended.timeIntervalSince(started),
+            interval: previous.map { started.timeIntervalSince($0) } ?? interval, uncovered: uncovered)
+        if round.queued > 0 {
+            logger.info("notices queued", metadata: ["notices": "\(round.queued)", "cells": "\(round.cells)"])
+        }
+        return round
+    }
+
+    /// Checks one cell: its weather, then its chats' notices, committed together. Returns whether
+    /// the weather came, and how many notices were queued.
+    func check(_ cell: Cell, fetchedAfter: Date) async -> (checked: Bool, queued: Int) {
+        guard let first = cell.chats.first else { return (false, 0) }
+        let report: WeatherReport
+        do {
+            report = try await CallContext.$priority.withValue(.background) {
+                try await weather.weather(at: first.place, language: first.language, fetchedAfter: fetchedAfter)
+            }
+        } catch {
+            logger.debug("weather for notices unavailable", metadata: ["cell": "\(cell.key)", "error": "\(error)"])
+            return (false, 0)
+        }
+        let now = clock.date
+        let deliveries = decide(cell, report: report, now: now)
+        guard !deliveries.isEmpty else { return (true, 0) }
+        do {
+            let ids = try await store.commitNotices(deliveries, at: clock.date)
+            let queued = zip(ids, deliveries).flatMap { ids, delivery in
+                zip(ids, delivery.requests).map { id, request in
+                    QueuedReply(id: id, chatID: delivery.chatID, lane: .notice, request: request, deadline: delivery.deadline)
+                }
+            }
+            outbox?.committed(queued)
+            return (true, queued.count)
+        } catch {
+            logger.error("could not commit notices", metadata: ["error": "\(error)", "cell": "\(cell.key)"])
+            return (true, 0)
+        }
+    }
+
+    /// The notices of one cell's chats from its weather: rain about to begin, and warnings new or
+    /// changed, each by the chat's settings and quiet hours.
+    func decide(_ cell: Cell, report: WeatherReport, now: Date) -> [NoticeDelivery] {
+        let forecast = report.forecast
+        let zone = forecast.timeZone.timeZone
+        // Rain is told from weather fetched for this round; older weather (a failed refresh) is
+        // no ground for «через 20 минут».
+        let fresh = !report.isStale && now.timeIntervalSince(report.fetchedAt) <= configuration.interval.timeInterval + 60
+        let episode = fresh ? state.rain.withLock { $0.observe(forecast, cell: cell.key, at: now) } : nil
+        let feedEntries = forecast.alerts.filter { $0.end > now }.count
+        var deliveries: [NoticeDelivery] = []
+        var counts: [String: Int] = [:]
+        var repeated = 0
+        var texts: [String: String] = [:]
+        for chat in cell.chats {
+            let words = Texts.for(chat.language)
+            let quiet = chat.settings.quietHours(default: configuration.quietHours)
+            if chat.settings.rain, let episode, !NoticeViews.wasTold(chat.marks[NoticeViews.rainKey], of: episode) {
+                let mark = NoticeMark(key: NoticeViews.rainKey, value: episode.id, expiresAt: episode.start.addingTimeInterval(6 * 3600))
+                if episode.start.timeIntervalSince(now) < configuration.leastLead.timeInterval {
+                    counts["rain late", default: 0] += 1
+                } else {
+                    switch NoticeViews.rainTiming(at: now, quiet: quiet, zone: zone) {
+                    case .dropped, .held:
+                        // Marked, so later checks do not count it again; nothing is sent.
+                        deliveries.append(NoticeDelivery(chatID: chat.chatID, mark: mark, requests: [], deadline: episode.start))
+                        counts["rain quiet", default: 0] += 1
+                    case .now:
+                        let key = "rain \(chat.language) \(chat.place.name)"
+                        let text = texts[key] ?? NoticeViews.rain(episode, place: chat.place, forecast: forecast, now: now, texts: words)
+                        texts[key] = text
+                        deliveries.append(
+                            NoticeDelivery(
+                                chatID: chat.chatID, mark: mark, requests: [.sendMessage(chatID: chat.chatID, text: text)], deadline: episode.start))
+                        counts["rain queued", default: 0] += 1
+                    }
+                }
+            }
+            guard chat.settings.warnings, feedEntries > 0 else { continue }
+            let due = NoticeViews.dueWarnings(forecast.alerts, language: chat.language, marks: chat.marks, now: now)
+            repeated += feedEntries - due.count
+            for warning in due {
+                let kind = warning.isUpdate ? "update" : "warning"
+                switch NoticeViews.warningTiming(start: warning.alert.start, at: now, quiet: quiet, zone: zone) {
+                case .held, .dropped:
+                    counts["\(kind) held", default: 0] += 1
+                case .now(let silent):
+                    let text = NoticeViews.warning(warning, place: chat.place, zone: zone, texts: words)
+                    let request: BotRequest = silent ? .sendSilently(chatID: chat.chatID, text: text) : .sendMessage(chatID: chat.chatID, text: text)
+                    deliveries.append(NoticeDelivery(chatID: chat.chatID, mark: warning.mark, requests: [request], deadline: warning.alert.end))
+                    counts["\(kind) queued", default: 0] += 1
+                }
+            }
+        }
+        for (key, count) in counts {
+            let parts = key.split(separator: " ")
+            metrics.notices(String(parts[0]), String(parts[1]), count)
+        }
+        metrics.warningsDeduplicated(repeated)
+        return deliveries
+    }
+
+    /// A place cell as the weather cache keys it: the point rounded to 0.01°.
+    static func cellKey(of place: Place) -> String {
+        "\(Int((place.latitude * 100).rounded())):\(Int((place.longitude * 100).rounded()))"
+    }
+}
