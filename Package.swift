@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "weatherbotTests",
             dependencies: [
-                "weatherbot", "WeatherBotService", "HTTPTransport", "OpenWeather",
+                "weatherbot", "WeatherBotService", "WeatherBotStore", "HTTPTransport", "OpenWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),

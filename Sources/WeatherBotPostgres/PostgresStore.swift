@@ -313,6 +313,14 @@ public final class PostgresStore: BotStore {
         try await write { connection in try await Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), connection, logger) }
     }
 
+    public func keepNoticeRound(_ round: NoticeRound) async throws {
+        try await write { connection in try await Self.setFact(.noticeRound, round.stored, connection, logger) }
+    }
+
+    public func noticeRound() async throws -> NoticeRound? {
+        try await client.withConnection { connection in NoticeRound(stored: try await Self.fact(.noticeRound, connection, logger)) }
+    }
+
     public func openWeatherMinute() async throws -> [Int: Int] {
         try await client.withConnection { connection in WorkerFact.openWeatherMinute(try await Self.fact(.openWeatherLastMinute, connection, logger)) }
     }

@@ -74,4 +74,12 @@ extension BotDatabase: NoticeStore {
             }
         }
     }
+
+    public func keepNoticeRound(_ round: NoticeRound) async throws {
+        try await writer.write { db in try Self.setFact(.noticeRound, round.stored, db) }
+    }
+
+    public func noticeRound() async throws -> NoticeRound? {
+        try await writer.read { db in NoticeRound(stored: try Self.fact(.noticeRound, db)) }
+    }
 }

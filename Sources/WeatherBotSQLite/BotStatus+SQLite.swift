@@ -28,7 +28,8 @@ extension BotStatus {
                 damage: BotDatabase.quickCheck(db),
                 openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db),
                 openWeatherLastMinute: WorkerFact.openWeatherMinute(try fact(.openWeatherLastMinute)),
-                noticeChats: try noticeChats(db))
+                noticeChats: try noticeChats(db),
+                noticeRound: NoticeRound(stored: try fact(.noticeRound)))
         }
     }
 

@@ -93,24 +93,18 @@ public struct NoticeChecker: Service {
         var chats: [NoticeChat]
     }
 
-    /// What one round did.
-    public struct Round: Sendable, Hashable {
-        public var chats = 0
-        public var cells = 0
-        public var checked = 0
-        public var queued = 0
-    }
-
-    /// One round over every cell with a chat's notices. Returns what it did.
+    /// One round over every cell with a chat's notices. Returns what it did, which it also
+    /// keeps in the store for `weatherbot status`.
     @discardableResult
-    public func round() async -> Round {
+    public func round() async -> NoticeRound {
         let started = clock.date
+        var round = NoticeRound(at: started)
         let chats: [NoticeChat]
         do {
             chats = try await store.noticeChats(at: started)
         } catch {
             logger.error("could not read the chats with notices", metadata: ["error": "\(error)"])
-            return Round()
+            return round
         }
         // Cells with the most chats first: when the budget cannot cover them all, most people are told.
         let cells = Dictionary(grouping: chats, by: { Self.cellKey(of: $0.place) })
@@ -126,11 +120,11 @@ public struct NoticeChecker: Service {
                 "OpenWeather's budget cannot check every cell with notices each interval; the cells with most chats go first",
                 metadata: ["cells": "\(cells.count)", "cells.per.interval": "\(capacity ?? 0)"])
         }
-        var round = Round(chats: chats.count, cells: cells.count)
-        let results = await withTaskGroup(of: (checked: Bool, queued: Int).self) { group in
+        (round.chats, round.cells, round.uncovered) = (chats.count, cells.count, uncovered)
+        let results = await withTaskGroup(of: Tally.self) { group in
             var next = 0
             var running = 0
-            var results: [(checked: Bool, queued: Int)] = []
+            var results: [Tally] = []
             while next < cells.count || running > 0 {
                 while next < cells.count && running < configuration.maximumConcurrentFetches {
                     let cell = cells[next]
@@ -145,26 +139,46 @@ public struct NoticeChecker: Service {
             }
             return results
         }
-        round.checked = results.filter(\.checked).count
-        round.queued = results.map(\.queued).reduce(0, +)
-        let ended = clock.date
+        for tally in results {
+            round.checked += tally.checked ? 1 : 0
+            round.queued += tally.queued
+            round.late += tally.late
+            round.quiet += tally.quiet
+            round.held += tally.held
+            round.deduplicated += tally.deduplicated
+        }
         let previous = state.lastRound.withLock { last in
             defer { last = started }
             return last
         }
+        round.seconds = clock.date.timeIntervalSince(started)
+        round.interval = previous.map { started.timeIntervalSince($0) } ?? interval
         metrics.noticeRound(
-            chats: round.chats, cells: round.cells, checked: round.checked, seconds: ended.timeIntervalSince(started),
-            interval: previous.map { started.timeIntervalSince($0) } ?? interval, uncovered: uncovered)
+            chats: round.chats, cells: round.cells, checked: round.checked, seconds: round.seconds, interval: round.interval, uncovered: uncovered)
         if round.queued > 0 {
             logger.info("notices queued", metadata: ["notices": "\(round.queued)", "cells": "\(round.cells)"])
+        }
+        do {
+            try await store.keepNoticeRound(round)
+        } catch {
+            logger.warning("could not keep the notice round for status", metadata: ["error": "\(error)"])
         }
         return round
     }
 
-    /// Checks one cell: its weather, then its chats' notices, committed together. Returns whether
-    /// the weather came, and how many notices were queued.
-    func check(_ cell: Cell, fetchedAfter: Date) async -> (checked: Bool, queued: Int) {
-        guard let first = cell.chats.first else { return (false, 0) }
+    /// What checking one cell did.
+    struct Tally: Sendable {
+        var checked = false
+        var queued = 0
+        var late = 0
+        var quiet = 0
+        var held = 0
+        var deduplicated = 0
+    }
+
+    /// Checks one cell: its weather, then its chats' notices, committed together.
+    func check(_ cell: Cell, fetchedAfter: Date) async -> Tally {
+        guard let first = cell.chats.first else { return Tally() }
         let report: WeatherReport
         do {
             report = try await CallContext.$priority.withValue(.background) {
@@ -172,11 +186,12 @@ public struct NoticeChecker: Service {
             }
         } catch {
             logger.debug("weather for notices unavailable", metadata: ["cell": "\(cell.key)", "error": "\(error)"])
-            return (false, 0)
+            return Tally()
         }
         let now = clock.date
-        let deliveries = decide(cell, report: report, now: now)
-        guard !deliveries.isEmpty else { return (true, 0) }
+        var (deliveries, tally) = decide(cell, report: report, now: now)
+        tally.checked = true
+        guard !deliveries.isEmpty else { return tally }
         do {
             let ids = try await store.commitNotices(deliveries, at: clock.date)
             let queued = zip(ids, deliveries).flatMap { ids, delivery in
@@ -185,16 +200,17 @@ public struct NoticeChecker: Service {
                 }
             }
             outbox?.committed(queued)
-            return (true, queued.count)
+            tally.queued = queued.count
+            return tally
         } catch {
             logger.error("could not commit notices", metadata: ["error": "\(error)", "cell": "\(cell.key)"])
-            return (true, 0)
+            return tally
         }
     }
 
     /// The notices of one cell's chats from its weather: rain about to begin, and warnings new or
     /// changed, each by the chat's settings and quiet hours.
-    func decide(_ cell: Cell, report: WeatherReport, now: Date) -> [NoticeDelivery] {
+    func decide(_ cell: Cell, report: WeatherReport, now: Date) -> ([NoticeDelivery], Tally) {
         let forecast = report.forecast
         let zone = forecast.timeZone.timeZone
         // Rain is told from weather fetched for this round; older weather (a failed refresh) is
@@ -246,12 +262,20 @@ public struct NoticeChecker: Service {
                 }
             }
         }
+        var tally = Tally()
         for (key, count) in counts {
             let parts = key.split(separator: " ")
             metrics.notices(String(parts[0]), String(parts[1]), count)
+            switch parts[1] {
+            case "late": tally.late += count
+            case "quiet": tally.quiet += count
+            case "held": tally.held += count
+            default: break
+            }
         }
         metrics.warningsDeduplicated(repeated)
-        return deliveries
+        tally.deduplicated = repeated
+        return (deliveries, tally)
     }
 
     /// A place cell as the weather cache keys it: the point rounded to 0.01°.

@@ -290,6 +290,7 @@ public final class OutboxSender: Service, Sendable {
             }
             metrics.replySent(method: queued.request.method.rawValue, result: "ok")
             if queued.lane == .bulk && queued.request.method == .sendMessage { metrics.dailySent() }
+            if queued.lane == .notice { metrics.notices("any", "sent", 1) }
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch let error as TelegramError {
             await handle(error, queued: queued, logger: logger)

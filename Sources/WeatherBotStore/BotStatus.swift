@@ -24,6 +24,8 @@ public struct BotStatus: Sendable, Hashable {
     public var chats: Int
     /// Active chats with a city and a notice on: those the notice checker looks at each round.
     public var noticeChats: Int
+    /// What the notice checker's last round did; nil before the first.
+    public var noticeRound: NoticeRound?
     /// Daily forecasts skipped, missed for longer than the grace period, since the database began.
     public var dailyForecastsSkipped: Int
     /// The engine's check of its storage: nil when sound, else its first complaint.
@@ -40,9 +42,10 @@ public struct BotStatus: Sendable, Hashable {
     public init(
         lastSuccessfulPoll: Date?, inboxBacklog: Int, inboxSetAside: Int, lanes: [OutboxLane: Lane], subscriptions: Int,
         activeSubscriptions: Int, chats: Int, dailyForecastsSkipped: Int, damage: String?, openWeatherCallsToday: [String: Int] = [:],
-        openWeatherLastMinute: [Int: Int] = [:], noticeChats: Int = 0
+        openWeatherLastMinute: [Int: Int] = [:], noticeChats: Int = 0, noticeRound: NoticeRound? = nil
     ) {
         self.noticeChats = noticeChats
+        self.noticeRound = noticeRound
         self.lastSuccessfulPoll = lastSuccessfulPoll
         self.inboxBacklog = inboxBacklog
         self.inboxSetAside = inboxSetAside

@@ -180,6 +180,58 @@ public struct NoticeDelivery: Sendable, Hashable {
     }
 }
 
+/// What the notice checker's last round did, kept for `weatherbot status`.
+public struct NoticeRound: Sendable, Hashable {
+    /// When the round began.
+    public var at: Date
+    /// Chats with notices on, and the place cells they make.
+    public var chats = 0
+    public var cells = 0
+    /// Cells whose weather came in the round.
+    public var checked = 0
+    /// Seconds the round took, and since the round before began (the interval achieved).
+    public var seconds = 0.0
+    public var interval = 0.0
+    /// Cells OpenWeather's budget cannot check each interval (the ones with fewest chats wait).
+    public var uncovered = 0
+    /// Notices queued, rain notices too late to send, rain in quiet hours dropped, warnings held
+    /// for the end of quiet hours, and warnings' entries not told again.
+    public var queued = 0
+    public var late = 0
+    public var quiet = 0
+    public var held = 0
+    public var deduplicated = 0
+
+    public init(at: Date) {
+        self.at = at
+    }
+
+    /// As the worker's fact holds it: `name=value` pairs, by commas.
+    public var stored: String {
+        [
+            ("at", String(at.timeIntervalSince1970)), ("chats", "\(chats)"), ("cells", "\(cells)"), ("checked", "\(checked)"),
+            ("seconds", String(seconds)), ("interval", String(interval)), ("uncovered", "\(uncovered)"), ("queued", "\(queued)"),
+            ("late", "\(late)"), ("quiet", "\(quiet)"), ("held", "\(held)"), ("deduplicated", "\(deduplicated)"),
+        ].map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+    }
+
+    /// Read back; nil without a time. Pairs it does not know are left out.
+    public init?(stored: String?) {
+        var values: [Substring: Substring] = [:]
+        for pair in (stored ?? "").split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        guard let at = values["at"].flatMap({ Double($0) }) else { return nil }
+        self.at = Date(timeIntervalSince1970: at)
+        func int(_ name: Substring) -> Int { values[name].flatMap { Int($0) } ?? 0 }
+        (chats, cells, checked, uncovered) = (int("chats"), int("cells"), int("checked"), int("uncovered"))
+        (queued, late, quiet, held, deduplicated) = (int("queued"), int("late"), int("quiet"), int("held"), int("deduplicated"))
+        seconds = values["seconds"].flatMap { Double($0) } ?? 0
+        interval = values["interval"].flatMap { Double($0) } ?? 0
+    }
+}
+
 /// What the notice checker needs from storage, whichever engine keeps it.
 public protocol NoticeStore: Sendable {
     /// The active chats that have a city and a notice on, each with its marks that have not
@@ -190,4 +242,8 @@ public protocol NoticeStore: Sendable {
     /// mark and queues its requests in the notice lane with its deadline; marks expired at `now`
     /// are forgotten. Returns the outbox ids of each delivery, empty for one not queued.
     func commitNotices(_ deliveries: [NoticeDelivery], at now: Date) async throws -> [[Int64]]
+    /// Keeps what the last round did, in place of the round before, for `weatherbot status`.
+    func keepNoticeRound(_ round: NoticeRound) async throws
+    /// The round kept last; nil before the first.
+    func noticeRound() async throws -> NoticeRound?
 }

@@ -20,6 +20,8 @@ public enum WorkerFact {
         /// (``WorkerFact/openWeatherMinute(_:)-(Dictionary<Int, Int>)``): a worker starting counts
         /// them against its first minute.
         case openWeatherLastMinute
+        /// What the notice checker's last round did (``NoticeRound/stored``).
+        case noticeRound
     }
 
     /// Calls by second since 1970 as they are stored: "second:calls" pairs, by commas.

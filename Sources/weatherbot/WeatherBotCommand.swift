@@ -123,6 +123,7 @@ extension WeatherBotCommand {
             let budget = try await options.openWeatherBudget()
             print(Self.openWeatherCalls(status.openWeatherCallsToday, perDay: budget.perDay))
             print(Self.openWeatherMinute(status.openWeatherLastMinute, budget: budget))
+            for line in Self.notices(chats: status.noticeChats, round: status.noticeRound) { print(line) }
             guard let age, age <= Double(maxPollAge) else {
                 print("unhealthy: no successful poll in the last \(maxPollAge) s")
                 throw ExitCode(1)
@@ -145,6 +146,21 @@ extension WeatherBotCommand {
             let calls = kept.filter { Double($0.key) > now.timeIntervalSince1970 - 60 }.values.reduce(0, +)
             return "OpenWeather calls in the last minute: \(calls)\(Self.of(budget.perMinute, "a minute"))"
                 + (budget.perChat > 0 ? ", \(budget.perChat) a minute for one chat" : "")
+        }
+
+        /// The lines about notices: the chats with them on, and what the checker's last round did.
+        static func notices(chats: Int, round: NoticeRound?, now: Date = Date()) -> [String] {
+            var lines = ["chats with notices on: \(chats)"]
+            guard let round else { return lines + ["notice checks: none yet"] }
+            let ago = Int(max(now.timeIntervalSince(round.at), 0))
+            lines.append(
+                "notice checks: the last round \(ago) s ago checked \(round.checked) of \(round.cells) places in \(Int(round.seconds.rounded())) s, "
+                    + "\(Int(round.interval.rounded())) s after the one before"
+                    + (round.uncovered > 0 ? "; OpenWeather's budget cannot check \(round.uncovered) places each interval (those with fewest chats wait)" : ""))
+            lines.append(
+                "notices in the last round: \(round.queued) queued, \(round.late) too late to send, \(round.quiet) dropped in quiet hours, "
+                    + "\(round.held) held for the end of quiet hours, \(round.deduplicated) warnings' entries not told again")
+            return lines
         }
 
         /// « of 60 a minute» against a cap, «, no cap a day» without one.
@@ -180,6 +196,7 @@ extension WeatherBotCommand {
                     let budget = try await options.openWeatherBudget()
                     print(Self.openWeatherCalls(try await store.openWeatherCalls(onDay: CivilDate.utcDay(of: Date())), perDay: budget.perDay))
                     print(Self.openWeatherMinute(try await store.openWeatherMinute(), budget: budget))
+                    for line in Self.notices(chats: try await store.noticeChatCount(), round: try await store.noticeRound()) { print(line) }
                 } catch {
                     FileHandle.standardError.write(Data("unhealthy: cannot read the database at \(location): \(PostgresStore.describe(error))\n".utf8))
                     throw ExitCode(1)

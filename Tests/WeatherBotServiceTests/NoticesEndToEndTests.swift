@@ -74,6 +74,10 @@ extension LoopbackTests {
             #expect(counted[#"weatherbot_notices_total{kind="warning",outcome="queued"}"#] == 1, "\(counted)")
             #expect((counted["weatherbot_warnings_deduplicated_total"] ?? 0) >= 1, "\(counted)")
             #expect(counted["weatherbot_notice_chats"] == 1, "\(counted)")
+            #expect(counted[#"weatherbot_notices_total{kind="any",outcome="sent"}"#] == 2, "\(counted)")
+            // Kept for `weatherbot status`: the last round found nothing new.
+            let kept = try #require(try await bot.database.noticeRound())
+            #expect(kept.chats == 1 && kept.cells == 1 && kept.checked == 1 && kept.queued == 0 && kept.deduplicated == 2, "\(kept)")
 
             // /alerts shows the switches on; turning rain off is a press.
             telegram.sendText("/alerts", from: chatID)

@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import WeatherBotStore
 import Testing
 @testable import weatherbot
 
@@ -23,5 +24,23 @@ import Testing
         #expect(
             WeatherBotCommand.Status.openWeatherMinute([:], budget: .init(perMinute: 0, perChat: 0), now: now)
                 == "OpenWeather calls in the last minute: 0, no cap a minute")
+    }
+
+    @Test func noticesAreToldWithTheLastRoundAndWhatTheBudgetCannotCover() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(WeatherBotCommand.Status.notices(chats: 0, round: nil, now: now) == ["chats with notices on: 0", "notice checks: none yet"])
+        var round = NoticeRound(at: now.addingTimeInterval(-42))
+        (round.chats, round.cells, round.checked, round.seconds, round.interval) = (900, 120, 118, 31.4, 600.2)
+        (round.queued, round.late, round.quiet, round.held, round.deduplicated, round.uncovered) = (37, 1, 4, 2, 55, 20)
+        // As the worker keeps it and status reads it back.
+        let kept = try #require(NoticeRound(stored: round.stored))
+        #expect(kept == round)
+        #expect(
+            WeatherBotCommand.Status.notices(chats: 900, round: kept, now: now) == [
+                "chats with notices on: 900",
+                "notice checks: the last round 42 s ago checked 118 of 120 places in 31 s, 600 s after the one before; OpenWeather's budget cannot check 20 places each interval (those with fewest chats wait)",
+                "notices in the last round: 37 queued, 1 too late to send, 4 dropped in quiet hours, 2 held for the end of quiet hours, 55 warnings' entries not told again",
+            ])
+        #expect(NoticeRound(stored: "chats=3") == nil)
     }
 }
