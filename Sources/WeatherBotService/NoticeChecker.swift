@@ -13,8 +13,8 @@ public import WeatherBotStore
 /// Every `interval` a round reads the chats with notices on, groups them by place cell (about
 /// 1 km), and takes each cell's weather through the shared cache: fetched once per cell and
 /// interval at the most, not at all when a card viewed in the interval fetched it. Cells with the
-/// most chats go first, at the budget's background priority, so people's own requests are never
-/// starved. Each cell's notices are decided (``RainWatch``, ``NoticeViews``) and committed as soon
+/// most chats go first, spread evenly over most of the interval, at the budget's background
+/// priority, so people's own requests are never starved. Each cell's notices are decided (``RainWatch``, ``NoticeViews``) and committed as soon
 /// as its weather comes, in the notice lane with the marks that say they were sent, so a rain
 /// notice leaves within seconds of the check that saw it, and never twice.
 public struct NoticeChecker: Service {
@@ -121,6 +121,9 @@ public struct NoticeChecker: Service {
                 metadata: ["cells": "\(cells.count)", "cells.per.interval": "\(capacity ?? 0)"])
         }
         (round.chats, round.cells, round.uncovered) = (chats.count, cells.count, uncovered)
+        // The cells are checked evenly over most of the interval, not all at once: OpenWeather's
+        // calls and the notices they bring come at a steady pace a sender can keep up with.
+        let step = cells.count > 1 ? interval * Self.spreadOver / Double(cells.count) : 0
         let results = await withTaskGroup(of: Tally.self) { group in
             var next = 0
             var running = 0
@@ -128,7 +131,12 @@ public struct NoticeChecker: Service {
             while next < cells.count || running > 0 {
                 while next < cells.count && running < configuration.maximumConcurrentFetches {
                     let cell = cells[next]
-                    group.addTask { await self.check(cell, fetchedAfter: started.addingTimeInterval(-interval)) }
+                    let slot = started.addingTimeInterval(Double(next) * step)
+                    group.addTask {
+                        let wait = slot.timeIntervalSince(self.clock.date)
+                        if wait > 0 { try? await self.clock.sleep(for: .milliseconds(Int64(wait * 1000))) }
+                        return await self.check(cell, fetchedAfter: self.clock.date.addingTimeInterval(-interval))
+                    }
                     next += 1
                     running += 1
                 }
@@ -277,6 +285,9 @@ public struct NoticeChecker: Service {
         tally.deduplicated = repeated
         return (deliveries, tally)
     }
+
+    /// The part of the interval a round's checks are spread over; the rest is slack for the slowest.
+    static let spreadOver = 0.8
 
     /// A place cell as the weather cache keys it: the point rounded to 0.01°.
     static func cellKey(of place: Place) -> String {

@@ -36,7 +36,9 @@ public struct QueuedReply: Sendable, Equatable {
 ///   unasked about its city and are late soon (rain about to begin); *bulk* ones the bot sends
 ///   unasked that can wait (daily forecasts). Whenever a slot of the overall rate comes, an
 ///   interactive message goes first, then a notice; bulk takes the rest. While bulk has work it is
-///   owed its share of the slots, so chatting never stops a broadcast outright.
+///   owed its share of the slots, so chatting never stops a broadcast outright; while notices
+///   wait, the share waits too (a notice is late in minutes, a forecast is not, and notices are
+///   few: one per chat and episode).
 /// - **Chats.** A chat has at most one message in flight, across both lanes; within a lane its
 ///   messages keep their order. The per-chat rate holds across both lanes. When a chat has an
 ///   answer and a forecast waiting, the answer goes first unless bulk is owed its slot, and the
@@ -447,7 +449,8 @@ struct OutboxQueue {
         if slot > now { return .wait(until: slot) }
         if let wait = recent.wait(at: now) { return .wait(until: wait) }
         let bulkOwed = pacing.bulkShare.map { $0.earliest(notBefore: now) <= now } ?? false
-        let order = bulkOwed && !lanes[bulk].ready.isEmpty ? [bulk, interactive, notice] : [interactive, notice, bulk]
+        // Bulk's owed slot waits while notices do: they are late in minutes, forecasts are not.
+        let order = bulkOwed && !lanes[bulk].ready.isEmpty && lanes[notice].ready.isEmpty ? [bulk, interactive, notice] : [interactive, notice, bulk]
         for index in order {
             guard let reply = takeReady(index, at: now) else { continue }
             pacing.global.consume(at: now, forgivingLateness: true)

@@ -94,7 +94,10 @@ extension FakeTelegram {
             guard (200..<300).contains(response.status) else { return (response, []) }
             state.feed.received[chat, default: 0] += 1
             if !isAnswer && release?.start == .firstMessage && state.feed.origin == nil { state.feed.origin = now }
-            observer?.accepted(AcceptedReply(method: method, chat: chat, callbackQueryID: isAnswer ? query : nil, uploaded: uploaded, at: now))
+            observer?.accepted(
+                AcceptedReply(
+                    method: method, chat: chat, callbackQueryID: isAnswer ? query : nil, uploaded: uploaded, at: now,
+                    text: method == "sendMessage" ? body["text"] as? String : nil, silent: (body["disable_notification"] as? Bool) == true))
             // A press held back for this chat's replies may be posted now. A long poll stopped at
             // one looks again on its own, a moment later (``getUpdates(_:)``).
             var connections: [CheckedContinuation<NextPost, Never>] = []

@@ -444,6 +444,10 @@ public struct AcceptedReply: Sendable {
     /// For a photo: whether its bytes were uploaded (else it went by `file_id`).
     public var uploaded: Bool?
     public var at: Date
+    /// A message's text (`sendMessage`), for the benchmark to tell what it was.
+    public var text: String? = nil
+    /// Sent without a sound (`disable_notification`).
+    public var silent = false
 
     public var isAnswerToPress: Bool { method == "answerCallbackQuery" }
 }

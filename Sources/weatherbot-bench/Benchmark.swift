@@ -51,6 +51,8 @@ struct Benchmark: AsyncParsableCommand {
         /// OpenWeather's call budget: 1,000 daily forecasts due at one minute, 200 chats talking
         /// and one flooding, against 60 calls a minute.
         case budget
+        /// Rain notices and warnings for 100,000 chats in 2,000 cells while a broadcast runs and chats talk.
+        case notices
     }
 
     @Option(
@@ -62,7 +64,7 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices).")
     var scenarios: [Scenario] = []
 
     @Option(
@@ -111,6 +113,7 @@ struct Benchmark: AsyncParsableCommand {
                 return try await FailoverScenario(quick: quick, executable: executable, postgres: postgres).run()
             }),
             (.budget, { try await BudgetScenario(quick: quick, executable: $0, dueIn: budgetDueIn).run() }),
+            (.notices, { try await NoticesScenario(quick: quick, executable: $0).run() }),
         ]
         runs.removeAll { !chosen.contains($0.0) }
         let baseline = compare ?? baseline
