@@ -22,6 +22,8 @@ extension Conversation {
             said = context.texts.alertsAllOff
         case "quiet", "тихие", "тишина":
             let rest = words.dropFirst().joined(separator: " ")
+            // Alone: the quiet hours as they are, and how to change them.
+            if rest.isEmpty { return context.replies.append(alertsMessage(context)) }
             if ["off", "выкл", "нет"].contains(rest) {
                 settings.quiet = .off
                 said = context.texts.alertsQuietOff
@@ -32,7 +34,8 @@ extension Conversation {
                 return context.say(context.texts.alertsBadQuiet(HTML.escape(HTML.truncate(rest, maximumCharacters: 32))))
             }
         default:
-            return context.say(context.texts.alertsUsage)
+            let word = HTML.escape(HTML.truncate(argument, maximumCharacters: 32))
+            return context.say(context.texts.alertsUnknown(word) + " " + context.texts.alertsUsage)
         }
         guard await mayChangeNotices(&context) else { return context.say(context.texts.alertsNotYours) }
         change(to: settings, &context)
@@ -42,7 +45,10 @@ extension Conversation {
     /// A switch of the /alerts message: sets what it says and draws the message again.
     func pressNotices(_ which: NoticeSwitch, on: Bool, queryID: String, messageID: Int?, _ context: inout Context) async {
         guard context.chat.currentPlace != nil else {
-            return context.answer(queryID, context.texts.alertsNeedCity)
+            // The chat was reset since: the old message says so instead of showing switches that were.
+            context.answer(queryID, context.texts.alertsNeedCity)
+            if let messageID { context.replies.append(.edit(.id(messageID), text: context.texts.alertsNeedCity)) }
+            return
         }
         guard await mayChangeNotices(&context) else {
             return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.alertsNotYours, showAlert: true))
@@ -95,14 +101,20 @@ extension Conversation {
         ]
         if !weather.hasMinutes { lines += ["", texts.alertsCoarse] }
         lines += ["", texts.alertsUsage]
-        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
+        var rows = [
             [InlineKeyboardButton(text: "\(mark(settings.rain)) \(texts.alertsRain)", callbackData: CallbackAction.notices(.rain, on: !settings.rain).encoded)],
             [
                 InlineKeyboardButton(
                     text: "\(mark(settings.warnings)) \(texts.alertsWarnings)", callbackData: CallbackAction.notices(.warnings, on: !settings.warnings).encoded)
             ],
-            [InlineKeyboardButton(text: texts.alertsQuietButton(quiet), callbackData: CallbackAction.notices(.quiet, on: quiet == nil).encoded)],
-        ])
+        ]
+        // Off, the button offers the default; without a default there is nothing to offer.
+        if let quiet {
+            rows.append([InlineKeyboardButton(text: texts.alertsQuietButton(quiet), callbackData: CallbackAction.notices(.quiet, on: false).encoded)])
+        } else if let fallback = defaultQuietHours {
+            rows.append([InlineKeyboardButton(text: texts.alertsQuietOnButton(Self.span(fallback)), callbackData: CallbackAction.notices(.quiet, on: true).encoded)])
+        }
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: rows)
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
     }
 

@@ -61,11 +61,14 @@ public enum NoticeViews {
     }
 
     /// The warnings of `alerts` still in force at `now` that a chat with `marks` was not told of as
-    /// they stand: each warning once however many languages the feed lists it in, keyed by its
-    /// sender, start and kinds (``warningKey(_:)``), its end the value (a new end is an update).
-    public static func dueWarnings(_ alerts: [WeatherAlert], language: Language, marks: [String: String], now: Date) -> [DueWarning] {
+    /// they stand: each warning once however many languages the feed lists it in, keyed by the
+    /// place cell it was read for and its sender, start and kinds (``warningKey(_:cell:)``), its
+    /// end the value (a new end is an update). A chat whose city moves is told the new place's
+    /// warnings, even one that reads like the old place's: the feed does not say what area a
+    /// warning covers.
+    public static func dueWarnings(_ alerts: [WeatherAlert], cell: String, language: Language, marks: [String: String], now: Date) -> [DueWarning] {
         WeatherViews.warnings(alerts.filter { $0.end > now }, in: language).compactMap { alert in
-            let key = warningKey(alert)
+            let key = warningKey(alert, cell: cell)
             let value = warningValue(alert)
             let told = marks[key]
             guard told != value else { return nil }
@@ -75,11 +78,11 @@ public enum NoticeViews {
         }
     }
 
-    /// `warning:` and a digest of what stays the same while a warning is extended: its sender,
-    /// start and kinds (its event's words when it has no kinds).
-    static func warningKey(_ alert: WeatherAlert) -> String {
+    /// `warning:` and a digest of the cell and of what stays the same while a warning is
+    /// extended: its sender, start and kinds (its event's words when it has no kinds).
+    static func warningKey(_ alert: WeatherAlert, cell: String) -> String {
         let kinds = alert.tags.isEmpty ? alert.event : alert.tags.sorted().joined(separator: ",")
-        return "warning:" + Digest.fnv1a("\(alert.sender)|\(Int(alert.start.timeIntervalSince1970))|\(kinds)")
+        return "warning:" + Digest.fnv1a("\(cell)|\(alert.sender)|\(Int(alert.start.timeIntervalSince1970))|\(kinds)")
     }
 
     /// What can change in a warning told already: its end.
@@ -120,10 +123,12 @@ public enum NoticeViews {
         case dropped
     }
 
-    /// Rain told in quiet hours is dropped: it has begun by morning.
-    public static func rainTiming(at now: Date, quiet: QuietHours?, zone: TimeZone) -> Timing {
+    /// Rain that begins in the quiet hours is not told; rain due after they end is told when
+    /// they do (the next check after their end), if it is still ahead then.
+    public static func rainTiming(start: Date, at now: Date, quiet: QuietHours?, zone: TimeZone) -> Timing {
         guard let quiet, quiet.contains(now, in: zone) else { return .now(silent: false) }
-        return .dropped
+        let end = quiet.end(after: now, in: zone)
+        return start < end ? .dropped : .held(until: end)
     }
 
     /// A warning in quiet hours goes at once without a sound when it starts before they end;

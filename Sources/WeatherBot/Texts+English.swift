@@ -194,9 +194,11 @@ extension Texts {
         alertsOffMark: "☐",
         alertsQuietLine: { hours in
             guard let hours else { return "🌙 No quiet hours: notices come at any time." }
-            return "🌙 Quiet hours: \(hours) local time. No rain notices then; warnings come silently."
+            return "🌙 Quiet hours: \(hours) local time. No notice of rain that begins then; warnings come silently, and those starting later come when the quiet hours end."
         },
-        alertsQuietButton: { hours in hours.map { "🌙 Quiet hours: \($0)" } ?? "🌙 Quiet hours: none" },
+        alertsQuietButton: { "🌙 Quiet hours: \($0) — turn off" },
+        alertsQuietOnButton: { "🌙 Turn on quiet hours \($0)" },
+        alertsUnknown: { "I don't understand “\($0)”." },
         alertsUsage:
             "<code>/alerts on</code> turns everything on, <code>/alerts off</code> everything off, <code>/alerts quiet 23:00-07:00</code> sets your quiet hours, <code>/alerts quiet off</code> removes them.",
         alertsCoarse: "Rain is told from the 3-hourly forecast, roughly: minute-by-minute notices need a One Call 3.0 subscription at OpenWeather.",
@@ -205,8 +207,8 @@ extension Texts {
         alertsNotYours: "The chat's notices are changed by whoever turned them on, or by an administrator.",
         alertsAllOn: "Notices are on: rain within the hour and official weather warnings.",
         alertsAllOff: "Notices are off.",
-        alertsQuietSet: { "🌙 Quiet hours: \($0) local time." },
-        alertsQuietOff: "🌙 No quiet hours: notices come at any time.",
+        alertsQuietSet: { "Quiet hours set: \($0)." },
+        alertsQuietOff: "Quiet hours are off.",
         alertsFollowCity: "🔔 Notices now come for this city.",
         inMinutes: { "in \($0) \(plural($0, one: "minute", other: "minutes"))" },
         forMinutes: { "for about \($0) \(plural($0, one: "minute", other: "minutes"))" },
@@ -224,7 +226,7 @@ extension Texts {
 
         // MARK: Reset
 
-        resetQuestion: "Delete everything the bot knows about this chat: the city, favorites and daily forecasts? This cannot be undone.",
+        resetQuestion: "Delete everything the bot knows about this chat: the city, favorites, daily forecasts and notices? This cannot be undone.",
         resetConfirmButton: "🗑 Yes, delete everything",
         resetCancelButton: "Cancel",
         resetDone: "Everything is deleted. To start again, press /start",

@@ -226,8 +226,12 @@ public struct Texts: Sendable {
     let alertsOffMark: String
     /// What quiet hours do, or that there are none (nil).
     let alertsQuietLine: @Sendable (_ hours: String?) -> String
-    /// The quiet hours' button: pressing it turns them off, or back to the default.
-    let alertsQuietButton: @Sendable (_ hours: String?) -> String
+    /// The quiet hours' button, pressing which turns them off.
+    let alertsQuietButton: @Sendable (_ hours: String) -> String
+    /// The button that turns the default quiet hours on again.
+    let alertsQuietOnButton: @Sendable (_ hours: String) -> String
+    /// An argument of /alerts that is none of its words.
+    let alertsUnknown: @Sendable (_ text: String) -> String
     let alertsUsage: String
     /// On the free plan rain is told from the 3-hourly forecast.
     let alertsCoarse: String

@@ -238,11 +238,14 @@ public struct NoticeChecker: Service {
                 if episode.start.timeIntervalSince(now) < configuration.leastLead.timeInterval {
                     counts["rain late", default: 0] += 1
                 } else {
-                    switch NoticeViews.rainTiming(at: now, quiet: quiet, zone: zone) {
-                    case .dropped, .held:
+                    switch NoticeViews.rainTiming(start: episode.start, at: now, quiet: quiet, zone: zone) {
+                    case .dropped:
                         // Marked, so later checks do not count it again; nothing is sent.
                         deliveries.append(NoticeDelivery(chatID: chat.chatID, mark: mark, requests: [], deadline: episode.start))
                         counts["rain quiet", default: 0] += 1
+                    case .held:
+                        // Told at the first check after the quiet hours, the rain still ahead.
+                        counts["rain held", default: 0] += 1
                     case .now:
                         let key = "rain \(chat.language) \(chat.place.name)"
                         let text = texts[key] ?? NoticeViews.rain(episode, place: chat.place, forecast: forecast, now: now, texts: words)
@@ -255,7 +258,7 @@ public struct NoticeChecker: Service {
                 }
             }
             guard chat.settings.warnings, feedEntries > 0 else { continue }
-            let due = NoticeViews.dueWarnings(forecast.alerts, language: chat.language, marks: chat.marks, now: now)
+            let due = NoticeViews.dueWarnings(forecast.alerts, cell: cell.key, language: chat.language, marks: chat.marks, now: now)
             repeated += feedEntries - due.count
             for warning in due {
                 let kind = warning.isUpdate ? "update" : "warning"

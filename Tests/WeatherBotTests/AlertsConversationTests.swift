@@ -39,6 +39,7 @@ import WeatherBotSQLite
         #expect(text.contains("☐ ☔ Дождь или снег в ближайший час"))
         #expect(text.contains("☐ ⚠️ Предупреждения о непогоде"))
         #expect(text.contains("🌙 Тихие часы: 22:00–08:00 по местному времени"))
+        #expect(text.contains("а те, что начнутся позже, — когда тихие часы кончатся"))
         #expect(!text.contains("One Call"))
 
         let pressed = try await chat.press("Дождь или снег", in: shown, messageID: 40)
@@ -51,9 +52,13 @@ import WeatherBotSQLite
         // A second tap of the old button sets the same again: it does not undo the first.
         _ = try await chat.press("Дождь или снег", in: shown, messageID: 40)
         #expect(try settings(chat).rain)
-        let quietOff = try await chat.press("Тихие часы", in: pressed, messageID: 40)
+        let quietOff = try await chat.press("Тихие часы: 22:00–08:00 — выключить", in: pressed, messageID: 40)
         #expect(try settings(chat).quiet == .off)
         #expect(quietOff.replies.last?.text?.contains("Тихих часов нет") == true)
+        // Off, the button offers the default back.
+        let quietOn = try await chat.press("Включить тихие часы 22:00–08:00", in: quietOff, messageID: 40)
+        #expect(try settings(chat).quiet == nil)
+        _ = try await chat.press("Тихие часы: 22:00–08:00 — выключить", in: quietOn, messageID: 40)
         _ = try await chat.press("Предупреждения", in: pressed, messageID: 40)
         #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true, quiet: .off))
         #expect(keyboard.inlineKeyboard.count == 3)
@@ -67,7 +72,11 @@ import WeatherBotSQLite
         #expect(on.replies.first?.text?.hasPrefix("Уведомления включены: дождь в ближайший час и предупреждения о непогоде.\n\n🔔 <b>Уведомления</b>") == true)
         #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true))
         let quiet = try await chat.send(.command(.alerts("quiet 23:00-07:00")))
-        #expect(quiet.replies.first?.text?.hasPrefix("🌙 Тихие часы: 23:00–07:00 по местному времени.\n") == true)
+        #expect(quiet.replies.first?.text?.hasPrefix("Тихие часы изменены: 23:00–07:00.\n") == true)
+        // «/alerts quiet» alone shows them as they are.
+        let asked = try await chat.send(.command(.alerts("quiet")))
+        #expect(asked.replies.first?.text?.hasPrefix("🔔 <b>Уведомления</b>") == true)
+        #expect(asked.replies.first?.text?.contains("🌙 Тихие часы: 23:00–07:00 по местному времени.") == true)
         #expect(try settings(chat).quiet == .hours(QuietHours("23:00-07:00")!))
         // A user who copies the hint's example with a dash of their own.
         _ = try await chat.send(.command(.alerts("quiet 23:30 – 6:45")))
@@ -77,13 +86,15 @@ import WeatherBotSQLite
         _ = try await chat.send(.command(.alerts("quiet off")))
         #expect(try settings(chat).quiet == .off)
         let unknown = try await chat.send(.command(.alerts("maybe")))
-        #expect(unknown.replies.first?.text?.hasPrefix("<code>/alerts on</code>") == true)
+        #expect(unknown.replies.first?.text?.hasPrefix("Не понимаю «maybe». <code>/alerts on</code>") == true)
         _ = try await chat.send(.command(.alerts("off")))
         #expect(try settings(chat) == NoticeSettings(rain: false, warnings: false, quiet: .off))
         chat.language = .en
         let english = try await chat.send(.command(.alerts("on")))
         #expect(english.replies.first?.text?.hasPrefix("Notices are on: rain within the hour and official weather warnings.\n") == true)
         #expect(english.replies.first?.text?.contains("🌙 No quiet hours") == true)
+        // Without quiet hours, the button offers the default.
+        #expect(english.replies.first.map { "\($0)".contains("Turn on quiet hours 22:00–08:00") } == true)
     }
 
     @Test func theFreePlanSaysRainIsToldRoughly() async throws {
@@ -115,7 +126,13 @@ import WeatherBotSQLite
         try await withCity(chat)
         _ = try await chat.send(.command(.alerts("on")))
         let question = try await chat.send(.command(.reset))
+        #expect(question.replies.first?.text?.contains("ежедневные прогнозы и уведомления") == true)
+        let shown = try await chat.send(.command(.alerts(nil)))
         _ = try await chat.press("Да, удалить всё", in: question)
+        #expect(try chat.database.chat(chat.id)?.notices ?? .off == .off)
+        // The old message's switch, pressed after the reset, says how to begin again and loses its buttons.
+        let stale = try await chat.press("Дождь", in: shown, messageID: 44)
+        #expect(stale.replies.contains(.edit(.id(44), text: "Уведомления приходят для вашего города. Сначала выберите его: напишите /city и название, например /city Казань, или отправьте геолокацию.")))
         #expect(try chat.database.chat(chat.id)?.notices ?? .off == .off)
     }
 

@@ -240,12 +240,12 @@ import WeatherBotStore
         let warning = WeatherAlert(
             sender: "Росгидромет", event: ru ? "Сильный ветер" : "Strong wind", start: now.addingTimeInterval(3600), end: now.addingTimeInterval(15 * 3600),
             description: ru ? "Порывы до 25 м/с." : "Gusts up to 25 m/s.", tags: ["Wind"])
-        for due in NoticeViews.dueWarnings([warning], language: language, marks: [:], now: now) {
+        for due in NoticeViews.dueWarnings([warning], cell: "c", language: language, marks: [:], now: now) {
             walk.lines.append("")
             walk.lines.append("< the warning: " + NoticeViews.warning(due, place: .saransk, zone: rainy.timeZone.timeZone, texts: .for(language)))
             var extended = warning
             extended.end = now.addingTimeInterval(20 * 3600)
-            for update in NoticeViews.dueWarnings([extended], language: language, marks: [due.mark.key: due.mark.value], now: now) {
+            for update in NoticeViews.dueWarnings([extended], cell: "c", language: language, marks: [due.mark.key: due.mark.value], now: now) {
                 walk.lines.append("")
                 walk.lines.append("< its update: " + NoticeViews.warning(update, place: .saransk, zone: rainy.timeZone.timeZone, texts: .for(language)))
             }

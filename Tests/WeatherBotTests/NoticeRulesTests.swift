@@ -152,22 +152,22 @@ import WeatherBotStore
         sender: "Гидрометцентр России", event: "Rain", start: at(60), end: at(600), description: "Heavy rain expected.", tags: ["Rain"])
 
     @Test func aWarningListedInTwoLanguagesIsDueOnceInTheChatsLanguage() throws {
-        let russian = NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], language: .ru, marks: [:], now: Self.at(0))
+        let russian = NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], cell: "c", language: .ru, marks: [:], now: Self.at(0))
         #expect(russian.map(\.alert.event) == ["Дождь"])
-        let english = NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], language: .en, marks: [:], now: Self.at(0))
+        let english = NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], cell: "c", language: .en, marks: [:], now: Self.at(0))
         #expect(english.map(\.alert.event) == ["Rain"])
         #expect(russian[0].mark.key == english[0].mark.key)
         #expect(!russian[0].isUpdate)
         // Told: the next fetch, which lists it again, has nothing new.
         let marks = [russian[0].mark.key: russian[0].mark.value]
-        #expect(NoticeViews.dueWarnings([Self.rainEN, Self.rainRU], language: .ru, marks: marks, now: Self.at(10)).isEmpty)
+        #expect(NoticeViews.dueWarnings([Self.rainEN, Self.rainRU], cell: "c", language: .ru, marks: marks, now: Self.at(10)).isEmpty)
     }
 
     @Test func anExtendedWarningIsAShortUpdateNotASecondWarning() throws {
-        let told = try #require(NoticeViews.dueWarnings([Self.rainRU], language: .ru, marks: [:], now: Self.at(0)).first)
+        let told = try #require(NoticeViews.dueWarnings([Self.rainRU], cell: "c", language: .ru, marks: [:], now: Self.at(0)).first)
         var extended = Self.rainRU
         extended.end = Self.at(900)
-        let due = NoticeViews.dueWarnings([extended], language: .ru, marks: [told.mark.key: told.mark.value], now: Self.at(10))
+        let due = NoticeViews.dueWarnings([extended], cell: "c", language: .ru, marks: [told.mark.key: told.mark.value], now: Self.at(10))
         #expect(due.count == 1)
         #expect(due[0].isUpdate)
         #expect(due[0].mark.key == told.mark.key)
@@ -178,14 +178,23 @@ import WeatherBotStore
     @Test func aWarningNoticeNamesTheEventWhenWhoAndAShortDescription() throws {
         var long = Self.rainEN
         long.description = String(repeating: "Very heavy rain. ", count: 100)
-        let due = try #require(NoticeViews.dueWarnings([long], language: .en, marks: [:], now: Self.at(0)).first)
+        let due = try #require(NoticeViews.dueWarnings([long], cell: "c", language: .en, marks: [:], now: Self.at(0)).first)
         let text = NoticeViews.warning(due, place: .saransk, zone: Self.moscow, texts: .for(.en))
         #expect(text.hasPrefix("⚠️ <b>Rain</b>\n15 Nov 02:00–11:00\nFrom: Гидрометцентр России\n\nVery heavy rain."))
         #expect(text.count < 900)
     }
 
     @Test func anEndedWarningIsNotDue() {
-        #expect(NoticeViews.dueWarnings([Self.rainRU], language: .ru, marks: [:], now: Self.at(600)).isEmpty)
+        #expect(NoticeViews.dueWarnings([Self.rainRU], cell: "c", language: .ru, marks: [:], now: Self.at(600)).isEmpty)
+    }
+
+    /// A chat whose city moved is told the new place's warnings, even one that reads the same.
+    @Test func aWarningToldForOnePlaceIsNewForAnother() throws {
+        let told = try #require(NoticeViews.dueWarnings([Self.rainRU], cell: "5575:3762", language: .ru, marks: [:], now: Self.at(0)).first)
+        let marks = [told.mark.key: told.mark.value]
+        #expect(NoticeViews.dueWarnings([Self.rainRU], cell: "5575:3762", language: .ru, marks: marks, now: Self.at(0)).isEmpty)
+        let there = NoticeViews.dueWarnings([Self.rainRU], cell: "5579:4912", language: .ru, marks: marks, now: Self.at(0))
+        #expect(there.count == 1 && !there[0].isUpdate)
     }
 
     // MARK: Quiet hours
@@ -210,16 +219,18 @@ import WeatherBotStore
         #expect(QuietChoice(stored: "junk") == nil)
     }
 
-    @Test func rainInQuietHoursIsDroppedAndWarningsGoSilentlyOrWaitForMorning() throws {
+    @Test func rainWithinQuietHoursIsNotToldRainAfterThemWaitsAndWarningsGoSilentlyOrWaitForMorning() throws {
         let night = QuietHours.night
         // 01:00 in Moscow: quiet.
-        #expect(NoticeViews.rainTiming(at: Self.at(0), quiet: night, zone: Self.moscow) == .dropped)
-        #expect(NoticeViews.rainTiming(at: Self.at(0), quiet: nil, zone: Self.moscow) == .now(silent: false))
+        // Rain at 03:00, within them, is not told; rain at 08:20, after them, waits for 08:00.
+        #expect(NoticeViews.rainTiming(start: Self.at(120), at: Self.at(0), quiet: night, zone: Self.moscow) == .dropped)
+        #expect(NoticeViews.rainTiming(start: Self.at(440), at: Self.at(0), quiet: night, zone: Self.moscow) == .held(until: Self.at(420)))
+        #expect(NoticeViews.rainTiming(start: Self.at(120), at: Self.at(0), quiet: nil, zone: Self.moscow) == .now(silent: false))
         // A warning starting at 03:00 (before 08:00) goes now, silently; one from 09:00 waits until 08:00.
         #expect(NoticeViews.warningTiming(start: Self.at(120), at: Self.at(0), quiet: night, zone: Self.moscow) == .now(silent: true))
         #expect(NoticeViews.warningTiming(start: Self.at(480), at: Self.at(0), quiet: night, zone: Self.moscow) == .held(until: Self.at(420)))
         // 12:00 in Moscow: not quiet.
-        #expect(NoticeViews.rainTiming(at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
+        #expect(NoticeViews.rainTiming(start: Self.at(700), at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
         #expect(NoticeViews.warningTiming(start: Self.at(900), at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
     }
 }

@@ -84,8 +84,8 @@ import WeatherBotStore
             + counted("minutesShort", texts.minutesShort) + counted("hoursShort", texts.hoursShort)
             + one("alertsTitle", texts.alertsTitle) + one("alertsQuietLine", texts.alertsQuietLine)
             + [Piece(entry: "alertsQuietLine(none)", inserted: [], text: texts.alertsQuietLine(nil))]
-            + one("alertsQuietButton", texts.alertsQuietButton)
-            + [Piece(entry: "alertsQuietButton(none)", inserted: [], text: texts.alertsQuietButton(nil))]
+            + one("alertsQuietButton", texts.alertsQuietButton) + one("alertsQuietOnButton", texts.alertsQuietOnButton)
+            + one("alertsUnknown", texts.alertsUnknown)
             + one("alertsBadQuiet", texts.alertsBadQuiet) + one("alertsQuietSet", texts.alertsQuietSet)
             + counted("inMinutes", texts.inMinutes) + counted("forMinutes", texts.forMinutes)
             + [Piece(entry: "rainSoon", inserted: [a, b, c, "⟨d⟩"], text: texts.rainSoon(a, b, c, "⟨d⟩"))]
