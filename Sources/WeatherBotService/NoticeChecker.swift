@@ -135,7 +135,9 @@ public struct NoticeChecker: Service {
                     group.addTask {
                         let wait = slot.timeIntervalSince(self.clock.date)
                         if wait > 0 { try? await self.clock.sleep(for: .milliseconds(Int64(wait * 1000))) }
-                        return await self.check(cell, fetchedAfter: self.clock.date.addingTimeInterval(-interval))
+                        // Weather fetched since the cell's last check (a card viewed meanwhile) will do;
+                        // the last check's own, a moment less than an interval old, will not.
+                        return await self.check(cell, fetchedAfter: self.clock.date.addingTimeInterval(-interval * Self.acceptedAge))
                     }
                     next += 1
                     running += 1
@@ -291,6 +293,8 @@ public struct NoticeChecker: Service {
 
     /// The part of the interval a round's checks are spread over; the rest is slack for the slowest.
     static let spreadOver = 0.8
+    /// How old, in intervals, the weather a check takes may be.
+    static let acceptedAge = 0.9
 
     /// A place cell as the weather cache keys it: the point rounded to 0.01°.
     static func cellKey(of place: Place) -> String {

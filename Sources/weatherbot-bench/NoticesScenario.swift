@@ -9,7 +9,7 @@ import WeatherBotTesting
 ///
 /// 100,000 chats with notices on (rain and warnings) live in 2,000 place cells, 50 to a cell; each
 /// also has a daily forecast due when the worker starts, so a 100,000-forecast broadcast is under
-/// way throughout. A tenth of the chats keep quiet hours that cover the hour of the run. The fake
+/// way throughout. A tenth of each cell's chats keep quiet hours that cover the hour of the run. The fake
 /// OpenWeather rains in a tenth of the cells, each from a time 15 to 45 minutes after the start
 /// (staggered by cell), and lists a warning, in Russian and in English, in a twentieth. The fake
 /// Telegram holds the bot to 30 messages a second (one a second per chat, bursts of three); 1,000
@@ -100,7 +100,8 @@ struct NoticesScenario {
         moscow.timeZone = TimeZone(identifier: "Europe/Moscow")!
         let hour = moscow.component(.hour, from: Date())
         let quiet = QuietHours(start: ((hour + 23) % 24) * 60, end: ((hour + 2) % 24) * 60)!
-        let quietChats = Set((1...Int64(subscribers)).filter { $0 % 10 == 0 })
+        // A tenth of each cell's chats (every chat's place in its cell is id / cells).
+        let quietChats = Set((1...Int64(subscribers)).filter { ($0 / Int64(cells)) % 10 == 0 })
         do {
             let database = try BotDatabase.open(path: path)
             let now = Date()
