@@ -135,6 +135,8 @@ public struct NoticeChecker: Service {
                     group.addTask {
                         let wait = slot.timeIntervalSince(self.clock.date)
                         if wait > 0 { try? await self.clock.sleep(for: .milliseconds(Int64(wait * 1000))) }
+                        // The worker stops: the cells not checked yet wait for the next run.
+                        if Task.isCancelled { return Tally() }
                         // Weather fetched since the cell's last check (a card viewed meanwhile) will do;
                         // the last check's own, a moment less than an interval old, will not.
                         return await self.check(cell, fetchedAfter: self.clock.date.addingTimeInterval(-interval * Self.acceptedAge))
