@@ -38,7 +38,9 @@ public struct QueuedReply: Sendable, Equatable {
 ///   interactive message goes first, then a notice; bulk takes the rest. While bulk has work it is
 ///   owed its share of the slots, so chatting never stops a broadcast outright; while notices
 ///   wait, the share waits too (a notice is late in minutes, a forecast is not, and notices are
-///   few: one per chat and episode).
+///   few: one per chat and episode). Within a lane, chats take turns by their next message's
+///   deadline, the earliest first, and in the order they became ready where there is none: rain
+///   due in 15 minutes goes before rain due in 40, both before a warning good for hours.
 /// - **Chats.** A chat has at most one message in flight, across both lanes; within a lane its
 ///   messages keep their order. The per-chat rate holds across both lanes. When a chat has an
 ///   answer and a forecast waiting, the answer goes first unless bulk is owed its slot, and the
@@ -98,9 +100,8 @@ struct OutboxQueue {
     private struct Lane {
         /// Each chat's messages in id order; the first is the one in flight, if any.
         var chats: [Int64: Deque<QueuedReply>] = [:]
-        /// Chats whose first message may be due, in turn order.
-        var ready = Deque<Int64>()
-        var isReady: Set<Int64> = []
+        /// Chats whose first message may be due.
+        var ready = ReadyChats()
         /// Replies held, answers included.
         var count = 0
         /// Whether memory holds every row of the lane; false at start.
@@ -142,6 +143,40 @@ struct OutboxQueue {
         var emptiedChats: Set<Int64> = []
         /// The lowest id of a hand-over refused meanwhile.
         var refused: Int64?
+    }
+
+    /// The chats of a lane whose first message may be due, in the order they take their turns:
+    /// the earliest deadline first (a notice of rain in 15 minutes before one of rain in 40, and
+    /// both before a warning good for hours), and in the order they became ready among equal
+    /// deadlines or none, so a lane without deadlines is first come, first served.
+    struct ReadyChats {
+        private struct Entry: Comparable {
+            var deadline: Double
+            var turn: Int
+            var chatID: Int64
+
+            static func < (a: Entry, b: Entry) -> Bool { (a.deadline, a.turn) < (b.deadline, b.turn) }
+        }
+
+        private var heap = Heap<Entry>()
+        private var members: Set<Int64> = []
+        private var turns = 0
+
+        var isEmpty: Bool { heap.isEmpty }
+        var count: Int { heap.count }
+
+        /// Puts the chat in line, by its first message's deadline, unless it is in line already.
+        mutating func insert(_ chatID: Int64, deadline: Date?) {
+            guard members.insert(chatID).inserted else { return }
+            turns += 1
+            heap.insert(Entry(deadline: deadline?.timeIntervalSince1970 ?? .infinity, turn: turns, chatID: chatID))
+        }
+
+        mutating func popFirst() -> Int64? {
+            guard let entry = heap.popMin() else { return nil }
+            members.remove(entry.chatID)
+            return entry.chatID
+        }
     }
 
     private struct Wake: Comparable {
@@ -475,7 +510,6 @@ struct OutboxQueue {
     /// set aside until their time.
     private mutating func takeReady(_ index: Int, at now: Double) -> QueuedReply? {
         while let chatID = lanes[index].ready.popFirst() {
-            lanes[index].isReady.remove(chatID)
             guard inFlight[chatID] == nil, let head = lanes[index].chats[chatID]?.first else { continue }
             let due = max(head.notBefore, chatCells[chatID]?.earliest(notBefore: now) ?? now)
             if due > now {
@@ -488,8 +522,8 @@ struct OutboxQueue {
     }
 
     private mutating func markReady(_ chatID: Int64, in index: Int) {
-        guard lanes[index].chats[chatID] != nil, lanes[index].isReady.insert(chatID).inserted else { return }
-        lanes[index].ready.append(chatID)
+        guard let head = lanes[index].chats[chatID]?.first else { return }
+        lanes[index].ready.insert(chatID, deadline: head.deadline)
     }
 
     // MARK: Outcomes

@@ -1,3 +1,4 @@
+import Foundation
 import TelegramBotAPI
 import Testing
 import WeatherBot
@@ -120,6 +121,26 @@ import WeatherBotStore
         #expect(order[..<notice].filter { $0 == .interactive }.count == 5, "\(order)")
         #expect(order[..<notice].filter { $0 == .bulk }.isEmpty, "\(order)")
         #expect(order.filter { $0 == .bulk }.count >= 3)
+    }
+
+    /// More notices wait than the rate sends at once: rain due soonest goes first, warnings good
+    /// for hours after every rain notice, and a chat's own notices keep their order.
+    @Test func noticesGoEarliestDeadlineFirst() {
+        var queue = Self.queue(rate: 10, bulkShare: 0.2)
+        func notice(_ id: Int64, chat: Int64, dueIn minutes: Double) -> QueuedReply {
+            var reply = Self.message(id, chat: chat, .notice)
+            reply.deadline = Date(timeIntervalSince1970: Self.start + minutes * 60)
+            return reply
+        }
+        queue.accept((1...20).map { Self.message($0, chat: $0, .bulk) })
+        // Warnings committed first, then rain from two checks: the later check's rain is sooner.
+        queue.accept((1...3).map { notice(100 + $0, chat: 100 + $0, dueIn: 360) })
+        queue.accept((1...3).map { notice(200 + $0, chat: 200 + $0, dueIn: 40) })
+        queue.accept((1...3).map { notice(300 + $0, chat: 300 + $0, dueIn: 15) })
+        // A chat with a warning and then rain: its warning goes first, its rain at its turn after.
+        queue.accept([notice(401, chat: 400, dueIn: 360), notice(402, chat: 400, dueIn: 20)])
+        let notices = Self.run(&queue, until: Self.start + 3).map(\.reply).filter { $0.lane == .notice }.map(\.id)
+        #expect(notices == [301, 302, 303, 201, 202, 203, 101, 102, 103, 401, 402], "\(notices)")
     }
 
     @Test func bulkTakesWhatChatsLeave() {
