@@ -76,6 +76,7 @@ public actor WeatherCache {
     }
     /// How many fetches were started: for tests and the benchmark.
     public private(set) var fetches = 0
+    private let watchers = FetchWatchers()
 
     public init(
         freshFor: Duration = .seconds(600),
@@ -144,6 +145,10 @@ public actor WeatherCache {
             let entry = Entry(forecast: forecast, fetchedAt: clock.date, isStale: false)
             if entries[key] == nil || entries[key]!.fetchedAt <= entry.fetchedAt {
                 store(entry, for: key)
+                // The first of those waiting tells the watchers, once the entry is there to read.
+                if inFlight[key]?.id == flight.id {
+                    watchers.tell(FetchedForecast(latitude: latitude, longitude: longitude, fetchedAt: entry.fetchedAt))
+                }
             }
             return entries[key] ?? entry
         } catch {
@@ -176,4 +181,45 @@ public actor WeatherCache {
     }
 
     public var count: Int { entries.count }
+
+    /// Each forecast fetched from now on, whoever asked for it, told once its entry is in the
+    /// cache: the notice checker looks at every fresh forecast of a place it watches, so rain a
+    /// card's fetch shows is told then, not at the place's next check. Up to `buffer` wait for a
+    /// slow reader, the oldest let go first; the stream ends when the reader stops reading.
+    public nonisolated func fetched(buffer: Int = 10_000) -> AsyncStream<FetchedForecast> {
+        watchers.watch(buffer: buffer)
+    }
+}
+
+/// A forecast the cache fetched: for the point asked, at `fetchedAt`.
+public struct FetchedForecast: Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+    public var fetchedAt: Date
+
+    public init(latitude: Double, longitude: Double, fetchedAt: Date) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.fetchedAt = fetchedAt
+    }
+}
+
+/// Those reading ``WeatherCache/fetched(buffer:)``.
+final class FetchWatchers: Sendable {
+    private let readers = Mutex<(next: Int, all: [Int: AsyncStream<FetchedForecast>.Continuation])>((0, [:]))
+
+    func watch(buffer: Int) -> AsyncStream<FetchedForecast> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FetchedForecast.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
+        let id = readers.withLock { readers in
+            readers.next += 1
+            readers.all[readers.next] = continuation
+            return readers.next
+        }
+        continuation.onTermination = { [weak self] _ in self?.readers.withLock { _ = $0.all.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func tell(_ fetched: FetchedForecast) {
+        for continuation in readers.withLock({ Array($0.all.values) }) { continuation.yield(fetched) }
+    }
 }

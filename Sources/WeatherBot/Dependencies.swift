@@ -45,10 +45,16 @@ public protocol WeatherSource: Sendable {
     /// Whether forecasts carry the minutes ahead (One Call), so rain is told to the minute; on
     /// the free plan it is told from the 3-hourly steps.
     var hasMinutes: Bool { get }
+    /// Each forecast the source fetches from now on, whoever asked for it: the notice checker
+    /// tells a place's chats of rain as soon as any fetch (a card viewed, a daily forecast) shows
+    /// it. Nothing for a source that keeps no shared forecasts.
+    func fetched() -> AsyncStream<FetchedForecast>
 }
 
 extension WeatherSource {
     public var hasMinutes: Bool { true }
+
+    public func fetched() -> AsyncStream<FetchedForecast> { AsyncStream { $0.finish() } }
 
     /// A source without a cache of its own fetches as usual.
     public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {

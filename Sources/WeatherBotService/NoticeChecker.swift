@@ -14,9 +14,15 @@ public import WeatherBotStore
 /// 1 km), and takes each cell's weather through the shared cache: fetched once per cell and
 /// interval at the most, not at all when a card viewed in the interval fetched it. Cells with the
 /// most chats go first, spread evenly over most of the interval, at the budget's background
-/// priority, so people's own requests are never starved. Each cell's notices are decided (``RainWatch``, ``NoticeViews``) and committed as soon
-/// as its weather comes, in the notice lane with the marks that say they were sent, so a rain
-/// notice leaves within seconds of the check that saw it, and never twice.
+/// priority, so people's own requests are never starved. Each cell's notices are decided
+/// (``RainWatch``, ``NoticeViews``) and committed as soon as its weather comes, in the notice lane
+/// with the marks that say they were sent, so a rain notice leaves within seconds of the check
+/// that saw it, and never twice.
+///
+/// Any fetch is a check: when a card viewed or a daily forecast fetches a watched cell's weather,
+/// the cell's notices are decided from it at once (``watchFetches()``), not at the cell's turn in
+/// the round, minutes later. One check of a cell runs at a time, and each commit's marks are kept
+/// with the round's chats, so a cell checked twice in a round tells nothing twice.
 public struct NoticeChecker: Service {
     let store: any NoticeStore
     let weather: any WeatherSource
@@ -52,10 +58,76 @@ public struct NoticeChecker: Service {
         }
     }
 
-    /// What rounds remember: the episodes of rain seen, and when the last round began.
+    /// What rounds remember: the episodes of rain seen, when the last round began, and the cells
+    /// being watched.
     final class State: Sendable {
         let rain = Mutex(RainWatch())
         let lastRound = Mutex<Date?>(nil)
+        let watch = Mutex(Watch())
+    }
+
+    /// The cells the last round found, with their chats as the checks since have left them.
+    struct Watch {
+        struct Watched {
+            var cell: Cell
+            /// A check of the cell is under way.
+            var busy = false
+            /// When the weather the last check decided from was fetched.
+            var decided = Date.distantPast
+        }
+
+        var cells: [String: Watched] = [:]
+        /// What was told since a round began reading the chats, which that read may have missed;
+        /// nil while no read is under way.
+        var toldDuringRead: [Int64: [String: String]]?
+        /// What checks outside the rounds' turns did, for the next round's figures.
+        var between = Tally()
+
+        /// The cell's chats, if it is watched, no check of it is under way and none decided from
+        /// weather fetched at `fetched` or later; the cell is busy until ``release(_:decided:)``.
+        mutating func claim(_ key: String, unlessDecidedFrom fetched: Date? = nil) -> Cell? {
+            guard var watched = cells[key], !watched.busy, fetched.map({ watched.decided < $0 }) ?? true else { return nil }
+            watched.busy = true
+            cells[key] = watched
+            return watched.cell
+        }
+
+        mutating func release(_ key: String, decided: Date?) {
+            guard var watched = cells[key] else { return }
+            watched.busy = false
+            if let decided { watched.decided = max(watched.decided, decided) }
+            cells[key] = watched
+        }
+
+        /// Keeps the marks of notices just committed, so later checks in the round know them.
+        mutating func told(_ deliveries: [NoticeDelivery], in key: String) {
+            let marks = Dictionary(grouping: deliveries, by: \.chatID)
+            if toldDuringRead != nil {
+                for delivery in deliveries { toldDuringRead![delivery.chatID, default: [:]][delivery.mark.key] = delivery.mark.value }
+            }
+            guard var watched = cells[key] else { return }
+            for index in watched.cell.chats.indices {
+                for delivery in marks[watched.cell.chats[index].chatID] ?? [] {
+                    watched.cell.chats[index].marks[delivery.mark.key] = delivery.mark.value
+                }
+            }
+            cells[key] = watched
+        }
+
+        /// A round's cells in place of the last's: what was told while they were read is added.
+        mutating func replace(with fresh: [Cell]) {
+            let told = toldDuringRead ?? [:]
+            toldDuringRead = nil
+            var next: [String: Watched] = [:]
+            for var cell in fresh {
+                for index in cell.chats.indices {
+                    cell.chats[index].marks.merge(told[cell.chats[index].chatID] ?? [:]) { _, told in told }
+                }
+                let old = cells[cell.key]
+                next[cell.key] = Watched(cell: cell, busy: old?.busy ?? false, decided: old?.decided ?? .distantPast)
+            }
+            cells = next
+        }
     }
 
     public init(
@@ -75,20 +147,35 @@ public struct NoticeChecker: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let started = clock.date
-                await round()
-                // The next round an interval after this one began; at once when this one took longer.
-                let next = started.addingTimeInterval(configuration.interval.timeInterval)
-                let wait = max(0, next.timeIntervalSince(clock.date))
-                do { try await clock.sleep(for: .milliseconds(Int64(wait * 1000))) } catch { return }
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.watchFetches() }
+                while !Task.isCancelled {
+                    let started = clock.date
+                    await round()
+                    // The next round an interval after this one began; at once when this one took longer.
+                    let next = started.addingTimeInterval(configuration.interval.timeInterval)
+                    let wait = max(0, next.timeIntervalSince(clock.date))
+                    do { try await clock.sleep(for: .milliseconds(Int64(wait * 1000))) } catch { break }
+                }
+                group.cancelAll()
             }
         }
         logger.info("notice checker stopped")
     }
 
+    /// Decides a watched cell's notices as soon as anyone's fetch brings its weather, from that
+    /// weather in the cache (no call of its own), until the task is cancelled.
+    public func watchFetches() async {
+        for await fetched in weather.fetched() {
+            let key = Self.cellKey(latitude: fetched.latitude, longitude: fetched.longitude)
+            guard let tally = await check(key, fetchedAfter: fetched.fetchedAt.addingTimeInterval(-1), unlessDecidedFrom: fetched.fetchedAt)
+            else { continue }
+            state.watch.withLock { $0.between.add(tally) }
+        }
+    }
+
     /// The chats of one place cell.
-    struct Cell {
+    struct Cell: Sendable {
         var key: String
         var chats: [NoticeChat]
     }
@@ -100,9 +187,11 @@ public struct NoticeChecker: Service {
         let started = clock.date
         var round = NoticeRound(at: started)
         let chats: [NoticeChat]
+        state.watch.withLock { $0.toldDuringRead = [:] }
         do {
             chats = try await store.noticeChats(at: started)
         } catch {
+            state.watch.withLock { $0.toldDuringRead = nil }
             logger.error("could not read the chats with notices", metadata: ["error": "\(error)"])
             return round
         }
@@ -111,6 +200,7 @@ public struct NoticeChecker: Service {
             .map { Cell(key: $0.key, chats: $0.value) }
             .sorted { $0.chats.count != $1.chats.count ? $0.chats.count > $1.chats.count : $0.key < $1.key }
         state.rain.withLock { $0.keep(only: Set(cells.map(\.key))) }
+        state.watch.withLock { $0.replace(with: cells) }
         let interval = configuration.interval.timeInterval
         // What the budget's background share can fetch in an interval; cells beyond wait longer.
         let capacity = budget.map { $0.callsPerMinute(for: .background) * Int(interval) / 60 }
@@ -138,8 +228,10 @@ public struct NoticeChecker: Service {
                         // The worker stops: the cells not checked yet wait for the next run.
                         if Task.isCancelled { return Tally() }
                         // Weather fetched since the cell's last check (a card viewed meanwhile) will do;
-                        // the last check's own, a moment less than an interval old, will not.
-                        return await self.check(cell, fetchedAfter: self.clock.date.addingTimeInterval(-interval * Self.acceptedAge))
+                        // the last check's own, a moment less than an interval old, will not. A check
+                        // under way meanwhile (someone's fetch brought the weather) is this one.
+                        let fetchedAfter = self.clock.date.addingTimeInterval(-interval * Self.acceptedAge)
+                        return await self.check(cell.key, fetchedAfter: fetchedAfter) ?? Tally(checked: true)
                     }
                     next += 1
                     running += 1
@@ -151,14 +243,13 @@ public struct NoticeChecker: Service {
             }
             return results
         }
-        for tally in results {
-            round.checked += tally.checked ? 1 : 0
-            round.queued += tally.queued
-            round.late += tally.late
-            round.quiet += tally.quiet
-            round.held += tally.held
-            round.deduplicated += tally.deduplicated
+        var total = state.watch.withLock { watch in
+            defer { watch.between = Tally() }
+            return watch.between
         }
+        for tally in results { total.add(tally) }
+        round.checked = results.filter(\.checked).count
+        (round.queued, round.late, round.quiet, round.held, round.deduplicated) = (total.queued, total.late, total.quiet, total.held, total.deduplicated)
         let previous = state.lastRound.withLock { last in
             defer { last = started }
             return last
@@ -186,10 +277,23 @@ public struct NoticeChecker: Service {
         var quiet = 0
         var held = 0
         var deduplicated = 0
+
+        mutating func add(_ other: Tally) {
+            queued += other.queued
+            late += other.late
+            quiet += other.quiet
+            held += other.held
+            deduplicated += other.deduplicated
+        }
     }
 
-    /// Checks one cell: its weather, then its chats' notices, committed together.
-    func check(_ cell: Cell, fetchedAfter: Date) async -> Tally {
+    /// Checks a watched cell: its weather fetched after `fetchedAfter`, then its chats' notices,
+    /// committed together. Nil, having done nothing, when the cell is not watched, a check of it
+    /// is under way, or one decided from weather fetched at `unlessDecidedFrom` or later.
+    func check(_ key: String, fetchedAfter: Date, unlessDecidedFrom fetched: Date? = nil) async -> Tally? {
+        guard let cell = state.watch.withLock({ $0.claim(key, unlessDecidedFrom: fetched) }) else { return nil }
+        var decided: Date?
+        defer { state.watch.withLock { $0.release(key, decided: decided) } }
         guard let first = cell.chats.first else { return Tally() }
         let report: WeatherReport
         do {
@@ -200,12 +304,14 @@ public struct NoticeChecker: Service {
             logger.debug("weather for notices unavailable", metadata: ["cell": "\(cell.key)", "error": "\(error)"])
             return Tally()
         }
+        decided = report.fetchedAt
         let now = clock.date
         var (deliveries, tally) = decide(cell, report: report, now: now)
         tally.checked = true
         guard !deliveries.isEmpty else { return tally }
         do {
             let ids = try await store.commitNotices(deliveries, at: clock.date)
+            state.watch.withLock { $0.told(deliveries, in: key) }
             let queued = zip(ids, deliveries).flatMap { ids, delivery in
                 zip(ids, delivery.requests).map { id, request in
                     QueuedReply(id: id, chatID: delivery.chatID, lane: .notice, request: request, deadline: delivery.deadline)
@@ -300,6 +406,10 @@ public struct NoticeChecker: Service {
 
     /// A place cell as the weather cache keys it: the point rounded to 0.01°.
     static func cellKey(of place: Place) -> String {
-        "\(Int((place.latitude * 100).rounded())):\(Int((place.longitude * 100).rounded()))"
+        cellKey(latitude: place.latitude, longitude: place.longitude)
+    }
+
+    static func cellKey(latitude: Double, longitude: Double) -> String {
+        "\(Int((latitude * 100).rounded())):\(Int((longitude * 100).rounded()))"
     }
 }

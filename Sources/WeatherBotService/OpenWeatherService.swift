@@ -85,6 +85,8 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
 
     public var hasMinutes: Bool { !client.isOneCallUnavailable }
 
+    public func fetched() -> AsyncStream<FetchedForecast> { cache.fetched() }
+
     public func lastKnown(at place: Place, language: Language) async -> WeatherReport? {
         guard let entry = await cache.lastKnown(latitude: place.latitude, longitude: place.longitude, language: Self.fetchedLanguage) else {
             return nil

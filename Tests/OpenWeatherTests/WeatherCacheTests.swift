@@ -66,6 +66,33 @@ import WeatherBotTesting
         #expect(calls.withLock { $0 } == 5)
     }
 
+    /// A watcher hears of each fetch once, however many shared it, and of no answer from the
+    /// cache; a failed fetch is no news.
+    @Test func watchersHearOfEachFetchOnceAndOfNoCacheHit() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
+        let failing = Mutex(false)
+        let cache = WeatherCache(clock: clock) { _, _, _ in
+            try await Task.sleep(for: .milliseconds(50))
+            if failing.withLock({ $0 }) { throw OpenWeatherError(code: .server(503), endpoint: "/data/3.0/onecall", message: "") }
+            return Self.sample
+        }
+        var heard = cache.fetched().makeAsyncIterator()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 { group.addTask { _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en") } }
+            try await group.waitForAll()
+        }
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en")
+        clock.advance(by: .seconds(601))
+        failing.withLock { $0 = true }
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en")
+        failing.withLock { $0 = false }
+        _ = try await cache.forecast(latitude: 55.77, longitude: 37.62, language: "en")
+        let first = await heard.next()
+        let second = await heard.next()
+        #expect(first == FetchedForecast(latitude: 55.75, longitude: 37.62, fetchedAt: Date(timeIntervalSince1970: 1_763_730_000)))
+        #expect(second == FetchedForecast(latitude: 55.77, longitude: 37.62, fetchedAt: Date(timeIntervalSince1970: 1_763_730_601)))
+    }
+
     @Test func aFailedRefreshServesTheStaleEntryForUpToThreeHours() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let failing = Mutex(false)

@@ -1,0 +1,121 @@
+import BotClock
+import Foundation
+import GRDB
+import Logging
+import OpenWeather
+import Synchronization
+import Testing
+import WeatherBot
+@testable import WeatherBotService
+@testable import WeatherBotSQLite
+import WeatherBotStore
+
+/// The checker over a real SQLite file, with weather held in memory and a hand-driven clock:
+/// rain that someone else's fetch brings is told then, once, without a call of the checker's own.
+@Suite struct NoticeCheckerTests {
+    static let t0 = Date(timeIntervalSince1970: 1_795_000_000)
+    static let saransk = Place(
+        name: "Saransk", localNames: ["ru": "Саранск"], region: "Республика Мордовия", country: "RU", latitude: 54.1838, longitude: 45.1749)
+
+    /// The weather a cache holds for every place, and the fetches it tells of, played by the test.
+    final class HeldWeather: WeatherSource {
+        let held: Mutex<WeatherReport>
+        /// Asks the held weather could not answer: each would have been an OpenWeather call.
+        let calls = Mutex(0)
+        let feed: AsyncStream<FetchedForecast>
+        let tell: AsyncStream<FetchedForecast>.Continuation
+
+        init(_ report: WeatherReport) {
+            held = Mutex(report)
+            (feed, tell) = AsyncStream.makeStream(of: FetchedForecast.self)
+        }
+
+        func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+            calls.withLock { $0 += 1 }
+            return held.withLock { $0 }
+        }
+
+        func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
+            let report = held.withLock { $0 }
+            if report.fetchedAt <= date { calls.withLock { $0 += 1 } }
+            return report
+        }
+
+        func lastKnown(at place: Place, language: Language) async -> WeatherReport? { nil }
+        func fetched() -> AsyncStream<FetchedForecast> { feed }
+    }
+
+    /// Weather fetched at `fetched`, raining from `rainFrom` (when given) for half an hour.
+    static func report(fetched: Date, rainFrom: Date? = nil) -> WeatherReport {
+        let condition = Condition(description: "облачно", icon: "04d")
+        let minutes = (0..<60).map { index in
+            let time = fetched.addingTimeInterval(Double(index) * 60)
+            let wet = rainFrom.map { time >= $0 && time < $0.addingTimeInterval(1800) } ?? false
+            return MinutePrecipitation(time: time, precipitation: wet ? 2 : 0)
+        }
+        let hours = (0..<48).map { index in
+            HourlyForecast(
+                time: fetched.addingTimeInterval(Double(index) * 3600), temperature: 8, clouds: 90, humidity: 80, pressure: 1010, windSpeed: 3,
+                windDegrees: 180, precipitationChance: 0.5, precipitation: 0, condition: condition)
+        }
+        let current = CurrentWeather(
+            time: fetched, temperature: 8, feelsLike: 6, clouds: 90, humidity: 80, pressure: 1010, windSpeed: 3, windDegrees: 180, condition: condition)
+        return WeatherReport(
+            forecast: Forecast(timeZone: .identifier("Europe/Moscow"), current: current, minutely: minutes, hourly: hours), fetchedAt: fetched)
+    }
+
+    var logger: Logger {
+        var logger = Logger(label: "weatherbot.tests.notices")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// The texts of the notices waiting in the outbox.
+    func notices(_ database: BotDatabase) throws -> [String] {
+        try database.writer.read { db in
+            try Data.fetchAll(db, sql: "SELECT parameters FROM outbox WHERE lane = ? ORDER BY id", arguments: [OutboxLane.notice.rawValue]).map { data in
+                (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["text"] as? String ?? ""
+            }
+        }
+    }
+
+    @Test func rainAnotherFetchShowsIsToldAtOnceAndOnceWithoutACallOfItsOwn() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        try await database.insert(chats: [
+            ChatRecord(id: 7, language: .ru, state: .idle, currentPlace: Self.saransk, notices: NoticeSettings(rain: true, warnings: true, quiet: .off))
+        ])
+        let clock = ManualClock(Self.t0)
+        let weather = HeldWeather(Self.report(fetched: Self.t0))
+        let checker = NoticeChecker(store: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+
+        // The round's check finds it dry.
+        let first = await checker.round()
+        #expect(first.checked == 1 && first.queued == 0)
+        #expect(try notices(database).isEmpty)
+
+        // Five minutes on, a card viewed in the cell fetches weather with rain in 20 minutes.
+        clock.advance(by: .seconds(300))
+        let fetched = Self.t0.addingTimeInterval(300)
+        weather.held.withLock { $0 = Self.report(fetched: fetched, rainFrom: fetched.addingTimeInterval(1200)) }
+        let watching = Task { await checker.watchFetches() }
+        weather.tell.yield(FetchedForecast(latitude: 54.1838, longitude: 45.1749, fetchedAt: fetched))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try notices(database).isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // The same fetch told again, and one of a place nobody watches, change nothing.
+        weather.tell.yield(FetchedForecast(latitude: 54.1838, longitude: 45.1749, fetchedAt: fetched))
+        weather.tell.yield(FetchedForecast(latitude: 55.75, longitude: 37.62, fetchedAt: fetched))
+        weather.tell.finish()
+        await watching.value
+
+        let told = try notices(database)
+        #expect(told.count == 1)
+        #expect(told.first?.contains("дождь через 20 минут") ?? false, "\(told)")
+        // The cell's turn in the next round sees the same rain: nothing new.
+        clock.advance(by: .seconds(60))
+        let second = await checker.round()
+        #expect(second.checked == 1 && second.queued == 1, "the notice told between the rounds is the round's: \(second)")
+        #expect(try notices(database).count == 1)
+        #expect(weather.calls.withLock { $0 } == 0)
+    }
+}
