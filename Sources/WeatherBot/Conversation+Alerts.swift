@@ -25,11 +25,17 @@ extension Conversation {
             // Alone: the quiet hours as they are, and how to change them.
             if rest.isEmpty { return context.replies.append(alertsMessage(context)) }
             if ["off", "выкл", "нет"].contains(rest) {
-                settings.quiet = .off
+                settings.pauseQuietHours()
                 said = context.texts.alertsQuietOff
+            } else if ["on", "вкл", "да"].contains(rest) {
+                settings.resumeQuietHours()
+                said = settings.quietHours(default: defaultQuietHours).map { context.texts.alertsQuietSet(Self.span($0)) } ?? context.texts.alertsQuietOff
             } else if let hours = QuietHours(rest) {
                 settings.quiet = .hours(hours)
                 said = context.texts.alertsQuietSet(Self.span(hours))
+            } else if let span = QuietHours.span(rest), span.start == span.end {
+                // «23:00-23:00»: read, but no hours between; quiet hours off is said another way.
+                return context.say(context.texts.alertsQuietEmpty(QuietHours.clock(span.start)))
             } else {
                 return context.say(context.texts.alertsBadQuiet(HTML.escape(HTML.truncate(rest, maximumCharacters: 32))))
             }
@@ -58,7 +64,7 @@ extension Conversation {
         case .rain: settings.rain = on
         case .warnings: settings.warnings = on
         // Quiet hours come back as the chat had them, or the default.
-        case .quiet: settings.quiet = on ? (settings.quiet == .off ? nil : settings.quiet) : .off
+        case .quiet: if on { settings.resumeQuietHours() } else { settings.pauseQuietHours() }
         }
         change(to: settings, &context)
         context.answer(queryID)
@@ -108,11 +114,13 @@ extension Conversation {
                     text: "\(mark(settings.warnings)) \(texts.alertsWarnings)", callbackData: CallbackAction.notices(.warnings, on: !settings.warnings).encoded)
             ],
         ]
-        // Off, the button offers the default; without a default there is nothing to offer.
+        // Off, the button offers the chat's own hours back, or the default; without either there
+        // is nothing to offer.
         if let quiet {
             rows.append([InlineKeyboardButton(text: texts.alertsQuietButton(quiet), callbackData: CallbackAction.notices(.quiet, on: false).encoded)])
-        } else if let fallback = defaultQuietHours {
-            rows.append([InlineKeyboardButton(text: texts.alertsQuietOnButton(Self.span(fallback)), callbackData: CallbackAction.notices(.quiet, on: true).encoded)])
+        } else if let resumable = settings.resumableQuietHours(default: defaultQuietHours) {
+            rows.append(
+                [InlineKeyboardButton(text: texts.alertsQuietOnButton(Self.span(resumable)), callbackData: CallbackAction.notices(.quiet, on: true).encoded)])
         }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: rows)
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))

@@ -204,6 +204,9 @@ extension Texts {
         alertsCoarse: "Rain is told from the 3-hourly forecast, roughly: minute-by-minute notices need a One Call 3.0 subscription at OpenWeather.",
         alertsNeedCity: "Notices come for your city. Choose it first: type /city and its name, for example /city London, or share your location.",
         alertsBadQuiet: { "I don't understand the hours “\($0)”. Give a start and an end, for example: <code>/alerts quiet 23:00-07:00</code>" },
+        alertsQuietEmpty: {
+            "Quiet hours from \($0) to \($0) are no hours at all. Give a different start and end, for example <code>/alerts quiet 23:00-07:00</code>; to have no quiet hours, <code>/alerts quiet off</code>."
+        },
         alertsNotYours: "The chat's notices are changed by whoever turned them on, or by an administrator.",
         alertsAllOn: "Notices are on: rain within the hour and official weather warnings.",
         alertsAllOff: "Notices are off.",

@@ -228,7 +228,7 @@ public struct Texts: Sendable {
     let alertsQuietLine: @Sendable (_ hours: String?) -> String
     /// The quiet hours' button, pressing which turns them off.
     let alertsQuietButton: @Sendable (_ hours: String) -> String
-    /// The button that turns the default quiet hours on again.
+    /// The button that turns quiet hours on again: the chat's own, or the default.
     let alertsQuietOnButton: @Sendable (_ hours: String) -> String
     /// An argument of /alerts that is none of its words.
     let alertsUnknown: @Sendable (_ text: String) -> String
@@ -238,6 +238,8 @@ public struct Texts: Sendable {
     /// Said otherwise to a group: see ``inGroup``.
     var alertsNeedCity: String
     let alertsBadQuiet: @Sendable (_ text: String) -> String
+    /// Quiet hours typed with the same start and end («23:00-23:00»): none between them.
+    let alertsQuietEmpty: @Sendable (_ time: String) -> String
     /// In a group: who may change the chat's notices.
     let alertsNotYours: String
     let alertsAllOn: String

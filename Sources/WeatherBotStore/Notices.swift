@@ -30,8 +30,32 @@ public struct NoticeSettings: Codable, Sendable, Hashable {
     public func quietHours(default fallback: QuietHours?) -> QuietHours? {
         switch quiet {
         case nil: fallback
-        case .off: nil
+        case .off, .paused: nil
         case .hours(let hours): hours
+        }
+    }
+
+    /// The hours that turning quiet hours on again brings back: the chat's own, or the default.
+    public func resumableQuietHours(default fallback: QuietHours?) -> QuietHours? {
+        if case .paused(let hours) = quiet { return hours }
+        return fallback
+    }
+
+    /// No quiet hours; the chat's own are kept, to come back when it turns them on again.
+    public mutating func pauseQuietHours() {
+        switch quiet {
+        case .hours(let hours): quiet = .paused(hours)
+        case .paused: break
+        case nil, .off: quiet = .off
+        }
+    }
+
+    /// Quiet hours again: the chat's own when it had them, else the default.
+    public mutating func resumeQuietHours() {
+        switch quiet {
+        case .paused(let hours): quiet = .hours(hours)
+        case .off: quiet = nil
+        case nil, .hours: break
         }
     }
 }
@@ -41,18 +65,23 @@ public enum QuietChoice: Codable, Sendable, Hashable {
     /// None: notices come at any hour.
     case off
     case hours(QuietHours)
+    /// None for now: the chat's own hours, turned off, come back when it turns them on.
+    case paused(QuietHours)
 
-    /// As a column holds it: `off`, or `23:00-07:00`.
+    /// As a column holds it: `off`, `23:00-07:00`, or `off 23:00-07:00`.
     public var stored: String {
         switch self {
         case .off: "off"
         case .hours(let hours): hours.description
+        case .paused(let hours): "off \(hours)"
         }
     }
 
     public init?(stored: String) {
         if stored == "off" {
             self = .off
+        } else if stored.hasPrefix("off "), let hours = QuietHours(String(stored.dropFirst(4))) {
+            self = .paused(hours)
         } else if let hours = QuietHours(stored) {
             self = .hours(hours)
         } else {
@@ -79,9 +108,15 @@ public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `23:00-07:00` (also with `–`, `—`, spaces, or `7-23`).
     public init?(_ text: String) {
+        guard let span = Self.span(text) else { return nil }
+        self.init(start: span.start, end: span.end)
+    }
+
+    /// The start and end `23:00-07:00` names, as minutes since midnight, equal or not.
+    public static func span(_ text: String) -> (start: Int, end: Int)? {
         let parts = text.split(whereSeparator: { "-–—".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let start = Self.minute(parts[0]), let end = Self.minute(parts[1]) else { return nil }
-        self.init(start: start, end: end)
+        guard parts.count == 2, let start = minute(parts[0]), let end = minute(parts[1]) else { return nil }
+        return (start, end)
     }
 
     /// `7`, `07`, `7:30`, `07.30` as minutes since midnight.

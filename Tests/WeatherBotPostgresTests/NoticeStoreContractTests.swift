@@ -35,7 +35,7 @@ import WeatherBotStore
         try await engine.withStore { store in
             let settings: [Int64: NoticeSettings] = [
                 1: NoticeSettings(rain: true, warnings: false, quiet: .hours(Self.night), setBy: 42),
-                2: NoticeSettings(rain: false, warnings: true, quiet: .off),
+                2: NoticeSettings(rain: false, warnings: true, quiet: .paused(QuietHours(start: 23 * 60, end: 7 * 60)!)),
                 3: NoticeSettings(rain: true, warnings: true),
                 4: NoticeSettings(rain: false, warnings: false, quiet: .hours(Self.night), setBy: 7),
             ]
@@ -50,7 +50,7 @@ import WeatherBotStore
             #expect(checked.map(\.chatID) == [1, 2, 3])
             #expect(checked.map(\.settings) == [settings[1], settings[2], settings[3]])
             #expect(checked.first?.settings.quietHours(default: .night) == Self.night)
-            #expect(checked.dropFirst().first?.settings.quietHours(default: .night) == nil, "quiet hours off")
+            #expect(checked.dropFirst().first?.settings.quietHours(default: .night) == nil, "quiet hours off, the chat's own kept")
             #expect(checked.last?.settings.quietHours(default: .night) == .night, "the default")
 
             // Turned off again, by the same kind of step.

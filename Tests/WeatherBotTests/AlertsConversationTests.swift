@@ -83,18 +83,33 @@ import WeatherBotSQLite
         #expect(try settings(chat).quiet == .hours(QuietHours(start: 23 * 60 + 30, end: 6 * 60 + 45)!))
         let bad = try await chat.send(.command(.alerts("quiet 25:00-07:00")))
         #expect(bad.replies.first?.text?.hasPrefix("Не понимаю часы «25:00-07:00»") == true)
+        // The same start and end: read, and told why it is no quiet hours.
+        let empty = try await chat.send(.command(.alerts("quiet 23:00-23:00")))
+        #expect(empty.replies.first?.text?.hasPrefix("Тихие часы с 23:00 до 23:00 — это ни одного часа.") == true)
+        let own = QuietHours(start: 23 * 60 + 30, end: 6 * 60 + 45)!
+        #expect(try settings(chat).quiet == .hours(own))
+        // Off, the chat's own hours are kept: the button and «/alerts quiet on» bring them back.
+        let quietOff = try await chat.send(.command(.alerts("quiet off")))
+        #expect(try settings(chat).quiet == .paused(own))
+        #expect(try settings(chat).quietHours(default: .night) == nil)
+        #expect(quietOff.replies.first?.text?.contains("🌙 Тихих часов нет") == true)
+        let back = try await chat.press("Включить тихие часы 23:30–06:45", in: quietOff, messageID: 41)
+        #expect(try settings(chat).quiet == .hours(own))
+        _ = try await chat.press("Тихие часы: 23:30–06:45 — выключить", in: back, messageID: 41)
+        #expect(try settings(chat).quiet == .paused(own))
+        let typedOn = try await chat.send(.command(.alerts("quiet on")))
+        #expect(typedOn.replies.first?.text?.hasPrefix("Тихие часы изменены: 23:30–06:45.\n") == true)
         _ = try await chat.send(.command(.alerts("quiet off")))
-        #expect(try settings(chat).quiet == .off)
         let unknown = try await chat.send(.command(.alerts("maybe")))
         #expect(unknown.replies.first?.text?.hasPrefix("Не понимаю «maybe». <code>/alerts on</code>") == true)
         _ = try await chat.send(.command(.alerts("off")))
-        #expect(try settings(chat) == NoticeSettings(rain: false, warnings: false, quiet: .off))
+        #expect(try settings(chat) == NoticeSettings(rain: false, warnings: false, quiet: .paused(own)))
         chat.language = .en
         let english = try await chat.send(.command(.alerts("on")))
         #expect(english.replies.first?.text?.hasPrefix("Notices are on: rain within the hour and official weather warnings.\n") == true)
         #expect(english.replies.first?.text?.contains("🌙 No quiet hours") == true)
-        // Without quiet hours, the button offers the default.
-        #expect(english.replies.first.map { "\($0)".contains("Turn on quiet hours 22:00–08:00") } == true)
+        // Without quiet hours, the button offers the chat's own back (the default when it had none).
+        #expect(english.replies.first.map { "\($0)".contains("Turn on quiet hours 23:30–06:45") } == true)
     }
 
     @Test func theFreePlanSaysRainIsToldRoughly() async throws {

@@ -217,6 +217,9 @@ import WeatherBotStore
         #expect(QuietChoice(stored: "off") == .off)
         #expect(QuietChoice(stored: "23:00-07:00") == .hours(night))
         #expect(QuietChoice(stored: "junk") == nil)
+        #expect(QuietChoice(stored: "off 23:00-07:00") == .paused(night))
+        #expect(QuietChoice.paused(night).stored == "off 23:00-07:00")
+        #expect(QuietChoice(stored: "off junk") == nil)
     }
 
     @Test func rainWithinQuietHoursIsNotToldRainAfterThemWaitsAndWarningsGoSilentlyOrWaitForMorning() throws {
