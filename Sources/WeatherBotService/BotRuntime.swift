@@ -100,8 +100,12 @@ public struct BotRuntime: Sendable {
         outbox = OutboxSender(
             database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock,
             configuration: configuration.outbox, metrics: metrics)
+        notices = NoticeChecker(
+            store: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.notices,
+            budget: openWeatherBudget, metrics: metrics)
         workers = ChatWorkers(
-            database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock, metrics: metrics)
+            database: database, conversation: conversation, activity: activity, outbox: outbox, notices: notices, logger: logger, clock: clock,
+            metrics: metrics)
         intake =
             if let webhook = configuration.webhook {
                 .webhook(
@@ -115,9 +119,6 @@ public struct BotRuntime: Sendable {
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily,
-            budget: openWeatherBudget, metrics: metrics)
-        notices = NoticeChecker(
-            store: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.notices,
             budget: openWeatherBudget, metrics: metrics)
         usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, metrics: metrics, logger: logger) }
         self.telegram = telegram

@@ -33,16 +33,17 @@ public actor ChatWorkers: Service {
     private let botUsername = Mutex<String?>(nil)
 
     public init(
-        database: any BotStore, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, logger: Logger,
-        clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64, chatBacklogLimit: Int = 50, metrics: BotMetrics = BotMetrics()
+        database: any BotStore, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, notices: NoticeChecker? = nil,
+        logger: Logger, clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64, chatBacklogLimit: Int = 50,
+        metrics: BotMetrics = BotMetrics()
     ) {
         queues = ChatQueues(chatLimit: chatBacklogLimit)
         self.metrics = metrics
         let stopping = stopping
         self.database = database
         self.steps = StepRunner(
-            database: database, conversation: conversation, activity: activity, outbox: outbox, logger: logger, clock: clock, metrics: metrics,
-            isStopping: { stopping.isSet })
+            database: database, conversation: conversation, activity: activity, outbox: outbox, notices: notices, logger: logger, clock: clock,
+            metrics: metrics, isStopping: { stopping.isSet })
         self.logger = logger
         self.maximumConcurrentChats = maximumConcurrentChats
     }

@@ -32,7 +32,7 @@ public struct NoticeChecker: Service {
     let clock: any WallClock
     let configuration: Configuration
     let budget: CallBudget?
-    private let state: State
+    let state: State
 
     /// How often cells are checked and what quiet hours are by default; each default is here and only here.
     public struct Configuration: Sendable {
@@ -64,6 +64,8 @@ public struct NoticeChecker: Service {
         let rain = Mutex(RainWatch())
         let lastRound = Mutex<Date?>(nil)
         let watch = Mutex(Watch())
+        /// Cells a chat just joined, to be checked from the weather in the cache.
+        let joined = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
     /// The cells the last round found, with their chats as the checks since have left them.
@@ -114,6 +116,27 @@ public struct NoticeChecker: Service {
             cells[key] = watched
         }
 
+        /// A chat's notices as a step just committed them: out of the cell it was watched in, and
+        /// into its city's, created when none was watched there. Returns the cell it joined.
+        mutating func rewatch(_ chatID: Int64, from old: NoticeChat?, to new: NoticeChat?) -> String? {
+            if let old, var watched = cells[NoticeChecker.cellKey(of: old.place)] {
+                watched.cell.chats.removeAll { $0.chatID == chatID }
+                cells[watched.cell.key] = watched
+            }
+            guard let new else { return nil }
+            var joining = new
+            let key = NoticeChecker.cellKey(of: new.place)
+            var watched = cells[key] ?? Watched(cell: Cell(key: key, chats: []))
+            // What the chat was told stays with it (a change of quiet hours, of language).
+            if let index = watched.cell.chats.firstIndex(where: { $0.chatID == chatID }) {
+                joining.marks = watched.cell.chats[index].marks
+                watched.cell.chats.remove(at: index)
+            }
+            watched.cell.chats.append(joining)
+            cells[key] = watched
+            return key
+        }
+
         /// A round's cells in place of the last's: what was told while they were read is added.
         mutating func replace(with fresh: [Cell]) {
             let told = toldDuringRead ?? [:]
@@ -149,6 +172,7 @@ public struct NoticeChecker: Service {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.watchFetches() }
+                group.addTask { await self.watchJoins() }
                 while !Task.isCancelled {
                     let started = clock.date
                     await round()
@@ -161,6 +185,32 @@ public struct NoticeChecker: Service {
             }
         }
         logger.info("notice checker stopped")
+    }
+
+    /// A chat's step is committed: when it changed what notices watch for the chat (notices on or
+    /// off, their settings, its city or language, a reset), the chat's cell watch changes now, not
+    /// at the next round, and a cell it joins is checked at once from the weather in the cache, so
+    /// a chat that turns notices on while rain is coming is told then.
+    public func chatCommitted(before: ChatRecord?, after: ChatRecord, forgotten: Bool) {
+        func watched(_ chat: ChatRecord?) -> NoticeChat? {
+            guard let chat, chat.notices.isOn, chat.isActive, let place = chat.currentPlace else { return nil }
+            return NoticeChat(chatID: chat.id, language: chat.language, place: place, settings: chat.notices)
+        }
+        let old = watched(before), new = forgotten ? nil : watched(after)
+        guard old != new else { return }
+        if let joined = state.watch.withLock({ $0.rewatch(after.id, from: old, to: new) }) {
+            state.joined.continuation.yield(joined)
+        }
+    }
+
+    /// Checks the cells chats joined (``chatCommitted(before:after:forgotten:)``), one at a time,
+    /// until the task is cancelled.
+    func watchJoins() async {
+        for await key in state.joined.stream {
+            let fetchedAfter = clock.date.addingTimeInterval(-configuration.interval.timeInterval * Self.acceptedAge)
+            guard let tally = await check(key, fetchedAfter: fetchedAfter) else { continue }
+            state.watch.withLock { $0.between.add(tally) }
+        }
     }
 
     /// Decides a watched cell's notices as soon as anyone's fetch brings its weather, from that

@@ -14,6 +14,8 @@ struct StepRunner: Sendable {
     let conversation: Conversation
     let activity: (any ChatActivity)?
     let outbox: OutboxSender?
+    /// Told of each committed chat, so notices follow a change at once.
+    let notices: NoticeChecker?
     let logger: Logger
     /// The time commits are stamped with.
     let clock: any WallClock
@@ -76,6 +78,7 @@ struct StepRunner: Sendable {
             outbox?.committed(
                 zip(written.replyIDs, replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, request: $1) },
                 emptying: step.changes.contains(.forgetChat) ? item.chatId : nil)
+            notices?.chatCommitted(before: chat, after: step.chat, forgotten: step.changes.contains(.forgetChat))
             followUps = written.followUps
         } failed: { error, delay in
             // Only the database can fail here; the item stays in the inbox and is tried again,

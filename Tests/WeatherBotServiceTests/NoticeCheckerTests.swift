@@ -118,4 +118,38 @@ import WeatherBotStore
         #expect(try notices(database).count == 1)
         #expect(weather.calls.withLock { $0 } == 0)
     }
+
+    /// A chat turns notices on between two rounds while the cache holds rain 20 minutes ahead
+    /// (the card it just viewed): it is told then, not at the next round; turned off, its cell
+    /// has nobody left to tell.
+    @Test func aChatThatTurnsNoticesOnIsToldOfTheRainAheadAtOnce() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let off = ChatRecord(id: 8, language: .en, state: .idle, currentPlace: Self.saransk)
+        try await database.insert(chats: [off])
+        let clock = ManualClock(Self.t0)
+        let weather = HeldWeather(Self.report(fetched: Self.t0, rainFrom: Self.t0.addingTimeInterval(1200)))
+        let checker = NoticeChecker(store: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        #expect(await checker.round().cells == 0)
+
+        // «/alerts on»: the step commits the chat with notices on, and the workers tell the checker.
+        var on = off
+        on.notices = NoticeSettings(rain: true, warnings: true, quiet: .off)
+        let item = try await database.receive([(updateID: 1, chatID: 8, payload: Data())], lastUpdateID: 0).first
+        try await database.commitStep(chat: on, handled: item?.seq ?? -1, changes: [], replies: [], followUps: [])
+        let watching = Task { await checker.watchJoins() }
+        defer { watching.cancel() }
+        checker.chatCommitted(before: off, after: on, forgotten: false)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try notices(database).isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let told = try notices(database)
+        #expect(told.count == 1)
+        #expect(told.first?.hasPrefix("☔ Light rain in 20 minutes") ?? false, "\(told)")
+        #expect(weather.calls.withLock { $0 } == 0)
+
+        // Off again: the cell is watched with nobody in it.
+        checker.chatCommitted(before: on, after: off, forgotten: false)
+        let cell = NoticeChecker.cellKey(of: Self.saransk)
+        #expect(checker.state.watch.withLock { $0.cells[cell]?.cell.chats.isEmpty } == true)
+    }
 }
