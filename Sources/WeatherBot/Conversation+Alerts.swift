@@ -8,7 +8,7 @@ extension Conversation {
     /// `/alerts`: the chat's notices with their switches; `/alerts on`, `/alerts off`,
     /// `/alerts quiet 23:00-07:00`, `/alerts quiet off`.
     func alertsCommand(_ argument: String?, _ context: inout Context) async {
-        guard context.chat.currentPlace != nil else { return context.say(context.texts.alertsNeedCity) }
+        guard context.chat.currentPlace != nil else { return context.say(needCity(context)) }
         guard let argument else { return context.replies.append(alertsMessage(context)) }
         let words = argument.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         var settings = context.chat.notices
@@ -73,6 +73,15 @@ extension Conversation {
             context.replies.append(.edit(.id(messageID), text: text, keyboard: keyboard))
         } else {
             context.replies.append(message)
+        }
+    }
+
+    /// What a chat without a city is told: to answer the question about its city when one is open
+    /// (it just typed /city, and «Это ваш город?» waits), else how to choose one.
+    private func needCity(_ context: Context) -> String {
+        switch context.chat.state {
+        case .confirmingCity, .choosingPlace: context.texts.alertsAnswerCity
+        default: context.texts.alertsNeedCity
         }
     }
 

@@ -203,6 +203,7 @@ extension Texts {
             "<code>/alerts on</code> turns everything on, <code>/alerts off</code> everything off, <code>/alerts quiet 23:00-07:00</code> sets your quiet hours, <code>/alerts quiet off</code> removes them.",
         alertsCoarse: "Rain is told from the 3-hourly forecast, roughly: minute-by-minute notices need a One Call 3.0 subscription at OpenWeather.",
         alertsNeedCity: "Notices come for your city. Choose it first: type /city and its name, for example /city London, or share your location.",
+        alertsAnswerCity: "First answer the question above about the city: notices come for the city you choose.",
         alertsBadQuiet: { "I don't understand the hours “\($0)”. Give a start and an end, for example: <code>/alerts quiet 23:00-07:00</code>" },
         alertsQuietEmpty: {
             "Quiet hours from \($0) to \($0) are no hours at all. Give a different start and end, for example <code>/alerts quiet 23:00-07:00</code>; to have no quiet hours, <code>/alerts quiet off</code>."

@@ -237,6 +237,8 @@ public struct Texts: Sendable {
     let alertsCoarse: String
     /// Said otherwise to a group: see ``inGroup``.
     var alertsNeedCity: String
+    /// /alerts while the question about the chat's city is open.
+    let alertsAnswerCity: String
     let alertsBadQuiet: @Sendable (_ text: String) -> String
     /// Quiet hours typed with the same start and end («23:00-23:00»): none between them.
     let alertsQuietEmpty: @Sendable (_ time: String) -> String

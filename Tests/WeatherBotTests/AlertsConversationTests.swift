@@ -28,6 +28,10 @@ import WeatherBotSQLite
         let inGroup = try await group.send(.command(.alerts("on")), group: true, userMessageID: 3, sender: 7)
         #expect(inGroup.replies.last?.text == "Уведомления приходят для города чата. Сначала выберите его: напишите /city и название, например /city Казань.")
         #expect(try settings(group) == .off)
+        // The city typed, its question still open: the chat is told to answer it, not to type /city again.
+        _ = try await group.send(.command(.city("Саранск")), group: true, userMessageID: 4, sender: 7)
+        let open = try await group.send(.command(.alerts("on")), group: true, userMessageID: 5, sender: 7)
+        #expect(open.replies.last?.text == "Сначала ответьте на вопрос выше о городе: уведомления приходят для выбранного города.")
     }
 
     @Test func theMessageShowsEachNoticeAndItsSwitchesRedrawIt() async throws {

@@ -86,7 +86,7 @@ import WeatherBotStore
             + [Piece(entry: "alertsQuietLine(none)", inserted: [], text: texts.alertsQuietLine(nil))]
             + one("alertsQuietButton", texts.alertsQuietButton) + one("alertsQuietOnButton", texts.alertsQuietOnButton)
             + one("alertsUnknown", texts.alertsUnknown)
-            + one("alertsBadQuiet", texts.alertsBadQuiet) + one("alertsQuietSet", texts.alertsQuietSet)
+            + one("alertsBadQuiet", texts.alertsBadQuiet) + one("alertsQuietSet", texts.alertsQuietSet) + one("alertsQuietEmpty", texts.alertsQuietEmpty)
             + counted("inMinutes", texts.inMinutes) + counted("forMinutes", texts.forMinutes)
             + [Piece(entry: "rainSoon", inserted: [a, b, c, "⟨d⟩"], text: texts.rainSoon(a, b, c, "⟨d⟩"))]
             + [Piece(entry: "rainSoon(no end)", inserted: [a, b, c], text: texts.rainSoon(a, b, c, nil))]
