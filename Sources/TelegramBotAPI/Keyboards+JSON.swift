@@ -6,6 +6,22 @@ extension InlineKeyboardButton {
         json.object { json in
             json.field("text", text)
             if let callbackData { json.field("callback_data", callbackData) }
+            if let switchInlineQueryChosenChat {
+                json.key("switch_inline_query_chosen_chat")
+                switchInlineQueryChosenChat.write(to: &json)
+            }
+        }
+    }
+}
+
+extension SwitchInlineQueryChosenChat {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            if let allowBotChats { json.field("allow_bot_chats", allowBotChats) }
+            if let allowChannelChats { json.field("allow_channel_chats", allowChannelChats) }
+            if let allowGroupChats { json.field("allow_group_chats", allowGroupChats) }
+            if let allowUserChats { json.field("allow_user_chats", allowUserChats) }
+            if let query { json.field("query", query) }
         }
     }
 }

@@ -5,14 +5,48 @@ public struct InlineKeyboardButton: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case text
         case callbackData = "callback_data"
+        case switchInlineQueryChosenChat = "switch_inline_query_chosen_chat"
     }
 
     public var text: String
     public var callbackData: String?
+    /// Opens the user's chat list, and then the chosen chat with the bot's inline query typed in.
+    public var switchInlineQueryChosenChat: SwitchInlineQueryChosenChat?
 
     public init(text: String, callbackData: String) {
         self.text = text
         self.callbackData = callbackData
+    }
+
+    public init(text: String, switchInlineQueryChosenChat: SwitchInlineQueryChosenChat) {
+        self.text = text
+        self.switchInlineQueryChosenChat = switchInlineQueryChosenChat
+    }
+}
+
+/// Which chats a ``InlineKeyboardButton/switchInlineQueryChosenChat`` button offers, and the query
+/// it types in there.
+public struct SwitchInlineQueryChosenChat: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case query
+        case allowUserChats = "allow_user_chats"
+        case allowBotChats = "allow_bot_chats"
+        case allowGroupChats = "allow_group_chats"
+        case allowChannelChats = "allow_channel_chats"
+    }
+
+    public var query: String?
+    public var allowUserChats: Bool?
+    public var allowBotChats: Bool?
+    public var allowGroupChats: Bool?
+    public var allowChannelChats: Bool?
+
+    public init(query: String?, allowUserChats: Bool? = nil, allowBotChats: Bool? = nil, allowGroupChats: Bool? = nil, allowChannelChats: Bool? = nil) {
+        self.query = query
+        self.allowUserChats = allowUserChats
+        self.allowBotChats = allowBotChats
+        self.allowGroupChats = allowGroupChats
+        self.allowChannelChats = allowChannelChats
     }
 }
 

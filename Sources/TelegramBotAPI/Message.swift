@@ -133,12 +133,19 @@ public struct CallbackQuery: Codable, Sendable, Hashable {
     public var from: User
     /// The message with the button; `date == 0` when Telegram no longer gives its content.
     public var message: Message?
+    /// The message sent from an inline result whose button this is; it has no chat the bot knows.
+    public var inlineMessageID: String?
     public var data: String?
 
-    public init(id: String, from: User, message: Message? = nil, data: String? = nil) {
+    enum CodingKeys: String, CodingKey {
+        case id, from, message, inlineMessageID = "inline_message_id", data
+    }
+
+    public init(id: String, from: User, message: Message? = nil, inlineMessageID: String? = nil, data: String? = nil) {
         self.id = id
         self.from = from
         self.message = message
+        self.inlineMessageID = inlineMessageID
         self.data = data
     }
 }

@@ -28,7 +28,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
 
     /// The methods this client calls.
     private static let methods =
-        [GetMe.method, DeleteWebhook.method, SetWebhook.method, GetWebhookInfo.method, GetUpdates.method, SetMyCommands.method, SendChatAction.method, GetChatMember.method]
+        [GetMe.method, DeleteWebhook.method, SetWebhook.method, GetWebhookInfo.method, GetUpdates.method, SetMyCommands.method, SendChatAction.method, GetChatMember.method, AnswerInlineQuery.method]
         + BotRequest.Method.allCases.map(\.rawValue)
 
     public var description: String { "TelegramClient(\(apiURL.host ?? "?"), token: <redacted>)" }
@@ -100,6 +100,16 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             throw TelegramError(code: .transport, method: request.method.rawValue, description: "the upload could not be written: \(error)")
         }
         return try await self.call(request.method.rawValue, body: encoded.body, contentType: encoded.contentType)
+    }
+
+    /// Offers the results of an inline query.
+    public func answerInlineQuery(_ answer: AnswerInlineQuery) async throws(TelegramError) {
+        let _: Bool = try await call(answer)
+    }
+
+    /// Edits a message sent from an inline result.
+    public func editInlineMessageText(_ edit: EditInlineMessageText) async throws(TelegramError) {
+        let _: IgnoredResult = try await call(edit)
     }
 
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.

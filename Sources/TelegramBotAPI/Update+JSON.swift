@@ -21,6 +21,22 @@ extension Update: JSONWritable {
                 json.key("callback_query")
                 callbackQuery.write(to: &json)
             }
+            if let inlineQuery {
+                json.field("inline_query", object: { json in
+                    json.field("id", inlineQuery.id)
+                    json.key("from")
+                    inlineQuery.from.write(to: &json)
+                    json.field("query", inlineQuery.query)
+                    json.field("offset", inlineQuery.offset)
+                    if let chatType = inlineQuery.chatType { json.field("chat_type", chatType) }
+                    if let location = inlineQuery.location {
+                        json.field("location", object: { json in
+                            json.field("latitude", location.latitude)
+                            json.field("longitude", location.longitude)
+                        })
+                    }
+                })
+            }
         }
     }
 }
@@ -81,6 +97,7 @@ extension CallbackQuery {
                 json.key("message")
                 message.write(to: &json)
             }
+            if let inlineMessageID { json.field("inline_message_id", inlineMessageID) }
             if let data { json.field("data", data) }
         }
     }

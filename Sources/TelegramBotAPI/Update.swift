@@ -4,23 +4,35 @@ public struct Update: Codable, Sendable, Hashable {
     public var message: Message?
     public var editedMessage: Message?
     public var callbackQuery: CallbackQuery?
+    /// `@bot …` typed in any chat: answered at once, never stored.
+    public var inlineQuery: InlineQuery?
 
     enum CodingKeys: String, CodingKey {
-        case updateId = "update_id", message, editedMessage = "edited_message", callbackQuery = "callback_query"
+        case updateId = "update_id", message, editedMessage = "edited_message", callbackQuery = "callback_query", inlineQuery = "inline_query"
     }
 
-    public init(updateId: Int64, message: Message? = nil, editedMessage: Message? = nil, callbackQuery: CallbackQuery? = nil) {
+    public init(
+        updateId: Int64, message: Message? = nil, editedMessage: Message? = nil, callbackQuery: CallbackQuery? = nil, inlineQuery: InlineQuery? = nil
+    ) {
         self.updateId = updateId
         self.message = message
         self.editedMessage = editedMessage
         self.callbackQuery = callbackQuery
+        self.inlineQuery = inlineQuery
     }
 
-    /// The chat the update belongs to, when it belongs to one.
+    /// The chat the update belongs to, when it belongs to one: an inline query, and a press of a
+    /// button under a message sent from an inline result, belong to none.
     public var chatID: Int64? {
         if let message { return message.chat.id }
         if let editedMessage { return editedMessage.chat.id }
-        if let callbackQuery { return callbackQuery.message?.chat.id ?? callbackQuery.from.id }
+        if let callbackQuery, callbackQuery.inlineMessageID == nil { return callbackQuery.message?.chat.id ?? callbackQuery.from.id }
         return nil
+    }
+
+    /// Inline mode's: a query, or a press under a message sent from an inline result. Answered
+    /// at once and never stored (an answer after a restart would come too late to be seen).
+    public var isInline: Bool {
+        inlineQuery != nil || callbackQuery?.inlineMessageID != nil
     }
 }

@@ -79,6 +79,10 @@ import Testing
             SendMessage(chatID: 1, html: "x", replyMarkup: .keyboard(ReplyKeyboardMarkup(keyboard: [[KeyboardButton(text: "📍", requestLocation: true)]], oneTimeKeyboard: true))),
             SendMessage(chatID: 1, html: "x", replyMarkup: .removeKeyboard(ReplyKeyboardRemove())),
             SendMessage(chatID: 1, text: "plain"),
+            SendMessage(chatID: 1, html: "share", replyMarkup: .inline(InlineKeyboardMarkup(inlineKeyboard: [[
+                InlineKeyboardButton(text: "↗️", switchInlineQueryChosenChat: SwitchInlineQueryChosenChat(query: "Казань", allowUserChats: true, allowBotChats: false, allowGroupChats: true)),
+                InlineKeyboardButton(text: "↗️", switchInlineQueryChosenChat: SwitchInlineQueryChosenChat(query: nil)),
+            ]]))),
             EditMessageText(chatID: 5, messageID: 9, html: "y", replyMarkup: inline),
             EditMessageText(chatID: 5, messageID: nil, text: "y"),
             EditMessageReplyMarkup(chatID: 5, messageID: 9, replyMarkup: inline),
@@ -91,6 +95,8 @@ import Testing
                 replyToMessage: RepliedMessage(messageId: 4, from: user))),
             Update(updateId: 3, editedMessage: Message(messageId: 6, date: 2, chat: Chat(id: 1, type: .other("forum")))),
             Update(updateId: 4, callbackQuery: CallbackQuery(id: "q", from: user, message: Message(messageId: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
+            Update(updateId: 5, callbackQuery: CallbackQuery(id: "q", from: user, inlineMessageID: "im", data: "iv:n:ru:1.0000:2.0000")),
+            Update(updateId: 6, inlineQuery: InlineQuery(id: "iq", from: user, query: "Казань", chatType: "private", location: Location(latitude: 1.5, longitude: -2))),
         ]
         for value in values {
             let written = try JSONSerialization.jsonObject(with: value.jsonData) as? NSDictionary

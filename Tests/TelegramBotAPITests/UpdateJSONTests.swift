@@ -19,14 +19,28 @@ import Testing
                 replyToMessage: RepliedMessage(messageId: 4, from: User(id: 999, isBot: true, firstName: "Погода", username: "weather_bot")))),
             Update(updateId: 7, message: Message(
                 messageId: 9, date: 3, chat: Chat(id: -100, type: .group), text: "x", replyToMessage: RepliedMessage(messageId: 2, from: nil))),
+            Update(updateId: 8, callbackQuery: CallbackQuery(id: "q8", from: Self.user, inlineMessageID: "AgAAAP8", data: "iv:h0:ru:55.7887:49.1221")),
+            Update(updateId: 9, inlineQuery: InlineQuery(id: "iq", from: Self.user, query: "Казань \"центр\"", chatType: "supergroup", location: Location(latitude: 55.79, longitude: 49.12))),
+            Update(updateId: 10, inlineQuery: InlineQuery(id: "iq2", from: Self.user, query: "")),
         ]
         // Coordinates anywhere on Earth, to the last bit.
-        for id in 10..<200 {
+        for id in 11..<200 {
             let location = Location(latitude: Double.random(in: -90...90), longitude: Double.random(in: -180...180))
             updates.append(Update(updateId: Int64(id), message: Message(messageId: id, date: 3, chat: Chat(id: 9, type: .group), location: location)))
         }
         for update in updates {
             #expect(try TelegramJSON.decoder().decode(Update.self, from: update.jsonData) == update, "\(String(decoding: update.jsonData, as: UTF8.self))")
         }
+    }
+
+    /// An inline query and a press under an inline message belong to no chat: nothing stores them.
+    @Test func inlineModesUpdatesBelongToNoChat() throws {
+        let query = try Update.posted(Data(#"{"update_id":5,"inline_query":{"id":"1","from":{"id":77,"is_bot":false,"first_name":"A"},"query":"Каз","offset":"","chat_type":"sender"}}"#.utf8))
+        #expect(query.inlineQuery?.query == "Каз" && query.inlineQuery?.chatType == "sender")
+        #expect(query.chatID == nil && query.isInline)
+        let press = try Update.posted(Data(#"{"update_id":6,"callback_query":{"id":"2","from":{"id":77,"is_bot":false,"first_name":"A"},"chat_instance":"-1","inline_message_id":"AgA","data":"iv:n:ru:1.0000:2.0000"}}"#.utf8))
+        #expect(press.callbackQuery?.inlineMessageID == "AgA" && press.chatID == nil && press.isInline)
+        let chatPress = Update(updateId: 7, callbackQuery: CallbackQuery(id: "3", from: Self.user, data: "cy:1"))
+        #expect(chatPress.chatID == 77 && !chatPress.isInline)
     }
 }
