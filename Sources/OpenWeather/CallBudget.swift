@@ -55,8 +55,18 @@ public enum CallContext {
     /// cache's last entry for the place): a person waits for a slot only briefly then.
     @TaskLocal public static var hasLastKnown = false
 
+    /// Only what the caches keep, or a fetch already under way, answers: no call is started, and
+    /// a look-up that would need one throws ``NotCached``. An inline query is answered this way at
+    /// once, and calls only once its user stops typing.
+    @TaskLocal public static var cachedOnly = false
+
     /// The priority a call of this task is made with now.
     public static var currentPriority: CallPriority { shared?.priority ?? priority }
+}
+
+/// A look-up made with ``CallContext/cachedOnly`` that would have needed a call.
+public struct NotCached: Error, Sendable, Hashable {
+    public init() {}
 }
 
 /// The priority of a call shared by several callers: the most urgent of theirs, raised as each

@@ -20,6 +20,9 @@ public actor GeocodingCache {
     private let clock: any WallClock
     private var entries: [String: Entry] = [:]
     private var inFlight: [String: Task<[GeoPlace], any Error>] = [:]
+    /// The places found by name, by their point: a message sent from an inline result names its
+    /// place only by the point, and is shown again under the name it was found by.
+    private var byPoint: [PointKey: GeoPlace] = [:]
     /// Look-ups answered without a call: for `/metrics` and the tests.
     public private(set) var hits = 0
 
@@ -53,6 +56,7 @@ public actor GeocodingCache {
             hits += 1
             return (try await running.value, true)
         }
+        if CallContext.cachedOnly { throw NotCached() }
         let task = Task { try await fetch() }
         inFlight[key] = task
         defer { inFlight[key] = nil }
@@ -64,7 +68,40 @@ public actor GeocodingCache {
             }
         }
         entries[key] = Entry(places: places, fetchedAt: clock.date)
+        if byPoint.count >= capacity * 2 { byPoint.removeAll(keepingCapacity: true) }
+        for place in places { byPoint[PointKey(latitude: place.lat, longitude: place.lon, digits: 4)] = place }
         return (places, false)
+    }
+
+    /// The places at a point, by ``PointKey`` at two decimals (about a kilometre): people asking
+    /// for where they stand again and again, or near each other, cost one call a day. Shares the
+    /// name look-ups' keeping and capacity.
+    public func places(
+        atLatitude latitude: Double, longitude: Double, fetch: @escaping @Sendable () async throws -> [GeoPlace]
+    ) async throws -> (places: [GeoPlace], cached: Bool) {
+        try await places(named: PointKey(latitude: latitude, longitude: longitude, digits: 2).text, fetch: fetch)
+    }
+
+    /// A place some look-up by name found at this point (to four decimals), while it is kept.
+    public func place(atLatitude latitude: Double, longitude: Double) -> GeoPlace? {
+        byPoint[PointKey(latitude: latitude, longitude: longitude, digits: 4)]
+    }
+
+    /// A point rounded to `digits` decimals, as a key.
+    struct PointKey: Hashable {
+        var latitude: Int
+        var longitude: Int
+        var digits: Int
+
+        init(latitude: Double, longitude: Double, digits: Int) {
+            let scale = Double([1, 10, 100, 1000, 10_000][min(max(digits, 0), 4)])
+            self.latitude = Int((latitude * scale).rounded())
+            self.longitude = Int((longitude * scale).rounded())
+            self.digits = digits
+        }
+
+        /// Never a name anyone types: it starts with a character the name keys never hold.
+        var text: String { "\u{1}\(digits):\(latitude):\(longitude)" }
     }
 
     public var count: Int { entries.count }

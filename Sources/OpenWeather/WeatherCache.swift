@@ -124,6 +124,8 @@ public actor WeatherCache {
             // Someone waiting for it makes a fetch ahead waiting for its slot urgent.
             running.priority.raise(to: CallContext.currentPriority)
             flight = running
+        } else if CallContext.cachedOnly {
+            throw NotCached()
         } else {
             fetches += 1
             let fetch = fetch

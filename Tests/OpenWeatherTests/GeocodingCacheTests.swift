@@ -62,4 +62,44 @@ import Testing
         }
         #expect(calls.withLock { $0 } == 1)
     }
+
+    @Test func placesAtAPointAreKeptByTheKilometreAndNamesByTheirPoint() async throws {
+        let cache = GeocodingCache(clock: ManualClock())
+        let calls = Mutex(0)
+        let kazan = kazan
+        let fetch: @Sendable () async throws -> [GeoPlace] = {
+            calls.withLock { $0 += 1 }
+            return [kazan]
+        }
+        #expect(try await cache.places(atLatitude: 55.7912, longitude: 49.1234, fetch: fetch).cached == false)
+        // A few hundred metres away: the same place, no call.
+        #expect(try await cache.places(atLatitude: 55.7881, longitude: 49.1199, fetch: fetch) == ([kazan], true))
+        #expect(try await cache.places(atLatitude: 55.80, longitude: 49.12, fetch: fetch).cached == false)
+        #expect(calls.withLock { $0 } == 2)
+        // A point is never taken for a name, nor a name for a point.
+        #expect(try await cache.places(named: "55.79 49.12", fetch: { [] }).places.isEmpty)
+
+        // A place found by name is known again by its point, to four decimals, and by nothing nearer.
+        let ufa = GeoPlace(name: "Ufa", lat: 54.734_79, lon: 55.957_83, country: "RU")
+        _ = try await cache.places(named: "Уфа") { [ufa] }
+        #expect(await cache.place(atLatitude: 54.7348, longitude: 55.9578) == ufa)
+        #expect(await cache.place(atLatitude: 54.7350, longitude: 55.9578) == nil)
+    }
+
+    @Test func askedOnlyForWhatIsKeptItCallsForNothing() async throws {
+        let cache = GeocodingCache(clock: ManualClock())
+        let calls = Mutex(0)
+        let kazan = kazan
+        let fetch: @Sendable () async throws -> [GeoPlace] = {
+            calls.withLock { $0 += 1 }
+            return [kazan]
+        }
+        await #expect(throws: NotCached.self) {
+            try await CallContext.$cachedOnly.withValue(true) { try await cache.places(named: "Kazan", fetch: fetch) }
+        }
+        #expect(calls.withLock { $0 } == 0)
+        _ = try await cache.places(named: "Kazan", fetch: fetch)
+        let kept = try await CallContext.$cachedOnly.withValue(true) { try await cache.places(named: "kazan", fetch: fetch) }
+        #expect(kept == ([kazan], true) && calls.withLock { $0 } == 1)
+    }
 }

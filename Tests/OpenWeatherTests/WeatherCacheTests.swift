@@ -37,6 +37,26 @@ import WeatherBotTesting
         #expect(await cache.fetches == 1)
     }
 
+    @Test func askedOnlyForWhatIsKeptItStartsNoFetchButJoinsOneUnderWay() async throws {
+        let calls = Mutex(0)
+        let cache = WeatherCache(clock: ManualClock()) { _, _, _ in
+            calls.withLock { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(200))
+            return Self.sample
+        }
+        await #expect(throws: NotCached.self) {
+            try await CallContext.$cachedOnly.withValue(true) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        }
+        #expect(calls.withLock { $0 } == 0)
+        // Someone's fetch under way answers it too; then the entry does, without a call.
+        async let fetched = cache.forecast(latitude: 55.79, longitude: 49.12, language: "en")
+        try await Task.sleep(for: .milliseconds(50))
+        let joined = try await CallContext.$cachedOnly.withValue(true) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        _ = try await fetched
+        _ = try await CallContext.$cachedOnly.withValue(true) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        #expect(joined.forecast == Self.sample && calls.withLock { $0 } == 1)
+    }
+
     @Test func entriesStayFreshForTenMinutesThenAreFetchedAgain() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let calls = Mutex(0)
