@@ -69,12 +69,16 @@ extension Conversation {
 
     /// Asks for a name: the chat's own city (never suggesting `rejected` as the example), or a
     /// place to look up.
-    func askCityName(for purpose: SearchPurpose, rejected: Place? = nil, _ context: inout Context) {
+    /// - Parameter offeringLocation: with the keyboard whose button shares the user's location
+    ///   (private chats only), for a user who came to choose a city and may be standing in it.
+    func askCityName(for purpose: SearchPurpose, rejected: Place? = nil, offeringLocation: Bool = false, _ context: inout Context) {
         _ = context.nextQuestion()
         context.state = .awaitingCityName(purpose)
         let prompt = purpose == .setCity ? context.texts.askOwnCity(notNamed: rejected.map { [$0.name] + $0.localNames.values } ?? []) : context.texts.askPlaceToFind
         // In a group only a reply to the question reaches the bot, so the question asks for one.
-        context.replies.append(.send(text: prompt, markup: context.isGroup ? .forceReply(context.question) : nil))
+        let markup: ReplyMarkup? =
+            context.isGroup ? .forceReply(context.question) : offeringLocation ? Views.locationKeyboard(context.texts) : nil
+        context.replies.append(.send(text: prompt, markup: markup))
     }
 
     /// Text that is not a command: the answer to a question about a name, or a place to look up

@@ -82,7 +82,8 @@ extension Conversation {
             }
             let standing = await standing(of: place, reference, &context)
             var view = WeatherViews.render(
-                view, place: place, reference: marked(reference, place), report: report, texts: context.texts, now: clock.date, standing: standing)
+                view, place: place, reference: marked(reference, place), report: report, texts: context.texts, now: clock.date, standing: standing,
+                sharing: !context.isGroup)
             if reference == .defaultCity && messageID == nil {
                 view.text += "\n\n" + (context.isGroup ? context.texts.defaultCityHintInGroup : context.texts.defaultCityHint)
             }

@@ -94,6 +94,7 @@ public struct Conversation: Sendable {
             context.isGroup = incoming.isGroup
             context.userMessageID = incoming.userMessageID
             context.senderID = incoming.senderID
+            context.botUsername = incoming.botUsername
             context.pressed = incoming.callbackQueryID != nil
             context.chat.language = incoming.language
             // A user who writes again (after blocking the bot once) can be written to again.
@@ -131,6 +132,7 @@ public struct Conversation: Sendable {
         var userMessageID: Int?
         /// The member who wrote or pressed.
         var senderID: Int64?
+        var botUsername: String?
         /// The step answers a button press: a refusal is shown even when the chat was told of one
         /// moments ago, since whoever pressed waits to see something happen.
         var pressed = false
@@ -223,8 +225,15 @@ public struct Conversation: Sendable {
             } else {
                 context.replies.append(Views.greeting(context.texts))
             }
+        case .startAt(.city) where !context.isGroup:
+            // From the button above inline results: the question, and the location button beside it.
+            askCityName(for: .setCity, offeringLocation: true, &context)
+        case .startAt(.search) where !context.isGroup:
+            askCityName(for: .browse, &context)
+        case .startAt:
+            await handle(.start, &context)
         case .help:
-            context.say(context.texts.help)
+            context.say(context.texts.help + (context.botUsername.map { "\n\n" + context.texts.inlineHelp($0) } ?? ""))
         case .weather:
             await showWeather(.now, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
         case .weatherIn(let text):

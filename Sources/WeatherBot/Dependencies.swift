@@ -8,6 +8,13 @@ public protocol Geocoder: Sendable {
     func places(named name: String, language: Language) async throws -> [Place]
     /// The places at a point, nearest first; empty when there is none (the open sea).
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place]
+    /// A place found by name at this point (to four decimals) while the geocoder keeps it; nothing
+    /// is looked up. A message sent from an inline result names its place only by the point.
+    func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place?
+}
+
+extension Geocoder {
+    public func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place? { nil }
 }
 
 /// Follows the short links map apps share (`maps.app.goo.gl/…`, `yandex.ru/maps/-/…`), which

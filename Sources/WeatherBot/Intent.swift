@@ -3,6 +3,9 @@ public import WeatherBotStore
 /// A bot command, parsed from `/name arguments`.
 public enum Command: Sendable, Hashable {
     case start
+    /// `/start city` from the button above inline results: straight to choosing the chat's city
+    /// (`/start search`: to looking a place up).
+    case startAt(StartParameter)
     case help
     case weather
     /// `/weather NAME`: a place's weather, the name read as in free text («/weather Казань завтра»).
@@ -65,14 +68,17 @@ public struct Incoming: Sendable, Hashable {
     public var senderID: Int64?
     /// The member's own message, which a question in a group replies to.
     public var userMessageID: Int?
+    /// This bot's username, which /help shows inline mode with.
+    public var botUsername: String?
     /// An edit of the message `userMessageID`: handled as the new text only while the chat's
     /// latest reply answered that message.
     public var isEdit: Bool
 
     public init(
         updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil,
-        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false
+        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false, botUsername: String? = nil
     ) {
+        self.botUsername = botUsername
         self.updateID = updateID
         self.chatID = chatID
         self.language = language

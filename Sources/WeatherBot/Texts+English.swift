@@ -227,6 +227,14 @@ extension Texts {
         rainAround: { what, time in "\(what) expected around \(time)." },
         warningSender: { "From: \($0)" },
         warningUpdated: { event, period in "⚠️ The “\(event)” warning has changed: now \(period)." },
+        shareButton: "↗️ Share",
+        inlineChooseCityButton: "Choose your city",
+        inlineHere: { "📍 Here: \($0)" },
+        inlineNothingFound: { "Nothing found for “\($0)”. Search in the chat with me" },
+        inlineFailed: "⚠️ The weather is unavailable now. Open the chat with me",
+        inlineHelp: {
+            "In any chat, type <code>@\($0) London</code> and pick the place: its weather goes to that chat. <code>@\($0)</code> and a space: your city and favorites."
+        },
 
         // MARK: Reset
 
@@ -291,7 +299,7 @@ extension Texts {
             ("alerts", "Notices of rain and severe weather"),
             ("reset", "Forget everything about this chat"),
             ("start", "Get started"),
-            ("help", "Help"),
+            ("help", "Help, and the weather in any chat: @ and my name"),
         ],
 
         // MARK: Failures, in plain words

@@ -234,6 +234,14 @@ extension Texts {
         rainAround: { what, time in "Около \(time) ожидается: \(what.lowercased())." },
         warningSender: { "Источник: \($0)" },
         warningUpdated: { event, period in "⚠️ Предупреждение «\(event)» изменилось: теперь \(period)." },
+        shareButton: "↗️ Поделиться",
+        inlineChooseCityButton: "Выбрать свой город",
+        inlineHere: { "📍 Здесь: \($0)" },
+        inlineNothingFound: { "Ничего не нашлось: «\($0)». Искать в чате с ботом" },
+        inlineFailed: "⚠️ Погода сейчас недоступна. Открыть чат с ботом",
+        inlineHelp: {
+            "В любом чате напишите <code>@\($0) Казань</code> и выберите место — погода уйдёт в этот чат. <code>@\($0)</code> с пробелом — ваш город и избранное."
+        },
 
         // MARK: Reset
 
@@ -298,7 +306,7 @@ extension Texts {
             ("alerts", "Уведомления о дожде и непогоде"),
             ("reset", "Забыть всё об этом чате"),
             ("start", "Начало работы"),
-            ("help", "Справка"),
+            ("help", "Справка и погода в любом чате: @ и моё имя"),
         ],
 
         // MARK: Failures, in plain words

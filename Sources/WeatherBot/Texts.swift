@@ -264,6 +264,21 @@ public struct Texts: Sendable {
     let warningSender: @Sendable (_ sender: String) -> String
     let warningUpdated: @Sendable (_ event: String, _ period: String) -> String
 
+    // MARK: Inline mode and sharing
+
+    /// Under a weather view in a private chat: sends the place's card to another chat.
+    let shareButton: String
+    /// Above the empty query's results for a sender with no city: opens the private chat at choosing one.
+    let inlineChooseCityButton: String
+    /// The title of the weather where the sender stands.
+    let inlineHere: @Sendable (_ place: String) -> String
+    /// Above no results: the query (plain text) found nothing; opens the private chat to search.
+    let inlineNothingFound: @Sendable (_ query: String) -> String
+    /// Above no results: the weather could not be had.
+    let inlineFailed: String
+    /// The end of /help: how to use the bot in any chat, with its username.
+    let inlineHelp: @Sendable (_ username: String) -> String
+
     // MARK: Reset
 
     let resetQuestion: String

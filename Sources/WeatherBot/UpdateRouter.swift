@@ -7,6 +7,12 @@ public enum UpdateRouter {
     /// - Parameter botUsername: this bot's username; commands addressed to another bot
     ///   (`/start@other_bot`, in groups) are ignored.
     public static func route(_ update: Update, botUsername: String? = nil) -> Incoming? {
+        var incoming = routed(update, botUsername: botUsername)
+        incoming?.botUsername = botUsername
+        return incoming
+    }
+
+    private static func routed(_ update: Update, botUsername: String?) -> Incoming? {
         if let query = update.callbackQuery {
             let chatID = query.message?.chat.id ?? query.from.id
             let action = query.data.flatMap(CallbackAction.init(encoded:))
@@ -109,7 +115,7 @@ public enum UpdateRouter {
         let arguments = body.dropFirst(head.count).trimmingCharacters(in: .whitespacesAndNewlines)
         let name = head.split(separator: "@", maxSplits: 1).first.map { $0.lowercased() } ?? ""
         switch name {
-        case "start": return .start
+        case "start": return StartParameter(rawValue: arguments).map(Command.startAt) ?? .start
         case "help": return .help
         case "weather": return arguments.isEmpty ? .weather : .weatherIn(arguments)
         case "search": return .search(arguments.isEmpty ? nil : arguments)

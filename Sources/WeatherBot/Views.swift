@@ -12,14 +12,19 @@ public enum Views {
     // MARK: Onboarding
 
     static func greeting(_ texts: Texts) -> Reply {
-        let keyboard = ReplyKeyboardMarkup(
-            keyboard: [
-                [KeyboardButton(text: texts.shareLocationButton, requestLocation: true)],
-                [KeyboardButton(text: texts.chooseManuallyKeyboardButton)],
-            ],
-            resizeKeyboard: true,
-            inputFieldPlaceholder: texts.inputPlaceholder)
-        return .send(text: texts.greeting, markup: .keyboard(keyboard))
+        .send(text: texts.greeting, markup: locationKeyboard(texts))
+    }
+
+    /// The keyboard that shares the user's location, or chooses a city by name.
+    static func locationKeyboard(_ texts: Texts) -> ReplyMarkup {
+        .keyboard(
+            ReplyKeyboardMarkup(
+                keyboard: [
+                    [KeyboardButton(text: texts.shareLocationButton, requestLocation: true)],
+                    [KeyboardButton(text: texts.chooseManuallyKeyboardButton)],
+                ],
+                resizeKeyboard: true,
+                inputFieldPlaceholder: texts.inputPlaceholder))
     }
 
     // MARK: The city dialogue

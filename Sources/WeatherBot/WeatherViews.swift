@@ -20,12 +20,25 @@ public enum WeatherViews {
         case other(saved: Bool)
     }
 
+    /// - Parameter sharing: a private chat's view gets «↗️ Поделиться», which offers the place's
+    ///   name as an inline query in a chat the user chooses.
     public static func render(
         _ view: WeatherView, place: Place, reference: PlaceReference, report: WeatherReport, texts: Texts, now: Date,
-        standing: Standing = .ownCity
+        standing: Standing = .ownCity, sharing: Bool = false
     ) -> Rendered {
+        let shown = text(view, place: place, report: report, texts: texts, now: now)
+        return Rendered(
+            text: shown.text,
+            keyboard: keyboard(
+                shown.view, reference, texts, hourlyPageCount: shown.pageCount, standing: standing, sharing: sharing ? place : nil))
+    }
+
+    /// A view's text, the view it shows (an hourly page past the last is the last) and how many
+    /// hourly pages there are.
+    static func text(_ view: WeatherView, place: Place, report: WeatherReport, texts: Texts, now: Date) -> (text: String, view: WeatherView, pageCount: Int) {
         var text: String
         var view = view
+        var pageCount = 1
         switch view {
         case .now:
             text = card(place, report.forecast, texts, now: now)
@@ -34,25 +47,44 @@ public enum WeatherViews {
             let index = min(max(page, 0), pages.count - 1)
             view = .hourly(page: pages.count > 1 ? index : 0)
             text = pages[index]
+            pageCount = page == 1 ? pages.count : hourlyPages(place, report.forecast, texts, now: now, byDay: false).count
         case .daily:
             text = daily(place, report.forecast, texts)
         }
         if report.isStale {
             text += "\n\n⏱ " + texts.dataAsOf(clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone))
         }
-        let pageCount = view == .now || view == .daily ? 1 : hourlyPages(place, report.forecast, texts, now: now, byDay: view == .hourly(page: 1)).count
-        return Rendered(
-            text: HTML.fitting(text), keyboard: keyboard(view, reference, texts, hourlyPageCount: pageCount, standing: standing))
+        return (HTML.fitting(text), view, pageCount)
     }
 
-    /// «Сейчас», «По часам», «На 7 дней», then «📈 График», then «🔄 Обновить» with the star, then
-    /// «📍 Сделать моим городом» for a place that is not the chat's city; the current view's button
-    /// is marked.
+    /// «Сейчас», «По часам», «На 7 дней», then «📈 График» (with «↗️ Поделиться» when `sharing`),
+    /// then «🔄 Обновить» with the star, then «📍 Сделать моим городом» for a place that is not the
+    /// chat's city; the current view's button is marked.
     static func keyboard(
-        _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, standing: Standing = .ownCity
+        _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, standing: Standing = .ownCity,
+        sharing place: Place? = nil
     ) -> InlineKeyboardMarkup {
+        var rows = viewRows(view, texts, hourlyPageCount: hourlyPageCount) { CallbackAction.view($0, reference).encoded }
+        var chartRow = [InlineKeyboardButton(text: texts.chartButton, callbackData: CallbackAction.chart(ChartViews.view(for: view), reference).encoded)]
+        if let place { chartRow.append(shareButton(place, texts)) }
+        rows.append(chartRow)
+        var last = [InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
+        if case .other(let saved) = standing {
+            let star = saved ? texts.savedFavoriteButton : texts.addFavoriteButton
+            last.append(InlineKeyboardButton(text: star, callbackData: CallbackAction.addFavorite(view, reference, saving: !saved).encoded))
+        }
+        rows.append(last)
+        if case .other = standing {
+            rows.append([InlineKeyboardButton(text: texts.makeCityButton, callbackData: CallbackAction.makeCity(view, reference).encoded)])
+        }
+        return InlineKeyboardMarkup(inlineKeyboard: rows)
+    }
+
+    /// «Сейчас», «По часам», «На 7 дней», the current one marked, and the hourly view's other day;
+    /// `data` is each view's callback data.
+    static func viewRows(_ view: WeatherView, _ texts: Texts, hourlyPageCount: Int, data: (WeatherView) -> String) -> [[InlineKeyboardButton]] {
         func button(_ title: String, _ target: WeatherView, selected: Bool) -> InlineKeyboardButton {
-            InlineKeyboardButton(text: selected ? "· \(title) ·" : title, callbackData: CallbackAction.view(target, reference).encoded)
+            InlineKeyboardButton(text: selected ? "· \(title) ·" : title, callbackData: data(target))
         }
         var isHourly = false
         if case .hourly = view { isHourly = true }
@@ -64,21 +96,20 @@ public enum WeatherViews {
         if case .hourly(let page) = view, hourlyPageCount > 1 {
             rows.append([
                 page == 0
-                    ? InlineKeyboardButton(text: texts.nextDayButton, callbackData: CallbackAction.view(.hourly(page: 1), reference).encoded)
-                    : InlineKeyboardButton(text: texts.previousDayButton, callbackData: CallbackAction.view(.hourly(page: 0), reference).encoded)
+                    ? InlineKeyboardButton(text: texts.nextDayButton, callbackData: data(.hourly(page: 1)))
+                    : InlineKeyboardButton(text: texts.previousDayButton, callbackData: data(.hourly(page: 0)))
             ])
         }
-        rows.append([InlineKeyboardButton(text: texts.chartButton, callbackData: CallbackAction.chart(ChartViews.view(for: view), reference).encoded)])
-        var last = [InlineKeyboardButton(text: texts.refreshButton, callbackData: CallbackAction.refresh(view, reference).encoded)]
-        if case .other(let saved) = standing {
-            let star = saved ? texts.savedFavoriteButton : texts.addFavoriteButton
-            last.append(InlineKeyboardButton(text: star, callbackData: CallbackAction.addFavorite(view, reference, saving: !saved).encoded))
-        }
-        rows.append(last)
-        if case .other = standing {
-            rows.append([InlineKeyboardButton(text: texts.makeCityButton, callbackData: CallbackAction.makeCity(view, reference).encoded)])
-        }
-        return InlineKeyboardMarkup(inlineKeyboard: rows)
+        return rows
+    }
+
+    /// «↗️ Поделиться»: the chats to choose from, and the place's name typed there after the bot's.
+    static func shareButton(_ place: Place, _ texts: Texts) -> InlineKeyboardButton {
+        InlineKeyboardButton(
+            text: texts.shareButton,
+            switchInlineQueryChosenChat: SwitchInlineQueryChosenChat(
+                query: place.name(in: texts.language.rawValue), allowUserChats: true, allowBotChats: false, allowGroupChats: true,
+                allowChannelChats: true))
     }
 
     /// The failure message, with «🔄 Повторить» for the same view.

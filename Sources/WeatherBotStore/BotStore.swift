@@ -45,7 +45,6 @@ public protocol BotStore: ChatStore, NoticeStore {
 
     // MARK: Chats
 
-    func chat(_ id: Int64) async throws -> ChatRecord?
     /// Commits one handled inbox item: the chat's record and changes, the item's removal, the
     /// replies into the outbox and the follow-ups into the inbox, all or nothing.
     func commitStep(chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [BotRequest], followUps: [Data], at now: Date)
@@ -126,6 +125,8 @@ extension BotStore {
 /// Reads a chat's favorites and daily forecasts; changes to them are returned in the step and
 /// committed with it. The conversation reads through it; every engine's ``BotStore`` is one.
 public protocol ChatStore: Sendable {
+    /// A chat's record; nil for a chat the bot never answered.
+    func chat(_ id: Int64) async throws -> ChatRecord?
     /// The chat's favorites in its order.
     func favorites(chatID: Int64) async throws -> [Favorite]
     /// The chat's daily forecasts, in the order they were made.

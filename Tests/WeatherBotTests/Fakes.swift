@@ -32,6 +32,12 @@ final class FakeGeocoder: Geocoder {
         byName[name] ?? byName.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 
+    /// Like the geocoding cache's: a place some name finds, by its point to four decimals.
+    func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place? {
+        func key(_ value: Double) -> Int { Int((value * 10_000).rounded()) }
+        return byName.values.joined().first { key($0.latitude) == key(latitude) && key($0.longitude) == key(longitude) }
+    }
+
     func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
         calls.withLock { $0 += 1 }
         if let failure { throw failure }
@@ -124,6 +130,11 @@ final class FakeFavorites: ChatStore {
     }
 
     func subscriptions(chatID: Int64) async throws -> [Subscription] { [] }
+
+    /// Chats' records, for inline queries that read the sender's own.
+    let chats = Mutex<[Int64: ChatRecord]>([:])
+
+    func chat(_ id: Int64) async throws -> ChatRecord? { chats.withLock { $0[id] } }
 }
 
 /// Counts «typing…» calls.

@@ -83,6 +83,42 @@ import WeatherBotStore
                 senderID: 7))
         }
 
+        /// The message sent from the last inline result chosen, as its chat shows it now.
+        var inlineMessage: WeatherViews.Rendered?
+
+        /// `@weather_bot text` typed by this chat's user in some other chat; `choose`: the result
+        /// whose message is then sent there.
+        func inline(_ text: String, location: Location? = nil, choose: Int? = nil) async throws {
+            lines.append("> @weather_bot \(text)" + (location.map { " (at \($0.latitude), \($0.longitude))" } ?? ""))
+            let from = User(id: chatID, firstName: "Anna", languageCode: language.rawValue)
+            let outcome = await conversation.answer(InlineQuery(id: "iq", from: from, query: text, location: location))
+            guard let answer = outcome.answer else { return lines.append("< (no answer)") }
+            if let button = answer.button { lines.append("< above the results: [\(button.text)] → /start \(button.startParameter)") }
+            if answer.results.isEmpty { lines.append("< no results") }
+            for result in answer.results {
+                lines.append("< result: \(result.title) — \(result.description ?? "")")
+            }
+            if let choose {
+                let result = answer.results[choose]
+                inlineMessage = WeatherViews.Rendered(text: result.inputMessageContent.messageText, keyboard: result.replyMarkup ?? InlineKeyboardMarkup(inlineKeyboard: []))
+                lines.append("< sent: " + result.inputMessageContent.messageText)
+                for row in result.replyMarkup?.inlineKeyboard ?? [] { lines.append("  " + row.map { "[\($0.text)]" }.joined(separator: " ")) }
+            }
+        }
+
+        /// Someone in the chat the inline message went to presses its button `label`.
+        func pressInline(_ label: String, presser: Language) async throws {
+            let button = try #require(inlineMessage?.keyboard.inlineKeyboard.joined().first { $0.text.contains(label) }, "no button «\(label)»")
+            lines.append("> [\(button.text)] on the inline message")
+            let press = await conversation.pressInline(button.callbackData, presserLanguage: presser)
+            if let edit = press.edit {
+                inlineMessage = edit
+                lines.append("< edit: " + edit.text)
+                for row in edit.keyboard.inlineKeyboard { lines.append("  " + row.map { "[\($0.text)]" }.joined(separator: " ")) }
+            }
+            lines.append("< answer\(press.showAlert ? " (alert)" : ""): " + (press.notice ?? "—"))
+        }
+
         private func handle(_ incoming: Incoming) async throws {
             let step = await conversation.handle(.incoming(incoming), chat: try database.chat(chatID))
             try await commit(step)
@@ -208,6 +244,20 @@ import WeatherBotStore
         try await walk.press("⬆️")
         try await walk.press(ru ? "Готово" : "Done")
         try await walk.type("/move 1 1")
+
+        walk.section("inline mode")
+        try await walk.inline("")
+        try await walk.inline("", location: Location(latitude: 54.19, longitude: 45.18))
+        try await walk.inline(ru ? "Париж" : "Paris")
+        try await walk.inline("К")
+        try await walk.inline(ru ? "Атлантида" : "Atlantis")
+        try await walk.inline(ru ? "погода в Казани завтра" : "Kazan tomorrow", choose: 0)
+        try await walk.pressInline(ru ? "На 7 дней" : "7 days", presser: ru ? .en : .ru)
+        try await walk.pressInline(ru ? "Обновить" : "Refresh", presser: language)
+        let newcomer = try Walk(language: language, chatID: 78)
+        try await newcomer.inline("")
+        try await newcomer.type("/start city")
+        walk.lines += newcomer.lines
 
         walk.section("daily forecasts")
         try await walk.type("/daily 8:00")

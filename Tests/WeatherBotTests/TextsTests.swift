@@ -92,6 +92,7 @@ import WeatherBotStore
             + [Piece(entry: "rainSoon(no end)", inserted: [a, b, c], text: texts.rainSoon(a, b, c, nil))]
             + [Piece(entry: "rainAround", inserted: [b], text: texts.rainAround(a, b))]
             + one("warningSender", texts.warningSender) + two("warningUpdated", texts.warningUpdated)
+            + one("inlineHere", texts.inlineHere) + one("inlineNothingFound", texts.inlineNothingFound) + one("inlineHelp", texts.inlineHelp)
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {

@@ -15,6 +15,10 @@ import WeatherBotStore
     @Test func commandsWithArgumentsAndBotNames() {
         #expect(UpdateRouter.route(message("/start"))?.intent == .command(.start))
         #expect(UpdateRouter.route(message("/start@WeatherBot"))?.intent == .command(.start))
+        // The button above inline results opens the private chat with a parameter.
+        #expect(UpdateRouter.route(message("/start city"))?.intent == .command(.startAt(.city)))
+        #expect(UpdateRouter.route(message("/start search"))?.intent == .command(.startAt(.search)))
+        #expect(UpdateRouter.route(message("/start frobnicate"))?.intent == .command(.start))
         #expect(UpdateRouter.route(message("/HELP"))?.intent == .command(.help))
         #expect(UpdateRouter.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
         #expect(UpdateRouter.route(message("/search"))?.intent == .command(.search(nil)))

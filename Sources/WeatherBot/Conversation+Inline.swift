@@ -1,0 +1,240 @@
+import BotClock
+import Foundation
+import OpenWeather
+public import TelegramBotAPI
+public import WeatherBotStore
+
+/// What the bot offers for an inline query.
+public struct InlineOutcome: Sendable {
+    /// Nil for a query not worth an answer (one letter: the user is still typing).
+    public var answer: AnswerInlineQuery?
+    /// Every look-up answered. False when one failed or was not made (``CallContext/cachedOnly``):
+    /// the answer is partial, and worth making again with calls.
+    public var complete: Bool
+}
+
+/// What a press under a message sent from an inline result does: the message's new text and
+/// buttons (nil: left as it is) and the short notice the presser sees.
+public struct InlinePress: Sendable {
+    public var edit: WeatherViews.Rendered?
+    public var notice: String?
+    /// The notice shows as an alert the presser closes.
+    public var showAlert = false
+}
+
+/// Inline mode: `@bot Казань` in any chat. It reads the sender's private chat (their city and
+/// favorites) and writes nothing: a user who only uses inline mode has no chat row.
+extension Conversation {
+    /// How long Telegram may answer the same query from its own cache: a place's weather for
+    /// two minutes; the sender's own list, which follows their city, for one; a partial or
+    /// failed answer not at all.
+    static let inlineCacheTime = (place: 120, personal: 60, partial: 0)
+    /// The most results an empty query lists: the sender's city (or location) and favorites.
+    static let inlinePersonalResults = 10
+    /// The most places a name lists, as /search.
+    static let inlinePlaces = 5
+
+    /// Whether a query is worth answering: the empty one (the sender's own places), or at least
+    /// two characters. Clients send a query at every keystroke; «К» finds nothing worth a call.
+    public static func answersInline(_ query: String) -> Bool {
+        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text.count >= 2
+    }
+
+    /// The results for an inline query, in the sender's language.
+    public func answer(_ query: InlineQuery) async -> InlineOutcome {
+        let language = Language(telegramCode: query.from.languageCode)
+        let texts = Texts.for(language)
+        let text = query.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.answersInline(text) else { return InlineOutcome(answer: nil, complete: true) }
+        var complete = true
+        let view = Self.askedView(text)
+        let offer: InlineOffer
+        if text.isEmpty {
+            offer = await personalOffer(query, view: view, texts, complete: &complete)
+        } else {
+            offer = await namedOffer(text, view: view, texts, complete: &complete)
+        }
+        let results = await results(of: offer, texts, complete: &complete)
+        let cacheTime = !complete ? Self.inlineCacheTime.partial : offer.isPersonal ? Self.inlineCacheTime.personal : Self.inlineCacheTime.place
+        var button = offer.button
+        if results.isEmpty && button == nil {
+            button = complete
+                ? InlineQueryResultsButton(text: texts.inlineNothingFound(HTML.truncate(text, maximumCharacters: 40)), startParameter: StartParameter.search.rawValue)
+                : InlineQueryResultsButton(text: texts.inlineFailed, startParameter: StartParameter.search.rawValue)
+        }
+        // Always personal: the results are in the sender's language.
+        return InlineOutcome(
+            answer: AnswerInlineQuery(inlineQueryID: query.id, results: results, cacheTime: cacheTime, isPersonal: true, button: button),
+            complete: complete)
+    }
+
+    /// The view free text asks for: «завтра» the hours of tomorrow, «неделя» the seven days.
+    static func askedView(_ text: String) -> WeatherView {
+        if TypedQuery.asksForWeek(text) { return .daily }
+        if TypedQuery.read(text)?.tomorrow ?? TypedQuery.asksForTomorrow(text) { return .hourly(page: 1) }
+        return .now
+    }
+
+    /// The places an answer lists, each with how its title begins, and the button above them.
+    struct InlineOffer {
+        var places: [(place: Place, mark: String)] = []
+        var view: WeatherView
+        var button: InlineQueryResultsButton?
+        var isPersonal = false
+    }
+
+    /// The empty query: where the sender stands (when Telegram gives it), their city, their
+    /// favorites; the default city and «Выбрать свой город» for a sender with no city.
+    private func personalOffer(_ query: InlineQuery, view: WeatherView, _ texts: Texts, complete: inout Bool) async -> InlineOffer {
+        var offer = InlineOffer(view: view, isPersonal: true)
+        if let location = query.location, TypedCoordinates.reading(latitude: location.latitude, longitude: location.longitude) != nil {
+            if let here = await place(atLatitude: location.latitude, longitude: location.longitude, texts.language, complete: &complete) {
+                offer.places.append((here, "📍"))
+            }
+        }
+        let chat: ChatRecord?
+        let favorites: [Favorite]
+        do {
+            // Only a private chat is the sender's: a group's id is never a user's.
+            chat = try await store.chat(query.from.id)
+            favorites = chat == nil ? [] : try await store.favorites(chatID: query.from.id)
+        } catch {
+            complete = false
+            return offer
+        }
+        if let city = chat?.currentPlace {
+            offer.places.append((city, "🏠"))
+        } else if offer.places.isEmpty {
+            offer.places.append((defaultPlace, ""))
+        }
+        if chat?.currentPlace == nil {
+            offer.button = InlineQueryResultsButton(text: texts.inlineChooseCityButton, startParameter: StartParameter.city.rawValue)
+        }
+        for favorite in favorites where !offer.places.contains(where: { $0.place.isSameCity(as: favorite.place) }) {
+            offer.places.append((favorite.place, "⭐"))
+        }
+        offer.places = Array(offer.places.prefix(Self.inlinePersonalResults))
+        return offer
+    }
+
+    /// A name, free text, coordinates or a map link: the places it names, as a private chat finds them.
+    private func namedOffer(_ text: String, view: WeatherView, _ texts: Texts, complete: inout Bool) async -> InlineOffer {
+        var offer = InlineOffer(view: view)
+        var point: (latitude: Double, longitude: Double)?
+        switch TypedCoordinates.read(text) {
+        case .point(let latitude, let longitude)?: point = (latitude, longitude)
+        case .outOfRange?: return offer
+        case nil: break
+        }
+        if point == nil, let link = TypedLinks.shortLink(in: text) {
+            guard let target = await mapLinks?.target(of: link), case .point(let latitude, let longitude)? = TypedLinks.reading(of: Substring(target)) else {
+                return offer
+            }
+            point = (latitude, longitude)
+        }
+        if let point {
+            if let place = await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, complete: &complete) {
+                offer.places = [(place, "📍")]
+            }
+            return offer
+        }
+        guard let reading = TypedQuery.read(text) else { return offer }
+        guard reading.query.count <= Self.longestName else { return offer }
+        do {
+            let places = try await geocode(reading.query, alternatives: reading.alternatives, texts.language)
+            offer.places = places.prefix(Self.inlinePlaces).map { ($0, "") }
+        } catch {
+            complete = false
+        }
+        return offer
+    }
+
+    /// The place at a point, named as a shared location is; named by its coordinates when the
+    /// geocoder fails or finds no name there (the open sea). The point stays the user's own.
+    private func place(atLatitude latitude: Double, longitude: Double, _ language: Language, complete: inout Bool) async -> Place? {
+        var found: Place?
+        do {
+            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: language).first
+        } catch {
+            complete = false
+            if CallContext.cachedOnly { return nil }
+        }
+        var place = found ?? Place(name: Views.coordinates(latitude: latitude, longitude: longitude), latitude: latitude, longitude: longitude)
+        place.latitude = latitude
+        place.longitude = longitude
+        return place
+    }
+
+    /// One article per place whose weather is known: its name as /search lists it, the weather
+    /// now as its description, and the message the card. A place whose weather fails is left
+    /// out (there is nothing to send for it).
+    private func results(of offer: InlineOffer, _ texts: Texts, complete: inout Bool) async -> [InlineQueryResultArticle] {
+        let weather = self.weather
+        let language = texts.language
+        let reports = await withTaskGroup(of: (Int, WeatherReport?).self) { group in
+            for (index, entry) in offer.places.enumerated() {
+                group.addTask { (index, try? await weather.weather(at: entry.place, language: language, refresh: false)) }
+            }
+            var reports = [WeatherReport?](repeating: nil, count: offer.places.count)
+            for await (index, report) in group { reports[index] = report }
+            return reports
+        }
+        let now = clock.date
+        let places = offer.places.map(\.place)
+        var results: [InlineQueryResultArticle] = []
+        for (index, entry) in offer.places.enumerated() {
+            guard let report = reports[index] else {
+                complete = false
+                continue
+            }
+            let label = Views.buttonLabel(of: entry.place, among: places, texts)
+            let title = entry.mark == "📍" ? texts.inlineHere(label) : entry.mark.isEmpty ? label : "\(entry.mark) \(label)"
+            let rendered = WeatherViews.inline(offer.view, place: entry.place, report: report, texts: texts, now: now)
+            results.append(
+                InlineQueryResultArticle(
+                    id: "\(index)", title: title, message: InputTextMessageContent(html: rendered.text), replyMarkup: rendered.keyboard,
+                    description: WeatherViews.summary(report.forecast.current, texts)))
+        }
+        return results
+    }
+
+    /// A press under a message sent from an inline result: the view it asks for, in the message's
+    /// language, of the place at its point. Anyone in that chat may press; nothing is stored.
+    public func pressInline(_ data: String?, presserLanguage: Language) async -> InlinePress {
+        guard let data, let button = InlineButton(encoded: data) else {
+            return InlinePress(edit: nil, notice: Texts.for(presserLanguage).unknownButton)
+        }
+        let texts = Texts.for(button.language)
+        var place = await geocoder.knownPlace(atLatitude: button.latitude, longitude: button.longitude, language: button.language)
+        if place == nil {
+            var complete = true
+            place = await self.place(atLatitude: button.latitude, longitude: button.longitude, button.language, complete: &complete)
+        }
+        guard var place else { return InlinePress(edit: nil, notice: texts.unknownButton) }
+        // The point the buttons carry, so the next press finds the same place.
+        place.latitude = button.latitude
+        place.longitude = button.longitude
+        do {
+            let report = try await weather.weather(at: place, language: button.language, refresh: button.refresh)
+            let rendered = WeatherViews.inline(button.view, place: place, report: report, texts: texts, now: clock.date)
+            var notice: String?
+            if button.refresh {
+                // As in a private chat: «Обновлено», or how old the data «Обновить» found young enough is.
+                let age = clock.date.timeIntervalSince(report.fetchedAt)
+                notice = report.isStale ? texts.refreshFailed : age < 5 ? texts.refreshed : texts.alreadyFresh(minutes: Int(age / 60))
+            }
+            return InlinePress(edit: rendered, notice: notice)
+        } catch {
+            return InlinePress(edit: nil, notice: texts.weatherFailed(Views.reason(error, texts)), showAlert: true)
+        }
+    }
+}
+
+/// The `/start` parameters the button above inline results opens the private chat with.
+public enum StartParameter: String, Sendable {
+    /// «Выбрать свой город»: straight to choosing the chat's city.
+    case city
+    /// Nothing found, or the weather failed: straight to looking a place up.
+    case search
+}
