@@ -59,6 +59,18 @@ public final class BotMetrics: Sendable {
         if result == "rate_limited" { rateLimited?.increment() }
     }
 
+    /// An inline query or a press under an inline message ended: `answered` (or `partial`, some
+    /// places left out), `superseded` by the user's newer query, `ignored` (too short), `failed`,
+    /// `dropped` (too many at once), `pressed`; an answer sent `took` after the query came.
+    func inline(_ outcome: String, took: Duration? = nil) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_inline_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        if let took {
+            CoreMetrics.Timer(label: "weatherbot_inline_answer_seconds", preferredDisplayUnit: .seconds, factory: factory)
+                .recordNanoseconds(took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000)
+        }
+    }
+
     /// A forecast was asked of the shared cache: `hit` when it was there already, fresh; `stale`
     /// when an older one stood in for a fetch that failed or was refused.
     func weatherRequested(hit: Bool, stale: Bool = false) {

@@ -26,6 +26,8 @@ public struct BotRuntime: Sendable {
     }
     public let intake: Intake
     public let scheduler: DailyScheduler
+    /// Inline queries, and presses under the messages sent from their results.
+    public let inline: InlineResponder
     /// Rain about to begin and official warnings, told to the chats that asked.
     public let notices: NoticeChecker
     /// The charts drawn and uploaded, and their `file_id`s.
@@ -106,16 +108,18 @@ public struct BotRuntime: Sendable {
         workers = ChatWorkers(
             database: database, conversation: conversation, activity: activity, outbox: outbox, notices: notices, logger: logger, clock: clock,
             metrics: metrics)
+        let inline = InlineResponder(client: telegram, conversation: conversation, logger: logger, metrics: metrics)
+        self.inline = inline
         intake =
             if let webhook = configuration.webhook {
                 .webhook(
                     WebhookReceiver(
                         settings: webhook, client: telegram, database: database, workers: workers, sharesInbox: configuration.sharesInbox,
-                        metrics: metrics, logger: logger, checkInterval: .seconds(configuration.pollTimeout)))
+                        metrics: metrics, logger: logger, checkInterval: .seconds(configuration.pollTimeout), inline: inline))
             } else {
                 .polling(
                     Poller(client: telegram, database: database, workers: workers, logger: logger, pollTimeout: configuration.pollTimeout, clock: clock,
-                        metrics: metrics))
+                        metrics: metrics, inline: inline))
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily,
@@ -182,6 +186,8 @@ public struct BotRuntime: Sendable {
         if let usage { services.append(Configured(service: usage)) }
         services += [Configured(service: activity), Configured(service: outbox), Configured(service: workers), Configured(service: scheduler)]
         services.append(Configured(service: notices))
+        // Stopped right after the intake that feeds it: a query in flight is answered or dropped.
+        services.append(Configured(service: inline))
         services.append(
             Configured(service: intake.service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
         if let last { services.append(Configured(service: last)) }

@@ -49,10 +49,19 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     }
 
     public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
-        metrics.openWeatherCalled("reverse")
-        return try await logged(counting: true) {
-            try await client.reverseGeocode(latitude: latitude, longitude: longitude).map { Place($0, language: language) }
+        let (client, metrics) = (client, metrics)
+        let found = try await logged(counting: true) {
+            try await geocoding.places(atLatitude: latitude, longitude: longitude) {
+                metrics.openWeatherCalled("reverse")
+                return try await client.reverseGeocode(latitude: latitude, longitude: longitude)
+            }
         }
+        metrics.geocodingRequested(hit: found.cached)
+        return found.places.map { Place($0, language: language) }
+    }
+
+    public func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place? {
+        await geocoding.place(atLatitude: latitude, longitude: longitude).map { Place($0, language: language) }
     }
 
     /// The language every forecast is fetched in: the views word conditions from their codes in

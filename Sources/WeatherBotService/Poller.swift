@@ -11,7 +11,7 @@ public import WeatherBotStore
 /// confirmed to Telegram only once they are stored: a crash re-delivers instead of losing.
 public struct Poller: Service {
     /// The update kinds the bot asks for.
-    public static let allowedUpdates = ["message", "edited_message", "callback_query"]
+    public static let allowedUpdates = ["message", "edited_message", "callback_query", "inline_query"]
     /// Updates asked for at once: Telegram's largest batch.
     static let batchLimit = 100
 
@@ -27,11 +27,14 @@ public struct Poller: Service {
     let maximumBacklog: Int
     /// The time batches and polls are stored with.
     let clock: any WallClock
+    /// Answers inline queries and presses under inline messages; nil: they are skipped.
+    let inline: InlineResponder?
 
     public init(
         client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int, maximumBacklog: Int = 1000,
-        clock: any WallClock = SystemWallClock(), metrics: BotMetrics = BotMetrics()
+        clock: any WallClock = SystemWallClock(), metrics: BotMetrics = BotMetrics(), inline: InlineResponder? = nil
     ) {
+        self.inline = inline
         self.clock = clock
         self.metrics = metrics
         self.client = client
@@ -159,6 +162,11 @@ public struct Poller: Service {
             return nil
         }
         lastNoted = .now
+        // Inline mode's go to be answered before the batch is stored, and are not stored: an
+        // answer is useful for seconds, and one after a restart for none.
+        if let inline {
+            for update in updates where update.isInline { inline.take(update) }
+        }
         let kept = updates.filter { $0.chatID != nil }
         let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
         let items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: clock.date)

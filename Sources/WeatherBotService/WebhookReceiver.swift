@@ -71,10 +71,14 @@ public final class WebhookReceiver: Service, Sendable {
     /// When the received ids were last pruned.
     private let pruned = Mutex<Date?>(nil)
 
+    /// Answers inline queries and presses under inline messages; nil: they are only noted.
+    let inline: InlineResponder?
+
     public init(
         settings: Settings, client: TelegramClient, database: any BotStore, workers: ChatWorkers?, sharesInbox: Bool = false, metrics: BotMetrics,
-        logger: Logger, checkInterval: Duration = .seconds(30), maximumBacklog: Int = 1000
+        logger: Logger, checkInterval: Duration = .seconds(30), maximumBacklog: Int = 1000, inline: InlineResponder? = nil
     ) {
+        self.inline = inline
         self.settings = settings
         self.sharesInbox = sharesInbox
         self.client = client
@@ -113,6 +117,14 @@ public final class WebhookReceiver: Service, Sendable {
         guard let update = try? Update.posted(body) else {
             metrics.webhookRequest("unreadable")
             return .unreadable
+        }
+        // Inline mode's are answered at once and never stored: not behind the chats' backlog.
+        if update.isInline {
+            metrics.heardFromTelegram()
+            metrics.webhookRequest("accepted")
+            metrics.received(1)
+            inline?.take(update)
+            return .accepted
         }
         // As the poller: nothing is committed before the items the last run left are queued.
         await workers?.waitUntilLoaded()

@@ -109,7 +109,7 @@ public final class FakeOpenWeather: Sendable {
         // Written once: the benchmark asks for thousands.
         let forecast = LoopbackResponse.json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600))
         let reverse = LoopbackResponse.json([Self.saransk])
-        let cities = ["Саранск", "Париж", "Казань", "Уфа"].reduce(into: [String: LoopbackResponse]()) { $0[$1] = .json(Self.places(named: $1)) }
+        let cities = ["Саранск", "Париж", "Paris", "London", "Казань", "Уфа"].reduce(into: [String: LoopbackResponse]()) { $0[$1] = .json(Self.places(named: $1)) }
         let answer: LoopbackServer.Handler = { request in
             all.withLock { $0 += 1 }
             guard request.query["appid"] == Self.apiKey else {
@@ -172,7 +172,8 @@ public final class FakeOpenWeather: Sendable {
     public static func places(named name: String) -> [[String: Any]] {
         switch name {
         case "Саранск": return [saransk]
-        case "Париж": return [paris("FR", "Ile-de-France", 48.8589, 2.32), paris("US", "Texas", 33.66, -95.55)]
+        case "Париж", "Paris": return [paris("FR", "Ile-de-France", 48.8589, 2.32), paris("US", "Texas", 33.66, -95.55)]
+        case "London": return [["name": "London", "local_names": ["ru": "Лондон", "en": "London"], "lat": 51.5073, "lon": -0.1277, "country": "GB", "state": "England"]]
         case "Казань": return [city("Kazan", "Казань", "Tatarstan", 55.7887, 49.1221)]
         case "Уфа": return [city("Ufa", "Уфа", "Bashkortostan", 54.7348, 55.9578)]
         default:

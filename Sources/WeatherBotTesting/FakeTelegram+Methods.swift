@@ -54,6 +54,10 @@ extension FakeTelegram {
                 return .json(["ok": true, "result": [Any]()])
             }
             return await getUpdates(body)
+        case "answerInlineQuery":
+            return answerInline(body)
+        case "editMessageText" where body["inline_message_id"] != nil:
+            return editInline(body)
         case "sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery", "sendPhoto", "editMessageMedia":
             return reply(method, body, form)
         case "sendChatAction":
@@ -203,7 +207,7 @@ extension FakeTelegram {
         return (response, upload != nil)
     }
 
-    private static func jsonText(_ value: Any) -> String? {
+    static func jsonText(_ value: Any) -> String? {
         (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
     }
 }

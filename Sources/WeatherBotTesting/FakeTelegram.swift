@@ -127,6 +127,9 @@ public final class FakeTelegram: Sendable {
         public var releaseOrigin: Date? { feed.origin }
         /// Posts to the webhook answered 2xx, and those answered otherwise or not at all.
         public var webhookPosts: (delivered: Int, failed: Int) { (posting.delivered, posting.failed) }
+        /// Every answer to an inline query, and the messages sent from the results.
+        public var inlineAnswers: [InlineAnswer] = []
+        public var inlineMessages: [InlineMessage] = []
         /// Whether a webhook was ever set.
         public var webhookEverSet: Bool { posting.connections > 0 }
 
@@ -212,6 +215,8 @@ public final class FakeTelegram: Sendable {
         }
         enqueue(Data(json(id).utf8), id: id)
     }
+
+    func enqueueUpdate(_ update: [String: Any]) { enqueue(update) }
 
     private func enqueue(_ update: [String: Any]) {
         let id = state.withLock { state in
@@ -448,6 +453,8 @@ public struct AcceptedReply: Sendable {
     public var text: String? = nil
     /// Sent without a sound (`disable_notification`).
     public var silent = false
+    /// The inline query an answerInlineQuery answers.
+    public var inlineQueryID: String? = nil
 
     public var isAnswerToPress: Bool { method == "answerCallbackQuery" }
 }

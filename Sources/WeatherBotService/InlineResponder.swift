@@ -1,0 +1,144 @@
+public import Logging
+import OpenWeather
+public import ServiceLifecycle
+import Synchronization
+public import TelegramBotAPI
+public import WeatherBot
+import WeatherBotStore
+
+/// Inline mode: `@bot Казань` typed in any chat, and presses under the messages sent from its
+/// results. Neither is a message, neither belongs to a chat, and an answer after a restart would
+/// come too late to be seen: the intake hands them here as it reads them, before it stores the
+/// rest, and they are never stored, queued behind chats' steps or paced with messages.
+///
+/// Clients send a query at every keystroke («Ка», «Каз», …, «Казань»). Each is answered at once
+/// from the caches when they hold all it needs. One that needs a call waits ``settle`` for the
+/// user's next keystroke first, and goes only while it is still the user's newest: typing a
+/// name costs the calls of the name typed, not of every prefix.
+public final class InlineResponder: Service, Sendable {
+    let client: TelegramClient
+    let conversation: Conversation
+    let logger: Logger
+    let metrics: BotMetrics
+    /// How long a query that needs OpenWeather waits for a newer one from the same user.
+    let settle: Duration
+    /// Queries and presses handled at once at most; more are dropped (Telegram shows nothing, and
+    /// the user types again) rather than queued behind each other.
+    let maximumInFlight: Int
+
+    private let work: AsyncStream<Update>
+    private let intake: AsyncStream<Update>.Continuation
+    /// Each user's newest query, by the user.
+    private let newest = Mutex<[Int64: String]>([:])
+    private let inFlight = Mutex(0)
+
+    public init(
+        client: TelegramClient, conversation: Conversation, logger: Logger = Logger(label: "weatherbot.inline"), metrics: BotMetrics = BotMetrics(),
+        settle: Duration = .milliseconds(500), maximumInFlight: Int = 256
+    ) {
+        self.client = client
+        self.conversation = conversation
+        self.logger = logger
+        self.metrics = metrics
+        self.settle = settle
+        self.maximumInFlight = maximumInFlight
+        (work, intake) = AsyncStream.makeStream(of: Update.self)
+    }
+
+    /// Takes an inline update (``Update/isInline``) to answer; returns at once.
+    public func take(_ update: Update) {
+        guard update.isInline else { return }
+        let admitted = inFlight.withLock { count in
+            guard count < maximumInFlight else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            metrics.inline("dropped")
+            logger.warning("too many inline queries at once; one dropped")
+            return
+        }
+        if let query = update.inlineQuery {
+            newest.withLock { $0[query.from.id] = query.id }
+        }
+        intake.yield(update)
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                for await update in self.work {
+                    group.addTask {
+                        defer { self.inFlight.withLock { $0 -= 1 } }
+                        if let query = update.inlineQuery {
+                            await self.answer(query)
+                        } else if let press = update.callbackQuery, let message = press.inlineMessageID {
+                            await self.press(press, inlineMessageID: message)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `query` is still its user's newest.
+    private func isNewest(_ query: InlineQuery) -> Bool {
+        newest.withLock { $0[query.from.id] == query.id }
+    }
+
+    /// Forgets the user's newest query once it is answered or dropped, unless a newer came.
+    private func done(_ query: InlineQuery) {
+        newest.withLock { if $0[query.from.id] == query.id { $0[query.from.id] = nil } }
+    }
+
+    func answer(_ query: InlineQuery) async {
+        defer { done(query) }
+        let started = ContinuousClock.now
+        guard Conversation.answersInline(query.query) else { return metrics.inline("ignored") }
+        // On the sender's behalf: their calls count against what one chat may spend.
+        var outcome = await CallContext.$chatID.withValue(query.from.id) {
+            await CallContext.$cachedOnly.withValue(true) { await conversation.answer(query) }
+        }
+        if !outcome.complete {
+            try? await Task.sleep(for: settle)
+            guard isNewest(query) else { return metrics.inline("superseded") }
+            outcome = await CallContext.$chatID.withValue(query.from.id) { await conversation.answer(query) }
+        }
+        guard let answer = outcome.answer else { return metrics.inline("ignored") }
+        guard isNewest(query) else { return metrics.inline("superseded") }
+        do throws(TelegramError) {
+            try await client.answerInlineQuery(answer)
+            metrics.inline(outcome.complete ? "answered" : "partial", took: ContinuousClock.now - started)
+        } catch {
+            metrics.inline("failed")
+            if error.isQueryTooOld {
+                logger.debug("inline query too old to answer")
+            } else {
+                logger.warning("could not answer an inline query", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    func press(_ press: CallbackQuery, inlineMessageID: String) async {
+        let outcome = await CallContext.$chatID.withValue(press.from.id) {
+            await conversation.pressInline(press.data, presserLanguage: Language(telegramCode: press.from.languageCode))
+        }
+        if let edit = outcome.edit {
+            do throws(TelegramError) {
+                try await client.editInlineMessageText(EditInlineMessageText(inlineMessageID: inlineMessageID, html: edit.text, replyMarkup: edit.keyboard))
+            } catch where error.isMessageNotModified {
+                // The same view pressed again with the same data: nothing to change.
+            } catch {
+                logger.warning("could not edit an inline message", metadata: ["error": "\(error)"])
+            }
+        }
+        do throws(TelegramError) {
+            _ = try await client.perform(.answerCallbackQuery(id: press.id, text: outcome.notice, showAlert: outcome.showAlert))
+        } catch where error.isQueryTooOld {
+            logger.debug("callback query too old to answer")
+        } catch {
+            logger.warning("could not answer a press of an inline message", metadata: ["error": "\(error)"])
+        }
+        metrics.inline("pressed")
+    }
+}
