@@ -10,15 +10,18 @@ public struct Message: Codable, Sendable, Hashable {
     /// The message this one answers, reduced to its sender: in a group, a reply to the bot is
     /// addressed to it.
     public var replyToMessage: RepliedMessage?
+    /// The bot whose inline result this message is: a card sent from inline mode, not words to it.
+    public var viaBot: User?
 
     enum CodingKeys: String, CodingKey {
-        case messageId = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message"
+        case messageId = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message", viaBot = "via_bot"
     }
 
     public init(
         messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
-        replyToMessage: RepliedMessage? = nil
+        replyToMessage: RepliedMessage? = nil, viaBot: User? = nil
     ) {
+        self.viaBot = viaBot
         self.messageId = messageId
         self.from = from
         self.date = date

@@ -61,6 +61,10 @@ extension Message {
                     json.field("longitude", location.longitude)
                 })
             }
+            if let viaBot {
+                json.key("via_bot")
+                viaBot.write(to: &json)
+            }
             // Kept so that a reply to the bot read back after a restart is still addressed to it.
             if let replyToMessage {
                 json.field("reply_to_message", object: { json in

@@ -26,9 +26,10 @@ public struct InlinePress: Sendable {
 /// favorites) and writes nothing: a user who only uses inline mode has no chat row.
 extension Conversation {
     /// How long Telegram may answer the same query from its own cache: a place's weather for
-    /// two minutes; the sender's own list, which follows their city, for one; a partial or
-    /// failed answer not at all.
-    static let inlineCacheTime = (place: 120, personal: 60, partial: 0)
+    /// two minutes; the sender's own list, which follows their city, for half a minute; a partial
+    /// or failed answer, and the list of a sender with no city (who is offered to choose one),
+    /// not at all.
+    static let inlineCacheTime = (place: 120, personal: 30, partial: 0)
     /// The most results an empty query lists: the sender's city (or location) and favorites.
     static let inlinePersonalResults = 10
     /// The most places a name lists, as /search.
@@ -49,14 +50,14 @@ extension Conversation {
         guard Self.answersInline(text) else { return InlineOutcome(answer: nil, complete: true) }
         var complete = true
         let view = Self.askedView(text)
-        let offer: InlineOffer
-        if text.isEmpty {
-            offer = await personalOffer(query, view: view, texts, complete: &complete)
-        } else {
-            offer = await namedOffer(text, view: view, texts, complete: &complete)
-        }
+        // Words with no place in them («погода», «завтра»): the sender's own places, as in a private chat.
+        var offer = await namedOffer(text, view: view, query.from.id, texts, complete: &complete)
+        if offer == nil { offer = await personalOffer(query, view: view, texts, complete: &complete) }
+        guard let offer else { return InlineOutcome(answer: nil, complete: complete) }
         let results = await results(of: offer, texts, complete: &complete)
-        let cacheTime = !complete ? Self.inlineCacheTime.partial : offer.isPersonal ? Self.inlineCacheTime.personal : Self.inlineCacheTime.place
+        let cacheTime =
+            !complete || offer.button != nil
+            ? Self.inlineCacheTime.partial : offer.isPersonal ? Self.inlineCacheTime.personal : Self.inlineCacheTime.place
         var button = offer.button
         if results.isEmpty && button == nil {
             button = complete
@@ -76,9 +77,25 @@ extension Conversation {
         return .now
     }
 
+    /// How a result's title marks its place.
+    enum InlineMark {
+        /// Where the sender stands: «📍 Здесь: …».
+        case here
+        /// A point typed or linked: «📍 …».
+        case point
+        /// The sender's city: «🏠 …».
+        case home
+        /// One of the sender's favorites: «⭐ …».
+        case favorite
+        /// The default city, for a sender with none: «… — город по умолчанию».
+        case defaultCity
+        /// A place of the name asked for.
+        case found
+    }
+
     /// The places an answer lists, each with how its title begins, and the button above them.
     struct InlineOffer {
-        var places: [(place: Place, mark: String)] = []
+        var places: [(place: Place, mark: InlineMark)] = []
         var view: WeatherView
         var button: InlineQueryResultsButton?
         var isPersonal = false
@@ -90,7 +107,7 @@ extension Conversation {
         var offer = InlineOffer(view: view, isPersonal: true)
         if let location = query.location, TypedCoordinates.reading(latitude: location.latitude, longitude: location.longitude) != nil {
             if let here = await place(atLatitude: location.latitude, longitude: location.longitude, texts.language, complete: &complete) {
-                offer.places.append((here, "📍"))
+                offer.places.append((here, .here))
             }
         }
         let chat: ChatRecord?
@@ -103,23 +120,28 @@ extension Conversation {
             complete = false
             return offer
         }
-        if let city = chat?.currentPlace {
-            offer.places.append((city, "🏠"))
-        } else if offer.places.isEmpty {
-            offer.places.append((defaultPlace, ""))
+        // Each city once: standing at home, «📍 Здесь» is home.
+        if let city = chat?.currentPlace, !offer.places.contains(where: { $0.place.isSameCity(as: city) }) {
+            offer.places.append((city, .home))
+        } else if chat?.currentPlace == nil && offer.places.isEmpty {
+            offer.places.append((defaultPlace, .defaultCity))
         }
         if chat?.currentPlace == nil {
             offer.button = InlineQueryResultsButton(text: texts.inlineChooseCityButton, startParameter: StartParameter.city.rawValue)
         }
         for favorite in favorites where !offer.places.contains(where: { $0.place.isSameCity(as: favorite.place) }) {
-            offer.places.append((favorite.place, "⭐"))
+            offer.places.append((favorite.place, .favorite))
         }
         offer.places = Array(offer.places.prefix(Self.inlinePersonalResults))
         return offer
     }
 
-    /// A name, free text, coordinates or a map link: the places it names, as a private chat finds them.
-    private func namedOffer(_ text: String, view: WeatherView, _ texts: Texts, complete: inout Bool) async -> InlineOffer {
+    /// A name, free text, coordinates or a map link: the places it names, as a private chat finds
+    /// them; the sender's own places of that name first (a card shared from their chat names its
+    /// place, and «Париж» shared from Paris, Texas is that Paris). Nil for text that names no
+    /// place («погода завтра»), or none at all.
+    private func namedOffer(_ text: String, view: WeatherView, _ sender: Int64, _ texts: Texts, complete: inout Bool) async -> InlineOffer? {
+        guard !text.isEmpty else { return nil }
         var offer = InlineOffer(view: view)
         var point: (latitude: Double, longitude: Double)?
         switch TypedCoordinates.read(text) {
@@ -135,19 +157,28 @@ extension Conversation {
         }
         if let point {
             if let place = await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, complete: &complete) {
-                offer.places = [(place, "📍")]
+                offer.places = [(place, .point)]
             }
             return offer
         }
-        guard let reading = TypedQuery.read(text) else { return offer }
+        guard let reading = TypedQuery.read(text) else { return nil }
         guard reading.query.count <= Self.longestName else { return offer }
         do {
             let places = try await geocode(reading.query, alternatives: reading.alternatives, texts.language)
-            offer.places = places.prefix(Self.inlinePlaces).map { ($0, "") }
+            let own = await ownPlaces(of: sender)
+            let sorted = places.filter { place in own.contains { $0.isSamePlace(as: place) } } + places.filter { place in !own.contains { $0.isSamePlace(as: place) } }
+            offer.places = sorted.prefix(Self.inlinePlaces).map { ($0, .found) }
         } catch {
             complete = false
         }
         return offer
+    }
+
+    /// The places of the sender's private chat: its city, favorites and places recently shown.
+    private func ownPlaces(of sender: Int64) async -> [Place] {
+        guard let chat = try? await store.chat(sender) else { return [] }
+        let favorites = (try? await store.favorites(chatID: sender)) ?? []
+        return (chat.currentPlace.map { [$0] } ?? []) + favorites.map(\.place) + chat.recentPlaces.reversed().map(\.place)
     }
 
     /// The place at a point, named as a shared location is; named by its coordinates when the
@@ -189,12 +220,20 @@ extension Conversation {
                 continue
             }
             let label = Views.buttonLabel(of: entry.place, among: places, texts)
-            let title = entry.mark == "📍" ? texts.inlineHere(label) : entry.mark.isEmpty ? label : "\(entry.mark) \(label)"
+            let title =
+                switch entry.mark {
+                case .here: texts.inlineHere(label)
+                case .point: "📍 \(label)"
+                case .home: "🏠 \(label)"
+                case .favorite: "⭐ \(label)"
+                case .defaultCity: texts.inlineDefaultCity(label)
+                case .found: label
+                }
             let rendered = WeatherViews.inline(offer.view, place: entry.place, report: report, texts: texts, now: now)
             results.append(
                 InlineQueryResultArticle(
                     id: "\(index)", title: title, message: InputTextMessageContent(html: rendered.text), replyMarkup: rendered.keyboard,
-                    description: WeatherViews.summary(report.forecast.current, texts)))
+                    description: WeatherViews.summary(offer.view, report.forecast, texts, now: now)))
         }
         return results
     }
@@ -202,8 +241,10 @@ extension Conversation {
     /// A press under a message sent from an inline result: the view it asks for, in the message's
     /// language, of the place at its point. Anyone in that chat may press; nothing is stored.
     public func pressInline(_ data: String?, presserLanguage: Language) async -> InlinePress {
+        // The notice is the presser's to read; the message stays in the language it was sent in.
+        let notices = Texts.for(presserLanguage)
         guard let data, let button = InlineButton(encoded: data) else {
-            return InlinePress(edit: nil, notice: Texts.for(presserLanguage).unknownButton)
+            return InlinePress(edit: nil, notice: notices.unknownButton)
         }
         let texts = Texts.for(button.language)
         var place = await geocoder.knownPlace(atLatitude: button.latitude, longitude: button.longitude, language: button.language)
@@ -211,7 +252,7 @@ extension Conversation {
             var complete = true
             place = await self.place(atLatitude: button.latitude, longitude: button.longitude, button.language, complete: &complete)
         }
-        guard var place else { return InlinePress(edit: nil, notice: texts.unknownButton) }
+        guard var place else { return InlinePress(edit: nil, notice: notices.unknownButton) }
         // The point the buttons carry, so the next press finds the same place.
         place.latitude = button.latitude
         place.longitude = button.longitude
@@ -222,11 +263,11 @@ extension Conversation {
             if button.refresh {
                 // As in a private chat: «Обновлено», or how old the data «Обновить» found young enough is.
                 let age = clock.date.timeIntervalSince(report.fetchedAt)
-                notice = report.isStale ? texts.refreshFailed : age < 5 ? texts.refreshed : texts.alreadyFresh(minutes: Int(age / 60))
+                notice = report.isStale ? notices.refreshFailed : age < 5 ? notices.refreshed : notices.alreadyFresh(minutes: Int(age / 60))
             }
             return InlinePress(edit: rendered, notice: notice)
         } catch {
-            return InlinePress(edit: nil, notice: texts.weatherFailed(Views.reason(error, texts)), showAlert: true)
+            return InlinePress(edit: nil, notice: notices.weatherFailed(Views.reason(error, notices)), showAlert: true)
         }
     }
 }

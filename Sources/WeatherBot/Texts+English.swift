@@ -232,8 +232,9 @@ extension Texts {
         inlineHere: { "📍 Here: \($0)" },
         inlineNothingFound: { "Nothing found for “\($0)”. Search in the chat with me" },
         inlineFailed: "⚠️ The weather is unavailable now. Open the chat with me",
+        inlineDefaultCity: { "\($0) — the default city" },
         inlineHelp: {
-            "In any chat, type <code>@\($0) London</code> and pick the place: its weather goes to that chat. <code>@\($0)</code> and a space: your city and favorites."
+            "In any chat, type <code>@\($0) London</code> and pick the place: its weather goes to that chat. <code>@\($0)</code> and a space: your city and favorites from your private chat with me."
         },
 
         // MARK: Reset

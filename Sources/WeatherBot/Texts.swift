@@ -276,6 +276,8 @@ public struct Texts: Sendable {
     let inlineNothingFound: @Sendable (_ query: String) -> String
     /// Above no results: the weather could not be had.
     let inlineFailed: String
+    /// The title of the default city, listed to a sender with no city.
+    let inlineDefaultCity: @Sendable (_ place: String) -> String
     /// The end of /help: how to use the bot in any chat, with its username.
     let inlineHelp: @Sendable (_ username: String) -> String
 

@@ -44,6 +44,10 @@ public enum UpdateRouter {
         // In a group the bot reads commands, locations, and text addressed to it (a reply to one
         // of its messages, or a mention); elsewhere, anything it cannot read gets a hint.
         let isPrivate = message.chat.type == .private
+        // A card sent from this bot's inline results (into its own chat too) is not a request.
+        if let via = message.viaBot, via.isBot, botUsername == nil || via.username?.lowercased() == botUsername?.lowercased() {
+            return .ignored
+        }
         if let location = message.location {
             guard location.latitude.isFinite, location.longitude.isFinite,
                 abs(location.latitude) <= 90, abs(location.longitude) <= 180

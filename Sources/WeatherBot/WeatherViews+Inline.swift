@@ -17,8 +17,28 @@ extension WeatherViews {
         return Rendered(text: shown.text, keyboard: InlineKeyboardMarkup(inlineKeyboard: rows))
     }
 
-    /// The weather now in a line of plain text: «-3°C, облачно, ветер 4 м/с».
-    static func summary(_ current: CurrentWeather, _ texts: Texts) -> String {
+    /// A result's line of plain text, of what its message shows: the weather now («-3°C, облачно,
+    /// ветер 4 м/с»); tomorrow's day and night («Завтра: днём +1°C, ночью -4°C, снег»); the
+    /// week's range («На 7 дней: -8…+5°C»). The hours of today are described by the weather now.
+    static func summary(_ view: WeatherView, _ forecast: Forecast, _ texts: Texts, now: Date) -> String {
+        switch view {
+        case .hourly(page: 1):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = forecast.timeZone.timeZone
+            guard let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
+                let day = forecast.daily.first(where: { calendar.isDate($0.time, inSameDayAs: tomorrow) })
+            else { break }
+            let sky = ConditionWords.text(day.condition, texts.language).lowercased()
+            return "\(texts.tomorrow): \(texts.dayTime) \(temperature(day.dayTemperature)), \(texts.nightTime) \(temperature(day.nightTemperature)), \(sky)"
+        case .daily:
+            let days = forecast.daily.prefix(7)
+            guard let low = days.map(\.minimumTemperature).min(), let high = days.map(\.maximumTemperature).max() else { break }
+            let lowest = temperature(low).replacingOccurrences(of: "°C", with: "")
+            return "\(texts.dailyButton): \(lowest)…\(temperature(high))"
+        default:
+            break
+        }
+        let current = forecast.current
         let speed = Int(current.windSpeed.rounded())
         let wind = speed > 0 ? "\(texts.wind.lowercased()) \(speed) \(texts.speedUnit)" : texts.calm
         return "\(temperature(current.temperature)), \(ConditionWords.text(current.condition, texts.language).lowercased()), \(wind)"

@@ -22,9 +22,11 @@ import Testing
             Update(updateId: 8, callbackQuery: CallbackQuery(id: "q8", from: Self.user, inlineMessageID: "AgAAAP8", data: "iv:h0:ru:55.7887:49.1221")),
             Update(updateId: 9, inlineQuery: InlineQuery(id: "iq", from: Self.user, query: "Казань \"центр\"", chatType: "supergroup", location: Location(latitude: 55.79, longitude: 49.12))),
             Update(updateId: 10, inlineQuery: InlineQuery(id: "iq2", from: Self.user, query: "")),
+            Update(updateId: 11, message: Message(
+                messageId: 10, from: Self.user, date: 4, chat: Chat(id: 77), text: "📍 Казань", viaBot: User(id: 4242, isBot: true, firstName: "W", username: "weather_bot"))),
         ]
         // Coordinates anywhere on Earth, to the last bit.
-        for id in 11..<200 {
+        for id in 12..<200 {
             let location = Location(latitude: Double.random(in: -90...90), longitude: Double.random(in: -180...180))
             updates.append(Update(updateId: Int64(id), message: Message(messageId: id, date: 3, chat: Chat(id: 9, type: .group), location: location)))
         }

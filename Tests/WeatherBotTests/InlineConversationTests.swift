@@ -50,7 +50,7 @@ import WeatherBotStore
         #expect(answer?.isPersonal == true && answer?.button == nil)
         // Someone else, with no chat: the default city and the way to choose one; nothing of 41's.
         let stranger = await conversation(store: store).answer(query("", from: 43)).answer
-        #expect(stranger?.results.map(\.title) == ["Москва, Россия 🇷🇺"])
+        #expect(stranger?.results.map(\.title) == ["Москва, Россия 🇷🇺 — город по умолчанию"])
         #expect(stranger?.button?.startParameter == "city")
     }
 
@@ -97,5 +97,36 @@ import WeatherBotStore
         #expect(share.switchInlineQueryChosenChat?.allowGroupChats == true && share.switchInlineQueryChosenChat?.allowBotChats == false)
         let group = WeatherViews.render(.now, place: .kazan, reference: .current, report: report, texts: texts, now: now)
         #expect(!group.keyboard.inlineKeyboard.joined().contains { $0.switchInlineQueryChosenChat != nil })
+    }
+
+    @Test func wordsWithoutAPlaceListTheSendersOwnPlacesForTheTimeAsked() async {
+        let store = FakeFavorites()
+        store.chats.withLock { $0[41] = ChatRecord(id: 41, language: .ru, state: .idle, currentPlace: .saransk) }
+        let answer = await conversation(store: store).answer(query("погода завтра")).answer
+        #expect(answer?.results.map(\.title) == ["🏠 Саранск, Республика Мордовия, Россия 🇷🇺"])
+        #expect(answer?.results.first?.description?.hasPrefix("Завтра: днём") == true)
+        #expect(answer?.results.first?.inputMessageContent.messageText.contains("по часам") == true)
+        let week = await conversation(store: store).answer(query("weather for the week", language: "en")).answer
+        #expect(week?.results.first?.description?.hasPrefix("7 days: ") == true)
+    }
+
+    @Test func ofPlacesOfOneNameTheSendersOwnComesFirst() async {
+        let geocoder = FakeGeocoder(byName: ["Париж": [.parisFR, .parisUS]])
+        let store = FakeFavorites()
+        var chat = ChatRecord(id: 41, language: .ru, state: .idle)
+        _ = chat.remember(.parisUS)
+        store.chats.withLock { $0[41] = chat }
+        // Shared from their card of Paris, Texas: «↗️ Поделиться» types «Париж».
+        let shared = await conversation(geocoder: geocoder, store: store).answer(query("Париж")).answer
+        #expect(shared?.results.map(\.title) == ["Париж, Техас, США 🇺🇸", "Париж, Иль-де-Франс, Франция 🇫🇷"])
+        let stranger = await conversation(geocoder: geocoder, store: store).answer(query("Париж", from: 43)).answer
+        #expect(stranger?.results.first?.title == "Париж, Иль-де-Франс, Франция 🇫🇷")
+    }
+
+    @Test func pressNoticesAreInThePressersLanguage() async {
+        let press = await conversation().pressInline(InlineButton(view: .now, refresh: true, language: .en, latitude: 55.79, longitude: 49.12).encoded, presserLanguage: .ru)
+        #expect(press.edit?.text.contains("Feels like") == true)
+        // The weather was fetched this very moment: «Обновлено», in Russian, under an English card.
+        #expect(press.notice == Texts.for(.ru).refreshed)
     }
 }

@@ -93,6 +93,7 @@ import WeatherBotStore
             + [Piece(entry: "rainAround", inserted: [b], text: texts.rainAround(a, b))]
             + one("warningSender", texts.warningSender) + two("warningUpdated", texts.warningUpdated)
             + one("inlineHere", texts.inlineHere) + one("inlineNothingFound", texts.inlineNothingFound) + one("inlineHelp", texts.inlineHelp)
+            + one("inlineDefaultCity", texts.inlineDefaultCity)
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {

@@ -19,6 +19,12 @@ import WeatherBotStore
         #expect(UpdateRouter.route(message("/start city"))?.intent == .command(.startAt(.city)))
         #expect(UpdateRouter.route(message("/start search"))?.intent == .command(.startAt(.search)))
         #expect(UpdateRouter.route(message("/start frobnicate"))?.intent == .command(.start))
+        // A card sent from the bot's own inline results into its chat is not a request; another bot's is read.
+        var card = message("📍 Казань, Татарстан, Россия 🇷🇺\n🕒 Местное время: 14:05")
+        card.message?.viaBot = User(id: 4242, isBot: true, firstName: "Weather", username: "Weather_Bot")
+        #expect(UpdateRouter.route(card, botUsername: "weather_bot")?.intent == .ignored)
+        card.message?.viaBot = User(id: 1, isBot: true, firstName: "GIF", username: "gif")
+        #expect(UpdateRouter.route(card, botUsername: "weather_bot")?.intent != .ignored)
         #expect(UpdateRouter.route(message("/HELP"))?.intent == .command(.help))
         #expect(UpdateRouter.route(message("/search  Нижний Новгород "))?.intent == .command(.search("Нижний Новгород")))
         #expect(UpdateRouter.route(message("/search"))?.intent == .command(.search(nil)))
