@@ -53,6 +53,8 @@ struct Benchmark: AsyncParsableCommand {
         case budget
         /// Rain notices and warnings for 100,000 chats in 2,000 cells while a broadcast runs and chats talk.
         case notices
+        /// Inline queries: new names, known ones, and users typing letter by letter.
+        case inline
     }
 
     @Option(
@@ -64,7 +66,7 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices, inline).")
     var scenarios: [Scenario] = []
 
     @Option(
@@ -114,6 +116,7 @@ struct Benchmark: AsyncParsableCommand {
             }),
             (.budget, { try await BudgetScenario(quick: quick, executable: $0, dueIn: budgetDueIn).run() }),
             (.notices, { try await NoticesScenario(quick: quick, executable: $0).run() }),
+            (.inline, { try await InlineScenario(quick: quick, executable: $0).run() }),
         ]
         runs.removeAll { !chosen.contains($0.0) }
         let baseline = compare ?? baseline
