@@ -165,8 +165,10 @@ extension Conversation {
         guard reading.query.count <= Self.longestName else { return offer }
         do {
             let places = try await geocode(reading.query, alternatives: reading.alternatives, texts.language)
+            // The sender's city, then favorites, then the places shown to them, newest first.
             let own = await ownPlaces(of: sender)
-            let sorted = places.filter { place in own.contains { $0.isSamePlace(as: place) } } + places.filter { place in !own.contains { $0.isSamePlace(as: place) } }
+            let rank = places.map { place in own.firstIndex { $0.isSamePlace(as: place) } ?? own.count }
+            let sorted = places.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }.map { places[$0] }
             offer.places = sorted.prefix(Self.inlinePlaces).map { ($0, .found) }
         } catch {
             complete = false

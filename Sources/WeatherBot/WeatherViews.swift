@@ -103,13 +103,16 @@ public enum WeatherViews {
         return rows
     }
 
-    /// «↗️ Поделиться»: the chats to choose from, and the place's name typed there after the bot's.
+    /// «↗️ Поделиться»: the chats to choose from, and the place's name typed there after the
+    /// bot's, with its country («Париж, США»), which the search keeps to: of two Parises, the one
+    /// shared is found.
     static func shareButton(_ place: Place, _ texts: Texts) -> InlineKeyboardButton {
-        InlineKeyboardButton(
+        let name = place.name(in: texts.language.rawValue)
+        let query = PlaceWords.country(of: place, texts).map { "\(name), \($0)" } ?? name
+        return InlineKeyboardButton(
             text: texts.shareButton,
             switchInlineQueryChosenChat: SwitchInlineQueryChosenChat(
-                query: place.name(in: texts.language.rawValue), allowUserChats: true, allowBotChats: false, allowGroupChats: true,
-                allowChannelChats: true))
+                query: query, allowUserChats: true, allowBotChats: false, allowGroupChats: true, allowChannelChats: true))
     }
 
     /// The failure message, with «🔄 Повторить» for the same view.

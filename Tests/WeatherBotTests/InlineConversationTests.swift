@@ -93,7 +93,7 @@ import WeatherBotStore
         let texts = Texts.for(.ru)
         let shared = WeatherViews.render(.now, place: .kazan, reference: .current, report: report, texts: texts, now: now, sharing: true)
         let share = try #require(shared.keyboard.inlineKeyboard.joined().first { $0.text == "↗️ Поделиться" })
-        #expect(share.switchInlineQueryChosenChat?.query == "Казань" && share.callbackData == nil)
+        #expect(share.switchInlineQueryChosenChat?.query == "Казань, Россия" && share.callbackData == nil)
         #expect(share.switchInlineQueryChosenChat?.allowGroupChats == true && share.switchInlineQueryChosenChat?.allowBotChats == false)
         let group = WeatherViews.render(.now, place: .kazan, reference: .current, report: report, texts: texts, now: now)
         #expect(!group.keyboard.inlineKeyboard.joined().contains { $0.switchInlineQueryChosenChat != nil })
@@ -110,17 +110,26 @@ import WeatherBotStore
         #expect(week?.results.first?.description?.hasPrefix("7 days: ") == true)
     }
 
-    @Test func ofPlacesOfOneNameTheSendersOwnComesFirst() async {
+    @Test func ofPlacesOfOneNameTheSendersOwnComesFirstTheNewestShown() async {
         let geocoder = FakeGeocoder(byName: ["Париж": [.parisFR, .parisUS]])
         let store = FakeFavorites()
+        // /search Париж showed both, France first; then the user looked at Texas.
         var chat = ChatRecord(id: 41, language: .ru, state: .idle)
+        _ = chat.remember(.parisFR)
         _ = chat.remember(.parisUS)
         store.chats.withLock { $0[41] = chat }
-        // Shared from their card of Paris, Texas: «↗️ Поделиться» types «Париж».
-        let shared = await conversation(geocoder: geocoder, store: store).answer(query("Париж")).answer
-        #expect(shared?.results.map(\.title) == ["Париж, Техас, США 🇺🇸", "Париж, Иль-де-Франс, Франция 🇫🇷"])
+        let typed = await conversation(geocoder: geocoder, store: store).answer(query("Париж")).answer
+        #expect(typed?.results.map(\.title) == ["Париж, Техас, США 🇺🇸", "Париж, Иль-де-Франс, Франция 🇫🇷"])
         let stranger = await conversation(geocoder: geocoder, store: store).answer(query("Париж", from: 43)).answer
         #expect(stranger?.results.first?.title == "Париж, Иль-де-Франс, Франция 🇫🇷")
+        // «↗️ Поделиться» under Paris, Texas types its country too: that Paris alone, for anyone.
+        let card = WeatherViews.render(
+            .now, place: .parisUS, reference: .recent(2), report: WeatherReport(forecast: .sample, fetchedAt: now), texts: .for(.ru), now: now,
+            standing: .other(saved: false), sharing: true)
+        let shared = try? #require(card.keyboard.inlineKeyboard.joined().compactMap(\.switchInlineQueryChosenChat).first?.query)
+        #expect(shared == "Париж, США")
+        let sharedAnswer = await conversation(geocoder: geocoder, store: store).answer(query(shared ?? "", from: 43)).answer
+        #expect(sharedAnswer?.results.map(\.title) == ["Париж, Техас, США 🇺🇸"])
     }
 
     @Test func pressNoticesAreInThePressersLanguage() async {
