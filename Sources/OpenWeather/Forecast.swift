@@ -82,12 +82,15 @@ public struct CurrentWeather: Codable, Sendable, Hashable {
     public var rain: Double?
     /// mm in the last hour.
     public var snow: Double?
+    /// The UV index now (One Call only; none on the free plan).
+    public var uvIndex: Double?
 
     public init(
         time: Date, temperature: Double, feelsLike: Double, clouds: Int, humidity: Int, pressure: Double,
         windSpeed: Double, windGust: Double? = nil, windDegrees: Double, condition: Condition,
-        sunrise: Date? = nil, sunset: Date? = nil, rain: Double? = nil, snow: Double? = nil
+        sunrise: Date? = nil, sunset: Date? = nil, rain: Double? = nil, snow: Double? = nil, uvIndex: Double? = nil
     ) {
+        self.uvIndex = uvIndex
         self.time = time
         self.temperature = temperature
         self.feelsLike = feelsLike
@@ -161,13 +164,16 @@ public struct DailyForecast: Codable, Sendable, Hashable {
     public var condition: Condition
     /// One Call 3.0's one-line summary of the day, when given.
     public var summary: String?
+    /// The day's highest UV index (One Call only).
+    public var uvIndex: Double?
 
     public init(
         time: Date, dayTemperature: Double, nightTemperature: Double, morningTemperature: Double,
         eveningTemperature: Double, minimumTemperature: Double, maximumTemperature: Double, clouds: Int,
         humidity: Int, pressure: Double, windSpeed: Double, windDegrees: Double, precipitationChance: Double,
-        precipitation: Double, condition: Condition, summary: String? = nil
+        precipitation: Double, condition: Condition, summary: String? = nil, uvIndex: Double? = nil
     ) {
+        self.uvIndex = uvIndex
         self.time = time
         self.dayTemperature = dayTemperature
         self.nightTemperature = nightTemperature

@@ -65,9 +65,10 @@ struct OneCallBody: Decodable {
         var weather: [ConditionBody]?
         var rain: PrecipitationBody?
         var snow: PrecipitationBody?
+        var uvi: Double?
 
         enum CodingKeys: String, CodingKey {
-            case dt, sunrise, sunset, temp, pressure, humidity, clouds, weather, rain, snow
+            case dt, sunrise, sunset, temp, pressure, humidity, clouds, weather, rain, snow, uvi
             case feelsLike = "feels_like", windSpeed = "wind_speed", windGust = "wind_gust", windDeg = "wind_deg"
         }
     }
@@ -113,9 +114,10 @@ struct OneCallBody: Decodable {
         var pop: Double?
         var rain: PrecipitationBody?
         var snow: PrecipitationBody?
+        var uvi: Double?
 
         enum CodingKeys: String, CodingKey {
-            case dt, summary, temp, pressure, humidity, weather, clouds, pop, rain, snow
+            case dt, summary, temp, pressure, humidity, weather, clouds, pop, rain, snow, uvi
             case windSpeed = "wind_speed", windDeg = "wind_deg"
         }
     }
@@ -152,6 +154,11 @@ struct OneCallBody: Decodable {
         case timezoneOffset = "timezone_offset"
     }
 
+    /// A UV index as One Call gives it: finite and not negative, or none.
+    private func uvIndex(_ value: Double) -> Double? {
+        value.isFinite && value >= 0 ? value : nil
+    }
+
     var forecast: Forecast {
         let zone: PlaceTimeZone =
             if let timezone, TimeZone(identifier: timezone) != nil { .identifier(timezone) }
@@ -161,7 +168,7 @@ struct OneCallBody: Decodable {
             clouds: percent(current.clouds), humidity: percent(current.humidity), pressure: current.pressure ?? 0,
             windSpeed: current.windSpeed ?? 0, windGust: current.windGust, windDegrees: current.windDeg ?? 0,
             condition: (current.weather ?? []).condition, sunrise: current.sunrise.map(date), sunset: current.sunset.map(date),
-            rain: current.rain?.amount, snow: current.snow?.amount)
+            rain: current.rain?.amount, snow: current.snow?.amount, uvIndex: current.uvi.flatMap(uvIndex))
         let hours = (hourly ?? []).map { hour in
             HourlyForecast(
                 time: date(hour.dt), temperature: hour.temp, clouds: percent(hour.clouds), humidity: percent(hour.humidity),
@@ -177,7 +184,7 @@ struct OneCallBody: Decodable {
                 clouds: percent(day.clouds), humidity: percent(day.humidity), pressure: day.pressure ?? 0,
                 windSpeed: day.windSpeed ?? 0, windDegrees: day.windDeg ?? 0, precipitationChance: day.pop ?? 0,
                 precipitation: (day.rain?.amount ?? 0) + (day.snow?.amount ?? 0), condition: (day.weather ?? []).condition,
-                summary: day.summary)
+                summary: day.summary, uvIndex: day.uvi.flatMap(uvIndex))
         }
         let warnings = (alerts ?? []).map { alert in
             WeatherAlert(

@@ -53,11 +53,9 @@ public enum DailyForecastView {
             if today.precipitation >= 0.05 || chance > 0 {
                 lines.append("☔ " + texts.precipitationChance(WeatherViews.decimal(today.precipitation, texts), chance))
             }
-            lines += [
-                "💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))",
-                "",
-                "<i>\(summary(today, texts))</i>",
-            ]
+            lines.append("💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))")
+            if let uv = WeatherViews.uv(today.uvIndex, texts, texts.uvDayMaximum) { lines.append(uv) }
+            lines += ["", "<i>\(summary(today, texts))</i>"]
         } else {
             lines.append(texts.noDayForecast)
         }

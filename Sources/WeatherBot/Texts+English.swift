@@ -227,6 +227,12 @@ extension Texts {
         rainAround: { what, time in "\(what) expected around \(time)." },
         warningSender: { "From: \($0)" },
         warningUpdated: { event, period in "⚠️ The “\(event)” warning has changed: now \(period)." },
+        uvLevels: [
+            ["moderate", "seek shade around midday"], ["high", "sunscreen and a hat needed"],
+            ["very high", "SPF 30+, avoid the midday sun"], ["extreme", "stay in the shade, SPF 50+"],
+        ],
+        uvNow: { index, level, advice in "UV \(index), \(level): \(advice)" },
+        uvDayMaximum: { index, level, advice in "UV up to \(index) today, \(level): \(advice)" },
         shareButton: "↗️ Share",
         inlineChooseCityButton: "Choose your city",
         inlineHere: { "📍 Here: \($0)" },

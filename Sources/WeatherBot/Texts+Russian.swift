@@ -234,6 +234,12 @@ extension Texts {
         rainAround: { what, time in "Около \(time) ожидается: \(what.lowercased())." },
         warningSender: { "Источник: \($0)" },
         warningUpdated: { event, period in "⚠️ Предупреждение «\(event)» изменилось: теперь \(period)." },
+        uvLevels: [
+            ["умеренный", "в полдень лучше в тени"], ["высокий", "нужен крем и головной убор"],
+            ["очень высокий", "крем SPF 30+, в полдень избегайте солнца"], ["экстремальный", "оставайтесь в тени, крем SPF 50+"],
+        ],
+        uvNow: { index, level, advice in "УФ \(index), \(level): \(advice)" },
+        uvDayMaximum: { index, level, advice in "УФ днём до \(index), \(level): \(advice)" },
         shareButton: "↗️ Поделиться",
         inlineChooseCityButton: "Выбрать свой город",
         inlineHere: { "📍 Здесь: \($0)" },

@@ -264,6 +264,15 @@ public struct Texts: Sendable {
     let warningSender: @Sendable (_ sender: String) -> String
     let warningUpdated: @Sendable (_ event: String, _ period: String) -> String
 
+    // MARK: UV
+
+    /// From moderate (3–5) to extreme (11 and more): the level's word, and what to do about it.
+    let uvLevels: [[String]]
+    /// The card's line in daytime: «УФ 6, высокий: нужен крем и головной убор».
+    let uvNow: @Sendable (_ index: String, _ level: String, _ advice: String) -> String
+    /// The daily forecast's line: the day's highest.
+    let uvDayMaximum: @Sendable (_ index: String, _ level: String, _ advice: String) -> String
+
     // MARK: Inline mode and sharing
 
     /// Under a weather view in a private chat: sends the place's card to another chat.

@@ -146,6 +146,8 @@ public enum WeatherViews {
         }
         if let sunrise = current.sunrise, let sunset = current.sunset {
             lines.append("🌅 \(texts.sunrise): \(clockTime(sunrise, in: zone)) · 🌇 \(texts.sunset): \(clockTime(sunset, in: zone))")
+            // The sun's strength while it is up: at night a UV index says nothing.
+            if now >= sunrise && now < sunset, let line = uv(current.uvIndex, texts, texts.uvNow) { lines.append(line) }
         }
         let active = Self.warnings(forecast.alerts.filter { $0.end > now }, in: texts.language)
         let alerts = active.prefix(3)
@@ -176,6 +178,22 @@ public enum WeatherViews {
             let all = entries[identity] ?? []
             return all.first { isCyrillic($0.event) == (language == .ru) } ?? all.first
         }
+    }
+
+    /// «🔆 УФ 6, высокий: нужен крем и головной убор» for an index of 3 or more (moderate and
+    /// up, as the WHO counts them); nil below, or when it is not known (the free plan).
+    static func uv(_ index: Double?, _ texts: Texts, _ line: (String, String, String) -> String) -> String? {
+        guard let index, index.isFinite else { return nil }
+        let rounded = Int(index.rounded())
+        let level: Int
+        switch rounded {
+        case ..<3: return nil
+        case 3...5: level = 0
+        case 6...7: level = 1
+        case 8...10: level = 2
+        default: level = 3
+        }
+        return "🔆 " + line("\(rounded)", texts.uvLevels[level][0], texts.uvLevels[level][1])
     }
 
     // MARK: By the hour

@@ -178,6 +178,20 @@ import WeatherBotTesting
         return try JSONSerialization.data(withJSONObject: body)
     }
 
+    @Test func theUVIndexIsReadNowAndForEachDayAndAnImpossibleOneIsNone() async throws {
+        var body = try Self.oneCall(setting: ["current", "uvi"], to: 6.3)
+        var server = try await LoopbackServer { [body] _ in LoopbackResponse(body: body) }
+        var forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        #expect(forecast.current.uvIndex == 6.3)
+        #expect(forecast.daily.map(\.uvIndex) == [0.3, 0.5])
+        await server.shutdown()
+        body = try Self.oneCall(setting: ["current", "uvi"], to: -1)
+        server = try await LoopbackServer { [body] _ in LoopbackResponse(body: body) }
+        forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        #expect(forecast.current.uvIndex == nil)
+        await server.shutdown()
+    }
+
     static let impossible: [([String], Double)] = [
         (["current", "temp"], 1e300),
         (["current", "feels_like"], -1e300),

@@ -94,6 +94,8 @@ import WeatherBotStore
             + one("warningSender", texts.warningSender) + two("warningUpdated", texts.warningUpdated)
             + one("inlineHere", texts.inlineHere) + one("inlineNothingFound", texts.inlineNothingFound) + one("inlineHelp", texts.inlineHelp)
             + one("inlineDefaultCity", texts.inlineDefaultCity)
+            + [Piece(entry: "uvNow", inserted: [a, b, c], text: texts.uvNow(a, b, c))]
+            + [Piece(entry: "uvDayMaximum", inserted: [a, b, c], text: texts.uvDayMaximum(a, b, c))]
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {

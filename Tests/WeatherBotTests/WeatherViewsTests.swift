@@ -47,6 +47,42 @@ import WeatherBotStore
         #expect(!english.contains("Precipitation"))  // none now
     }
 
+    /// The sample's sun is up from 07:35 to 15:50 in Moscow on 14 November.
+    static let uvCases: [(index: Double?, line: String?)] = [
+        (nil, nil), (2.49, nil), (2.5, "🔆 УФ 3, умеренный: в полдень лучше в тени"), (5.49, "🔆 УФ 5, умеренный: в полдень лучше в тени"),
+        (5.5, "🔆 УФ 6, высокий: нужен крем и головной убор"), (7.49, "🔆 УФ 7, высокий: нужен крем и головной убор"),
+        (7.5, "🔆 УФ 8, очень высокий: крем SPF 30+, в полдень избегайте солнца"),
+        (10.49, "🔆 УФ 10, очень высокий: крем SPF 30+, в полдень избегайте солнца"),
+        (10.5, "🔆 УФ 11, экстремальный: оставайтесь в тени, крем SPF 50+"), (.infinity, nil),
+    ]
+
+    @Test(arguments: uvCases)
+    func theCardShowsTheUVIndexByDayFromModerateUp(_ index: Double?, _ line: String?) {
+        var forecast = Forecast.sample
+        forecast.current.uvIndex = index
+        let noon = WeatherViews.card(.moscow, forecast, ru, now: utc("2023-11-14T09:00:00Z"))
+        let uvLines = noon.split(separator: "\n").filter { $0.hasPrefix("🔆") }.map(String.init)
+        #expect(uvLines == (line.map { [$0] } ?? []), "\(noon)")
+        // At night, whatever One Call says, no UV line.
+        let night = WeatherViews.card(.moscow, forecast, ru, now: utc("2023-11-14T20:00:00Z"))
+        #expect(!night.contains("🔆"))
+    }
+
+    @Test func theDailyForecastGivesTheDaysHighestUVInBothLanguages() {
+        var forecast = Forecast.sample
+        forecast.daily[0].uvIndex = 6.2
+        let day = DailySchedule.day(of: forecast.daily[0].time, in: forecast.timeZone.timeZone)
+        let russian = DailyForecastView.text(place: .moscow, forecast: forecast, day: day, texts: ru)
+        #expect(russian.contains("🔆 УФ днём до 6, высокий: нужен крем и головной убор"), "\(russian)")
+        let english = DailyForecastView.text(place: .moscow, forecast: forecast, day: day, texts: en)
+        #expect(english.contains("🔆 UV up to 6 today, high: sunscreen and a hat needed"), "\(english)")
+        // Low, or unknown on the free plan: no line.
+        forecast.daily[0].uvIndex = 1
+        #expect(!DailyForecastView.text(place: .moscow, forecast: forecast, day: day, texts: ru).contains("УФ"))
+        forecast.daily[0].uvIndex = nil
+        #expect(!DailyForecastView.text(place: .moscow, forecast: forecast, day: day, texts: ru).contains("УФ"))
+    }
+
     @Test func pressureIsInMillimetresOfMercuryForRussian() {
         #expect(WeatherViews.pressure(1013.25, ru) == 760)
         #expect(WeatherViews.pressure(1000, ru) == 750)
