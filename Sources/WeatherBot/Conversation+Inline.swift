@@ -106,9 +106,7 @@ extension Conversation {
     private func personalOffer(_ query: InlineQuery, view: WeatherView, _ texts: Texts, complete: inout Bool) async -> InlineOffer {
         var offer = InlineOffer(view: view, isPersonal: true)
         if let location = query.location, TypedCoordinates.reading(latitude: location.latitude, longitude: location.longitude) != nil {
-            if let here = await place(atLatitude: location.latitude, longitude: location.longitude, texts.language, complete: &complete) {
-                offer.places.append((here, .here))
-            }
+            offer.places.append((await place(atLatitude: location.latitude, longitude: location.longitude, texts.language, complete: &complete), .here))
         }
         let chat: ChatRecord?
         let favorites: [Favorite]
@@ -156,9 +154,7 @@ extension Conversation {
             point = (latitude, longitude)
         }
         if let point {
-            if let place = await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, complete: &complete) {
-                offer.places = [(place, .point)]
-            }
+            offer.places = [(await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, complete: &complete), .point)]
             return offer
         }
         guard let reading = TypedQuery.read(text) else { return nil }
@@ -185,13 +181,12 @@ extension Conversation {
 
     /// The place at a point, named as a shared location is; named by its coordinates when the
     /// geocoder fails or finds no name there (the open sea). The point stays the user's own.
-    private func place(atLatitude latitude: Double, longitude: Double, _ language: Language, complete: inout Bool) async -> Place? {
+    private func place(atLatitude latitude: Double, longitude: Double, _ language: Language, complete: inout Bool) async -> Place {
         var found: Place?
         do {
             found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: language).first
         } catch {
             complete = false
-            if CallContext.cachedOnly { return nil }
         }
         var place = found ?? Place(name: Views.coordinates(latitude: latitude, longitude: longitude), latitude: latitude, longitude: longitude)
         place.latitude = latitude
@@ -249,12 +244,13 @@ extension Conversation {
             return InlinePress(edit: nil, notice: notices.unknownButton)
         }
         let texts = Texts.for(button.language)
-        var place = await geocoder.knownPlace(atLatitude: button.latitude, longitude: button.longitude, language: button.language)
-        if place == nil {
+        var place: Place
+        if let known = await geocoder.knownPlace(atLatitude: button.latitude, longitude: button.longitude, language: button.language) {
+            place = known
+        } else {
             var complete = true
             place = await self.place(atLatitude: button.latitude, longitude: button.longitude, button.language, complete: &complete)
         }
-        guard var place else { return InlinePress(edit: nil, notice: notices.unknownButton) }
         // The point the buttons carry, so the next press finds the same place.
         place.latitude = button.latitude
         place.longitude = button.longitude
