@@ -12,15 +12,20 @@ public struct Message: Codable, Sendable, Hashable {
     public var replyToMessage: RepliedMessage?
     /// The bot whose inline result this message is: a card sent from inline mode, not words to it.
     public var viaBot: User?
+    /// The chat the message was sent on behalf of: the group itself when one of its anonymous
+    /// administrators writes (`from` is then Telegram's placeholder user), or a channel.
+    public var senderChat: Chat?
 
     enum CodingKeys: String, CodingKey {
         case messageId = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message", viaBot = "via_bot"
+        case senderChat = "sender_chat"
     }
 
     public init(
         messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
-        replyToMessage: RepliedMessage? = nil, viaBot: User? = nil
+        replyToMessage: RepliedMessage? = nil, viaBot: User? = nil, senderChat: Chat? = nil
     ) {
+        self.senderChat = senderChat
         self.viaBot = viaBot
         self.messageId = messageId
         self.from = from

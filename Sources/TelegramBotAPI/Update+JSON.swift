@@ -54,6 +54,12 @@ extension Message {
                 json.field("id", chat.id)
                 json.field("type", chat.type.name)
             })
+            if let senderChat {
+                json.field("sender_chat", object: { json in
+                    json.field("id", senderChat.id)
+                    json.field("type", senderChat.type.name)
+                })
+            }
             if let text { json.field("text", text) }
             if let location {
                 json.field("location", object: { json in

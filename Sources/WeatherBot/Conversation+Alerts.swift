@@ -43,7 +43,7 @@ extension Conversation {
             let word = HTML.escape(HTML.truncate(argument, maximumCharacters: 32))
             return context.say(context.texts.alertsUnknown(word) + " " + context.texts.alertsUsage)
         }
-        guard await mayChangeNotices(&context) else { return context.say(context.texts.alertsNotYours) }
+        guard await mayChangeShared(&context) else { return refuseMember(nil, &context) }
         change(to: settings, &context)
         context.replies.append(alertsMessage(context, saying: said))
     }
@@ -56,9 +56,7 @@ extension Conversation {
             if let messageID { context.replies.append(.edit(.id(messageID), text: context.texts.alertsNeedCity)) }
             return
         }
-        guard await mayChangeNotices(&context) else {
-            return context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.alertsNotYours, showAlert: true))
-        }
+        guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
         var settings = context.chat.notices
         switch which {
         case .rain: settings.rain = on
@@ -83,13 +81,6 @@ extension Conversation {
         case .confirmingCity, .choosingPlace: context.texts.alertsAnswerCity
         default: context.texts.alertsNeedCity
         }
-    }
-
-    /// In a group, notices are changed by the member who turned them on, or an administrator;
-    /// anyone turns them on first.
-    private func mayChangeNotices(_ context: inout Context) async -> Bool {
-        guard let setBy = context.chat.notices.setBy, context.chat.notices.isOn else { return true }
-        return await mayChange(askedBy: setBy, &context)
     }
 
     private func change(to settings: NoticeSettings, _ context: inout Context) {

@@ -8,6 +8,7 @@ import WeatherBotStore
 extension Conversation {
     func dailyCommand(_ argument: String?, _ context: inout Context) async {
         guard let argument else { return await showSubscriptions(editing: nil, &context) }
+        guard await mayChangeShared(&context) else { return refuseMember(nil, &context) }
         let words = argument.split(separator: " ").map(String.init)
         if words.count == 1, ["off", "выкл", "отмена", "stop"].contains(words[0].lowercased()) {
             return await askDailyOff(&context)
@@ -141,7 +142,7 @@ extension Conversation {
     }
 
     func cancelDaily(id: Int64, by owner: Int64?, queryID: String, messageID: Int?, _ context: inout Context) async {
-        guard await mayChange(askedBy: owner, &context) else { return refuse(queryID, &context) }
+        guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
         let subscriptions = (try? await store.subscriptions(chatID: context.chat.id)) ?? []
         guard subscriptions.contains(where: { $0.id == id }) else { return stale(queryID, &context) }
         context.changes.append(.unsubscribe(id: id))

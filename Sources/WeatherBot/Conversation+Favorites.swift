@@ -29,6 +29,7 @@ extension Conversation {
         guard let place = await resolve(reference, &context), let list = try? await allFavorites(&context) else {
             return stale(queryID, &context)
         }
+        guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
         var shownAs = reference
         let saved = list.first(where: { $0.place.isSamePlace(as: place) })
         // Done already what the button asks (the second press of a double tap, or a card older
@@ -112,7 +113,7 @@ extension Conversation {
     }
 
     func deleteFavorite(id: Int64, by owner: Int64?, queryID: String, messageID: Int?, _ context: inout Context) async {
-        guard await mayChange(askedBy: owner, &context) else { return refuse(queryID, &context) }
+        guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
         guard let list = try? await favorites(&context), let favorite = list.first(where: { $0.id == id }) else {
             return stale(queryID, &context)
         }
@@ -124,6 +125,7 @@ extension Conversation {
     }
 
     func moveFavorite(id: Int64, up: Bool, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
         guard let list = try? await favorites(&context), let favorite = list.first(where: { $0.id == id }) else {
             return stale(queryID, &context)
         }
@@ -143,6 +145,7 @@ extension Conversation {
     func deleteCommand(_ argument: String?, _ context: inout Context) async {
         let list = (try? await favorites(&context)) ?? []
         if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
+        guard await mayChangeShared(&context) else { return refuseMember(nil, &context) }
         guard let argument else { return await showFavorites(.delete, editing: nil, &context) }
         guard let number = Self.position(argument), list.indices.contains(number - 1), let id = list[number - 1].id else {
             return context.say(context.texts.validRange(list.count, usage: "/del 1"))
@@ -168,6 +171,7 @@ extension Conversation {
     func moveCommand(_ argument: String?, _ context: inout Context) async {
         let list = (try? await favorites(&context)) ?? []
         if list.isEmpty { return context.say(context.texts.noFavoritesToChange) }
+        guard await mayChangeShared(&context) else { return refuseMember(nil, &context) }
         guard let argument else { return await showFavorites(.move, editing: nil, &context) }
         // One favorite has nowhere to go, whatever the numbers: neither «и так №1» for a №2 that
         // is not there, nor «от 1 до 1».

@@ -118,6 +118,7 @@ extension Conversation {
     /// as the city's, without the button.
     func makeCity(_ reference: PlaceReference, view: WeatherView, queryID: String, messageID: Int?, _ context: inout Context) async {
         guard let place = await resolve(reference, &context) else { return stale(queryID, &context) }
+        guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
         context.answer(queryID, context.texts.cityMade(Views.name(of: place, context.language)))
         // A question about the city still open is answered by this.
         context.state = .idle

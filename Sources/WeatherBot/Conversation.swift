@@ -94,6 +94,7 @@ public struct Conversation: Sendable {
             context.isGroup = incoming.isGroup
             context.userMessageID = incoming.userMessageID
             context.senderID = incoming.senderID
+            context.bySelf = incoming.bySelf
             context.botUsername = incoming.botUsername
             context.pressed = incoming.callbackQueryID != nil
             context.chat.language = incoming.language
@@ -132,6 +133,8 @@ public struct Conversation: Sendable {
         var userMessageID: Int?
         /// The member who wrote or pressed.
         var senderID: Int64?
+        /// Written on behalf of the group by one of its anonymous administrators.
+        var bySelf = false
         var botUsername: String?
         /// The step answers a button press: a refusal is shown even when the chat was told of one
         /// moments ago, since whoever pressed waits to see something happen.
@@ -243,8 +246,10 @@ public struct Conversation: Sendable {
         case .search(nil):
             askCityName(for: .browse, &context)
         case .chooseCity, .city(nil):
+            guard await mayChangeCity(&context) else { return refuseMember(nil, &context) }
             askCityName(for: .setCity, &context)
         case .city(let name?):
+            guard await mayChangeCity(&context) else { return refuseMember(nil, &context) }
             await search(name, for: .setCity, &context)
         case .chart(let argument):
             if let argument, let reading = TypedQuery.read(argument) {
@@ -260,6 +265,7 @@ public struct Conversation: Sendable {
         case .move(let argument):
             await moveCommand(argument, &context)
         case .reset:
+            guard await mayChangeShared(&context) else { return refuseMember(nil, &context) }
             askReset(&context)
         case .daily(let argument):
             await dailyCommand(argument, &context)
@@ -295,6 +301,7 @@ public struct Conversation: Sendable {
             guard question == current, case .confirmingCity(let place, let then) = context.state else {
                 return stale(queryID, &context)
             }
+            guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)
             context.state = .idle
             await adopt(place, answering: messageID, then: WeatherView(then), &context)
@@ -302,6 +309,7 @@ public struct Conversation: Sendable {
             guard question == current, case .confirmingCity(let place, _) = context.state else {
                 return stale(queryID, &context)
             }
+            guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)
             if let messageID {
                 // The question keeps what it asked and shows what was answered.
@@ -323,6 +331,7 @@ public struct Conversation: Sendable {
             let id = context.chat.remember(place)
             await showWeather(.now, of: .recent(id), &context)
         case .chooseManually:
+            guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)
             askCityName(for: .setCity, &context)
         case .retrySearch(let question, let retried):
@@ -342,6 +351,7 @@ public struct Conversation: Sendable {
             guard question == current, case .choosingPlace(let places, let purpose, let then) = context.state, places.indices.contains(index) else {
                 return stale(queryID, &context)
             }
+            if purpose == .setCity, !(await mayChangeCity(&context)) { return refuseMember(queryID, &context) }
             context.answer(queryID)
             context.state = .idle
             let place = places[index]
@@ -397,6 +407,7 @@ public struct Conversation: Sendable {
         case .makeCity(let view, let reference):
             await makeCity(reference, view: view, queryID: queryID, messageID: messageID, &context)
         case .favoritesMode(let mode):
+            if mode != .list, !(await mayChangeShared(&context)) { return refuseMember(queryID, &context) }
             context.answer(queryID)
             await showFavorites(mode, editing: messageID, &context)
         case .deleteFavorite(let id, let owner):
@@ -408,17 +419,17 @@ public struct Conversation: Sendable {
         case .notices(let which, let on):
             await pressNotices(which, on: on, queryID: queryID, messageID: messageID, &context)
         case .dailyOff(let confirmed, let question):
-            guard question == current, case .confirmingDailyOff(let askedBy) = context.state else {
+            guard question == current, case .confirmingDailyOff = context.state else {
                 return stale(queryID, &context)
             }
-            guard await mayChange(askedBy: askedBy, &context) else { return refuse(queryID, &context) }
+            guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)
             await confirmDailyOff(confirmed, messageID: messageID, &context)
         case .reset(let confirmed, let question):
-            guard question == current, case .confirmingReset(let askedBy) = context.state else {
+            guard question == current, case .confirmingReset = context.state else {
                 return stale(queryID, &context)
             }
-            guard await mayChange(askedBy: askedBy, &context) else { return refuse(queryID, &context) }
+            guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)
             confirmReset(confirmed, messageID: messageID, &context)
         }
@@ -428,15 +439,29 @@ public struct Conversation: Sendable {
         context.answer(queryID, context.texts.staleButton)
     }
 
-    /// Whether the member pressing may do what another member asked for: in a group, only they
-    /// and the group's administrators may delete what the chat shares. A button that names no
-    /// member (sent before buttons carried one) is for administrators only.
-    func mayChange(askedBy owner: Int64?, _ context: inout Context) async -> Bool {
-        guard context.isGroup, let sender = context.senderID, sender != owner else { return true }
+    /// Whether whoever acts may change what the chat shares (its city once set, favorites, daily
+    /// forecasts, notices, settings, /reset): anyone in a private chat; in a group, its
+    /// administrators and creator only, also when they write anonymously as the group.
+    func mayChangeShared(_ context: inout Context) async -> Bool {
+        guard context.isGroup, !context.bySelf else { return true }
+        guard let sender = context.senderID else { return false }
         return await membership?.isAdministrator(sender, of: context.chat.id) ?? false
     }
 
-    func refuse(_ queryID: String, _ context: inout Context) {
-        context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.notYourButton, showAlert: true))
+    /// Whether whoever acts may choose the chat's city: anyone while it has none (so a group of
+    /// friends gets going), then as ``mayChangeShared(_:)``.
+    func mayChangeCity(_ context: inout Context) async -> Bool {
+        context.chat.currentPlace == nil ? true : await mayChangeShared(&context)
     }
+
+    /// Refuses a member's change of what the group shares, saying who may: an alert over a pressed
+    /// button, or a reply to a command.
+    func refuseMember(_ queryID: String?, _ context: inout Context) {
+        if let queryID {
+            context.replies.append(.answer(callbackQueryID: queryID, text: context.texts.administratorsOnly, showAlert: true))
+        } else {
+            context.say(context.texts.administratorsOnly)
+        }
+    }
+
 }

@@ -73,11 +73,15 @@ public struct Incoming: Sendable, Hashable {
     /// An edit of the message `userMessageID`: handled as the new text only while the chat's
     /// latest reply answered that message.
     public var isEdit: Bool
+    /// Written on behalf of the group itself: by one of its anonymous administrators.
+    public var bySelf: Bool
 
     public init(
         updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil,
-        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false, botUsername: String? = nil
+        isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false, botUsername: String? = nil,
+        bySelf: Bool = false
     ) {
+        self.bySelf = bySelf
         self.botUsername = botUsername
         self.updateID = updateID
         self.chatID = chatID

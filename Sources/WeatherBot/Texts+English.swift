@@ -208,7 +208,6 @@ extension Texts {
         alertsQuietEmpty: {
             "Quiet hours from \($0) to \($0) are no hours at all. Give a different start and end, for example <code>/alerts quiet 23:00-07:00</code>; to have no quiet hours, <code>/alerts quiet off</code>."
         },
-        alertsNotYours: "The chat's notices are changed by whoever turned them on, or by an administrator.",
         alertsAllOn: "Notices are on: rain within the hour and official weather warnings.",
         alertsAllOff: "Notices are off.",
         alertsQuietSet: { "Quiet hours set: \($0)." },
@@ -266,7 +265,8 @@ extension Texts {
         aLittleLater: "a little later",
         afterTheDayTurns: "after 00:00 UTC",
         refreshFailed: "Could not refresh: showing the latest data",
-        notYourButton: "Only the member who asked, or an administrator of the chat, can press this.",
+        administratorsOnly:
+            "In a group, only its administrators change what it shares: the city, favorites, daily forecasts, notices and /reset. Anyone may ask for the weather.",
         staleButton: "This button is out of date",
         unknownButton: "This button no longer works",
         couldNotHandle: "😔 Sorry, I could not handle your last message. Please try again, or see /help",

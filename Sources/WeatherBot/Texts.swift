@@ -243,7 +243,6 @@ public struct Texts: Sendable {
     /// Quiet hours typed with the same start and end («23:00-23:00»): none between them.
     let alertsQuietEmpty: @Sendable (_ time: String) -> String
     /// In a group: who may change the chat's notices.
-    let alertsNotYours: String
     let alertsAllOn: String
     let alertsAllOff: String
     let alertsQuietSet: @Sendable (_ hours: String) -> String
@@ -313,7 +312,8 @@ public struct Texts: Sendable {
     let aLittleLater: String
     let afterTheDayTurns: String
     let refreshFailed: String
-    let notYourButton: String
+    /// A group member's change of what the group shares, refused: who may make it.
+    let administratorsOnly: String
     let staleButton: String
     let unknownButton: String
     public let couldNotHandle: String

@@ -27,7 +27,8 @@ public enum UpdateRouter {
                 updateID: update.updateId, chatID: message.chat.id,
                 language: Language(telegramCode: message.from?.languageCode),
                 intent: intent(of: message, botUsername: botUsername),
-                isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageId)
+                isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageId,
+                bySelf: message.senderChat?.id == message.chat.id)
         }
         if let edited = update.editedMessage {
             // A corrected typo is read again; a live location moving is not a new request.
@@ -35,7 +36,8 @@ public enum UpdateRouter {
             return Incoming(
                 updateID: update.updateId, chatID: edited.chat.id,
                 language: Language(telegramCode: edited.from?.languageCode), intent: intent,
-                isGroup: edited.chat.type != .private, senderID: edited.from?.id, userMessageID: edited.messageId, isEdit: true)
+                isGroup: edited.chat.type != .private, senderID: edited.from?.id, userMessageID: edited.messageId, isEdit: true,
+                bySelf: edited.senderChat?.id == edited.chat.id)
         }
         return nil
     }

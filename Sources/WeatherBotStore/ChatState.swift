@@ -15,7 +15,7 @@ public enum ChatState: Codable, Sendable, Hashable {
     case searchFailed(query: String, alternatives: [String] = [], purpose: SearchPurpose)
     /// A list of places was offered; one is to be picked, for `purpose`, then shown as `then`.
     case choosingPlace([Place], SearchPurpose, then: AskedView? = nil)
-    /// «Удалить всё?» was asked, by this member (in a group only they or an administrator answer).
+    /// «Удалить всё?» was asked, by this member (in a group, an administrator).
     case confirmingReset(askedBy: Int64? = nil)
     /// «Отменить все ежедневные прогнозы?» (/daily off) was asked, by this member.
     case confirmingDailyOff(askedBy: Int64? = nil)

@@ -393,8 +393,9 @@ import WeatherBotSQLite
 @Suite struct GroupConversationTests {
     typealias Chat = FavoritesConversationTests.Chat
 
+    /// As member 9, whom the chats given a membership know as an administrator.
     func group(_ intent: Intent, _ chat: Chat, messageID: Int = 41) async throws -> Conversation.Step {
-        try await chat.send(intent, group: true, userMessageID: messageID)
+        try await chat.send(intent, group: true, userMessageID: messageID, sender: 9)
     }
 
     @Test func startInAGroupAsksByReplyWithoutALocationButton() async throws {
@@ -412,7 +413,7 @@ import WeatherBotSQLite
     }
 
     @Test func cityByNameGoesThroughTheQuestionInGroupsAndPrivateChats() async throws {
-        let chat = try Chat(id: -100)
+        let chat = try Chat(id: -100, membership: FakeMembership(administrators: [9]))
         let asked = try await group(.command(.city("Казань")), chat)
         // A group is spoken to as a group: the city is the chat's.
         #expect(asked.replies.last?.text?.contains("Это город чата?") == true)
@@ -421,7 +422,7 @@ import WeatherBotSQLite
         let privately = try Chat(id: 5)
         let prompt = try await privately.send(.command(.city(nil)))
         #expect(prompt.replies.last?.text?.contains("Напишите название вашего города") == true)
-        let confirmed = try await chat.press("Да, всё верно", in: try await group(.command(.city("Саранск")), chat), group: true)
+        let confirmed = try await chat.press("Да, всё верно", in: try await group(.command(.city("Саранск")), chat), group: true, sender: 9)
         #expect(confirmed.replies.contains { $0.text?.hasPrefix("📍 Город чата: <b>Саранск</b>") == true }, "\(confirmed.replies)")
         let card = try await group(.command(.search("Казань")), chat)
         guard case .send(_, .inline(let keyboard)?, _) = card.replies.last else {
@@ -472,31 +473,80 @@ final class FakeMembership: ChatMembership {
             .button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: 60, group: true, sender: member)
     }
 
-    @Test func onlyTheAskerOrAnAdministratorConfirmsAResetOrDeletes() async throws {
+    static let refusal = "В группе общее меняют только её администраторы: город, избранное, ежедневные прогнозы, уведомления и /reset. Погоду может смотреть каждый."
+
+    @Test func inAGroupOnlyAdministratorsDeleteMoveOrReset() async throws {
         let membership = FakeMembership(administrators: [9])
         let chat = try Chat(id: Self.groupID, membership: membership)
         try await chat.save(["Уфа", "Казань"])
 
-        // Member 7 opens the delete buttons; member 8 cannot use them, the administrator can.
-        let buttons = try await chat.send(.command(.delete(nil)), group: true, userMessageID: 50, sender: 7)
-        let refused = try await press("Уфа", in: buttons, by: 8, chat, chat.conversation)
-        #expect(refused.replies == [.answer(callbackQueryID: "q", text: "Эту кнопку может нажать тот, кто её вызвал, или администратор чата.", showAlert: true)])
+        // A member is told who may, by command and by every button; nothing changes.
+        for command in [Command.delete(nil), .delete("1"), .move(nil), .move("2 1"), .reset] {
+            let refused = try await chat.send(.command(command), group: true, userMessageID: 50, sender: 7)
+            #expect(refused.replies.map(\.text) == [Self.refusal], "\(command)")
+        }
+        let buttons = try await chat.send(.command(.delete(nil)), group: true, userMessageID: 51, sender: 9)
+        let refused = try await press("Уфа", in: buttons, by: 7, chat, chat.conversation)
+        #expect(refused.replies == [.answer(callbackQueryID: "q", text: Self.refusal, showAlert: true)])
+        let moves = try await chat.send(.command(.move(nil)), group: true, userMessageID: 52, sender: 9)
+        let notMoved = try await press("⬇️", in: moves, by: 7, chat, chat.conversation)
+        #expect(notMoved.replies == [.answer(callbackQueryID: "q", text: Self.refusal, showAlert: true)])
         #expect(try chat.favorites() == ["Уфа", "Казань"])
+
+        // An administrator deletes, also with the buttons another administrator opened.
         _ = try await press("Уфа", in: buttons, by: 9, chat, chat.conversation)
         #expect(try chat.favorites() == ["Казань"])
-        _ = try await press("Казань", in: buttons, by: 7, chat, chat.conversation)
-        #expect(try chat.favorites() == [])
 
-        // Member 7 asks for /reset; member 8's «yes» changes nothing, 7's own does.
-        try await chat.save(["Уфа"])
-        let question = try await chat.send(.command(.reset), group: true, userMessageID: 51, sender: 7)
+        // A reset asked by an administrator is not a member's to confirm.
+        let question = try await chat.send(.command(.reset), group: true, userMessageID: 53, sender: 9)
         let other = try await press("Да", in: question, by: 8, chat, chat.conversation)
-        #expect(other.replies.first?.text?.contains("администратор") == true)
-        #expect(try chat.favorites() == ["Уфа"])
-        _ = try await press("Да", in: question, by: 7, chat, chat.conversation)
+        #expect(other.replies == [.answer(callbackQueryID: "q", text: Self.refusal, showAlert: true)])
+        #expect(try chat.favorites() == ["Казань"])
+        _ = try await press("Да", in: question, by: 9, chat, chat.conversation)
         #expect(try chat.favorites() == [])
-        // The asker is never looked up: only the others' three presses were.
-        #expect(membership.asked.withLock { $0 } == 3)
+    }
+
+    @Test func anAnonymousAdministratorWritesAsTheGroupAndIsNotLookedUp() async throws {
+        let membership = FakeMembership(administrators: [9])
+        let chat = try Chat(id: Self.groupID, membership: membership)
+        try await chat.save(["Уфа"])
+        // Telegram's placeholder user, on behalf of the group itself.
+        let update = Update(updateId: 1, message: Message(
+            messageId: 5, from: User(id: 1_087_968_824, isBot: true, firstName: "Group"), date: 1,
+            chat: TelegramBotAPI.Chat(id: Self.groupID, type: .supergroup), text: "/del 1",
+            senderChat: TelegramBotAPI.Chat(id: Self.groupID, type: .supergroup)))
+        let incoming = try #require(UpdateRouter.route(update))
+        #expect(incoming.bySelf)
+        _ = try await chat.send(incoming.intent, group: true, userMessageID: 5, sender: incoming.senderID, bySelf: true)
+        #expect(try chat.favorites() == [])
+        #expect(membership.asked.withLock { $0 } == 0)
+    }
+
+    @Test func theFirstCityIsAnyMembersThenTheAdministratorsToChange() async throws {
+        let chat = try Chat(id: Self.groupID, membership: FakeMembership(administrators: [9]))
+        let asked = try await chat.send(.command(.city("Казань")), group: true, userMessageID: 50, sender: 7)
+        _ = try await press("Да", in: asked, by: 7, chat, chat.conversation)
+        #expect(try chat.database.chat(Self.groupID)?.currentPlace?.name == "Kazan")
+
+        // Then a member may not change it, by /city or by a card's button; anyone still looks places up.
+        for command in [Command.city("Уфа"), .city(nil), .chooseCity] {
+            let refused = try await chat.send(.command(command), group: true, userMessageID: 51, sender: 7)
+            #expect(refused.replies.map(\.text) == [Self.refusal], "\(command)")
+        }
+        let card = try await chat.send(.command(.search("Уфа")), group: true, userMessageID: 52, sender: 7)
+        #expect(card.replies.last?.text?.contains("Уфа") == true)
+        let made = try await press("Сделать городом чата", in: card, by: 7, chat, chat.conversation)
+        #expect(made.replies.first == .answer(callbackQueryID: "q", text: Self.refusal, showAlert: true))
+        let starred = try await press("⭐", in: card, by: 7, chat, chat.conversation)
+        #expect(starred.replies.first == .answer(callbackQueryID: "q", text: Self.refusal, showAlert: true))
+        #expect(try chat.favorites() == [])
+        // The question an administrator's /city asks is not a member's to answer.
+        let question = try await chat.send(.command(.city("Саранск")), group: true, userMessageID: 53, sender: 9)
+        let yes = try await press("Да", in: question, by: 7, chat, chat.conversation)
+        #expect(yes.replies.first == .answer(callbackQueryID: "q", text: Self.refusal, showAlert: true))
+        #expect(try chat.database.chat(Self.groupID)?.currentPlace?.name == "Kazan")
+        _ = try await press("Да", in: question, by: 9, chat, chat.conversation)
+        #expect(try chat.database.chat(Self.groupID)?.currentPlace?.name == "Saransk")
     }
 
     @Test func aHintInAGroupAsksForAReplySoThatTheNameTypedNextReachesTheBot() async throws {
@@ -516,13 +566,13 @@ final class FakeMembership: ChatMembership {
         #expect(privately.replies.last?.text?.contains("Напишите название своего города") == true)
     }
 
-    @Test func aGroupButtonThatNamesNoMemberIsForAdministratorsOnly() async throws {
+    @Test func aGroupButtonIsForAdministratorsWhicheverMemberItNames() async throws {
         let chat = try Chat(id: Self.groupID, membership: FakeMembership(administrators: [9]))
         try await chat.save(["Уфа", "Казань"])
         let ids = try chat.database.favorites(chatID: Self.groupID).compactMap(\.id)
 
-        // A delete button sent before buttons named their member: a member is refused, an administrator is not.
-        let byMember = try await chat.send(.button(.deleteFavorite(id: ids[0], by: nil)), query: "q", messageID: 60, group: true, sender: 7)
+        // Whichever member a forged button names, only an administrator's press counts.
+        let byMember = try await chat.send(.button(.deleteFavorite(id: ids[0], by: 7)), query: "q", messageID: 60, group: true, sender: 7)
         #expect(byMember.replies.first?.text?.contains("администратор") == true)
         #expect(try chat.favorites() == ["Уфа", "Казань"])
         _ = try await chat.send(.button(.deleteFavorite(id: ids[0], by: nil)), query: "q", messageID: 60, group: true, sender: 9)

@@ -35,7 +35,7 @@ import WeatherBotStore
         @discardableResult
         func send(
             _ intent: Intent, query: String? = nil, messageID: Int? = nil, from chatID: Int64? = nil, group: Bool = false, userMessageID: Int? = nil,
-            sender: Int64? = nil, isEdit: Bool = false
+            sender: Int64? = nil, isEdit: Bool = false, bySelf: Bool = false
         ) async throws -> Conversation.Step {
             update += 1
             let chatID = chatID ?? id
@@ -43,7 +43,7 @@ import WeatherBotStore
             let step = await conversation.handle(
                 .incoming(Incoming(
                     updateID: update, chatID: chatID, language: language, intent: intent, callbackQueryID: query, messageID: messageID,
-                    isGroup: group, senderID: sender, userMessageID: userMessageID, isEdit: isEdit)),
+                    isGroup: group, senderID: sender, userMessageID: userMessageID, isEdit: isEdit, bySelf: bySelf)),
                 chat: try database.chat(chatID))
             try await database.commitStep(chat: step.chat, handled: item.seq!, changes: step.changes, replies: [], followUps: [])
             return step
@@ -60,7 +60,9 @@ import WeatherBotStore
             return step
         }
 
-        func press(_ label: String, in step: Conversation.Step, messageID: Int = 1, group: Bool = false) async throws -> Conversation.Step {
+        func press(
+            _ label: String, in step: Conversation.Step, messageID: Int = 1, group: Bool = false, sender: Int64? = nil
+        ) async throws -> Conversation.Step {
             let buttons = step.replies.flatMap { reply -> [InlineKeyboardButton] in
                 switch reply {
                 case .send(_, .inline(let keyboard)?, _), .edit(_, _, let keyboard?), .editKeyboard(_, let keyboard?), .chart(_, _, let keyboard?),
@@ -70,7 +72,7 @@ import WeatherBotStore
                 }
             }
             let button = try #require(buttons.first { $0.text.contains(label) }, "no «\(label)» in \(buttons.map(\.text))")
-            return try await send(.button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: messageID, group: group)
+            return try await send(.button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: messageID, group: group, sender: sender)
         }
 
         func favorites() throws -> [String] {
