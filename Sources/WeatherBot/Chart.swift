@@ -21,8 +21,14 @@ public struct ChartRequest: Codable, Sendable, Hashable {
     public var language: Language
     /// When the forecast drawn was fetched; a newer forecast makes another picture.
     public var forecastTime: Date
+    /// The chat's temperature unit and clock, nil at their defaults: a chart in °F or on the
+    /// 12-hour clock is another picture, and a chart at the defaults keeps the name it had.
+    public var temperature: ChatSettings.Temperature?
+    public var clock: ChatSettings.Clock?
 
-    public init(view: View, place: Place, language: Language, forecastTime: Date) {
+    public init(view: View, place: Place, language: Language, forecastTime: Date, settings: ChatSettings = .defaults) {
+        self.temperature = settings.temperature == .fahrenheit ? .fahrenheit : nil
+        self.clock = settings.clock == .twelveHour ? .twelveHour : nil
         self.view = view
         self.place = Place(name: place.name(in: language.rawValue), latitude: place.latitude, longitude: place.longitude)
         self.language = language
@@ -30,7 +36,7 @@ public struct ChartRequest: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case view, place, language, forecastTime = "at"
+        case view, place, language, forecastTime = "at", temperature = "t", clock = "h"
     }
 
     private static let encoder: JSONEncoder = {
@@ -53,6 +59,9 @@ public struct ChartRequest: Codable, Sendable, Hashable {
         guard let request = try? decoder.decode(Self.self, from: Data(encoded.utf8)) else { return nil }
         self = request
     }
+
+    /// The settings the chart is drawn with.
+    public var settings: ChatSettings { ChatSettings(temperature: temperature, clock: clock) }
 
     /// The place's name as the chart's title shows it (plain text).
     public var title: String { HTML.truncate(place.name, maximumCharacters: 60) }
@@ -103,7 +112,7 @@ extension Conversation {
             return context.replies.append(.answer(callbackQueryID: queryID, text: failure, showAlert: true))
         }
         if let queryID { context.answer(queryID) }
-        let chart = ChartRequest(view: view, place: place, language: context.language, forecastTime: report.fetchedAt)
+        let chart = ChartRequest(view: view, place: place, language: context.language, forecastTime: report.fetchedAt, settings: context.chat.settings)
         let caption = ChartViews.caption(view, place: place, texts: context.texts)
         let keyboard = ChartViews.keyboard(view, marked(reference, place), context.texts)
         if let messageID {

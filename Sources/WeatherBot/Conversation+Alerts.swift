@@ -29,13 +29,13 @@ extension Conversation {
                 said = context.texts.alertsQuietOff
             } else if ["on", "вкл", "да"].contains(rest) {
                 settings.resumeQuietHours()
-                said = settings.quietHours(default: defaultQuietHours).map { context.texts.alertsQuietSet(Self.span($0)) } ?? context.texts.alertsQuietOff
+                said = settings.quietHours(default: defaultQuietHours).map { context.texts.alertsQuietSet(Self.span($0, context.texts)) } ?? context.texts.alertsQuietOff
             } else if let hours = QuietHours(rest) {
                 settings.quiet = .hours(hours)
-                said = context.texts.alertsQuietSet(Self.span(hours))
+                said = context.texts.alertsQuietSet(Self.span(hours, context.texts))
             } else if let span = QuietHours.span(rest), span.start == span.end {
                 // «23:00-23:00»: read, but no hours between; quiet hours off is said another way.
-                return context.say(context.texts.alertsQuietEmpty(QuietHours.clock(span.start)))
+                return context.say(context.texts.alertsQuietEmpty(context.texts.time(hour: span.start / 60, minute: span.start % 60)))
             } else {
                 return context.say(context.texts.alertsBadQuiet(HTML.escape(HTML.truncate(rest, maximumCharacters: 32))))
             }
@@ -96,7 +96,7 @@ extension Conversation {
         let texts = context.texts
         let settings = context.chat.notices
         let place = context.chat.currentPlace.map { "<b>\(Views.name(of: $0, texts.language))</b>" } ?? ""
-        let quiet = settings.quietHours(default: defaultQuietHours).map(Self.span)
+        let quiet = settings.quietHours(default: defaultQuietHours).map { Self.span($0, texts) }
         func mark(_ on: Bool) -> String { on ? texts.alertsOnMark : texts.alertsOffMark }
         var lines = said.map { [$0, ""] } ?? []
         lines += [
@@ -120,14 +120,14 @@ extension Conversation {
             rows.append([InlineKeyboardButton(text: texts.alertsQuietButton(quiet), callbackData: CallbackAction.notices(.quiet, on: false).encoded)])
         } else if let resumable = settings.resumableQuietHours(default: defaultQuietHours) {
             rows.append(
-                [InlineKeyboardButton(text: texts.alertsQuietOnButton(Self.span(resumable)), callbackData: CallbackAction.notices(.quiet, on: true).encoded)])
+                [InlineKeyboardButton(text: texts.alertsQuietOnButton(Self.span(resumable, texts)), callbackData: CallbackAction.notices(.quiet, on: true).encoded)])
         }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: rows)
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
     }
 
-    /// «22:00–08:00».
-    static func span(_ hours: QuietHours) -> String {
-        "\(QuietHours.clock(hours.start))–\(QuietHours.clock(hours.end))"
+    /// «22:00–08:00», or «10:00 PM–8:00 AM» on the chat's 12-hour clock.
+    static func span(_ hours: QuietHours, _ texts: Texts) -> String {
+        "\(texts.time(hour: hours.start / 60, minute: hours.start % 60))–\(texts.time(hour: hours.end / 60, minute: hours.end % 60))"
     }
 }

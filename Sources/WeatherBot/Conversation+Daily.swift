@@ -48,7 +48,7 @@ extension Conversation {
             }
             context.changes.append(.setChart(subscriptionID: id, withChart))
             let name = "<b>\(Views.name(of: same.place, context.language))</b>"
-            return context.say(context.texts.dailyChartChanged(name, Self.clock(hour, minute), withChart: withChart))
+            return context.say(context.texts.dailyChartChanged(name, context.texts.time(hour: hour, minute: minute), withChart: withChart))
         }
         guard existing.count < maximumSubscriptions else { return context.say(context.texts.dailyLimit(maximumSubscriptions)) }
         // The zone comes with the weather: One Call names it, the free plan gives an offset.
@@ -75,8 +75,8 @@ extension Conversation {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var said = context.texts.subscribed(
-            "<b>\(Views.name(of: place, context.language))</b>", Self.clock(hour, minute),
-            WeatherViews.clockTime(clock.date, in: timeZone), calendar.isDate(next.date, inSameDayAs: clock.date))
+            "<b>\(Views.name(of: place, context.language))</b>", context.texts.time(hour: hour, minute: minute),
+            context.texts.time(clock.date, in: timeZone), calendar.isDate(next.date, inSameDayAs: clock.date))
         if withChart { said += "\n" + context.texts.dailyWithChart }
         context.say(said)
     }
@@ -122,12 +122,12 @@ extension Conversation {
         lines += subscriptions.isEmpty
             ? [context.texts.noDaily]
             : subscriptions.map {
-                "⏰ \(Self.clock($0.hour, $0.minute)) — <b>\(Views.name(of: $0.place, context.language))</b>" + ($0.withChart ? " · \(context.texts.withChartMark)" : "")
+                "⏰ \(context.texts.time(hour: $0.hour, minute: $0.minute)) — <b>\(Views.name(of: $0.place, context.language))</b>" + ($0.withChart ? " · \(context.texts.withChartMark)" : "")
             }
         lines += ["", context.texts.dailyUsage]
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: subscriptions.compactMap { subscription in
             subscription.id.map { id in
-                let label = "\(context.texts.cancelButton) \(Self.clock(subscription.hour, subscription.minute)) \(HTML.truncate(subscription.place.name(in: context.language.rawValue), maximumCharacters: 30))"
+                let label = "\(context.texts.cancelButton) \(context.texts.time(hour: subscription.hour, minute: subscription.minute)) \(HTML.truncate(subscription.place.name(in: context.language.rawValue), maximumCharacters: 30))"
                 return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id, by: owner ?? context.owner).encoded)]
             }
         })
@@ -180,7 +180,7 @@ extension Conversation {
     static let chartJoiners: Set<String> = ["с", "with", "+", "and", "и"]
     static let chartNegations: Set<String> = ["без", "without", "no"]
 
-    /// «08:00».
+    /// «08:00», as a command is typed (a chat's 12-hour clock shows times otherwise).
     static func clock(_ hour: Int, _ minute: Int) -> String {
         String(format: "%02d:%02d", hour, minute)
     }

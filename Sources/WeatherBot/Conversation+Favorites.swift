@@ -162,7 +162,7 @@ extension Conversation {
         let times = ((try? await store.subscriptions(chatID: context.chat.id)) ?? [])
             .filter { $0.place.isSamePlace(as: place) }
             .sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
-            .map { Self.clock($0.hour, $0.minute) }
+            .map { context.texts.time(hour: $0.hour, minute: $0.minute) }
         guard !times.isEmpty else { return (headline, false) }
         return (headline + "\n" + context.texts.dailyStays(times.joined(separator: ", ")), true)
     }

@@ -42,10 +42,12 @@ extension Conversation {
         return text.isEmpty || text.count >= 2
     }
 
-    /// The results for an inline query, in the sender's language.
+    /// The results for an inline query, in the sender's language and units: those of their
+    /// private chat with the bot when it has settings.
     public func answer(_ query: InlineQuery) async -> InlineOutcome {
-        let language = Language(telegramCode: query.from.languageCode)
-        let texts = Texts.for(language)
+        let settings = (try? await store.chat(query.from.id))?.settings ?? .defaults
+        let language = settings.language ?? Language(telegramCode: query.from.languageCode)
+        let texts = Texts.for(language, settings: settings)
         let text = query.query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.answersInline(text) else { return InlineOutcome(answer: nil, complete: true) }
         var complete = true
@@ -243,7 +245,7 @@ extension Conversation {
         guard let data, let button = InlineButton(encoded: data) else {
             return InlinePress(edit: nil, notice: notices.unknownButton)
         }
-        let texts = Texts.for(button.language)
+        let texts = Texts.for(button.language, settings: button.settings)
         var place: Place
         if let known = await geocoder.knownPlace(atLatitude: button.latitude, longitude: button.longitude, language: button.language) {
             place = known

@@ -90,14 +90,17 @@ public struct Conversation: Sendable {
             // conversation has moved on, and replying now would only confuse.
             return Step(chat: chat, changes: [], replies: [], followUps: [])
         case .incoming(let incoming):
-            context.language = incoming.language
+            // The chat's own language when it chose one (a group's is the group's, not whoever acts).
+            let language = chat.settings.language ?? incoming.language
+            context.telegramLanguage = incoming.language
+            context.language = language
             context.isGroup = incoming.isGroup
             context.userMessageID = incoming.userMessageID
             context.senderID = incoming.senderID
             context.bySelf = incoming.bySelf
             context.botUsername = incoming.botUsername
             context.pressed = incoming.callbackQueryID != nil
-            context.chat.language = incoming.language
+            context.chat.language = language
             // A user who writes again (after blocking the bot once) can be written to again.
             if !context.chat.isActive {
                 context.chat.isActive = true
@@ -127,6 +130,8 @@ public struct Conversation: Sendable {
         var replies: [Reply] = []
         var followUps: [FollowUp] = []
         var language: Language
+        /// The language of the Telegram client of whoever acts, which a chat that chose none is spoken to in.
+        var telegramLanguage: Language
         /// A group: no location button, and questions are asked of the member by reply.
         var isGroup = false
         /// The member's message being answered, which a question in a group replies to.
@@ -147,9 +152,10 @@ public struct Conversation: Sendable {
             self.chat = chat
             self.state = state
             self.language = chat.language
+            self.telegramLanguage = chat.language
         }
 
-        var texts: Texts { .for(language, inGroup: isGroup) }
+        var texts: Texts { .for(language, inGroup: isGroup, settings: chat.settings) }
 
         /// Starts a new question: older buttons become stale.
         mutating func nextQuestion() -> Int {
@@ -271,6 +277,8 @@ public struct Conversation: Sendable {
             await dailyCommand(argument, &context)
         case .alerts(let argument):
             await alertsCommand(argument, &context)
+        case .settings:
+            settingsCommand(&context)
         case .unknown(let name) where name.isEmpty:
             context.say(context.texts.unsupported)
         case .unknown(let name):
@@ -418,6 +426,8 @@ public struct Conversation: Sendable {
             await cancelDaily(id: id, by: owner, queryID: queryID, messageID: messageID, &context)
         case .notices(let which, let on):
             await pressNotices(which, on: on, queryID: queryID, messageID: messageID, &context)
+        case .setting(let choice):
+            await pressSetting(choice, queryID: queryID, messageID: messageID, &context)
         case .dailyOff(let confirmed, let question):
             guard question == current, case .confirmingDailyOff = context.state else {
                 return stale(queryID, &context)

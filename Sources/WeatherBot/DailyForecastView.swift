@@ -19,7 +19,7 @@ public enum DailyForecastView {
     /// The 48-hour chart that follows the forecast when the subscription asked for it
     /// (`/daily 8:00 chart`); its buttons switch views of the subscription's place.
     public static func chart(subscriptionID: Int64, place: Place, report: WeatherReport, texts: Texts) -> Reply {
-        let chart = ChartRequest(view: .hours, place: place, language: texts.language, forecastTime: report.fetchedAt)
+        let chart = ChartRequest(view: .hours, place: place, language: texts.language, forecastTime: report.fetchedAt, settings: texts.settings)
         return .chart(
             chart, caption: ChartViews.caption(.hours, place: place, texts: texts),
             keyboard: ChartViews.keyboard(.hours, .subscription(subscriptionID), texts))
@@ -45,8 +45,8 @@ public enum DailyForecastView {
         if let today {
             let chance = Int((today.precipitationChance * 100).rounded())
             lines += [
-                "🌅 \(texts.morning): \(WeatherViews.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(WeatherViews.temperature(today.dayTemperature))",
-                "🌆 \(texts.evening): \(WeatherViews.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(WeatherViews.temperature(today.nightTemperature))",
+                "🌅 \(texts.morning): \(texts.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(texts.temperature(today.dayTemperature))",
+                "🌆 \(texts.evening): \(texts.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(texts.temperature(today.nightTemperature))",
                 "\(WeatherViews.emoji(forIcon: today.condition.icon, clouds: today.clouds)) \(WeatherViews.skyDescription(ConditionWords.text(today.condition, texts.language), clouds: today.clouds, texts))",
             ]
             // A dry day is said once, by the summary, not also as «0,0 мм, вероятность 0%».
@@ -70,7 +70,7 @@ public enum DailyForecastView {
 
     /// One line a person would say about the day.
     static func summary(_ day: DailyForecast, _ texts: Texts) -> String {
-        let range = texts.rangeSummary(WeatherViews.temperature(day.minimumTemperature), WeatherViews.temperature(day.maximumTemperature))
+        let range = texts.rangeSummary(texts.temperature(day.minimumTemperature), texts.temperature(day.maximumTemperature))
         let advice: String
         if day.precipitationChance >= 0.5 || day.precipitation >= 1 {
             advice = day.condition.icon.hasPrefix("13") ? texts.snowSummary : texts.umbrellaSummary

@@ -68,7 +68,7 @@ enum FavoritesViews {
         let prefix = row.number.map { "\($0)." } ?? "📍"
         let name = "<b>\(Views.name(of: row.place, texts.language))</b>\(Views.details(of: row.place, texts.language))"
         guard let weather = row.weather else { return "\(prefix) \(name) — \(texts.unavailable)" }
-        return "\(prefix) \(name) — \(WeatherViews.emoji(forIcon: weather.condition.icon, clouds: weather.clouds)) \(WeatherViews.temperature(weather.temperature)), \(precipitation(weather, texts))"
+        return "\(prefix) \(name) — \(WeatherViews.emoji(forIcon: weather.condition.icon, clouds: weather.clouds)) \(texts.temperature(weather.temperature)), \(precipitation(weather, texts))"
     }
 
     static func precipitation(_ weather: CurrentWeather, _ texts: Texts) -> String {

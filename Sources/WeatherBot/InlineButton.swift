@@ -2,17 +2,24 @@ public import WeatherBotStore
 
 /// A button under a message sent from an inline result. The message lies in a chat the bot may
 /// not be in, and is pressed by anyone there: nothing about it is stored, so its data carries
-/// all it shows, the view, the message's language and the place's point (at four decimals, some
-/// ten metres).
+/// all it shows, the view, the message's language and units (its sender's), and the place's point
+/// (at four decimals, some ten metres).
 public struct InlineButton: Sendable, Hashable {
     public var view: WeatherView
     /// «🔄 Обновить»: fresh data rather than the cache's.
     public var refresh: Bool
     public var language: Language
+    /// The units and clock the message shows (its language is ``language``).
+    public var settings: ChatSettings
     public var latitude: Double
     public var longitude: Double
 
-    public init(view: WeatherView, refresh: Bool = false, language: Language, latitude: Double, longitude: Double) {
+    public init(
+        view: WeatherView, refresh: Bool = false, language: Language, settings: ChatSettings = .defaults, latitude: Double, longitude: Double
+    ) {
+        var settings = settings
+        settings.language = nil
+        self.settings = settings
         self.view = view
         self.refresh = refresh
         self.language = language
@@ -20,20 +27,24 @@ public struct InlineButton: Sendable, Hashable {
         self.longitude = longitude
     }
 
-    /// `iv:h0:ru:55.7887:49.1221`; at most 34 bytes.
+    /// `iv:h0:ru:55.7887:49.1221`, with units other than the defaults after the language
+    /// (`iv:h0:en,t=f,w=mph,h=12:…`); at most 56 bytes.
     public var encoded: String {
-        "\(refresh ? "ir" : "iv"):\(view.code):\(language.rawValue):\(Self.coordinate(latitude)):\(Self.coordinate(longitude))"
+        let units = settings.stored.map { "," + $0.split(separator: " ").joined(separator: ",") } ?? ""
+        return "\(refresh ? "ir" : "iv"):\(view.code):\(language.rawValue)\(units):\(Self.coordinate(latitude)):\(Self.coordinate(longitude))"
     }
 
     /// Nil for anything that is not exactly such an encoding, or a point off the globe.
     public init?(encoded data: String) {
         guard data.utf8.count <= CallbackAction.maximumLength else { return nil }
         let parts = data.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0] == "iv" || parts[0] == "ir", let view = WeatherView(code: parts[1]),
-            let language = Language(rawValue: String(parts[2])),
+        guard parts.count == 5, parts[0] == "iv" || parts[0] == "ir", let view = WeatherView(code: parts[1]) else { return nil }
+        let message = parts[2].split(separator: ",", omittingEmptySubsequences: false)
+        guard let language = message.first.flatMap({ Language(rawValue: String($0)) }),
             let latitude = Self.coordinate(parts[3], limit: 90), let longitude = Self.coordinate(parts[4], limit: 180)
         else { return nil }
-        self.init(view: view, refresh: parts[0] == "ir", language: language, latitude: latitude, longitude: longitude)
+        let settings = ChatSettings(stored: message.dropFirst().joined(separator: " "))
+        self.init(view: view, refresh: parts[0] == "ir", language: language, settings: settings, latitude: latitude, longitude: longitude)
     }
 
     /// Four decimals, a point as the decimal mark, whatever the locale.

@@ -30,6 +30,8 @@ public enum Command: Sendable, Hashable {
     case chart(String?)
     /// `/alerts`: the chat's notices with their switches; `/alerts on|off`, `/alerts quiet HH:MM-HH:MM|off`.
     case alerts(String?)
+    /// `/settings`: units, language and clock.
+    case settings
     case unknown(String)
 }
 

@@ -22,7 +22,7 @@ public enum NoticeViews {
         let kind = Precipitation(condition: hour?.condition, temperature: hour?.temperature ?? forecast.current.temperature)
         let strength = Precipitation.Strength(millimetresPerHour: episode.peak, of: kind)
         let what = texts.precipitationWords[kind.rawValue][strength.rawValue]
-        let time = WeatherViews.clockTime(episode.start, in: zone)
+        let time = texts.time(episode.start, in: zone)
         let text: String
         if episode.isPrecise {
             // Whole minutes from now, never «через 0 минут»: a notice that late is not sent.

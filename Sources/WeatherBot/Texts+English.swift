@@ -57,9 +57,8 @@ extension Texts {
         gusts: { "gusts up to \($0)" },
         humidity: "Humidity",
         pressure: "Pressure",
-        pressureUnit: "hPa",
-        pressureUnitsPerHectopascal: 1,
-        speedUnit: "m/s",
+        pressureUnits: [.millimetresOfMercury: "mmHg", .hectopascals: "hPa", .inchesOfMercury: "inHg"],
+        speedUnits: [.metresPerSecond: "m/s", .kilometresPerHour: "km/h", .milesPerHour: "mph"],
         millimetres: "mm",
         precipitationNow: "Precipitation",
         perHour: "mm/h",
@@ -73,7 +72,7 @@ extension Texts {
         hourlyTitle: "by the hour",
         everyThreeHours: "every 3 h",
         cloudsShort: "cl.",
-        hourlyLegend: "wind m/s · pressure hPa · humidity · clouds · chance of precipitation",
+        hourlyLegend: { "wind \($0) · pressure \($1) · humidity · clouds · chance of precipitation" },
         noHours: "No hourly forecast is available now.",
         dailyTitle: { "for \($0) \(plural($0, one: "day", other: "days"))" },
         onlyDays: { "There is no forecast beyond \($0) \(plural($0, one: "day", other: "days")) for this place now." },
@@ -213,6 +212,20 @@ extension Texts {
         alertsQuietSet: { "Quiet hours set: \($0)." },
         alertsQuietOff: "Quiet hours are off.",
         alertsFollowCity: "🔔 Notices now come for this city.",
+
+        // MARK: Settings
+
+        settingsTitle: "⚙️ <b>Settings</b>",
+        settingsTemperature: "Temperature",
+        settingsWind: "Wind",
+        settingsPressure: "Pressure",
+        settingsLanguage: "Language",
+        settingsClock: "Time",
+        settingsAsInTelegram: "As in Telegram",
+        languageNames: [.ru: "Русский", .en: "English"],
+        clockNames: [.twentyFourHour: "24-hour", .twelveHour: "12-hour"],
+        settingsExample: { "For example: \($0)" },
+        settingsSaved: "✅ Saved",
         inMinutes: { "in \($0) \(plural($0, one: "minute", other: "minutes"))" },
         forMinutes: { "for about \($0) \(plural($0, one: "minute", other: "minutes"))" },
         precipitationWords: [
@@ -244,7 +257,7 @@ extension Texts {
 
         // MARK: Reset
 
-        resetQuestion: "Delete everything the bot knows about this chat: the city, favorites, daily forecasts and notices? This cannot be undone.",
+        resetQuestion: "Delete everything the bot knows about this chat: the city, favorites, daily forecasts, notices and settings? This cannot be undone.",
         resetConfirmButton: "🗑 Yes, delete everything",
         resetCancelButton: "Cancel",
         resetDone: "Everything is deleted. To start again, press /start",
@@ -266,7 +279,7 @@ extension Texts {
         afterTheDayTurns: "after 00:00 UTC",
         refreshFailed: "Could not refresh: showing the latest data",
         administratorsOnly:
-            "In a group, only its administrators change what it shares: the city, favorites, daily forecasts, notices and /reset. Anyone may ask for the weather.",
+            "In a group, only its administrators change what it shares: the city, favorites, daily forecasts, notices, /settings and /reset. Anyone may ask for the weather.",
         staleButton: "This button is out of date",
         unknownButton: "This button no longer works",
         couldNotHandle: "😔 Sorry, I could not handle your last message. Please try again, or see /help",
@@ -287,6 +300,7 @@ extension Texts {
             /daily 8:00 chart — the same with the 48-hour chart
             /daily — your daily forecasts; /daily off cancels them all
             /alerts — notices: rain within the hour and official weather warnings
+            /settings — units (°C/°F, m/s, km/h, mph, pressure), language and clock
             /reset — forget everything about this chat
             /help — this help
 
@@ -304,6 +318,7 @@ extension Texts {
             ("move", "Reorder favorites"),
             ("daily", "A forecast every day"),
             ("alerts", "Notices of rain and severe weather"),
+            ("settings", "Units, language and clock"),
             ("reset", "Forget everything about this chat"),
             ("start", "Get started"),
             ("help", "Help, and the weather in any chat: @ and my name"),
@@ -343,6 +358,7 @@ extension Texts {
             "To get a forecast every day: <code>/daily 8:00</code> for the chat's city, <code>/daily 8:00 2</code> for place #2 in /fav, <code>/daily 8:00 chart</code> with the 48-hour chart (<code>/daily 8:00 no chart</code> without it). The time is the place's local time. <code>/daily off</code> cancels them all."
         texts.ownCityPrompt = { "Type the name of the chat's city, for example: <i>\($0)</i>" }
         texts.alertsNeedCity = "Notices come for the chat's city. Choose it first: type /city and its name, for example /city London."
+        texts.settingsTitle = "⚙️ <b>The chat's settings</b>, for all its members; administrators change them"
         texts.help = """
             I show the weather for this chat's city.
 
@@ -358,9 +374,11 @@ extension Texts {
             /daily 8:00 chart — the same with the 48-hour chart
             /daily — the chat's daily forecasts; /daily off cancels them all
             /alerts — notices: rain within the hour and official weather warnings
+            /settings — units (°C/°F, m/s, km/h, mph, pressure), language and clock
             /reset — forget everything about this chat
             /help — this help
 
+            The chat's city, favorites, daily forecasts, notices and settings are changed by the group's administrators; any member may choose the first city.
             You can share a location, coordinates or a map link, or type a city's name: “weather in London tomorrow”.
             The “📈 Chart” button under the weather sends a chart of the next 48 hours and of the week.
             In a group, reply to my messages or mention me.

@@ -7,11 +7,17 @@ public import WeatherBotStore
 /// `pluralCategory`.
 public struct Texts: Sendable {
     public let language: Language
+    /// The chat's units and clock, which every number said follows (`Texts+Units.swift`).
+    public internal(set) var settings = ChatSettings.defaults
     /// The CLDR plural category of a whole number in this language.
     let pluralCategory: @Sendable (Int) -> PluralCategory
 
     /// The texts of `language`; in a group, the city is the chat's («Это город чата?»), not the reader's own.
-    public static func `for`(_ language: Language, inGroup: Bool = false) -> Texts { inGroup ? language.groupTexts : language.texts }
+    public static func `for`(_ language: Language, inGroup: Bool = false, settings: ChatSettings = .defaults) -> Texts {
+        var texts = inGroup ? language.groupTexts : language.texts
+        texts.settings = settings
+        return texts
+    }
 
     /// The reply-keyboard button texts that mean «choose a city by name», in every language.
     static let manualChoiceButtons: Set<String> = Set(Language.allCases.map { Texts.for($0).chooseManuallyKeyboardButton })
@@ -73,10 +79,9 @@ public struct Texts: Sendable {
     let gusts: @Sendable (_ speed: String) -> String
     let humidity: String
     let pressure: String
-    let pressureUnit: String
-    /// ``pressureUnit`` in one hectopascal: 0.750062 for mmHg, 1 for hPa.
-    let pressureUnitsPerHectopascal: Double
-    let speedUnit: String
+    /// Each unit's name in this language, as numbers are followed by it.
+    let pressureUnits: [ChatSettings.Pressure: String]
+    let speedUnits: [ChatSettings.WindSpeed: String]
     let millimetres: String
     let precipitationNow: String
     let perHour: String
@@ -94,7 +99,8 @@ public struct Texts: Sendable {
     let hourlyTitle: String
     let everyThreeHours: String
     let cloudsShort: String
-    let hourlyLegend: String
+    /// What the hour lines' bare numbers are, in the chat's units.
+    let hourlyLegend: @Sendable (_ speedUnit: String, _ pressureUnit: String) -> String
     let noHours: String
     /// «на 7 дней», or as many days as the forecast has.
     let dailyTitle: @Sendable (_ days: Int) -> String
@@ -242,13 +248,30 @@ public struct Texts: Sendable {
     let alertsBadQuiet: @Sendable (_ text: String) -> String
     /// Quiet hours typed with the same start and end («23:00-23:00»): none between them.
     let alertsQuietEmpty: @Sendable (_ time: String) -> String
-    /// In a group: who may change the chat's notices.
     let alertsAllOn: String
     let alertsAllOff: String
     let alertsQuietSet: @Sendable (_ hours: String) -> String
     let alertsQuietOff: String
     /// Told with a change of city while notices are on.
     let alertsFollowCity: String
+
+    // MARK: Settings
+
+    /// Said otherwise to a group: see ``inGroup``.
+    var settingsTitle: String
+    let settingsTemperature: String
+    let settingsWind: String
+    let settingsPressure: String
+    let settingsLanguage: String
+    let settingsClock: String
+    /// The language choice that follows each writer's Telegram client.
+    let settingsAsInTelegram: String
+    /// Each language by its own name.
+    let languageNames: [Language: String]
+    let clockNames: [ChatSettings.Clock: String]
+    /// A line of figures in the chosen units.
+    let settingsExample: @Sendable (_ figures: String) -> String
+    let settingsSaved: String
     /// «через 20 минут»: in how many minutes rain starts.
     let inMinutes: @Sendable (_ minutes: Int) -> String
     /// «примерно на 40 минут».

@@ -133,6 +133,7 @@ public enum UpdateRouter {
         case "city": return .city(arguments.isEmpty ? nil : arguments)
         case "chart", "график": return .chart(arguments.isEmpty ? nil : arguments)
         case "alerts", "notices": return .alerts(arguments.isEmpty ? nil : arguments)
+        case "settings", "units", "language": return .settings
         default: return .unknown(String(head))
         }
     }

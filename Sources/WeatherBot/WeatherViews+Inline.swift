@@ -10,7 +10,7 @@ extension WeatherViews {
     public static func inline(_ view: WeatherView, place: Place, report: WeatherReport, texts: Texts, now: Date) -> Rendered {
         let shown = text(view, place: place, report: report, texts: texts, now: now)
         func data(_ target: WeatherView, refresh: Bool) -> String {
-            InlineButton(view: target, refresh: refresh, language: texts.language, latitude: place.latitude, longitude: place.longitude).encoded
+            InlineButton(view: target, refresh: refresh, language: texts.language, settings: texts.settings, latitude: place.latitude, longitude: place.longitude).encoded
         }
         var rows = viewRows(shown.view, texts, hourlyPageCount: shown.pageCount) { data($0, refresh: false) }
         rows.append([InlineKeyboardButton(text: texts.refreshButton, callbackData: data(shown.view, refresh: true))])
@@ -29,18 +29,17 @@ extension WeatherViews {
                 let day = forecast.daily.first(where: { calendar.isDate($0.time, inSameDayAs: tomorrow) })
             else { break }
             let sky = ConditionWords.text(day.condition, texts.language).lowercased()
-            return "\(texts.tomorrow): \(texts.dayTime) \(temperature(day.dayTemperature)), \(texts.nightTime) \(temperature(day.nightTemperature)), \(sky)"
+            return "\(texts.tomorrow): \(texts.dayTime) \(texts.temperature(day.dayTemperature)), \(texts.nightTime) \(texts.temperature(day.nightTemperature)), \(sky)"
         case .daily:
             let days = forecast.daily.prefix(7)
             guard let low = days.map(\.minimumTemperature).min(), let high = days.map(\.maximumTemperature).max() else { break }
-            let lowest = temperature(low).replacingOccurrences(of: "°C", with: "")
-            return "\(texts.dailyButton): \(lowest)…\(temperature(high))"
+            return "\(texts.dailyButton): \(texts.signedDegrees(low))…\(texts.temperature(high))"
         default:
             break
         }
         let current = forecast.current
-        let speed = Int(current.windSpeed.rounded())
+        let speed = texts.speed(current.windSpeed)
         let wind = speed > 0 ? "\(texts.wind.lowercased()) \(speed) \(texts.speedUnit)" : texts.calm
-        return "\(temperature(current.temperature)), \(ConditionWords.text(current.condition, texts.language).lowercased()), \(wind)"
+        return "\(texts.temperature(current.temperature)), \(ConditionWords.text(current.condition, texts.language).lowercased()), \(wind)"
     }
 }

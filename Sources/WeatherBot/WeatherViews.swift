@@ -52,7 +52,7 @@ public enum WeatherViews {
             text = daily(place, report.forecast, texts)
         }
         if report.isStale {
-            text += "\n\n⏱ " + texts.dataAsOf(clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone))
+            text += "\n\n⏱ " + texts.dataAsOf(texts.time(report.fetchedAt, in: report.forecast.timeZone.timeZone))
         }
         return (HTML.fitting(text), view, pageCount)
     }
@@ -130,14 +130,14 @@ public enum WeatherViews {
         let current = forecast.current
         var lines = [
             header(place, texts),
-            "🕒 \(texts.localTime): \(clockTime(now, in: zone))",
+            "🕒 \(texts.localTime): \(texts.time(now, in: zone))",
             "",
-            "\(emoji(forIcon: current.condition.icon, clouds: current.clouds)) <b>\(temperature(current.temperature))</b>, \(HTML.escape(ConditionWords.text(current.condition, texts.language)))",
-            "\(texts.feelsLike): \(temperature(current.feelsLike))",
+            "\(emoji(forIcon: current.condition.icon, clouds: current.clouds)) <b>\(texts.temperature(current.temperature))</b>, \(HTML.escape(ConditionWords.text(current.condition, texts.language)))",
+            "\(texts.feelsLike): \(texts.temperature(current.feelsLike))",
             "\(texts.clouds): \(current.clouds)%",
             "💨 \(texts.wind): \(wind(current.windSpeed, current.windDegrees, gust: current.windGust, texts))",
             "💧 \(texts.humidity): \(current.humidity)%",
-            "🌡 \(texts.pressure): \(pressure(current.pressure, texts)) \(texts.pressureUnit)",
+            "🌡 \(texts.pressure): \(texts.pressure(current.pressure)) \(texts.pressureUnit)",
         ]
         let precipitation = (current.rain ?? 0) + (current.snow ?? 0)
         if precipitation > 0 {
@@ -145,7 +145,7 @@ public enum WeatherViews {
             lines.append("\(icon) \(texts.precipitationNow): \(decimal(precipitation, texts)) \(texts.perHour)")
         }
         if let sunrise = current.sunrise, let sunset = current.sunset {
-            lines.append("🌅 \(texts.sunrise): \(clockTime(sunrise, in: zone)) · 🌇 \(texts.sunset): \(clockTime(sunset, in: zone))")
+            lines.append("🌅 \(texts.sunrise): \(texts.time(sunrise, in: zone)) · 🌇 \(texts.sunset): \(texts.time(sunset, in: zone))")
             // The sun's strength while it is up: at night a UV index says nothing.
             if now >= sunrise && now < sunset, let line = uv(current.uvIndex, texts, texts.uvNow) { lines.append(line) }
         }
@@ -227,7 +227,7 @@ public enum WeatherViews {
         let zone = forecast.timeZone.timeZone
         var title = "\(header(place, texts)) — \(texts.hourlyTitle)"
         if forecast.hourlyStep > 1 { title += " (\(texts.everyThreeHours))" }
-        let legend = "<i>\(texts.hourlyLegend)</i>"
+        let legend = "<i>\(texts.hourlyLegend(texts.speedUnit, texts.pressureUnit))</i>"
         let days = hourlyDays(forecast, now: now)
         guard !days.isEmpty else { return [[title, "", texts.noHours].joined(separator: "\n")] }
         let sections = days.map { day, hours in
@@ -245,9 +245,9 @@ public enum WeatherViews {
 
     static func hourLine(_ hour: HourlyForecast, _ zone: TimeZone, _ texts: Texts) -> String {
         [
-            "\(clockTime(hour.time, in: zone)) \(emoji(forIcon: hour.condition.icon, clouds: hour.clouds)) <b>\(temperature(hour.temperature))</b>",
-            "💨\(Int(hour.windSpeed.rounded())) \(windPoint(hour.windDegrees, texts))",
-            "\(pressure(hour.pressure, texts))",
+            "\(texts.time(hour.time, in: zone)) \(emoji(forIcon: hour.condition.icon, clouds: hour.clouds)) <b>\(texts.temperature(hour.temperature))</b>",
+            "💨\(texts.speed(hour.windSpeed)) \(windPoint(hour.windDegrees, texts))",
+            "\(texts.pressure(hour.pressure))",
             "💧\(hour.humidity)%",
             // Cloud cover in words, not ☁️: the line's first emoji already is the sky.
             "\(texts.cloudsShort) \(hour.clouds)%",
@@ -265,7 +265,7 @@ public enum WeatherViews {
             lines.append("")
             lines.append(
                 "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon, clouds: day.clouds)) "
-                    + "\(texts.dayTime) <b>\(temperature(day.dayTemperature))</b>, \(texts.nightTime) \(temperature(day.nightTemperature))")
+                    + "\(texts.dayTime) <b>\(texts.temperature(day.dayTemperature))</b>, \(texts.nightTime) \(texts.temperature(day.nightTemperature))")
             var details = [skyDescription(ConditionWords.text(day.condition, texts.language), clouds: day.clouds, texts)]
             let chance = Int((day.precipitationChance * 100).rounded())
             if day.precipitation >= 0.05 {
@@ -289,17 +289,6 @@ public enum WeatherViews {
         "📍 <b>\(Views.name(of: place, texts.language))</b>\(Views.details(of: place, texts.language))"
     }
 
-    /// «+5°C», «-3°C», «0°C».
-    static func temperature(_ celsius: Double) -> String {
-        let rounded = Int(celsius.rounded())
-        return rounded > 0 ? "+\(rounded)°C" : "\(rounded)°C"
-    }
-
-    /// Pressure in the language's unit: mmHg for Russian (hPa × 0.750062), hPa for English.
-    static func pressure(_ hectopascals: Double, _ texts: Texts) -> Int {
-        Int((hectopascals * texts.pressureUnitsPerHectopascal).rounded())
-    }
-
     /// The 16-point compass direction the wind blows from.
     static func windPoint(_ degrees: Double, _ texts: Texts) -> String {
         guard degrees.isFinite else { return "" }
@@ -307,13 +296,13 @@ public enum WeatherViews {
         return texts.windPoints[Int((normalized / 22.5).rounded()) % 16]
     }
 
-    /// «4 м/с, ЮЗ (порывы до 9 м/с)», or «штиль».
+    /// «4 м/с, ЮЗ (порывы до 9 м/с)», «14 km/h, SW», or «штиль»: in the chat's unit.
     static func wind(_ speed: Double, _ degrees: Double, gust: Double?, _ texts: Texts) -> String {
-        let rounded = Int(speed.rounded())
+        let rounded = texts.speed(speed)
         guard rounded > 0 else { return texts.calm }
         var text = "\(rounded) \(texts.speedUnit), \(windPoint(degrees, texts))"
-        if let gust, Int(gust.rounded()) > rounded {
-            text += " (\(texts.gusts("\(Int(gust.rounded())) \(texts.speedUnit)")))"
+        if let gust, texts.speed(gust) > rounded {
+            text += " (\(texts.gusts("\(texts.speed(gust)) \(texts.speedUnit)")))"
         }
         return text
     }
@@ -322,14 +311,6 @@ public enum WeatherViews {
     static func decimal(_ value: Double, _ texts: Texts) -> String {
         let text = String(format: "%.1f", value)
         return text.replacingOccurrences(of: ".", with: texts.decimalMark)
-    }
-
-    /// «HH:mm» of `date` in `zone`.
-    public static func clockTime(_ date: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     /// «Пт, 21 ноября» (weekday first) or «пт 21 ноября»; «Fri, 21 Nov» in English.
@@ -347,7 +328,7 @@ public enum WeatherViews {
     /// «15 ноября 00:13–13:13» within one day, «15 ноября 21:00 – 16 ноября 09:00» across days.
     static func period(_ start: Date, _ end: Date, _ zone: TimeZone, _ texts: Texts) -> String {
         if DailySchedule.day(of: start, in: zone) == DailySchedule.day(of: end, in: zone) {
-            return "\(dayAndTime(start, zone, texts))–\(clockTime(end, in: zone))"
+            return "\(dayAndTime(start, zone, texts))–\(texts.time(end, in: zone))"
         }
         return "\(dayAndTime(start, zone, texts)) – \(dayAndTime(end, zone, texts))"
     }
@@ -357,7 +338,7 @@ public enum WeatherViews {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.day, .month], from: date)
-        return "\(parts.day ?? 1) \(texts.months[((parts.month ?? 1) - 1) % 12]) \(clockTime(date, in: zone))"
+        return "\(parts.day ?? 1) \(texts.months[((parts.month ?? 1) - 1) % 12]) \(texts.time(date, in: zone))"
     }
 
     /// The condition emoji for an OpenWeather icon code such as `01d`.

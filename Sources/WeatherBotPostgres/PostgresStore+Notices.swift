@@ -16,7 +16,7 @@ extension PostgresStore {
         let rows = try await client.query(
             """
             SELECT chat.id, chat.language, chat.current_place, chat.notice_rain, chat.notice_warnings, chat.quiet_hours, chat.notices_set_by,
-                COALESCE(array_agg(mark.key ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}'),
+                chat.settings, COALESCE(array_agg(mark.key ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}'),
                 COALESCE(array_agg(mark.value ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}')
             FROM chat LEFT JOIN notice_mark AS mark ON mark.chat_id = chat.id AND mark.expires_at > \(now)
             WHERE \(unescaped: Self.noticeChatCondition)
@@ -27,14 +27,14 @@ extension PostgresStore {
         // Many chats share a city: each stored form is decoded once.
         var places: [String: Place] = [:]
         var chats: [NoticeChat] = []
-        for try await row in rows.decode((Int64, String, String, Bool, Bool, String?, Int64?, [String], [String]).self) {
+        for try await row in rows.decode((Int64, String, String, Bool, Bool, String?, Int64?, String?, [String], [String]).self) {
             guard let place = places[row.2] ?? (try? decoder.decode(Place.self, from: Data(row.2.utf8))) else { continue }
             places[row.2] = place
             chats.append(
                 NoticeChat(
                     chatID: row.0, language: Language(rawValue: row.1) ?? .ru, place: place,
                     settings: Self.notices(rain: row.3, warnings: row.4, quietHours: row.5, setBy: row.6),
-                    marks: Dictionary(zip(row.7, row.8), uniquingKeysWith: { first, _ in first })))
+                    marks: Dictionary(zip(row.8, row.9), uniquingKeysWith: { first, _ in first }), chatSettings: ChatSettings(stored: row.7)))
         }
         return chats
     }

@@ -140,6 +140,11 @@ public final class PostgresStore: BotStore {
                 "ALTER TABLE outbox ADD COLUMN deadline TIMESTAMPTZ",
             ]
         ),
+        (
+            // SQLite's v12. NULL: every setting at its language's default, as chats of before read.
+            "v13: a chat's settings: units, language, clock",
+            ["ALTER TABLE chat ADD COLUMN settings TEXT"]
+        ),
     ]
 
     /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
@@ -386,16 +391,16 @@ public final class PostgresStore: BotStore {
         let rows = try await client.query(
             """
             SELECT id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id,
-                notice_rain, notice_warnings, quiet_hours, notices_set_by
+                notice_rain, notice_warnings, quiet_hours, notices_set_by, settings
             FROM chat WHERE id = \(id)
             """, logger: logger)
-        for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?, Bool, Bool, String?, Int64?).self) {
+        for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?, Bool, Bool, String?, Int64?, String?).self) {
             let decoder = JSONDecoder()
             return ChatRecord(
                 id: row.0, language: Language(rawValue: row.1) ?? .ru, state: ChatState(stored: row.2), currentPlace: try row.3.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
                 recentPlaces: try decoder.decode([RecentPlace].self, from: Data(row.4.utf8)), placeSeq: row.5, questionSeq: row.6, isActive: row.7,
                 createdAt: row.8, updatedAt: row.9, lastMessageID: row.10.map(Int.init),
-                notices: Self.notices(rain: row.11, warnings: row.12, quietHours: row.13, setBy: row.14))
+                notices: Self.notices(rain: row.11, warnings: row.12, quietHours: row.13, setBy: row.14), settings: ChatSettings(stored: row.15))
         }
         return nil
     }
@@ -488,14 +493,15 @@ public final class PostgresStore: BotStore {
     public func dueSubscriptions(at now: Date, limit: Int) async throws -> [DueSubscription] {
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.subscriptionColumns("subscription.")), chat.language FROM subscription
+            SELECT \(unescaped: Self.subscriptionColumns("subscription.")), chat.language, chat.settings FROM subscription
             JOIN chat ON chat.id = subscription.chat_id
             WHERE subscription.is_active AND subscription.next_send_at <= \(now)
             ORDER BY subscription.next_send_at LIMIT \(limit)
             """, logger: logger)
         var due: [DueSubscription] = []
-        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool, String).self) {
-            due.append(DueSubscription(subscription: try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), language: Language(rawValue: row.11) ?? .ru))
+        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool, String, String?).self) {
+            due.append(DueSubscription(subscription: try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), language: Language(rawValue: row.11) ?? .ru,
+                settings: ChatSettings(stored: row.12)))
         }
         return due
     }

@@ -18,7 +18,7 @@ extension BotDatabase: NoticeStore {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, language, currentPlace, noticeRain, noticeWarnings, quietHours, noticesSetBy FROM chat
+                    SELECT id, language, currentPlace, noticeRain, noticeWarnings, quietHours, noticesSetBy, settings FROM chat
                     WHERE \(Self.noticeChatCondition) ORDER BY id
                     """)
             while let row = try rows.next() {
@@ -27,7 +27,9 @@ extension BotDatabase: NoticeStore {
                 places[stored] = place
                 let language: String = row["language"]
                 chats.append(
-                    NoticeChat(chatID: row["id"], language: Language(rawValue: language) ?? .ru, place: place, settings: ChatRecord.notices(row)))
+                    NoticeChat(
+                        chatID: row["id"], language: Language(rawValue: language) ?? .ru, place: place, settings: ChatRecord.notices(row),
+                        chatSettings: ChatSettings(stored: row["settings"])))
             }
             var marks: [Int64: [String: String]] = [:]
             let markRows = try Row.fetchCursor(

@@ -16,14 +16,16 @@ extension BotDatabase {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT subscription.*, chat.language AS chatLanguage FROM subscription
+                    SELECT subscription.*, chat.language AS chatLanguage, chat.settings AS chatSettings FROM subscription
                     JOIN chat ON chat.id = subscription.chatId
                     WHERE subscription.isActive = 1 AND subscription.nextSendAt <= ?
                     ORDER BY subscription.nextSendAt LIMIT ?
                     """,
                 arguments: [now, limit])
             return try rows.map { row in
-                DueSubscription(subscription: try Subscription(row: row), language: (row["chatLanguage"] as String?).flatMap(Language.init(rawValue:)) ?? .ru)
+                DueSubscription(
+                    subscription: try Subscription(row: row), language: (row["chatLanguage"] as String?).flatMap(Language.init(rawValue:)) ?? .ru,
+                    settings: ChatSettings(stored: row["chatSettings"]))
             }
         }
     }

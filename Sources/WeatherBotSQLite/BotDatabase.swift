@@ -269,6 +269,10 @@ public struct BotDatabase: Sendable {
             try db.create(index: "noticeMark_expiresAt", on: "noticeMark", columns: ["expiresAt"])
             try db.alter(table: "outbox") { t in t.add(column: "deadline", .datetime) }
         }
+        migrator.registerMigration("v12: a chat's settings: units, language, clock") { db in
+            // NULL: every setting at its language's default, as chats of before read.
+            try db.alter(table: "chat") { t in t.add(column: "settings", .text) }
+        }
         return migrator
     }
 

@@ -27,7 +27,8 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
             currentPlace: try place.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
             recentPlaces: try recent.map { try decoder.decode([RecentPlace].self, from: Data($0.utf8)) } ?? [],
             placeSeq: row["placeSeq"], questionSeq: row["questionSeq"], isActive: row["isActive"], createdAt: row["createdAt"],
-            updatedAt: row["updatedAt"], lastMessageID: row["lastMessageID"], notices: Self.notices(row))
+            updatedAt: row["updatedAt"], lastMessageID: row["lastMessageID"], notices: Self.notices(row),
+            settings: ChatSettings(stored: row["settings"]))
     }
 
     /// The notice columns of a row, the settings off where it has none.
@@ -55,6 +56,7 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         container["noticeWarnings"] = notices.warnings
         container["quietHours"] = notices.quiet?.stored
         container["noticesSetBy"] = notices.setBy
+        container["settings"] = settings.stored
     }
 
     /// Inserts or updates the chat's row with one prepared statement: the busiest write of all,
@@ -68,26 +70,26 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         if placesUnchanged {
             try db.cachedStatement(sql: """
                 UPDATE chat SET language = ?, state = ?, placeSeq = ?, questionSeq = ?, isActive = ?, createdAt = ?, updatedAt = ?,
-                    lastMessageID = ?, noticeRain = ?, noticeWarnings = ?, quietHours = ?, noticesSetBy = ?
+                    lastMessageID = ?, noticeRain = ?, noticeWarnings = ?, quietHours = ?, noticesSetBy = ?, settings = ?
                 WHERE id = ?
                 """)
                 .execute(arguments: [
                     language.rawValue, state, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt), lastMessageID,
-                    notices.rain, notices.warnings, notices.quiet?.stored, notices.setBy, id,
+                    notices.rain, notices.warnings, notices.quiet?.stored, notices.setBy, settings.stored, id,
                 ])
             if db.changesCount > 0 { return }
         }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO chat (
                 id, language, state, currentPlace, recentPlaces, placeSeq, questionSeq, isActive, createdAt, updatedAt, lastMessageID,
-                noticeRain, noticeWarnings, quietHours, noticesSetBy)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                noticeRain, noticeWarnings, quietHours, noticesSetBy, settings)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 language = excluded.language, state = excluded.state, currentPlace = excluded.currentPlace,
                 recentPlaces = excluded.recentPlaces, placeSeq = excluded.placeSeq, questionSeq = excluded.questionSeq,
                 isActive = excluded.isActive, createdAt = excluded.createdAt, updatedAt = excluded.updatedAt,
                 lastMessageID = excluded.lastMessageID, noticeRain = excluded.noticeRain, noticeWarnings = excluded.noticeWarnings,
-                quietHours = excluded.quietHours, noticesSetBy = excluded.noticesSetBy
+                quietHours = excluded.quietHours, noticesSetBy = excluded.noticesSetBy, settings = excluded.settings
             """)
         let encoder = Self.databaseJSONEncoder(for: "")
         let place = try currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
@@ -95,7 +97,7 @@ extension ChatRecord: FetchableRecord, PersistableRecord {
         try statement.execute(
             arguments: [
                 id, language.rawValue, state, place, recent, placeSeq, questionSeq, isActive, StoredDate(createdAt), StoredDate(updatedAt),
-                lastMessageID, notices.rain, notices.warnings, notices.quiet?.stored, notices.setBy,
+                lastMessageID, notices.rain, notices.warnings, notices.quiet?.stored, notices.setBy, settings.stored,
             ])
     }
 }

@@ -1,5 +1,6 @@
 import DequeModule
 import OpenWeather
+import WeatherBotStore
 import Dispatch
 import Foundation
 public import Logging
@@ -160,13 +161,14 @@ public actor ChartPhotos: PhotoSource {
         }
         renders += 1
         let labels = ChartLabels(chart, report: report)
+        let forecast = chart.temperature == .fahrenheit ? report.forecast.inFahrenheit : report.forecast
         let result: Result<RenderedChart, ChartError> = await withCheckedContinuation { continuation in
             Self.drawing.async {
                 continuation.resume(
                     returning: Result { () throws(ChartError) in
                         switch chart.view {
-                        case .hours: try ChartRenderer.hourly(report.forecast, labels: labels)
-                        case .week: try ChartRenderer.weekly(report.forecast, labels: labels)
+                        case .hours: try ChartRenderer.hourly(forecast, labels: labels)
+                        case .week: try ChartRenderer.weekly(forecast, labels: labels)
                         }
                     })
             }
@@ -181,12 +183,35 @@ public actor ChartPhotos: PhotoSource {
 extension ChartLabels {
     /// A chart's words in its language; the time of its data in the place's zone.
     init(_ chart: ChartRequest, report: WeatherReport) {
-        let texts = Texts.for(chart.language)
-        let dataTime = WeatherViews.clockTime(report.fetchedAt, in: report.forecast.timeZone.timeZone)
+        let texts = Texts.for(chart.language, settings: chart.settings)
+        let dataTime = texts.time(report.fetchedAt, in: report.forecast.timeZone.timeZone)
         self.init(
             place: chart.title, subtitle: texts.chartSubtitle(chart.view, dataTime: dataTime), temperature: texts.chartTemperature,
             feelsLike: texts.chartFeelsLike, precipitation: texts.chartPrecipitation, precipitationChance: texts.chartPrecipitationChance,
             dayAndNight: texts.chartDayAndNight, millimetres: texts.chartMillimetres, hour: texts.chartHour, weekdays: texts.chartWeekdays,
-            decimalMark: texts.chartDecimalMark)
+            decimalMark: texts.chartDecimalMark, temperatureUnit: texts.temperatureUnit, twelveHourClock: chart.clock == .twelveHour)
+    }
+}
+
+extension Forecast {
+    /// The same forecast with every temperature in degrees Fahrenheit, as a chart in °F draws it.
+    var inFahrenheit: Forecast {
+        func f(_ celsius: Double) -> Double { celsius * 9 / 5 + 32 }
+        var forecast = self
+        forecast.current.temperature = f(current.temperature)
+        forecast.current.feelsLike = f(current.feelsLike)
+        for index in forecast.hourly.indices {
+            forecast.hourly[index].temperature = f(hourly[index].temperature)
+            forecast.hourly[index].feelsLike = hourly[index].feelsLike.map(f)
+        }
+        for index in forecast.daily.indices {
+            forecast.daily[index].dayTemperature = f(daily[index].dayTemperature)
+            forecast.daily[index].nightTemperature = f(daily[index].nightTemperature)
+            forecast.daily[index].morningTemperature = f(daily[index].morningTemperature)
+            forecast.daily[index].eveningTemperature = f(daily[index].eveningTemperature)
+            forecast.daily[index].minimumTemperature = f(daily[index].minimumTemperature)
+            forecast.daily[index].maximumTemperature = f(daily[index].maximumTemperature)
+        }
+        return forecast
     }
 }

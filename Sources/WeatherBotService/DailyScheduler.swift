@@ -226,8 +226,8 @@ public struct DailyScheduler: Service {
                         continue
                     }
                 }
-                let words = Texts.for(due.language)
-                let key = TextKey(place: subscription.place, day: day, language: due.language)
+                let words = Texts.for(due.language, settings: due.settings)
+                let key = TextKey(place: subscription.place, day: day, language: due.language, settings: due.settings)
                 let text =
                     texts[key]
                     ?? DailyForecastView.text(
@@ -333,6 +333,7 @@ public struct DailyScheduler: Service {
         var place: Place
         var day: String
         var language: Language
+        var settings: ChatSettings
     }
 
     /// Local dates and next sending times, worked out once for subscriptions that share them.

@@ -391,7 +391,7 @@ public struct NoticeChecker: Service {
         var repeated = 0
         var texts: [String: String] = [:]
         for chat in cell.chats {
-            let words = Texts.for(chat.language)
+            let words = Texts.for(chat.language, settings: chat.chatSettings)
             let quiet = chat.settings.quietHours(default: configuration.quietHours)
             if chat.settings.rain, let episode, !NoticeViews.wasTold(chat.marks[NoticeViews.rainKey], of: episode) {
                 let mark = NoticeMark(key: NoticeViews.rainKey, value: episode.id, expiresAt: episode.start.addingTimeInterval(6 * 3600))
@@ -407,7 +407,7 @@ public struct NoticeChecker: Service {
                         // Told at the first check after the quiet hours, the rain still ahead.
                         counts["rain held", default: 0] += 1
                     case .now:
-                        let key = "rain \(chat.language) \(chat.place.name)"
+                        let key = "rain \(chat.language) \(chat.chatSettings.clock?.rawValue ?? "") \(chat.place.name)"
                         let text = texts[key] ?? NoticeViews.rain(episode, place: chat.place, forecast: forecast, now: now, texts: words)
                         texts[key] = text
                         deliveries.append(

@@ -174,8 +174,14 @@ public struct NoticeChat: Sendable, Hashable {
     public var settings: NoticeSettings
     /// What the chat was told already (``NoticeMark/key`` → ``NoticeMark/value``), marks not expired.
     public var marks: [String: String]
+    /// The chat's units and clock (`/settings`).
+    public var chatSettings: ChatSettings
 
-    public init(chatID: Int64, language: Language, place: Place, settings: NoticeSettings, marks: [String: String] = [:]) {
+    public init(
+        chatID: Int64, language: Language, place: Place, settings: NoticeSettings, marks: [String: String] = [:],
+        chatSettings: ChatSettings = .defaults
+    ) {
+        self.chatSettings = chatSettings
         self.chatID = chatID
         self.language = language
         self.place = place

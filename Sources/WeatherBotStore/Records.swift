@@ -2,6 +2,9 @@ public import Foundation
 public import TelegramBotAPI
 
 /// One chat: its language, its conversation state and its current city.
+///
+/// `language` is the one the chat is spoken to in: the chat's own choice in ``settings`` when it
+/// made one, else the language of whoever wrote last.
 public struct ChatRecord: Codable, Sendable, Hashable {
     public var id: Int64
     public var language: Language
@@ -23,12 +26,15 @@ public struct ChatRecord: Codable, Sendable, Hashable {
     public var lastMessageID: Int?
     /// What the chat is told unasked about its city (`/alerts`).
     public var notices: NoticeSettings
+    /// Units, language and clock (`/settings`).
+    public var settings: ChatSettings
 
     public init(
         id: Int64, language: Language = .ru, state: ChatState = .idle, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
         placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date(),
-        lastMessageID: Int? = nil, notices: NoticeSettings = .off
+        lastMessageID: Int? = nil, notices: NoticeSettings = .off, settings: ChatSettings = .defaults
     ) {
+        self.settings = settings
         self.notices = notices
         self.id = id
         self.language = language

@@ -38,14 +38,16 @@ public struct Subscription: Codable, Sendable, Hashable {
     }
 }
 
-/// A subscription that is due, with the language of its chat.
+/// A subscription that is due, with the language and settings of its chat.
 public struct DueSubscription: Sendable, Hashable {
     public var subscription: Subscription
     public var language: Language
+    public var settings: ChatSettings
 
-    public init(subscription: Subscription, language: Language) {
+    public init(subscription: Subscription, language: Language, settings: ChatSettings = .defaults) {
         self.subscription = subscription
         self.language = language
+        self.settings = settings
     }
 }
 

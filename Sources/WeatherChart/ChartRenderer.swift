@@ -22,11 +22,18 @@ public struct ChartLabels: Sendable, Hashable {
     public var weekdays: [String]
     /// «,» or «.» before a number's tenths.
     public var decimalMark: String
+    /// «°C» or «°F», the unit of the temperatures drawn (the forecast given is in it already).
+    public var temperatureUnit: String
+    /// The hours axis on the 12-hour clock: «12am», «3am» … «9pm».
+    public var twelveHourClock: Bool
 
     public init(
         place: String, subtitle: String, temperature: String, feelsLike: String, precipitation: String, precipitationChance: String,
-        dayAndNight: String, millimetres: String, hour: String, weekdays: [String], decimalMark: String = "."
+        dayAndNight: String, millimetres: String, hour: String, weekdays: [String], decimalMark: String = ".", temperatureUnit: String = "°C",
+        twelveHourClock: Bool = false
     ) {
+        self.temperatureUnit = temperatureUnit
+        self.twelveHourClock = twelveHourClock
         self.place = place
         self.subtitle = subtitle
         self.temperature = temperature
@@ -44,6 +51,12 @@ public struct ChartLabels: Sendable, Hashable {
     func number(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e9 else { return "–" }
         return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value).replacingOccurrences(of: ".", with: decimalMark)
+    }
+
+    /// An hour tick: «15», or «3pm» on the 12-hour clock.
+    func hourTick(_ hour: Int) -> String {
+        guard twelveHourClock else { return String(format: "%02d", hour) }
+        return "\(hour % 12 == 0 ? 12 : hour % 12)\(hour < 12 ? "am" : "pm")"
     }
 
     func weekday(_ number: Int) -> String {
@@ -137,7 +150,7 @@ public enum ChartRenderer {
         }
         for tick in geometry.hourTicks {
             canvas.line(from: (tick.x, plot.maxY), to: (tick.x, plot.maxY + 6), Palette.muted, width: 1)
-            canvas.text(String(format: "%02d", tick.hour), at: (tick.x, plot.maxY + 30), size: 22, Palette.muted, align: .center)
+            canvas.text(labels.hourTick(tick.hour), at: (tick.x, plot.maxY + 30), size: 22, Palette.muted, align: .center)
         }
         // Precipitation: bars of millimetres per step, and the chance as a dotted line over them.
         for step in geometry.steps where step.precipitation > 0 {
@@ -175,7 +188,7 @@ public enum ChartRenderer {
             canvas.text(label, at: (x, point.1 + (above ? -16 : 36)), size: 28, Palette.temperature, bold: true, align: .center)
         }
         canvas.legend([
-            (labels.temperature + ", °C", Palette.temperature, .line([])), (labels.feelsLike, Palette.feelsLike, .line([12, 7])),
+            (labels.temperature + ", " + labels.temperatureUnit, Palette.temperature, .line([])), (labels.feelsLike, Palette.feelsLike, .line([12, 7])),
             (labels.precipitation, Palette.precipitation, .block), (labels.precipitationChance, Palette.chance, .line([3, 6])),
         ])
     }
@@ -218,7 +231,7 @@ public enum ChartRenderer {
                 align: .center)
         }
         canvas.legend([
-            (labels.dayAndNight + ", °C", Palette.day, .block), (labels.precipitation + ", " + labels.millimetres, Palette.precipitation, .block),
+            (labels.dayAndNight + ", " + labels.temperatureUnit, Palette.day, .block), (labels.precipitation + ", " + labels.millimetres, Palette.precipitation, .block),
             (labels.precipitationChance + ", %", Palette.chance, .text),
         ])
     }

@@ -145,7 +145,7 @@ import WeatherBotSQLite
         try await withCity(chat)
         _ = try await chat.send(.command(.alerts("on")))
         let question = try await chat.send(.command(.reset))
-        #expect(question.replies.first?.text?.contains("ежедневные прогнозы и уведомления") == true)
+        #expect(question.replies.first?.text?.contains("ежедневные прогнозы, уведомления и настройки") == true)
         let shown = try await chat.send(.command(.alerts(nil)))
         _ = try await chat.press("Да, удалить всё", in: question)
         #expect(try chat.database.chat(chat.id)?.notices ?? .off == .off)

@@ -473,7 +473,7 @@ final class FakeMembership: ChatMembership {
             .button(CallbackAction(encoded: button.callbackData!)), query: "q", messageID: 60, group: true, sender: member)
     }
 
-    static let refusal = "В группе общее меняют только её администраторы: город, избранное, ежедневные прогнозы, уведомления и /reset. Погоду может смотреть каждый."
+    static let refusal = "В группе общее меняют только её администраторы: город, избранное, ежедневные прогнозы, уведомления, /settings и /reset. Погоду может смотреть каждый."
 
     @Test func inAGroupOnlyAdministratorsDeleteMoveOrReset() async throws {
         let membership = FakeMembership(administrators: [9])

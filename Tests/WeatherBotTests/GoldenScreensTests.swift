@@ -29,7 +29,10 @@ import WeatherBotStore
         /// Buttons of the messages sent so far, by message id, newest last.
         var buttons: [(messageID: Int, keyboard: InlineKeyboardMarkup)] = []
 
-        init(language: Language, chatID: Int64 = 77, weather: FakeWeather = FakeWeather(), geocoder: FakeGeocoder? = nil) throws {
+        init(
+            language: Language, chatID: Int64 = 77, weather: FakeWeather = FakeWeather(), geocoder: FakeGeocoder? = nil,
+            membership: (any ChatMembership)? = nil
+        ) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-golden-\(UUID().uuidString)")
             database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
             let geocoder = geocoder ?? FakeGeocoder(
@@ -38,7 +41,7 @@ import WeatherBotStore
                 reverse: [.saransk])
             let now = GoldenScreensTests.now
             conversation = Conversation(
-                geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), clock: ManualClock(now))
+                geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), membership: membership, clock: ManualClock(now))
             self.language = language
             self.chatID = chatID
         }
@@ -70,17 +73,17 @@ import WeatherBotStore
             nextMessageID += 1
         }
 
-        /// Presses the newest button whose label contains `label`; `group`: in a supergroup.
-        func press(_ label: String, group: Bool = false) async throws {
+        /// Presses the newest button whose label contains `label`; `group`: in a supergroup, by member `member`.
+        func press(_ label: String, group: Bool = false, by member: Int64 = 7) async throws {
             let found = buttons.reversed().lazy.compactMap { entry in
                 entry.keyboard.inlineKeyboard.joined().first { $0.text.contains(label) }.map { (entry.messageID, $0) }
             }.first
             let (messageID, button) = try #require(found, "no button «\(label)»")
-            lines.append("> [\(button.text)] on #\(messageID)")
+            lines.append("> [\(button.text)] on #\(messageID)" + (member == 7 ? "" : " by member \(member)"))
             try await handle(Incoming(
                 updateID: update + 1, chatID: chatID, language: language,
                 intent: .button(CallbackAction(encoded: button.callbackData ?? "")), callbackQueryID: "q", messageID: messageID, isGroup: group,
-                senderID: 7))
+                senderID: member))
         }
 
         /// The message sent from the last inline result chosen, as its chat shows it now.
@@ -301,6 +304,39 @@ import WeatherBotStore
             }
         }
 
+        walk.section("settings: °F, mph, inHg, the 12-hour clock")
+        try await walk.type("/settings")
+        try await walk.press("°F")
+        try await walk.press("mph")
+        try await walk.press("inHg")
+        try await walk.press(ru ? "12 часов" : "12-hour")
+        try await walk.type("/weather")
+        try await walk.press(ru ? "По часам" : "Hourly")
+        try await walk.press(ru ? "На 7 дней" : "7 days")
+        try await walk.type("/fav")
+        try await walk.type("/daily 7 pm")
+        try await walk.type("/alerts")
+        try await walk.inline(ru ? "Париж" : "Paris", choose: 0)
+        try await walk.pressInline(ru ? "По часам" : "Hourly", presser: ru ? .en : .ru)
+        let units = try #require(try walk.database.chat(77)?.settings)
+        walk.lines.append("")
+        walk.lines.append("< the morning's forecast: " + DailyForecastView.text(
+            place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
+            texts: .for(language, settings: units)))
+        var unitsWatch = RainWatch()
+        if let episode = unitsWatch.observe(rainy, cell: "c", at: now) {
+            walk.lines.append("")
+            walk.lines.append("< the rain notice: " + NoticeViews.rain(episode, place: .saransk, forecast: rainy, now: now, texts: .for(language, settings: units)))
+        }
+        try await walk.press(ru ? "English" : "Русский")
+        try await walk.type("/weather")
+        try await walk.press(ru ? "Telegram" : "Telegram")
+        try await walk.press("°C")
+        try await walk.press(ru ? "км/ч" : "km/h")
+        try await walk.press(ru ? "гПа" : "hPa")
+        try await walk.press(ru ? "24 часа" : "24-hour")
+        try await walk.type("/weather")
+
         walk.section("what people type")
         try await walk.type(ru ? "/search Париж, Франция" : "/search Paris, France")
         try await walk.type(ru ? "/daily в полдень" : "/daily at noon")
@@ -314,11 +350,12 @@ import WeatherBotStore
         walk.section("starting over")
         try await walk.type("/reset")
         try await walk.press(ru ? "Да, удалить" : "Yes, delete")
+        try await walk.type("/settings")
         try await walk.type("/del")
         try await walk.type(ru ? "Париж" : "Paris")
         try await walk.press(ru ? "Техас" : "Texas")
 
-        let group = try Walk(language: language, chatID: -100)
+        let group = try Walk(language: language, chatID: -100, membership: GoldenMembership(administrators: [7]))
         group.section("a group")
         try await group.type("/start", group: true)
         try await group.type(ru ? "Казань" : "Kazan", group: true)
@@ -327,6 +364,11 @@ import WeatherBotStore
         try await group.press(ru ? "Да" : "Yes", group: true)
         try await group.type("/help@weather_bot", group: true)
         try await group.type(ru ? "/search@weather_bot Казань" : "/search@weather_bot Kazan", group: true)
+        try await group.press(ru ? "В избранное" : "Add to favorites", group: true, by: 8)
+        try await group.type("/settings@weather_bot", group: true)
+        try await group.press("°F", group: true, by: 8)
+        try await group.press(ru ? "English" : "Русский", group: true)
+        try await group.type("/weather@weather_bot", group: true)
 
         let failing = try Walk(
             language: language, weather: FakeWeather(failure: OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "")))
@@ -384,4 +426,10 @@ import WeatherBotStore
                 """)
         }
     }
+}
+
+/// Administrators as a table.
+struct GoldenMembership: ChatMembership {
+    let administrators: Set<Int64>
+    func isAdministrator(_ userID: Int64, of chatID: Int64) async -> Bool { administrators.contains(userID) }
 }

@@ -39,6 +39,17 @@ import WeatherBotStore
                 }
             case let names as [String: String]:
                 pieces += names.sorted { $0.key < $1.key }.map { Piece(entry: "\(entry)[\($0.key)]", inserted: [], text: $0.value) }
+            case let names as [Language: String]:
+                pieces += Language.allCases.map { Piece(entry: "\(entry)[\($0)]", inserted: [], text: names[$0] ?? "") }
+            case let names as [ChatSettings.Clock: String]:
+                pieces += ChatSettings.Clock.allCases.map { Piece(entry: "\(entry)[\($0)]", inserted: [], text: names[$0] ?? "") }
+            case let names as [ChatSettings.WindSpeed: String]:
+                pieces += ChatSettings.WindSpeed.allCases.map { Piece(entry: "\(entry)[\($0)]", inserted: [], text: names[$0] ?? "") }
+            case let names as [ChatSettings.Pressure: String]:
+                pieces += ChatSettings.Pressure.allCases.map { Piece(entry: "\(entry)[\($0)]", inserted: [], text: names[$0] ?? "") }
+            case is ChatSettings:
+                // The chat's units, not a text.
+                break
             case let menu as [(command: String, description: String)]:
                 pieces += menu.map { Piece(entry: "\(entry)[\($0.command)]", inserted: [], text: $0.description) }
             // A function is told by its type's name: casting one out of `Any` is not safe here.
@@ -96,6 +107,7 @@ import WeatherBotStore
             + one("inlineDefaultCity", texts.inlineDefaultCity)
             + [Piece(entry: "uvNow", inserted: [a, b, c], text: texts.uvNow(a, b, c))]
             + [Piece(entry: "uvDayMaximum", inserted: [a, b, c], text: texts.uvDayMaximum(a, b, c))]
+            + two("hourlyLegend", texts.hourlyLegend) + one("settingsExample", texts.settingsExample)
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {

@@ -84,9 +84,9 @@ import WeatherBotStore
     }
 
     @Test func pressureIsInMillimetresOfMercuryForRussian() {
-        #expect(WeatherViews.pressure(1013.25, ru) == 760)
-        #expect(WeatherViews.pressure(1000, ru) == 750)
-        #expect(WeatherViews.pressure(1013.25, en) == 1013)
+        #expect(ru.pressure(1013.25) == "760")
+        #expect(ru.pressure(1000) == "750")
+        #expect(en.pressure(1013.25) == "1013")
     }
 
     static let compass: [(Double, String, String)] = [
@@ -110,10 +110,10 @@ import WeatherBotStore
         #expect(days.count == 2)
         let zone = TimeZone(identifier: "Asia/Kathmandu")!
         // Not 09:45, the hour under way, whose forecast would stand beside the card's measured now.
-        #expect(days[0].hours.map { WeatherViews.clockTime($0.time, in: zone) }.first == "10:45")
+        #expect(days[0].hours.map { ru.time($0.time, in: zone) }.first == "10:45")
         #expect(days[0].hours.count == 14)  // 10:45 … 23:45
         #expect(days[1].hours.count == 24)
-        #expect(WeatherViews.clockTime(days[1].hours.last!.time, in: zone) == "23:45")
+        #expect(ru.time(days[1].hours.last!.time, in: zone) == "23:45")
         let page = WeatherViews.hourlyPages(.moscow, forecast, ru, now: now).joined()
         #expect(page.contains("<b>Сегодня — сб, 21 ноября</b>"))
         #expect(page.contains("<b>Завтра — вс, 22 ноября</b>"))
@@ -125,7 +125,7 @@ import WeatherBotStore
     @Test func theHoursStartAfterTheCardsNow() {
         let forecast = forecast(zone: .identifier("UTC"), start: utc("2026-11-21T20:00:00Z"))
         let zone = TimeZone(identifier: "UTC")!
-        let first = { (now: String) in WeatherViews.hourlyDays(forecast, now: utc(now)).first?.hours.first.map { WeatherViews.clockTime($0.time, in: zone) } }
+        let first = { (now: String) in WeatherViews.hourlyDays(forecast, now: utc(now)).first?.hours.first.map { ru.time($0.time, in: zone) } }
         #expect(first("2026-11-21T20:27:00Z") == "21:00")
         #expect(first("2026-11-21T20:00:00Z") == "20:00")
         #expect(first("2026-11-21T20:00:01Z") == "21:00")
@@ -138,7 +138,7 @@ import WeatherBotStore
         let days = WeatherViews.hourlyDays(forecast, now: now)
         let zone = TimeZone(identifier: "Europe/London")!
         #expect(days.map { $0.hours.count } == [1, 23])  // 23:00, then a day without 01:00
-        let tomorrow = days[1].hours.map { WeatherViews.clockTime($0.time, in: zone) }
+        let tomorrow = days[1].hours.map { ru.time($0.time, in: zone) }
         #expect(tomorrow.prefix(3) == ["00:00", "02:00", "03:00"])
         #expect(!tomorrow.contains("01:00"))
         #expect(tomorrow.last == "23:00")

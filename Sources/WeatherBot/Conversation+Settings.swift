@@ -1,0 +1,119 @@
+import Foundation
+import TelegramBotAPI
+public import WeatherBotStore
+
+/// One choice of the /settings message, as its button carries it.
+public enum SettingChoice: Sendable, Hashable {
+    case temperature(ChatSettings.Temperature)
+    case windSpeed(ChatSettings.WindSpeed)
+    case pressure(ChatSettings.Pressure)
+    /// nil: as the Telegram client of whoever writes.
+    case language(Language?)
+    case clock(ChatSettings.Clock)
+
+    /// «t:f», «w:kmh», «p:inhg», «l:en» («l:tg» as in Telegram), «h:12».
+    var code: String {
+        switch self {
+        case .temperature(let value): "t:\(value.rawValue)"
+        case .windSpeed(let value): "w:\(value.rawValue)"
+        case .pressure(let value): "p:\(value.rawValue)"
+        case .language(let value): "l:\(value?.rawValue ?? "tg")"
+        case .clock(let value): "h:\(value.rawValue)"
+        }
+    }
+
+    init?(setting: Substring, value: Substring) {
+        let value = String(value)
+        switch setting {
+        case "t": guard let unit = ChatSettings.Temperature(rawValue: value) else { return nil }; self = .temperature(unit)
+        case "w": guard let unit = ChatSettings.WindSpeed(rawValue: value) else { return nil }; self = .windSpeed(unit)
+        case "p": guard let unit = ChatSettings.Pressure(rawValue: value) else { return nil }; self = .pressure(unit)
+        case "l" where value == "tg": self = .language(nil)
+        case "l": guard let language = Language(rawValue: value) else { return nil }; self = .language(language)
+        case "h": guard let clock = ChatSettings.Clock(rawValue: value) else { return nil }; self = .clock(clock)
+        default: return nil
+        }
+    }
+
+    /// `settings` with this choice made.
+    func applied(to settings: ChatSettings) -> ChatSettings {
+        var settings = settings
+        switch self {
+        case .temperature(let value): settings.temperature = value
+        case .windSpeed(let value): settings.windSpeed = value
+        case .pressure(let value): settings.pressure = value
+        case .language(let value): settings.language = value
+        case .clock(let value): settings.clock = value
+        }
+        return settings
+    }
+
+    /// Whether `settings` shows this choice as made (a default counts as its value).
+    func isChosen(in settings: ChatSettings, _ language: Language) -> Bool {
+        switch self {
+        case .temperature(let value): (settings.temperature ?? .celsius) == value
+        case .windSpeed(let value): (settings.windSpeed ?? .metresPerSecond) == value
+        case .pressure(let value): settings.pressure(in: language) == value
+        case .language(let value): settings.language == value
+        case .clock(let value): (settings.clock ?? .twentyFourHour) == value
+        }
+    }
+}
+
+/// `/settings`: units, language and clock, one message of toggles that each press redraws.
+extension Conversation {
+    func settingsCommand(_ context: inout Context) {
+        let message = settingsMessage(context.texts)
+        context.replies.append(.send(text: message.text, markup: .inline(message.keyboard)))
+    }
+
+    /// A button of the /settings message: in a group an administrator's; the chat's settings
+    /// change, and the message is drawn again in them (in the language just chosen, too).
+    func pressSetting(_ choice: SettingChoice, queryID: String, messageID: Int?, _ context: inout Context) async {
+        guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
+        let settings = choice.applied(to: context.chat.settings)
+        guard settings != context.chat.settings else { return context.answer(queryID) }
+        context.chat.settings = settings
+        context.language = settings.language ?? context.telegramLanguage
+        context.chat.language = context.language
+        context.answer(queryID, context.texts.settingsSaved)
+        let message = settingsMessage(context.texts)
+        if let messageID {
+            context.replies.append(.edit(.id(messageID), text: message.text, keyboard: message.keyboard))
+        } else {
+            context.replies.append(.send(text: message.text, markup: .inline(message.keyboard)))
+        }
+    }
+
+    /// The settings as they stand, an example in them, and a row of choices for each.
+    func settingsMessage(_ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let settings = texts.settings
+        let languageName = settings.language.map { texts.languageNames[$0] ?? $0.rawValue } ?? texts.settingsAsInTelegram
+        let example = [
+            texts.temperature(5), "\(texts.speed(4)) \(texts.speedUnit)", "\(texts.pressure(1013)) \(texts.pressureUnit)",
+            texts.time(hour: 14, minute: 5),
+        ]
+        let lines = [
+            texts.settingsTitle, "",
+            "🌡 \(texts.settingsTemperature): \(texts.temperatureUnit)",
+            "💨 \(texts.settingsWind): \(texts.speedUnit)",
+            "🧭 \(texts.settingsPressure): \(texts.pressureUnit)",
+            "🗣 \(texts.settingsLanguage): \(languageName)",
+            "🕒 \(texts.settingsClock): \(texts.clockNames[settings.clock ?? .twentyFourHour] ?? "")",
+            "",
+            texts.settingsExample(example.joined(separator: " · ")),
+        ]
+        func button(_ title: String, _ choice: SettingChoice) -> InlineKeyboardButton {
+            InlineKeyboardButton(
+                text: choice.isChosen(in: settings, texts.language) ? "✓ \(title)" : title, callbackData: CallbackAction.setting(choice).encoded)
+        }
+        let rows: [[InlineKeyboardButton]] = [
+            [button("°C", .temperature(.celsius)), button("°F", .temperature(.fahrenheit))],
+            ChatSettings.WindSpeed.allCases.map { button(texts.speedUnits[$0] ?? $0.rawValue, .windSpeed($0)) },
+            ChatSettings.Pressure.allCases.map { button(texts.pressureUnits[$0] ?? $0.rawValue, .pressure($0)) },
+            [button(texts.settingsAsInTelegram, .language(nil))] + Language.allCases.map { button(texts.languageNames[$0] ?? $0.rawValue, .language($0)) },
+            ChatSettings.Clock.allCases.map { button(texts.clockNames[$0] ?? $0.rawValue, .clock($0)) },
+        ]
+        return (lines.joined(separator: "\n"), InlineKeyboardMarkup(inlineKeyboard: rows))
+    }
+}
