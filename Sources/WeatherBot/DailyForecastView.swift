@@ -33,8 +33,12 @@ public enum DailyForecastView {
 
     /// The message's text for `day` (`yyyy-MM-dd`, local to the place). Made of the last known
     /// weather (`lastKnown`, while OpenWeather does not answer), it ends saying so, with when that
-    /// weather was fetched and how long before `lastKnown.now`.
-    public static func text(place: Place, forecast: Forecast, day: String, texts: Texts, lastKnown: (fetchedAt: Date, now: Date)? = nil) -> String {
+    /// weather was fetched and how long before `lastKnown.now`. With what was known of the day
+    /// before at the place (`yesterday`), it says how today compares.
+    public static func text(
+        place: Place, forecast: Forecast, day: String, texts: Texts, lastKnown: (fetchedAt: Date, now: Date)? = nil,
+        yesterday: DayTemperatures? = nil
+    ) -> String {
         let zone = forecast.timeZone.timeZone
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
         var lines = [
@@ -47,6 +51,9 @@ public enum DailyForecastView {
             lines += [
                 "🌅 \(texts.morning): \(texts.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(texts.temperature(today.dayTemperature))",
                 "🌆 \(texts.evening): \(texts.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(texts.temperature(today.nightTemperature))",
+            ]
+            if let yesterday, let compared = comparison(today, with: yesterday, texts) { lines.append("🌡 " + compared) }
+            lines += [
                 "\(WeatherViews.emoji(forIcon: today.condition.icon, clouds: today.clouds)) \(WeatherViews.skyDescription(ConditionWords.text(today.condition, texts.language), clouds: today.clouds, texts))",
             ]
             // A dry day is said once, by the summary, not also as «0,0 мм, вероятность 0%».
@@ -66,6 +73,16 @@ public enum DailyForecastView {
             lines += ["", "⚠️ " + texts.lastKnownForecast(WeatherViews.dayAndTime(fetchedAt, zone, texts), age)]
         }
         return HTML.fitting(lines.joined(separator: "\n"))
+    }
+
+    /// How `today` compares with `yesterday` at the same place: the afternoon's highest when they
+    /// differ by 2 °C or more, else the night's lowest, else nothing. Said in the chat's degrees.
+    static func comparison(_ today: DailyForecast, with yesterday: DayTemperatures, _ texts: Texts) -> String? {
+        for (difference, afternoon) in [(today.maximumTemperature - yesterday.maximum, true), (today.minimumTemperature - yesterday.minimum, false)] {
+            guard difference.isFinite, abs(difference.rounded()) >= 2 else { continue }
+            return texts.comparedWithYesterday(abs(texts.degreesDifference(difference)), difference > 0, afternoon)
+        }
+        return nil
     }
 
     /// One line a person would say about the day.

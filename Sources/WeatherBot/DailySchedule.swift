@@ -64,6 +64,12 @@ public enum DailySchedule {
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
+    /// The date before a date (`yyyy-MM-dd`); nil when the text is not such a date.
+    public static func day(before day: String) -> String? {
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        return noon(of: day, in: utc).map { self.day(of: $0.addingTimeInterval(-86_400), in: utc) }
+    }
+
     /// Noon of a local date (`yyyy-MM-dd`) in `zone`; nil when the text is not such a date.
     public static func noon(of day: String, in zone: TimeZone) -> Date? {
         let parts = day.split(separator: "-").compactMap { Int($0) }

@@ -183,6 +183,9 @@ extension Texts {
         drySummary: "No precipitation expected.",
         rangeSummary: { "Temperatures from \($0) to \($1)." },
         noDayForecast: "No forecast for this day.",
+        comparedWithYesterday: { degrees, warmer, afternoon in
+            "\(degrees) \(plural(degrees, one: "degree", other: "degrees")) \(warmer ? "warmer" : "colder") than \(afternoon ? "yesterday this afternoon" : "last night")"
+        },
 
         // MARK: Notices
 

@@ -190,6 +190,9 @@ extension Texts {
         drySummary: "Осадков не ожидается.",
         rangeSummary: { "Температура от \($0) до \($1)." },
         noDayForecast: "Прогноза на этот день нет.",
+        comparedWithYesterday: { degrees, warmer, afternoon in
+            "\(afternoon ? "Днём" : "Ночью") на \(degrees) \(plural(degrees, one: "градус", few: "градуса", many: "градусов")) \(warmer ? "теплее" : "холоднее"), чем вчера"
+        },
 
         // MARK: Notices
 

@@ -221,6 +221,9 @@ public struct Texts: Sendable {
     let drySummary: String
     let rangeSummary: @Sendable (_ low: String, _ high: String) -> String
     let noDayForecast: String
+    /// Today against yesterday at the same place: `afternoon` compares the days' highest
+    /// temperatures («Днём на 4 градуса теплее, чем вчера»), else the nights' lowest.
+    let comparedWithYesterday: @Sendable (_ degrees: Int, _ warmer: Bool, _ afternoon: Bool) -> String
 
     // MARK: Notices
 

@@ -145,6 +145,18 @@ public final class PostgresStore: BotStore {
             "v13: a chat's settings: units, language, clock",
             ["ALTER TABLE chat ADD COLUMN settings TEXT"]
         ),
+        (
+            // SQLite's v13.
+            "v14: each place cell's lowest and highest temperature of the last days",
+            [
+                """
+                CREATE TABLE day_temperature (
+                    cell TEXT NOT NULL, day TEXT NOT NULL, minimum DOUBLE PRECISION NOT NULL, maximum DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (cell, day))
+                """,
+                "CREATE INDEX day_temperature_day ON day_temperature (day)",
+            ]
+        ),
     ]
 
     /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
@@ -316,6 +328,31 @@ public final class PostgresStore: BotStore {
 
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
         try await write { connection in try await Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), connection, logger) }
+    }
+
+    public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
+        try await write { connection in
+            if !records.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO day_temperature (cell, day, minimum, maximum)
+                    SELECT * FROM unnest(\(records.map(\.cell)), \(records.map(\.day)), \(records.map(\.minimum)), \(records.map(\.maximum)))
+                    ON CONFLICT (cell, day) DO UPDATE SET minimum = EXCLUDED.minimum, maximum = EXCLUDED.maximum
+                    """, logger: logger)
+            }
+            try await connection.query("DELETE FROM day_temperature WHERE day < \(day)", logger: logger)
+        }
+    }
+
+    public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
+        guard !cells.isEmpty else { return [:] }
+        let rows = try await client.query(
+            "SELECT cell, minimum, maximum FROM day_temperature WHERE day = \(day) AND cell = ANY(\(cells))", logger: logger)
+        var found: [String: DayTemperatures] = [:]
+        for try await (cell, minimum, maximum) in rows.decode((String, Double, Double).self) {
+            found[cell] = DayTemperatures(cell: cell, day: day, minimum: minimum, maximum: maximum)
+        }
+        return found
     }
 
     public func keepNoticeRound(_ round: NoticeRound) async throws {

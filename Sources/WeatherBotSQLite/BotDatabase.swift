@@ -273,6 +273,16 @@ public struct BotDatabase: Sendable {
             // NULL: every setting at its language's default, as chats of before read.
             try db.alter(table: "chat") { t in t.add(column: "settings", .text) }
         }
+        migrator.registerMigration("v13: each place cell's lowest and highest temperature of the last days") { db in
+            try db.create(table: "dayTemperature") { t in
+                t.column("cell", .text).notNull()
+                t.column("day", .text).notNull()
+                t.column("minimum", .double).notNull()
+                t.column("maximum", .double).notNull()
+                t.primaryKey(["cell", "day"])
+            }
+            try db.create(index: "dayTemperature_day", on: "dayTemperature", columns: ["day"])
+        }
         return migrator
     }
 
@@ -325,6 +335,34 @@ extension BotDatabase {
                         """, arguments: [WorkerFact.openWeatherCalls(onDay: day, endpoint: endpoint), String(count)])
             }
             return try Self.openWeatherCalls(onDay: day, db)
+        }
+    }
+
+    public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
+        try await writer.write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO dayTemperature (cell, day, minimum, maximum) VALUES (?, ?, ?, ?)
+                ON CONFLICT(cell, day) DO UPDATE SET minimum = excluded.minimum, maximum = excluded.maximum
+                """)
+            for record in records {
+                try statement.execute(arguments: [record.cell, record.day, record.minimum, record.maximum])
+            }
+            try db.execute(sql: "DELETE FROM dayTemperature WHERE day < ?", arguments: [day])
+        }
+    }
+
+    public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
+        guard !cells.isEmpty else { return [:] }
+        return try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT cell, minimum, maximum FROM dayTemperature WHERE day = ? AND cell IN (\(databaseQuestionMarks(count: cells.count)))",
+                arguments: StatementArguments([day] + cells))
+            var found: [String: DayTemperatures] = [:]
+            for row in rows {
+                let cell: String = row["cell"]
+                found[cell] = DayTemperatures(cell: cell, day: day, minimum: row["minimum"], maximum: row["maximum"])
+            }
+            return found
         }
     }
 

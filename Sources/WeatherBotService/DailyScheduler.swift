@@ -205,6 +205,7 @@ public struct DailyScheduler: Service {
             // Subscribers of one cell mostly share the place, the day and the language: the
             // text is written once for them, and only the buttons name each subscription.
             var texts: [TextKey: String] = [:]
+            var days = DayComparisons(cell: NoticeChecker.cellKey(of: place))
             for (index, due) in onTime.enumerated() {
                 // A large cell is prepared in slices, so replies being sent meanwhile are not
                 // held up behind it.
@@ -228,11 +229,12 @@ public struct DailyScheduler: Service {
                 }
                 let words = Texts.for(due.language, settings: due.settings)
                 let key = TextKey(place: subscription.place, day: day, language: due.language, settings: due.settings)
+                let yesterday = await days.yesterday(of: day, report: report, database)
                 let text =
                     texts[key]
                     ?? DailyForecastView.text(
                         place: subscription.place, forecast: report.forecast, day: day, texts: words,
-                        lastKnown: report.isStale ? (report.fetchedAt, now) : nil)
+                        lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday)
                 texts[key] = text
                 let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
                 var replies = [Reply.send(text: text, markup: .inline(keyboard))]
@@ -246,6 +248,7 @@ public struct DailyScheduler: Service {
                     if report.isStale { lastKnown.insert(id) }
                 }
             }
+            await days.keep(database, now: now, logger: logger)
             // Left due: the next pass tries again, until the grace period runs out. Older weather
             // waiting its time was said by the weather source already.
             if waiting > 0, let failure {
@@ -329,6 +332,46 @@ public struct DailyScheduler: Service {
     }
 
     /// What a forecast's text depends on besides the weather of its cell.
+    /// One cell's days for a pass: yesterday's temperatures as kept, read once a day, and today's
+    /// from fresh weather, kept at the end for tomorrow's comparison. What cannot be read or kept
+    /// leaves the comparison out, never the forecast.
+    private struct DayComparisons {
+        let cell: String
+        var yesterdays: [String: DayTemperatures?] = [:]
+        var todays: [String: DayTemperatures] = [:]
+
+        init(cell: String) { self.cell = cell }
+
+        mutating func yesterday(of day: String, report: WeatherReport, _ database: any BotStore) async -> DayTemperatures? {
+            let zone = report.forecast.timeZone.timeZone
+            if !report.isStale, todays[day] == nil,
+                let today = report.forecast.daily.first(where: { DailySchedule.day(of: $0.time, in: zone) == day })
+            {
+                todays[day] = DayTemperatures(cell: cell, day: day, minimum: today.minimumTemperature, maximum: today.maximumTemperature)
+            }
+            if let known = yesterdays[day] { return known }
+            var found: DayTemperatures?
+            if let before = DailySchedule.day(before: day) {
+                found = (try? await database.dayTemperatures(cells: [cell], day: before))?[cell]
+            }
+            yesterdays[day] = .some(found)
+            return found
+        }
+
+        /// Keeps today's, forgetting days older than the day before yesterday (in UTC, a day's
+        /// margin for the zones ahead of it).
+        func keep(_ database: any BotStore, now: Date, logger: Logger) async {
+            guard !todays.isEmpty else { return }
+            let utc = TimeZone(identifier: "UTC") ?? .current
+            let oldest = DailySchedule.day(of: now.addingTimeInterval(-3 * 86_400), in: utc)
+            do {
+                try await database.keepDayTemperatures(Array(todays.values), forgettingBefore: oldest)
+            } catch {
+                logger.warning("could not keep the day's temperatures", metadata: ["error": "\(database.describe(error))"])
+            }
+        }
+    }
+
     private struct TextKey: Hashable {
         var place: Place
         var day: String

@@ -82,6 +82,14 @@ public protocol BotStore: ChatStore, NoticeStore {
     /// How many daily forecasts were skipped (a delivery without messages) since the store began.
     func dailyForecastsSkipped() async throws -> Int
 
+    // MARK: Days' temperatures
+
+    /// Keeps each record in place of what was kept for its cell and day, and forgets every day
+    /// before `day` (`yyyy-MM-dd`).
+    func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws
+    /// What was kept for each of `cells` on `day`, by cell; a cell without a record is absent.
+    func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures]
+
     // MARK: OpenWeather's budget
 
     /// Adds `calls` made to OpenWeather on the UTC `day` (days since 1970), by endpoint, to that

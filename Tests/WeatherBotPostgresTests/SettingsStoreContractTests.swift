@@ -44,3 +44,26 @@ import WeatherBotStore
         }
     }
 }
+
+/// What every store engine keeps of the days' temperatures, run on each (``Engine/available``).
+@Suite struct DayTemperaturesStoreContractTests {
+    @Test(arguments: Engine.available)
+    func aCellsDayIsKeptLatestFirstAndOldDaysGo(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            try await store.keepDayTemperatures(
+                [DayTemperatures(cell: "5576:3762", day: "2026-11-21", minimum: -5, maximum: 3), DayTemperatures(cell: "5579:4912", day: "2026-11-21", minimum: -8, maximum: 0)],
+                forgettingBefore: "2026-11-19")
+            // The latest forecast for a day replaces the earlier one.
+            try await store.keepDayTemperatures([DayTemperatures(cell: "5576:3762", day: "2026-11-21", minimum: -4, maximum: 5)], forgettingBefore: "2026-11-19")
+            try await store.keepDayTemperatures([DayTemperatures(cell: "5576:3762", day: "2026-11-22", minimum: 0, maximum: 9)], forgettingBefore: "2026-11-19")
+            let day = try await store.dayTemperatures(cells: ["5576:3762", "5579:4912", "0:0"], day: "2026-11-21")
+            #expect(day["5576:3762"] == DayTemperatures(cell: "5576:3762", day: "2026-11-21", minimum: -4, maximum: 5))
+            #expect(day["5579:4912"]?.maximum == 0)
+            #expect(day["0:0"] == nil)
+            #expect(try await store.dayTemperatures(cells: [], day: "2026-11-21").isEmpty)
+            try await store.keepDayTemperatures([], forgettingBefore: "2026-11-22")
+            #expect(try await store.dayTemperatures(cells: ["5576:3762", "5579:4912"], day: "2026-11-21").isEmpty)
+            #expect(try await store.dayTemperatures(cells: ["5576:3762"], day: "2026-11-22")["5576:3762"]?.maximum == 9)
+        }
+    }
+}

@@ -25,16 +25,20 @@ import WeatherBotTesting
         }
     }
 
-    /// Weather for any place, counting the calls.
+    /// Weather for any place, counting the calls; each day `warming` degrees warmer than the one before.
     final class CountingWeather: WeatherSource {
         let calls = Mutex(0)
+        let warming: Double
+        init(warming: Double = 0) { self.warming = warming }
         func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
             calls.withLock { $0 += 1 }
             let condition = Condition(description: "ясно", icon: "01d")
-            let days = (0..<8).map { index in
-                DailyForecast(
+            let days = (0..<8).map { index -> DailyForecast in
+                let warmer: Double = warming * Double(index)
+                return DailyForecast(
                     time: Date(timeIntervalSince1970: 1_795_262_400 + Double(index) * 86_400), dayTemperature: 2, nightTemperature: -4,
-                    morningTemperature: -2, eveningTemperature: 0, minimumTemperature: -5, maximumTemperature: 3, clouds: 10, humidity: 70,
+                    morningTemperature: -2, eveningTemperature: 0, minimumTemperature: -5 + warmer / 4,
+                    maximumTemperature: 3 + warmer, clouds: 10, humidity: 70,
                     pressure: 1020, windSpeed: 3, windDegrees: 180, precipitationChance: 0, precipitation: 0, condition: condition)
             }
             let current = CurrentWeather(
@@ -55,12 +59,15 @@ import WeatherBotTesting
     }
 
     /// Makes a chat with one subscription, due first after `now`.
-    func subscribe(_ database: BotDatabase, chat: Int64, place: Place, zone: String, hour: Int, minute: Int, now: Date, language: Language = .ru) async throws {
+    func subscribe(
+        _ database: BotDatabase, chat: Int64, place: Place, zone: String, hour: Int, minute: Int, now: Date, language: Language = .ru,
+        settings: ChatSettings = .defaults
+    ) async throws {
         let next = DailySchedule.nextSend(after: now, hour: hour, minute: minute, in: PlaceTimeZone(stored: zone)!.timeZone)
         let subscription = Subscription(chatId: chat, place: place, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date)
         let item = try await database.receive([(updateID: chat * 1000 + Int64(hour * 60 + minute), chatID: chat, payload: Data())], lastUpdateID: 0).first
         try await database.commitStep(
-            chat: ChatRecord(id: chat, language: language, state: .idle), handled: item?.seq ?? -1,
+            chat: ChatRecord(id: chat, language: language, state: .idle, settings: settings), handled: item?.seq ?? -1,
             changes: [.subscribe(subscription, limit: 1000)], replies: [], followUps: [])
     }
 
@@ -190,6 +197,42 @@ import WeatherBotTesting
                 #expect(id == subscription)
             }
         }
+    }
+
+    /// The first morning has nothing to compare with; the second says how much warmer the
+    /// afternoon is than the day before, in each chat's language and degrees, at no extra call.
+    @Test func theSecondMorningComparesTodayWithYesterdayFromWhatTheFirstKept() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let moscow = Place(name: "Moscow", localNames: ["ru": "Москва"], latitude: 55.7558, longitude: 37.6173, timeZone: "Europe/Moscow")
+        let start = utc("2026-11-21T04:00:00Z")
+        try await subscribe(database, chat: 1, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        try await subscribe(
+            database, chat: 2, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: .en,
+            settings: ChatSettings(temperature: .fahrenheit))
+        let weather = CountingWeather(warming: 4)
+        let clock = ManualClock(utc("2026-11-21T05:00:10Z"))
+        let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        func texts() throws -> [Int64: String] {
+            let items = try database.outboxItems(lane: .bulk, from: .min, limit: 10)
+            return try Dictionary(items.map { ($0.chatId, try JSONDecoder().decode(ForecastMessage.self, from: $0.parameters).text) }, uniquingKeysWith: { $1 })
+        }
+        #expect(await scheduler.tick() == 2)
+        let first = try texts()
+        #expect(first.count == 2 && first.values.allSatisfy { !$0.contains("🌡 ") }, "\(first)")
+        #expect(try await database.dayTemperatures(cells: ["5576:3762"], day: "2026-11-21")["5576:3762"]?.maximum == 3)
+        try await database.writer.write { db in try db.execute(sql: "DELETE FROM outbox") }
+
+        clock.set(utc("2026-11-22T05:00:10Z"))
+        let calls = weather.calls.withLock { $0 }
+        #expect(await scheduler.tick() == 2)
+        #expect(weather.calls.withLock { $0 } == calls * 2, "the comparison costs no call: the second morning makes the first's calls")
+        let second = try texts()
+        #expect(second[1]?.contains("🌡 Днём на 4 градуса теплее, чем вчера") == true, "\(second)")
+        #expect(second[2]?.contains("🌡 7 degrees warmer than yesterday this afternoon") == true, "\(second)")
+        // Days before the day before yesterday go.
+        try await database.keepDayTemperatures([], forgettingBefore: "2026-11-22")
+        #expect(try await database.dayTemperatures(cells: ["5576:3762"], day: "2026-11-21").isEmpty)
     }
 
     @Test func morePlacesDueThanOneBatchAreAllQueuedInOnePass() async throws {

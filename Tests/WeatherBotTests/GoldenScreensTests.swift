@@ -276,6 +276,12 @@ import WeatherBotStore
         walk.lines.append("< the morning's forecast: " + DailyForecastView.text(
             place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
             texts: .for(language)))
+        let yesterday = DayTemperatures(
+            cell: "c", day: "d", minimum: Forecast.sample.daily[2].minimumTemperature, maximum: Forecast.sample.daily[2].maximumTemperature - 4)
+        walk.lines.append("")
+        walk.lines.append("< the same, yesterday 4° colder by day: " + DailyForecastView.text(
+            place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
+            texts: .for(language), yesterday: yesterday))
 
         walk.section("notices")
         try await walk.type("/alerts")

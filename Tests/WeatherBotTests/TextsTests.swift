@@ -108,6 +108,9 @@ import WeatherBotStore
             + [Piece(entry: "uvNow", inserted: [a, b, c], text: texts.uvNow(a, b, c))]
             + [Piece(entry: "uvDayMaximum", inserted: [a, b, c], text: texts.uvDayMaximum(a, b, c))]
             + two("hourlyLegend", texts.hourlyLegend) + one("settingsExample", texts.settingsExample)
+            + [true, false].flatMap { afternoon in
+                [true, false].flatMap { warmer in counts.map { Piece(entry: "comparedWithYesterday(\($0), \(warmer), \(afternoon))", inserted: ["\($0)"], text: texts.comparedWithYesterday($0, warmer, afternoon)) } }
+            }
     }
 
     @Test(arguments: Language.allCases) func everyLanguageHasItsOwnTable(_ language: Language) {
@@ -172,6 +175,27 @@ import WeatherBotStore
         let expected: [PluralCategory] = [.many, .one, .few, .few, .many, .many, .many, .many, .one, .few, .many, .one, .many, .many]
         #expect(Self.counts.map(Texts.for(.ru).pluralCategory) == expected)
         #expect(Texts.for(.ru).pluralCategory(-21) == .one)
+    }
+
+    /// The rule over 0–200 by decade: the teens (and 111–114) take «many», else the last digit
+    /// decides; the forms it picks read right with a count («21 градус», «112 градусов»).
+    @Test func russianPluralsHoldFromZeroToTwoHundred() {
+        let ru = Texts.for(.ru)
+        let byLastDigit: [PluralCategory] = [.many, .one, .few, .few, .few, .many, .many, .many, .many, .many]
+        for count in 0...200 {
+            let teens = (11...19).contains(count % 100)
+            #expect(ru.pluralCategory(count) == (teens ? .many : byLastDigit[count % 10]), "\(count)")
+        }
+        let degrees = [0, 1, 2, 4, 5, 11, 12, 14, 15, 20, 21, 22, 25, 101, 111, 112, 121, 200].map { ru.comparedWithYesterday($0, true, true) }
+        #expect(degrees.map { $0.split(separator: " ")[3] } == [
+            "градусов", "градус", "градуса", "градуса", "градусов", "градусов", "градусов", "градусов", "градусов", "градусов", "градус",
+            "градуса", "градусов", "градус", "градусов", "градусов", "градус", "градусов",
+        ])
+        #expect(ru.inMinutes(1) == "через 1 минуту" && ru.inMinutes(3) == "через 3 минуты" && ru.inMinutes(11) == "через 11 минут")
+        #expect(ru.dailyTitle(21) == "на 21 день" && ru.dailyTitle(3) == "на 3 дня" && ru.dailyTitle(7) == "на 7 дней")
+        let en = Texts.for(.en)
+        #expect(en.comparedWithYesterday(1, false, false) == "1 degree colder than last night")
+        #expect(en.comparedWithYesterday(11, true, true) == "11 degrees warmer than yesterday this afternoon")
     }
 
     @Test func englishPluralCategoriesFollowCLDR() {

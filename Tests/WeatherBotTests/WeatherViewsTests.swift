@@ -68,6 +68,30 @@ import WeatherBotStore
         #expect(!night.contains("🔆"))
     }
 
+    @Test func theDailyForecastSaysHowTodayComparesWithYesterdayOnlyWhenItKnowsAndItMatters() {
+        let forecast = Forecast.sample
+        let today = forecast.daily[0]
+        let day = DailySchedule.day(of: today.time, in: forecast.timeZone.timeZone)
+        func text(_ maximum: Double, _ minimum: Double, _ texts: Texts) -> String {
+            let yesterday = DayTemperatures(cell: "c", day: "d", minimum: today.minimumTemperature - minimum, maximum: today.maximumTemperature - maximum)
+            return DailyForecastView.text(place: .moscow, forecast: forecast, day: day, texts: texts, yesterday: yesterday)
+        }
+        #expect(text(4, 0, ru).contains("🌡 Днём на 4 градуса теплее, чем вчера"))
+        #expect(text(-5, 0, ru).contains("🌡 Днём на 5 градусов холоднее, чем вчера"))
+        #expect(text(21, 0, ru).contains("🌡 Днём на 21 градус теплее, чем вчера"))
+        #expect(text(4, 0, en).contains("🌡 4 degrees warmer than yesterday this afternoon"))
+        // Under 2° by day, the night speaks if it differs; under 2° both, nothing is said.
+        #expect(text(1.4, -3, ru).contains("🌡 Ночью на 3 градуса холоднее, чем вчера"))
+        #expect(text(1.4, -3, en).contains("🌡 3 degrees colder than last night"))
+        #expect(!text(1.4, 1.4, ru).contains("🌡 "))
+        #expect(!text(-1.49, 0, ru).contains("🌡 "))
+        #expect(text(1.5, 0, ru).contains("на 2 градуса теплее"))
+        // In °F the difference is in Fahrenheit degrees (2 °C is 4 °F), the threshold the same.
+        #expect(text(2, 0, .for(.en, settings: ChatSettings(temperature: .fahrenheit))).contains("🌡 4 degrees warmer than yesterday this afternoon"))
+        // Yesterday unknown: nothing.
+        #expect(!DailyForecastView.text(place: .moscow, forecast: forecast, day: day, texts: ru).contains("🌡 "))
+    }
+
     @Test func theDailyForecastGivesTheDaysHighestUVInBothLanguages() {
         var forecast = Forecast.sample
         forecast.daily[0].uvIndex = 6.2
