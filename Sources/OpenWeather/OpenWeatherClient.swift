@@ -55,6 +55,21 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         try await get("/geo/1.0/reverse", ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "limit": String(limit)])
     }
 
+    // MARK: Air
+
+    /// The air at a point now (`/data/2.5/air_pollution`), or by the hour for the next days
+    /// (`/data/2.5/air_pollution/forecast`); on every plan. Readings without an index from 1 to
+    /// 5 are left out; none at all is an undecodable answer.
+    public func airQuality(latitude: Double, longitude: Double, forecast: Bool = false) async throws(OpenWeatherError) -> [AirQuality] {
+        let path = forecast ? "/data/2.5/air_pollution/forecast" : "/data/2.5/air_pollution"
+        let body: AirPollutionBody = try await get(path, ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude)])
+        let readings = body.readings
+        guard !readings.isEmpty else {
+            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "no air quality index from 1 to 5")
+        }
+        return readings
+    }
+
     // MARK: Weather
 
     /// The weather at a point now, by the hour and by the day, with descriptions in `language`

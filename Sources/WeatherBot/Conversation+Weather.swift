@@ -75,7 +75,11 @@ extension Conversation {
         let rendered: WeatherViews.Rendered
         let shown: Shown
         do {
-            let report = try await weather.weather(at: place, language: context.language, refresh: refresh)
+            // The card's air is looked up beside its weather; a reading late or failed leaves its line out.
+            let looked = place
+            async let air: AirQuality? = view == .now ? weather.airQuality(at: looked) : nil
+            var report = try await weather.weather(at: place, language: context.language, refresh: refresh)
+            report.air = await air
             shown = report.isStale ? .stale : .fresh(fetchedAt: report.fetchedAt)
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored

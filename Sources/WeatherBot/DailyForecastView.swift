@@ -37,7 +37,7 @@ public enum DailyForecastView {
     /// before at the place (`yesterday`), it says how today compares.
     public static func text(
         place: Place, forecast: Forecast, day: String, texts: Texts, lastKnown: (fetchedAt: Date, now: Date)? = nil,
-        yesterday: DayTemperatures? = nil
+        yesterday: DayTemperatures? = nil, air: [AirQuality]? = nil
     ) -> String {
         let zone = forecast.timeZone.timeZone
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
@@ -62,6 +62,7 @@ public enum DailyForecastView {
             }
             lines.append("💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))")
             if let uv = WeatherViews.uv(today.uvIndex, texts, texts.uvDayMaximum) { lines.append(uv) }
+            if let warning = airWarning(air, day: day, zone: zone, texts) { lines.append(warning) }
             lines += ["", "<i>\(summary(today, texts))</i>"]
         } else {
             lines.append(texts.noDayForecast)
@@ -83,6 +84,13 @@ public enum DailyForecastView {
             return texts.comparedWithYesterday(abs(texts.degreesDifference(difference)), difference > 0, afternoon)
         }
         return nil
+    }
+
+    /// A warning when the air forecast for the day reaches level 4 or 5 at any hour of it.
+    static func airWarning(_ air: [AirQuality]?, day: String, zone: TimeZone, _ texts: Texts) -> String? {
+        let worst = (air ?? []).filter { DailySchedule.day(of: $0.time, in: zone) == day }.map(\.index).max() ?? 0
+        guard worst >= 4, texts.airWarnings.indices.contains(worst - 4) else { return nil }
+        return "😷 " + texts.airWarnings[worst - 4]
     }
 
     /// One line a person would say about the day.

@@ -30,8 +30,11 @@ public struct WeatherReport: Sendable, Hashable {
     public var forecast: Forecast
     public var fetchedAt: Date
     public var isStale: Bool
+    /// The air now, when the view shows it and it came in time.
+    public var air: AirQuality?
 
-    public init(forecast: Forecast, fetchedAt: Date, isStale: Bool = false) {
+    public init(forecast: Forecast, fetchedAt: Date, isStale: Bool = false, air: AirQuality? = nil) {
+        self.air = air
         self.forecast = forecast
         self.fetchedAt = fetchedAt
         self.isStale = isStale
@@ -56,12 +59,21 @@ public protocol WeatherSource: Sendable {
     /// tells a place's chats of rain as soon as any fetch (a card viewed, a daily forecast) shows
     /// it. Nothing for a source that keeps no shared forecasts.
     func fetched() -> AsyncStream<FetchedForecast>
+    /// The air at the place now; nil when it cannot be had soon (the card then has no air line).
+    func airQuality(at place: Place) async -> AirQuality?
+    /// The air by the hour for the next days; nil when it cannot be had soon (the daily forecast
+    /// then says nothing of the air).
+    func airForecast(at place: Place) async -> [AirQuality]?
 }
 
 extension WeatherSource {
     public var hasMinutes: Bool { true }
 
     public func fetched() -> AsyncStream<FetchedForecast> { AsyncStream { $0.finish() } }
+
+    public func airQuality(at place: Place) async -> AirQuality? { nil }
+
+    public func airForecast(at place: Place) async -> [AirQuality]? { nil }
 
     /// A source without a cache of its own fetches as usual.
     public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {

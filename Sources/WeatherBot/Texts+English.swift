@@ -248,6 +248,13 @@ extension Texts {
         ],
         uvNow: { index, level, advice in "UV \(index), \(level): \(advice)" },
         uvDayMaximum: { index, level, advice in "UV up to \(index) today, \(level): \(advice)" },
+        airLevels: ["good", "fair", "moderate", "poor", "very poor"],
+        airNow: { level, particles in "Air: \(level)" + (particles.map { ", \($0)" } ?? "") },
+        airParticles: { "PM2.5 \($0) µg/m³" },
+        airWarnings: [
+            "The air will be poor today: spend less time outdoors, children and older people especially.",
+            "The air will be very poor today: stay indoors if you can, with the windows shut.",
+        ],
         shareButton: "↗️ Share",
         inlineChooseCityButton: "Choose your city",
         inlineHere: { "📍 Here: \($0)" },

@@ -255,6 +255,13 @@ extension Texts {
         ],
         uvNow: { index, level, advice in "УФ \(index), \(level): \(advice)" },
         uvDayMaximum: { index, level, advice in "УФ днём до \(index), \(level): \(advice)" },
+        airLevels: ["хороший", "удовлетворительный", "умеренный", "плохой", "очень плохой"],
+        airNow: { level, particles in "Воздух: \(level)" + (particles.map { ", \($0)" } ?? "") },
+        airParticles: { "PM2.5 \($0) мкг/м³" },
+        airWarnings: [
+            "Воздух сегодня будет плохим: лучше меньше бывать на улице, особенно детям и пожилым.",
+            "Воздух сегодня будет очень плохим: по возможности оставайтесь дома и закройте окна.",
+        ],
         shareButton: "↗️ Поделиться",
         inlineChooseCityButton: "Выбрать свой город",
         inlineHere: { "📍 Здесь: \($0)" },

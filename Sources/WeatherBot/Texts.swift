@@ -297,6 +297,14 @@ public struct Texts: Sendable {
     let uvNow: @Sendable (_ index: String, _ level: String, _ advice: String) -> String
     /// The daily forecast's line: the day's highest.
     let uvDayMaximum: @Sendable (_ index: String, _ level: String, _ advice: String) -> String
+    /// OpenWeather's air quality index 1 to 5 in words: «хороший» … «очень плохой».
+    let airLevels: [String]
+    /// The card's air line: the level, and fine particles from the third level on.
+    let airNow: @Sendable (_ level: String, _ particles: String?) -> String
+    /// «PM2.5 38 мкг/м³».
+    let airParticles: @Sendable (_ micrograms: Int) -> String
+    /// The daily forecast's warning for a day whose air reaches level 4 or 5 (the last two of ``airLevels``).
+    let airWarnings: [String]
 
     // MARK: Inline mode and sharing
 

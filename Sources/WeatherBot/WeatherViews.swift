@@ -41,7 +41,7 @@ public enum WeatherViews {
         var pageCount = 1
         switch view {
         case .now:
-            text = card(place, report.forecast, texts, now: now)
+            text = card(place, report.forecast, texts, now: now, air: report.air)
         case .hourly(let page):
             let pages = hourlyPages(place, report.forecast, texts, now: now, byDay: page == 1)
             let index = min(max(page, 0), pages.count - 1)
@@ -125,7 +125,7 @@ public enum WeatherViews {
 
     // MARK: The card
 
-    static func card(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date) -> String {
+    static func card(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date, air: AirQuality? = nil) -> String {
         let zone = forecast.timeZone.timeZone
         let current = forecast.current
         var lines = [
@@ -139,6 +139,7 @@ public enum WeatherViews {
             "💧 \(texts.humidity): \(current.humidity)%",
             "🌡 \(texts.pressure): \(texts.pressure(current.pressure)) \(texts.pressureUnit)",
         ]
+        if let line = Self.air(air, texts) { lines.append(line) }
         let precipitation = (current.rain ?? 0) + (current.snow ?? 0)
         if precipitation > 0 {
             let icon = (current.snow ?? 0) > (current.rain ?? 0) ? "🌨" : "🌧"
@@ -182,6 +183,13 @@ public enum WeatherViews {
 
     /// «🔆 УФ 6, высокий: нужен крем и головной убор» for an index of 3 or more (moderate and
     /// up, as the WHO counts them); nil below, or when it is not known (the free plan).
+    /// «🌫 Воздух: хороший», with fine particles from «умеренный» on; nil without a reading.
+    static func air(_ air: AirQuality?, _ texts: Texts) -> String? {
+        guard let air, texts.airLevels.indices.contains(air.index - 1) else { return nil }
+        let particles = air.index >= 3 ? air.pm25.map { texts.airParticles(Int($0.rounded())) } : nil
+        return "🌫 " + texts.airNow(texts.airLevels[air.index - 1], particles)
+    }
+
     static func uv(_ index: Double?, _ texts: Texts, _ line: (String, String, String) -> String) -> String? {
         guard let index, index.isFinite else { return nil }
         let rounded = Int(index.rounded())

@@ -206,6 +206,8 @@ public struct DailyScheduler: Service {
             // text is written once for them, and only the buttons name each subscription.
             var texts: [TextKey: String] = [:]
             var days = DayComparisons(cell: NoticeChecker.cellKey(of: place))
+            // Fetched ahead with the weather, mostly; otherwise within the air's patience, or not at all.
+            let air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place) : nil
             for (index, due) in onTime.enumerated() {
                 // A large cell is prepared in slices, so replies being sent meanwhile are not
                 // held up behind it.
@@ -234,7 +236,7 @@ public struct DailyScheduler: Service {
                     texts[key]
                     ?? DailyForecastView.text(
                         place: subscription.place, forecast: report.forecast, day: day, texts: words,
-                        lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday)
+                        lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday, air: air)
                 texts[key] = text
                 let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
                 var replies = [Reply.send(text: text, markup: .inline(keyboard))]
@@ -313,9 +315,12 @@ public struct DailyScheduler: Service {
         let fetching = pending.filter { $0.due.timeIntervalSince(now) <= lead }.sorted { $0.due < $1.due }
         guard !fetching.isEmpty else { return 0 }
         let fetched = await sum(over: fetching) { cell in
+            // The day's air too, beside it: the forecast then finds it kept.
+            async let air = weather.airForecast(at: cell.place)
             let report = try? await CallContext.$priority.withValue(.soon) {
                 try await weather.weather(at: cell.place, language: cell.language, fetchedAfter: cell.due.addingTimeInterval(-acceptedAge))
             }
+            _ = await air
             return report?.isStale == false ? 1 : 0
         }
         logger.info("weather fetched ahead for daily forecasts", metadata: ["cells": "\(fetched)", "of": "\(fetching.count)"])

@@ -4,6 +4,7 @@ public import Logging
 public import OpenWeather
 public import WeatherBot
 public import WeatherBotStore
+import Synchronization
 
 /// Geocoding and weather from the one shared OpenWeather client, weather through the shared cache.
 /// Every failure is logged here, once, whatever the user is told.
@@ -12,19 +13,26 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     public let cache: WeatherCache
     /// Places by name, a day.
     public let geocoding: GeocodingCache
+    /// The air per place cell, half an hour.
+    public let airCache: AirQualityCache
+    /// How long a card or a daily forecast waits for the air before going without it.
+    let airPatience: Duration
     let logger: Logger
     let metrics: BotMetrics
     let clock: any WallClock
 
     public init(
         client: OpenWeatherClient, freshFor: Duration = .seconds(600), staleFor: Duration = .seconds(3 * 3600), capacity: Int = 10_000,
-        clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "weatherbot.openweather"), metrics: BotMetrics = BotMetrics()
+        clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "weatherbot.openweather"), metrics: BotMetrics = BotMetrics(),
+        airPatience: Duration = .milliseconds(1500)
     ) {
         self.client = client
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
         self.geocoding = GeocodingCache(clock: clock)
+        self.airCache = AirQualityCache(clock: clock)
+        self.airPatience = airPatience
         self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language in
             metrics.openWeatherCalled("forecast")
             do {
@@ -90,6 +98,59 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
             logger.notice("OpenWeather refresh failed; showing older data", metadata: ["fetched.at": "\(entry.fetchedAt)"])
         }
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
+    }
+
+    public func airQuality(at place: Place) async -> AirQuality? {
+        await air(.now, at: place)?.last
+    }
+
+    public func airForecast(at place: Place) async -> [AirQuality]? {
+        await air(.forecast, at: place)
+    }
+
+    /// The air's readings at a place, within ``airPatience``: nothing waits for the air longer
+    /// than that (a slow call goes on and fills the cache for the next look). The air is a
+    /// nice-to-have: its calls are the background's (the last tenth of the day's budget is not
+    /// theirs), no chat's share, and a refusal or failure is never told to anyone.
+    private func air(_ kind: AirQualityCache.Kind, at place: Place) async -> [AirQuality]? {
+        let (client, metrics, logger, cache) = (client, metrics, logger, airCache)
+        let (latitude, longitude) = (place.latitude, place.longitude)
+        let lookUp: @Sendable () async -> [AirQuality]? = {
+            do {
+                return try await CallContext.$priority.withValue(.background) {
+                    try await CallContext.$chatID.withValue(nil) {
+                        try await cache.readings(kind, latitude: latitude, longitude: longitude) {
+                            metrics.openWeatherCalled("air")
+                            return try await client.airQuality(latitude: latitude, longitude: longitude, forecast: kind == .forecast)
+                        }
+                    }
+                }
+            } catch let error as OpenWeatherError {
+                Self.countRefusal(error, metrics)
+                logger.debug("no air quality", metadata: ["error": "\(error)"])
+                return nil
+            } catch {
+                return nil
+            }
+        }
+        // Whichever comes first, the readings or the end of the patience; the look-up is not
+        // awaited past it (a task group would wait for it).
+        let patience = airPatience
+        let answered = Mutex(false)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<[AirQuality]?, Never>) in
+            let answer: @Sendable ([AirQuality]?) -> Void = { readings in
+                let first = answered.withLock { answered in
+                    defer { answered = true }
+                    return !answered
+                }
+                if first { continuation.resume(returning: readings) }
+            }
+            Task { answer(await lookUp()) }
+            Task {
+                try? await Task.sleep(for: patience)
+                answer(nil)
+            }
+        }
     }
 
     public var hasMinutes: Bool { !client.isOneCallUnavailable }

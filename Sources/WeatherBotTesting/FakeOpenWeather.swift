@@ -10,6 +10,9 @@ public final class FakeOpenWeather: Sendable {
     private let calls: Locked<Int>
     private let all: Locked<Int>
     private let down: Locked<Bool>
+    private let air: Locked<(index: Int, pm25: Double)?>
+    private let airServed: Locked<Int>
+    private let airDelay: Locked<Duration>
     private let refused: Locked<Int>
     private let requestLog: Locked<[Call]>?
     private let sky: Locked<(@Sendable (_ latitude: Double, _ longitude: Double) -> Sky?)?>
@@ -78,6 +81,16 @@ public final class FakeOpenWeather: Sendable {
     /// Every request so far in order of arrival, 429s included (empty unless `logging`).
     public var log: [Call] { requestLog?.withLock { $0 } ?? [] }
 
+    /// The air index (1…5) and PM2.5 every place has now and for the next four days; nil: the Air
+    /// Pollution API answers 503. `delay`: how long its answers take.
+    public func setAir(_ air: (index: Int, pm25: Double)?, delay: Duration = .zero) {
+        self.air.withLock { $0 = air }
+        airDelay.withLock { $0 = delay }
+    }
+
+    /// How many calls of the Air Pollution API came.
+    public var airCalls: Int { airServed.withLock { $0 } }
+
     /// From now on, forecasts fail with 503 (OpenWeather is down), or succeed again.
     public func failForecasts(_ failing: Bool) {
         down.withLock { $0 = failing }
@@ -95,6 +108,12 @@ public final class FakeOpenWeather: Sendable {
     ) async throws {
         let calls = Locked(0)
         self.calls = calls
+        let air = Locked<(index: Int, pm25: Double)?>((2, 12.4))
+        self.air = air
+        let airServed = Locked(0)
+        self.airServed = airServed
+        let airDelay = Locked(Duration.zero)
+        self.airDelay = airDelay
         let all = Locked(0)
         self.all = all
         let down = Locked(false)
@@ -149,6 +168,17 @@ public final class FakeOpenWeather: Sendable {
                     return .json(Self.forecast(from: Int(Date().timeIntervalSince1970) / 3600 * 3600, sky: weather, now: Date()))
                 }
                 return forecast
+            case "/data/2.5/air_pollution", "/data/2.5/air_pollution/forecast":
+                airServed.withLock { $0 += 1 }
+                let delay = airDelay.withLock { $0 }
+                if delay > .zero { try? await Task.sleep(for: delay) }
+                guard let (index, pm25) = air.withLock({ $0 }) else { return .json(["cod": 503, "message": "Service Unavailable"], status: 503) }
+                let hour = Int(Date().timeIntervalSince1970) / 3600 * 3600
+                let hours = request.path.hasSuffix("/forecast") ? 96 : 1
+                return .json([
+                    "coord": ["lon": Double(request.query["lon"] ?? "") ?? 0, "lat": Double(request.query["lat"] ?? "") ?? 0],
+                    "list": (0..<hours).map { ["dt": hour + $0 * 3600, "main": ["aqi": index], "components": ["pm2_5": pm25, "pm10": pm25 * 1.4]] },
+                ])
             default:
                 return .json(["cod": "404", "message": "Internal error"], status: 404)
             }

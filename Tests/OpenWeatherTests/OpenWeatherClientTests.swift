@@ -192,6 +192,32 @@ import WeatherBotTesting
         await server.shutdown()
     }
 
+    /// The reference answer of `/data/2.5/air_pollution` (aqi 1, PM2.5 5.36), and a forecast whose
+    /// readings come out of order, one with an index OpenWeather does not have.
+    @Test func theAirIsReadNowAndByTheHourAndAnIndexOutsideOneToFiveIsLeftOut() async throws {
+        let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/reference/openweather/air-pollution.json")
+        let now = (try? Data(contentsOf: reference)) ?? Data(#"{"coord":{"lon":50,"lat":50},"list":[{"dt":1748505600,"main":{"aqi":1},"components":{"pm2_5":5.36}}]}"#.utf8)
+        let forecast = Data(#"""
+            {"coord":{"lon":50,"lat":50},"list":[
+              {"dt":1748512800,"main":{"aqi":4},"components":{"pm2_5":61.9}},
+              {"dt":1748509200,"main":{"aqi":9},"components":{"pm2_5":1}},
+              {"dt":1748505600,"main":{"aqi":2},"components":{"pm2_5":-3}}]}
+            """#.utf8)
+        let paths = Mutex<[String]>([])
+        let server = try await LoopbackServer { request in
+            paths.withLock { $0.append(request.path) }
+            return LoopbackResponse(body: request.path.hasSuffix("/forecast") ? forecast : now)
+        }
+        defer { Task { await server.shutdown() } }
+        let current = try await client(server).airQuality(latitude: 50, longitude: 50)
+        #expect(current == [AirQuality(index: 1, pm25: 5.36, time: Date(timeIntervalSince1970: 1_748_505_600))])
+        let hours = try await client(server).airQuality(latitude: 50, longitude: 50, forecast: true)
+        #expect(hours.map(\.index) == [2, 4])
+        #expect(hours.map(\.pm25) == [nil, 61.9])
+        #expect(paths.withLock { $0 } == ["/data/2.5/air_pollution", "/data/2.5/air_pollution/forecast"])
+        #expect(OpenWeatherEndpoint(path: "/data/2.5/air_pollution/forecast") == .air)
+    }
+
     static let impossible: [([String], Double)] = [
         (["current", "temp"], 1e300),
         (["current", "feels_like"], -1e300),

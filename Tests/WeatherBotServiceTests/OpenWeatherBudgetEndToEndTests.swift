@@ -38,7 +38,9 @@ extension LoopbackTests {
             // Not a geocoder's miss: no name was searched in vain.
             #expect(!answers.contains { $0.contains("Ничего не нашлось") })
             #expect(loopback.weather.tooManyRequests == 0)
-            #expect(loopback.weather.requests == 6)
+            // Five searches and the neighbour's forecast, and its card's air (no chat's share).
+            #expect(loopback.weather.requests == 7)
+            #expect(loopback.weather.airCalls == 1)
 
             try await bot.stop()
             await loopback.shutdown()
@@ -78,8 +80,10 @@ extension LoopbackTests {
             telegram.sendText("/search Казань", from: 9302, language: "en")
             try await telegram.waitUntil("the English card") { state in state.sent.contains { $0.chatID == 9302 && $0.text.contains("Feels like") } }
             #expect(loopback.weather.forecastCalls == 1)
-            // The second search by the same name came from the geocoding cache too.
-            #expect(loopback.weather.requests == 2)
+            // The second search by the same name came from the geocoding cache too, and the
+            // second card's air from the air's.
+            #expect(loopback.weather.requests == 3)
+            #expect(loopback.weather.airCalls == 1)
             #expect(telegram.screen(9301).last?.text.contains("пасмурно") == true)
             #expect(telegram.screen(9302).last?.text.contains("overcast clouds") == true)
 

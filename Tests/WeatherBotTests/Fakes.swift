@@ -62,6 +62,12 @@ struct FakeWeather: WeatherSource {
     /// False as on the free plan: no minutes ahead.
     var minutes = true
     var hasMinutes: Bool { minutes }
+    /// The air now, and by the hour; nil as when the Air Pollution API fails.
+    var air: AirQuality?
+    var airHours: [AirQuality]?
+
+    func airQuality(at place: Place) async -> AirQuality? { air }
+    func airForecast(at place: Place) async -> [AirQuality]? { airHours }
 
     final class OnBehalf: Sendable {
         let chats = Mutex<[Int64?]>([])

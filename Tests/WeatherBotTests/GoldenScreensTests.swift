@@ -407,7 +407,27 @@ import WeatherBotStore
         try await freePlan.press(ru ? "По часам" : "Hourly")
         try await freePlan.press(ru ? "На 7 дней" : "7 days")
 
-        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines).joined(separator: "\n") + "\n"
+        // A sunny noon in a smoky city: UV high, the air moderate now and poor later today.
+        var sunny = Forecast.sample
+        sunny.timeZone = .offset(seconds: -10 * 3600)
+        sunny.current.uvIndex = 6.2
+        sunny.current.sunrise = now.addingTimeInterval(-4 * 3600)
+        sunny.current.sunset = now.addingTimeInterval(4 * 3600)
+        sunny.daily[0].uvIndex = 7.4
+        let airHours = (0..<24).map { AirQuality(index: $0 == 6 ? 4 : 3, pm25: 40, time: sunny.daily[0].time.addingTimeInterval(Double($0 - 6) * 3600)) }
+        let smoky = try Walk(
+            language: language, chatID: 80, weather: FakeWeather(forecast: sunny, air: AirQuality(index: 3, pm25: 37.6, time: now), airHours: airHours))
+        smoky.section("air and UV")
+        try await smoky.type(ru ? "Казань" : "Kazan")
+        try await smoky.press(ru ? "Да" : "Yes")
+        try await smoky.press(ru ? "По часам" : "Hourly")
+        try await smoky.press(ru ? "Сейчас" : "Now")
+        smoky.lines.append("")
+        smoky.lines.append("< the morning's forecast: " + DailyForecastView.text(
+            place: .kazan, forecast: sunny, day: DailySchedule.day(of: sunny.daily[0].time, in: sunny.timeZone.timeZone),
+            texts: .for(language), air: airHours))
+
+        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines + smoky.lines).joined(separator: "\n") + "\n"
     }
 
     @Test(arguments: Language.allCases)

@@ -108,6 +108,8 @@ import WeatherBotStore
             + [Piece(entry: "uvNow", inserted: [a, b, c], text: texts.uvNow(a, b, c))]
             + [Piece(entry: "uvDayMaximum", inserted: [a, b, c], text: texts.uvDayMaximum(a, b, c))]
             + two("hourlyLegend", texts.hourlyLegend) + one("settingsExample", texts.settingsExample)
+            + [Piece(entry: "airNow", inserted: [a, b], text: texts.airNow(a, b)), Piece(entry: "airNow(no particles)", inserted: [a], text: texts.airNow(a, nil))]
+            + counted("airParticles", texts.airParticles)
             + [true, false].flatMap { afternoon in
                 [true, false].flatMap { warmer in counts.map { Piece(entry: "comparedWithYesterday(\($0), \(warmer), \(afternoon))", inserted: ["\($0)"], text: texts.comparedWithYesterday($0, warmer, afternoon)) } }
             }

@@ -68,6 +68,39 @@ import WeatherBotStore
         #expect(!night.contains("🔆"))
     }
 
+    @Test func theCardSaysHowTheAirIsAndItsParticlesOnlyWhenTheyMatter() {
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        func line(_ air: AirQuality?, _ texts: Texts) -> String? {
+            WeatherViews.card(.moscow, .sample, texts, now: at, air: air).split(separator: "\n").first { $0.hasPrefix("🌫") }.map(String.init)
+        }
+        #expect(line(AirQuality(index: 1, pm25: 5.36, time: at), ru) == "🌫 Воздух: хороший")
+        #expect(line(AirQuality(index: 2, pm25: 12, time: at), en) == "🌫 Air: fair")
+        #expect(line(AirQuality(index: 3, pm25: 37.6, time: at), ru) == "🌫 Воздух: умеренный, PM2.5 38 мкг/м³")
+        #expect(line(AirQuality(index: 4, pm25: 62, time: at), en) == "🌫 Air: poor, PM2.5 62 µg/m³")
+        #expect(line(AirQuality(index: 5, time: at), ru) == "🌫 Воздух: очень плохой")
+        // No reading (the API failed or was late), or an index that is not one of the five: no line.
+        #expect(line(nil, ru) == nil)
+        #expect(line(AirQuality(index: 6, time: at), ru) == nil)
+    }
+
+    @Test func theDailyForecastWarnsOfPoorAirOnlyForItsOwnDay() {
+        let forecast = Forecast.sample
+        let zone = forecast.timeZone.timeZone
+        let day = DailySchedule.day(of: forecast.daily[0].time, in: zone)
+        let noon = DailySchedule.noon(of: day, in: zone)!
+        func text(_ hours: [(offset: Double, index: Int)]?, _ texts: Texts) -> String {
+            DailyForecastView.text(
+                place: .moscow, forecast: forecast, day: day, texts: texts,
+                air: hours?.map { AirQuality(index: $0.index, time: noon.addingTimeInterval($0.offset * 3600)) })
+        }
+        #expect(text([(0, 2), (3, 4), (6, 3)], ru).contains("😷 Воздух сегодня будет плохим"))
+        #expect(text([(0, 5)], en).contains("😷 The air will be very poor today"))
+        #expect(!text([(0, 3), (5, 2)], ru).contains("😷"))
+        // Tomorrow's poor air is tomorrow's forecast's to tell.
+        #expect(!text([(0, 2), (24, 5)], ru).contains("😷"))
+        #expect(!text(nil, ru).contains("😷"))
+    }
+
     @Test func theDailyForecastSaysHowTodayComparesWithYesterdayOnlyWhenItKnowsAndItMatters() {
         let forecast = Forecast.sample
         let today = forecast.daily[0]

@@ -1,0 +1,94 @@
+public import BotClock
+public import Foundation
+
+/// The air at a place at one time, as OpenWeather's Air Pollution API tells it.
+public struct AirQuality: Codable, Sendable, Hashable {
+    /// OpenWeather's index: 1 good, 2 fair, 3 moderate, 4 poor, 5 very poor.
+    public var index: Int
+    /// Fine particles, µg/m³, when given.
+    public var pm25: Double?
+    public var time: Date
+
+    public init(index: Int, pm25: Double? = nil, time: Date) {
+        self.index = index
+        self.pm25 = pm25
+        self.time = time
+    }
+}
+
+/// `/data/2.5/air_pollution` (one reading) and `/data/2.5/air_pollution/forecast` (one an hour).
+struct AirPollutionBody: Decodable {
+    struct Reading: Decodable {
+        struct Main: Decodable {
+            var aqi: Int
+        }
+        struct Components: Decodable {
+            var pm25: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case pm25 = "pm2_5"
+            }
+        }
+        var dt: Double
+        var main: Main
+        var components: Components?
+    }
+
+    var list: [Reading]
+
+    /// The readings whose index is one of OpenWeather's five, in time order; a PM2.5 that is not
+    /// a finite non-negative number is left out.
+    var readings: [AirQuality] {
+        list.compactMap { reading in
+            guard (1...5).contains(reading.main.aqi), reading.dt.isFinite else { return nil }
+            let pm25 = reading.components?.pm25.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            return AirQuality(index: reading.main.aqi, pm25: pm25, time: Date(timeIntervalSince1970: reading.dt))
+        }
+        .sorted { $0.time < $1.time }
+    }
+}
+
+/// Air readings kept per place cell (the point to 0.01°, as the weather) for half an hour, the
+/// reading now and the forecast apart, shared by everyone asking: concurrent look-ups of one cell
+/// share one call, and a failure is not kept.
+public actor AirQualityCache {
+    public enum Kind: Sendable, Hashable {
+        case now, forecast
+    }
+
+    private struct Key: Hashable {
+        var kind: Kind
+        var latitude: Int
+        var longitude: Int
+    }
+
+    private let freshFor: TimeInterval
+    private let capacity: Int
+    private let clock: any WallClock
+    private var entries: [Key: (readings: [AirQuality], fetchedAt: Date)] = [:]
+    private var inFlight: [Key: Task<[AirQuality], any Error>] = [:]
+
+    public init(freshFor: Duration = .seconds(1800), capacity: Int = 10_000, clock: any WallClock = SystemWallClock()) {
+        self.freshFor = freshFor.timeInterval
+        self.capacity = max(1, capacity)
+        self.clock = clock
+    }
+
+    /// The readings of `kind` at a point: those fetched within ``freshFor``, else what `fetch`
+    /// gets. The fetch runs on its own: a caller that stops waiting leaves it to fill the cache.
+    public func readings(
+        _ kind: Kind, latitude: Double, longitude: Double, fetch: @escaping @Sendable () async throws -> [AirQuality]
+    ) async throws -> [AirQuality] {
+        let key = Key(kind: kind, latitude: Int((latitude * 100).rounded()), longitude: Int((longitude * 100).rounded()))
+        if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor { return entry.readings }
+        if let running = inFlight[key] { return try await running.value }
+        if CallContext.cachedOnly { throw NotCached() }
+        let task = Task { try await fetch() }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
+        let readings = try await task.value
+        if entries[key] == nil, entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        entries[key] = (readings, clock.date)
+        return readings
+    }
+}
