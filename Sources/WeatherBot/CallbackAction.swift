@@ -53,8 +53,9 @@ public enum CallbackAction: Sendable, Hashable {
     case cancelDaily(id: Int64, by: Int64? = nil)
     /// A switch of the /alerts message, saying what it sets (so a double tap does not undo itself).
     case notices(NoticeSwitch, on: Bool)
-    /// A choice of the /settings message.
-    case setting(SettingChoice)
+    /// A choice of the /settings message, with the chat's ``SettingChoice/epoch(of:)`` when it was
+    /// drawn: the message of a chat since reset is stale.
+    case setting(SettingChoice, epoch: Int)
 
     /// The most bytes callback data may have.
     public static let maximumLength = 64
@@ -86,7 +87,7 @@ public enum CallbackAction: Sendable, Hashable {
         case .dailyOff(let confirmed, let question): "do:\(confirmed ? "y" : "n"):\(question)"
         case .cancelDaily(let id, let member): "dc:\(id)" + (member.map { ":\($0)" } ?? "")
         case .notices(let which, let on): "al:\(which.rawValue):\(on ? "1" : "0")"
-        case .setting(let choice): "st:\(choice.code)"
+        case .setting(let choice, let epoch): "st:\(choice.code):\(epoch)"
         }
     }
 
@@ -158,9 +159,9 @@ public enum CallbackAction: Sendable, Hashable {
         case ("al", 3):
             guard let which = NoticeSwitch(rawValue: String(parts[1])), parts[2] == "1" || parts[2] == "0" else { return nil }
             self = .notices(which, on: parts[2] == "1")
-        case ("st", 3):
-            guard let choice = SettingChoice(setting: parts[1], value: parts[2]) else { return nil }
-            self = .setting(choice)
+        case ("st", 4):
+            guard let choice = SettingChoice(setting: parts[1], value: parts[2]), let epoch = Self.number(parts[3], digits: 15) else { return nil }
+            self = .setting(choice, epoch: epoch)
         case ("rs", 3), ("do", 3):
             guard parts[1] == "y" || parts[1] == "n", let question = number(2) else { return nil }
             self = parts[0] == "rs" ? .reset(confirmed: parts[1] == "y", question: question) : .dailyOff(confirmed: parts[1] == "y", question: question)

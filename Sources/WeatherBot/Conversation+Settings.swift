@@ -35,6 +35,12 @@ public enum SettingChoice: Sendable, Hashable {
         }
     }
 
+    /// What a chat's /settings buttons carry to tell a message drawn before a /reset: the
+    /// millisecond its record was made (a reset makes it anew).
+    static func epoch(of chat: ChatRecord) -> Int {
+        Int((chat.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
     /// `settings` with this choice made.
     func applied(to settings: ChatSettings) -> ChatSettings {
         var settings = settings
@@ -63,21 +69,35 @@ public enum SettingChoice: Sendable, Hashable {
 /// `/settings`: units, language and clock, one message of toggles that each press redraws.
 extension Conversation {
     func settingsCommand(_ context: inout Context) {
-        let message = settingsMessage(context.texts)
+        let message = settingsMessage(context.texts, epoch: SettingChoice.epoch(of: context.chat))
         context.replies.append(.send(text: message.text, markup: .inline(message.keyboard)))
     }
 
     /// A button of the /settings message: in a group an administrator's; the chat's settings
-    /// change, and the message is drawn again in them (in the language just chosen, too).
-    func pressSetting(_ choice: SettingChoice, queryID: String, messageID: Int?, _ context: inout Context) async {
+    /// change, and the message is drawn again in them (in the language just chosen, too). A
+    /// choice made already changes nothing; a message from before a /reset is stale, and is
+    /// drawn again as the settings are now.
+    func pressSetting(_ choice: SettingChoice, epoch: Int, queryID: String, messageID: Int?, _ context: inout Context) async {
+        let current = SettingChoice.epoch(of: context.chat)
+        // A millisecond either way: the store keeps times to the millisecond, rounded.
+        guard abs(epoch - current) <= 1 else {
+            stale(queryID, &context)
+            if let messageID {
+                let message = settingsMessage(context.texts, epoch: current)
+                context.replies.append(.edit(.id(messageID), text: message.text, keyboard: message.keyboard))
+            }
+            return
+        }
         guard await mayChangeShared(&context) else { return refuseMember(queryID, &context) }
-        let settings = choice.applied(to: context.chat.settings)
-        guard settings != context.chat.settings else { return context.answer(queryID) }
+        guard !choice.isChosen(in: context.chat.settings, context.language) else { return context.answer(queryID) }
+        var settings = choice.applied(to: context.chat.settings)
+        // Another language keeps the pressure unit the chat reads now, not the new language's default.
+        if case .language = choice, settings.pressure == nil { settings.pressure = context.chat.settings.pressure(in: context.language) }
         context.chat.settings = settings
         context.language = settings.language ?? context.telegramLanguage
         context.chat.language = context.language
         context.answer(queryID, context.texts.settingsSaved)
-        let message = settingsMessage(context.texts)
+        let message = settingsMessage(context.texts, epoch: current)
         if let messageID {
             context.replies.append(.edit(.id(messageID), text: message.text, keyboard: message.keyboard))
         } else {
@@ -86,7 +106,7 @@ extension Conversation {
     }
 
     /// The settings as they stand, an example in them, and a row of choices for each.
-    func settingsMessage(_ texts: Texts) -> (text: String, keyboard: InlineKeyboardMarkup) {
+    func settingsMessage(_ texts: Texts, epoch: Int) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let settings = texts.settings
         let languageName = settings.language.map { texts.languageNames[$0] ?? $0.rawValue } ?? texts.settingsAsInTelegram
         let example = [
@@ -105,7 +125,7 @@ extension Conversation {
         ]
         func button(_ title: String, _ choice: SettingChoice) -> InlineKeyboardButton {
             InlineKeyboardButton(
-                text: choice.isChosen(in: settings, texts.language) ? "✓ \(title)" : title, callbackData: CallbackAction.setting(choice).encoded)
+                text: choice.isChosen(in: settings, texts.language) ? "✓ \(title)" : title, callbackData: CallbackAction.setting(choice, epoch: epoch).encoded)
         }
         let rows: [[InlineKeyboardButton]] = [
             [button("°C", .temperature(.celsius)), button("°F", .temperature(.fahrenheit))],

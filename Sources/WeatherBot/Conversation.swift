@@ -426,8 +426,8 @@ public struct Conversation: Sendable {
             await cancelDaily(id: id, by: owner, queryID: queryID, messageID: messageID, &context)
         case .notices(let which, let on):
             await pressNotices(which, on: on, queryID: queryID, messageID: messageID, &context)
-        case .setting(let choice):
-            await pressSetting(choice, queryID: queryID, messageID: messageID, &context)
+        case .setting(let choice, let epoch):
+            await pressSetting(choice, epoch: epoch, queryID: queryID, messageID: messageID, &context)
         case .dailyOff(let confirmed, let question):
             guard question == current, case .confirmingDailyOff = context.state else {
                 return stale(queryID, &context)

@@ -188,13 +188,13 @@ public struct NoticeChecker: Service {
     }
 
     /// A chat's step is committed: when it changed what notices watch for the chat (notices on or
-    /// off, their settings, its city or language, a reset), the chat's cell watch changes now, not
+    /// off, their settings, its city, language or units, a reset), the chat's cell watch changes now, not
     /// at the next round, and a cell it joins is checked at once from the weather in the cache, so
     /// a chat that turns notices on while rain is coming is told then.
     public func chatCommitted(before: ChatRecord?, after: ChatRecord, forgotten: Bool) {
         func watched(_ chat: ChatRecord?) -> NoticeChat? {
             guard let chat, chat.notices.isOn, chat.isActive, let place = chat.currentPlace else { return nil }
-            return NoticeChat(chatID: chat.id, language: chat.language, place: place, settings: chat.notices)
+            return NoticeChat(chatID: chat.id, language: chat.language, place: place, settings: chat.notices, chatSettings: chat.settings)
         }
         let old = watched(before), new = forgotten ? nil : watched(after)
         guard old != new else { return }

@@ -4,8 +4,9 @@ import Synchronization
 public import TelegramBotAPI
 public import WeatherBot
 
-/// Tells a group's administrators with `getChatMember`, each answer remembered for a few minutes:
-/// a member pressing delete buttons in turn costs one request, not one each.
+/// Tells a group's administrators with `getChatMember`, each answer remembered for a minute: a
+/// member pressing buttons in turn costs one request, not one each, and a promotion or a demotion
+/// counts within the minute.
 public final class TelegramChatMembership: ChatMembership, Sendable {
     private struct Key: Hashable {
         var chatID: Int64
@@ -17,7 +18,7 @@ public final class TelegramChatMembership: ChatMembership, Sendable {
     private let memory: Duration
     private let answers = Mutex<[Key: (isAdministrator: Bool, until: ContinuousClock.Instant)]>([:])
 
-    public init(client: TelegramClient, logger: Logger, memory: Duration = .seconds(300)) {
+    public init(client: TelegramClient, logger: Logger, memory: Duration = .seconds(60)) {
         self.client = client
         self.logger = logger
         self.memory = memory

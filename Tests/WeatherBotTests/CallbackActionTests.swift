@@ -11,9 +11,9 @@ import WeatherBotStore
         .deleteFavorite(id: 42), .deleteFavorite(id: 42, by: 4_503_599_627_370_495), .cancelDaily(id: 1, by: 7), .moveFavorite(id: 3, up: true), .moveFavorite(id: 3, up: false),
         .reset(confirmed: true, question: 9), .reset(confirmed: false, question: 0), .dailyOff(confirmed: true, question: 3), .dailyOff(confirmed: false, question: 12),
         .chart(.hours, .city(mark: 12)), .chart(.week, .favorite(999_999_999_999)), .chartView(.week, .subscription(42)), .chartView(.hours, .defaultCity),
-        .setting(.temperature(.fahrenheit)), .setting(.temperature(.celsius)), .setting(.windSpeed(.kilometresPerHour)), .setting(.windSpeed(.milesPerHour)),
-        .setting(.pressure(.inchesOfMercury)), .setting(.pressure(.millimetresOfMercury)), .setting(.language(nil)), .setting(.language(.en)),
-        .setting(.clock(.twelveHour)), .setting(.clock(.twentyFourHour)),
+        .setting(.temperature(.fahrenheit), epoch: 1_764_288_000_123), .setting(.temperature(.celsius), epoch: 1_764_288_000_123), .setting(.windSpeed(.kilometresPerHour), epoch: 1_764_288_000_123), .setting(.windSpeed(.milesPerHour), epoch: 1_764_288_000_123),
+        .setting(.pressure(.inchesOfMercury), epoch: 1_764_288_000_123), .setting(.pressure(.millimetresOfMercury), epoch: 1_764_288_000_123), .setting(.language(nil), epoch: 1_764_288_000_123), .setting(.language(.en), epoch: 1_764_288_000_123),
+        .setting(.clock(.twelveHour), epoch: 1_764_288_000_123), .setting(.clock(.twentyFourHour), epoch: 1_764_288_000_123),
     ]
 
     @Test(arguments: actions)
@@ -27,7 +27,8 @@ import WeatherBotStore
         "pk:1:2:3", "man:1", "wx:", "CY:1", "v:n", "v:x:c", "v:h2:c", "v:n:z", "r:n:c:1", "v:h:c", "v:n:f", "v:n:f-1", "v:n:cc", "v:n:c12345", "v:n:c-1", "o:s", "fm:x", "fd:", "fd:1:2:3", "fd:1:-2", "fd:1:12345678901234567", "dc:1:", "fu:1:2",
         "rs:x:1", "rs:y", "fu:-3", "fa:n:", "o:f1.5", "cy:9999999999999", String(repeating: "a", count: 65),
         "cy:1\u{0}", "cw:", "cw:1:2", "rq:1:x:Paris", "rq:1:b:", "rq:1:b", "rq::b:Paris", "rq:1:b:a\u{7}", "ch:x:c", "ch:h", "cv:H:c", "cv:w:c:1", "ch:hw:c", "'; DROP TABLE chat; --", "🙂", "cy:٣",
-        "st:", "st:t", "st:t:k", "st:t:F", "st:w:kph", "st:p:atm", "st:l:de", "st:l:", "st:h:13", "st:x:c", "st:t:c:1",
+        "st:", "st:t", "st:t:c", "st:t:k:1", "st:t:F:1", "st:w:kph:1", "st:p:atm:1", "st:l:de:1", "st:l::1", "st:h:13:1", "st:x:c:1", "st:t:c:",
+        "st:t:c:-1", "st:t:c:1:2",
     ])
     func garbageDecodesToNil(_ data: String) {
         #expect(CallbackAction(encoded: data) == nil)

@@ -97,23 +97,47 @@ import WeatherBotStore
         let mine = try Chat(id: 5)
         let other = try Chat(id: 6)
         _ = try await other.send(.command(.settings))
+        _ = try await mine.send(.command(.settings))
+        let epoch = SettingChoice.epoch(of: try #require(try mine.database.chat(5)))
         // Every choice pressed in chat 5, and garbage: chat 6 keeps its defaults.
         for choice: SettingChoice in [.temperature(.fahrenheit), .windSpeed(.milesPerHour), .pressure(.hectopascals), .language(.en), .clock(.twelveHour)] {
-            _ = try await mine.send(.button(.setting(choice)), query: "q", messageID: 1)
+            _ = try await mine.send(.button(.setting(choice, epoch: epoch)), query: "q", messageID: 1)
         }
-        let forged = try await mine.send(.button(CallbackAction(encoded: "st:t:k")), query: "q", messageID: 1)
+        let forged = try await mine.send(.button(CallbackAction(encoded: "st:t:k:\(epoch)")), query: "q", messageID: 1)
         #expect(forged.replies.first?.text != nil)
         #expect(try mine.database.chat(5)?.settings.stored == "t=f w=mph p=hpa l=en h=12")
         #expect(try other.database.chat(6)?.settings == .defaults)
     }
 
-    @Test func resetForgetsTheSettings() async throws {
+    @Test func resetForgetsTheSettingsAndTheOldMessageIsStale() async throws {
         let chat = try Chat()
-        _ = try await chat.send(.button(.setting(.temperature(.fahrenheit))), query: "q", messageID: 1)
+        let old = try await chat.send(.command(.settings))
+        _ = try await chat.press("°F", in: old, messageID: 8)
         let question = try await chat.send(.command(.reset))
         _ = try await chat.press("Да", in: question)
         #expect(try chat.database.chat(chat.id)?.settings == .defaults)
+        // The message from before the reset saves nothing, and shows the settings as they are.
+        let stale = try await chat.press("12 часов", in: old, messageID: 8)
+        #expect(stale.replies.first == .answer(callbackQueryID: "q", text: "Эта кнопка уже неактуальна"), "\(stale.replies)")
+        guard case .edit(.id(8), let text, _)? = stale.replies.last else {
+            Issue.record("expected the old message drawn again, got \(stale.replies)")
+            return
+        }
+        #expect(text.contains("Температура: °C") && text.contains("Время: 24 часа"))
+        #expect(try chat.database.chat(chat.id)?.settings == .defaults)
         let shown = try await chat.send(.command(.settings))
         #expect(keyboard(shown).contains("✓ °C"))
+    }
+
+    @Test func theChoiceMadeAlreadyChangesNothingAndAnotherLanguageKeepsThePressureUnit() async throws {
+        let chat = try Chat()
+        let shown = try await chat.send(.command(.settings))
+        let same = try await chat.press("°C", in: shown, messageID: 8)
+        #expect(same.replies == [.answer(callbackQueryID: "q", text: nil)])
+        #expect(try chat.database.chat(chat.id)?.settings == .defaults)
+        // Russian reads mm Hg; English chosen, it still does (the unit shown stays what it was).
+        let english = try await chat.press("English", in: shown, messageID: 8)
+        #expect(english.replies.last?.text?.contains("Pressure: mmHg") == true, "\(english.replies)")
+        #expect(try chat.database.chat(chat.id)?.settings == ChatSettings(pressure: .millimetresOfMercury, language: .en))
     }
 }
