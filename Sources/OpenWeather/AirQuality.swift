@@ -74,6 +74,13 @@ public actor AirQualityCache {
         self.clock = clock
     }
 
+    /// The readings of `kind` at a point fetched within ``freshFor``; nil when there are none.
+    public func cached(_ kind: Kind, latitude: Double, longitude: Double) -> [AirQuality]? {
+        let key = Key(kind: kind, latitude: Int((latitude * 100).rounded()), longitude: Int((longitude * 100).rounded()))
+        guard let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor else { return nil }
+        return entry.readings
+    }
+
     /// The readings of `kind` at a point: those fetched within ``freshFor``, else what `fetch`
     /// gets. The fetch runs on its own: a caller that stops waiting leaves it to fill the cache.
     public func readings(

@@ -113,6 +113,8 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     /// nice-to-have: its calls are the background's (the last tenth of the day's budget is not
     /// theirs), no chat's share, and a refusal or failure is never told to anyone.
     private func air(_ kind: AirQualityCache.Kind, at place: Place) async -> [AirQuality]? {
+        // Most cards find the air kept: no task, no timer.
+        if let kept = await airCache.cached(kind, latitude: place.latitude, longitude: place.longitude) { return kept }
         let (client, metrics, logger, cache) = (client, metrics, logger, airCache)
         let (latitude, longitude) = (place.latitude, place.longitude)
         let lookUp: @Sendable () async -> [AirQuality]? = {

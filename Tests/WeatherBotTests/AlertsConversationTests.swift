@@ -85,6 +85,12 @@ import WeatherBotSQLite
         // A user who copies the hint's example with a dash of their own.
         _ = try await chat.send(.command(.alerts("quiet 23:30 – 6:45")))
         #expect(try settings(chat).quiet == .hours(QuietHours(start: 23 * 60 + 30, end: 6 * 60 + 45)!))
+        // As a 12-hour clock writes them, as /daily's times are.
+        _ = try await chat.send(.command(.alerts("quiet 11pm-6am")))
+        #expect(try settings(chat).quiet == .hours(QuietHours(start: 23 * 60, end: 6 * 60)!))
+        _ = try await chat.send(.command(.alerts("quiet 10 вечера - 7 утра")))
+        #expect(try settings(chat).quiet == .hours(QuietHours(start: 22 * 60, end: 7 * 60)!))
+        _ = try await chat.send(.command(.alerts("quiet 23:30 – 6:45")))
         let bad = try await chat.send(.command(.alerts("quiet 25:00-07:00")))
         #expect(bad.replies.first?.text?.hasPrefix("Не понимаю часы «25:00-07:00»") == true)
         // The same start and end: read, and told why it is no quiet hours.
