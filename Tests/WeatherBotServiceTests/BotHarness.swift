@@ -74,7 +74,7 @@ final class BotHarness {
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         intake: Intake = .polling, outbox: OutboxSender.Configuration = .init(), metrics: BotMetrics = BotMetrics(),
         registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil, mapsURL: URL? = nil,
-        budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil
+        budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil, airPatience: Duration = .milliseconds(1500)
     ) async throws {
         switch store {
         case .file(let path):
@@ -106,7 +106,7 @@ final class BotHarness {
             client: OpenWeatherClient(
                 apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: CountingTransport(transport, metrics: metrics, openWeather: true),
                 requestTimeout: .seconds(30), budget: openWeatherBudget),
-            clock: clock, logger: logger, metrics: metrics)
+            clock: clock, logger: logger, metrics: metrics, airPatience: airPatience)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
         let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, logger: logger) }
@@ -212,12 +212,12 @@ final class Loopback {
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), outbox: OutboxSender.Configuration = .init(),
         metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil,
-        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil
+        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil, airPatience: Duration = .milliseconds(1500)
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, intake: intake, outbox: outbox, metrics: metrics, registry: registry,
-            logger: logger, mapsURL: mapsURL, budget: budget, quietHours: quietHours)
+            logger: logger, mapsURL: mapsURL, budget: budget, quietHours: quietHours, airPatience: airPatience)
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.
