@@ -75,11 +75,10 @@ extension Conversation {
         let rendered: WeatherViews.Rendered
         let shown: Shown
         do {
-            // The card's air is looked up beside its weather; a reading late or failed leaves its line out.
-            let looked = place
-            async let air: AirQuality? = view == .now ? weather.airQuality(at: looked) : nil
             var report = try await weather.weather(at: place, language: context.language, refresh: refresh)
-            report.air = await air
+            // The card's air once its weather is in, so that the air's call never takes the
+            // minute's slot the weather needed; a reading late or failed leaves its line out.
+            if view == .now { report.air = await weather.airQuality(at: place) }
             shown = report.isStale ? .stale : .fresh(fetchedAt: report.fetchedAt)
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored

@@ -315,12 +315,12 @@ public struct DailyScheduler: Service {
         let fetching = pending.filter { $0.due.timeIntervalSince(now) <= lead }.sorted { $0.due < $1.due }
         guard !fetching.isEmpty else { return 0 }
         let fetched = await sum(over: fetching) { cell in
-            // The day's air too, beside it: the forecast then finds it kept.
-            async let air = weather.airForecast(at: cell.place)
             let report = try? await CallContext.$priority.withValue(.soon) {
                 try await weather.weather(at: cell.place, language: cell.language, fetchedAfter: cell.due.addingTimeInterval(-acceptedAge))
             }
-            _ = await air
+            // The day's air too, after it (never ahead of it for the minute's calls): the forecast
+            // then finds it kept.
+            _ = await weather.airForecast(at: cell.place)
             return report?.isStale == false ? 1 : 0
         }
         logger.info("weather fetched ahead for daily forecasts", metadata: ["cells": "\(fetched)", "of": "\(fetching.count)"])
