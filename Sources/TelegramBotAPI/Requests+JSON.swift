@@ -82,3 +82,16 @@ private func writeText(_ text: String, parseMode: String?, linkPreviewOptions: L
         linkPreviewOptions.write(to: &json)
     }
 }
+
+extension GetUpdates: JSONWritable {
+    /// Every long poll writes one: its keys as the encoder sorts them.
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("allowed_updates")
+            json.array(allowedUpdates) { json, kind in json.string(kind) }
+            json.field("limit", limit)
+            if let offset { json.field("offset", offset) }
+            json.field("timeout", timeout)
+        }
+    }
+}

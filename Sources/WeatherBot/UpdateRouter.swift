@@ -56,7 +56,7 @@ public enum UpdateRouter {
             else { return isPrivate ? .unsupported : .ignored }
             return .location(latitude: location.latitude, longitude: location.longitude)
         }
-        guard var text = message.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        guard var text = message.text?.trimmingWhitespace, !text.isEmpty else {
             return isPrivate ? .unsupported : .ignored
         }
         if text.hasPrefix("/") {
@@ -118,7 +118,7 @@ public enum UpdateRouter {
     static func command(_ text: String) -> Command {
         let body = text.dropFirst()
         let head = body.prefix { !$0.isWhitespace }
-        let arguments = body.dropFirst(head.count).trimmingCharacters(in: .whitespacesAndNewlines)
+        let arguments = body.dropFirst(head.count).trimmingWhitespace
         let name = head.split(separator: "@", maxSplits: 1).first.map { $0.lowercased() } ?? ""
         switch name {
         case "start": return StartParameter(rawValue: arguments).map(Command.startAt) ?? .start

@@ -97,6 +97,8 @@ import Testing
             Update(updateId: 4, callbackQuery: CallbackQuery(id: "q", from: user, message: Message(messageId: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
             Update(updateId: 5, callbackQuery: CallbackQuery(id: "q", from: user, inlineMessageID: "im", data: "iv:n:ru:1.0000:2.0000")),
             Update(updateId: 6, inlineQuery: InlineQuery(id: "iq", from: user, query: "Казань", chatType: "private", location: Location(latitude: 1.5, longitude: -2))),
+            GetUpdates(offset: 1_000_001, limit: 100, timeout: 30, allowedUpdates: ["message", "callback_query"]),
+            GetUpdates(offset: nil, limit: 1, timeout: 0, allowedUpdates: []),
         ]
         for value in values {
             let written = try JSONSerialization.jsonObject(with: value.jsonData) as? NSDictionary
