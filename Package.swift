@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -31,17 +30,17 @@ let package = Package(
         // Time: the wall clock every part reads, a manual one for simulated days, and Duration in
         // Foundation's seconds. Below every other module.
         .target(name: "BotClock"),
-        // The one-method HTTP transport both API clients share, its AsyncHTTPClient implementation,
-        // proxies, and the redaction of secrets.
+        // The one-method HTTP transport both API clients share, its implementation on SwiftNIO
+        // (TLS, HTTP and SOCKS5 proxies), the event loop the bot runs on, and the redaction of secrets.
         .target(
             name: "HTTPTransport",
             dependencies: [
-                "BotClock",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         // Bot API types and a client over the transport; photos are uploaded as multipart/form-data.
@@ -177,6 +176,8 @@ let package = Package(
                 "WeatherBot",
                 "WeatherBotStore",
                 "WeatherBotTesting",
+                "TelegramBotAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

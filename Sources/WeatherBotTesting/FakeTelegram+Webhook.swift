@@ -126,7 +126,7 @@ extension FakeTelegram {
     private func postDue(connection: Int) async {
         // The transport keeps at most 32 connections to one host: one transport per 32 connections.
         let transport = transports.withLock { transports in
-            while transports.count <= connection / 32 { transports.append(AsyncHTTPTransport()) }
+            while transports.count <= connection / 32 { transports.append(NIOHTTPTransport()) }
             return transports[connection / 32]
         }
         while let (index, webhook, json) = await nextPost() {

@@ -163,7 +163,7 @@ public final class FakeTelegram: Sendable {
     let observer: (any FakeTelegramObserver)?
     let token: String
     /// The connections posting to the webhook, made as they are first needed.
-    let transports = Locked<[AsyncHTTPTransport]>([])
+    let transports = Locked<[NIOHTTPTransport]>([])
     /// How long after a failed post an update is posted again (Telegram waits longer).
     public static let retryDelay: Duration = .milliseconds(200)
     /// The longest a long poll is held, whatever timeout it asks for.

@@ -64,8 +64,8 @@ struct BotApplication {
     /// What the process talks and counts through, made once: a standby's HTTP server and the
     /// bot it becomes share them.
     struct Clients {
-        let telegramTransport: AsyncHTTPTransport
-        let openWeatherTransport: AsyncHTTPTransport
+        let telegramTransport: NIOHTTPTransport
+        let openWeatherTransport: NIOHTTPTransport
         /// The bot's counters, kept for /metrics when the HTTP endpoints are on.
         let registry: PrometheusCollectorRegistry
         let metrics: BotMetrics
@@ -81,8 +81,8 @@ struct BotApplication {
         // One client for both APIs, unless they go through different proxies.
         let telegramProxy = configuration.telegram.proxy.proxy
         let openWeatherProxy = configuration.openWeather.proxy.proxy
-        let telegramTransport = AsyncHTTPTransport(proxy: telegramProxy)
-        let openWeatherTransport = openWeatherProxy == telegramProxy ? telegramTransport : AsyncHTTPTransport(proxy: openWeatherProxy)
+        let telegramTransport = NIOHTTPTransport(proxy: telegramProxy)
+        let openWeatherTransport = openWeatherProxy == telegramProxy ? telegramTransport : NIOHTTPTransport(proxy: openWeatherProxy)
         for (api, choice) in [("Telegram", configuration.telegram.proxy), ("OpenWeather", configuration.openWeather.proxy)] where choice.proxy != nil {
             logger.info("\(api) requests go through a proxy", metadata: ["proxy": "\(choice)"])
         }
@@ -165,7 +165,7 @@ struct BotApplication {
             "weatherbot started",
             metadata: ["database": "\(location)", "updates": "\(configuration.telegram.webhook.map { "webhook \($0.url)" } ?? "polling")"])
         do {
-            try await group.run()
+            try await withTaskExecutorPreference(LoopExecutor.shared) { try await group.run() }
         } catch let error as TelegramError where error.isUnauthorized {
             throw StartFailure(message: "Telegram rejected the bot token (\(error.reason)). Check TELEGRAM_BOT_TOKEN.")
         } catch let error as NotLeading {

@@ -9,7 +9,7 @@ import WeatherBotTesting
     static let key = "test-key-not-real"
 
     func client(_ server: LoopbackServer) -> OpenWeatherClient {
-        OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(30))
+        OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(30))
     }
 
     @Test func directGeocodingReadsLocalNamesAndToleratesMissingOnes() async throws {
@@ -123,7 +123,7 @@ import WeatherBotTesting
         let server = try await Self.freePlanOnly()
         defer { Task { await server.shutdown() } }
         let client = OpenWeatherClient(
-            apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), budget: CallBudget(.init(perMinute: 4, perChat: 0)))
+            apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: CallBudget(.init(perMinute: 4, perChat: 0)))
         // One Call refused (one slot), then the pair (two more): one slot is left.
         _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
         #expect(client.budget?.lastMinute == [.onecall: 1, .weather: 1, .forecast: 1])
@@ -137,7 +137,7 @@ import WeatherBotTesting
                 : request.path == "/data/2.5/weather" ? Fixture.response("weather25-tbilisi") : Fixture.response("forecast25-tbilisi")
         }
         defer { Task { await server.shutdown() } }
-        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), fallbackMemory: .zero)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), fallbackMemory: .zero)
         _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
         _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
         #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2)
@@ -269,13 +269,13 @@ import WeatherBotTesting
     @Test func afterA429NoCallIsMadeUntilThePauseEnds() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
         defer { Task { await server.shutdown() } }
-        let paused = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), rateLimitPause: .seconds(60))
+        let paused = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .seconds(60))
         for _ in 0..<5 {
             let error = await #expect(throws: OpenWeatherError.self) { try await paused.geocode("Казань") }
             #expect(error?.code == .rateLimited)
         }
         #expect(server.requests.count == 1)
-        let brief = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), rateLimitPause: .zero)
+        let brief = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .zero)
         _ = try? await brief.geocode("Казань")
         _ = try? await brief.geocode("Казань")
         #expect(server.requests.count == 3)
@@ -328,7 +328,7 @@ import WeatherBotTesting
         }
         defer { Task { await server.shutdown() } }
         let client = OpenWeatherClient(
-            apiKey: Self.key, apiURL: server.url, transport: AsyncHTTPTransport(), budget: CallBudget(.init(perMinute: 5, perChat: 0)))
+            apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: CallBudget(.init(perMinute: 5, perChat: 0)))
         let outcomes = await withTaskGroup(of: OpenWeatherError.Code?.self) { group in
             for _ in 0..<12 {
                 group.addTask {

@@ -19,7 +19,7 @@ import WeatherBotTesting
             return Fixture.response("onecall-kazan-ru")
         }
         defer { Task { await server.shutdown() } }
-        let client = OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: AsyncHTTPTransport())
+        let client = OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: NIOHTTPTransport())
         let cache = WeatherCache { latitude, longitude, language in
             try await client.forecast(latitude: latitude, longitude: longitude, language: language)
         }

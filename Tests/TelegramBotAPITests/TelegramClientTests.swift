@@ -20,7 +20,7 @@ import WeatherBotTesting
         }
 
         var client: TelegramClient {
-            TelegramClient(token: TelegramClientTests.token, apiURL: server.url, transport: AsyncHTTPTransport())
+            TelegramClient(token: TelegramClientTests.token, apiURL: server.url, transport: NIOHTTPTransport())
         }
     }
 
@@ -189,7 +189,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in .json([:]) }
         let url = server.url
         await server.shutdown()
-        let client = TelegramClient(token: Self.token, apiURL: url, transport: AsyncHTTPTransport())
+        let client = TelegramClient(token: Self.token, apiURL: url, transport: NIOHTTPTransport())
         let error = await #expect(throws: TelegramError.self) { try await client.getMe() }
         #expect(error?.code == .transport)
         #expect(error?.isTransient == true)
@@ -203,7 +203,7 @@ import WeatherBotTesting
             return .json(["ok": true, "result": true])
         }
         defer { Task { await server.shutdown() } }
-        let client = TelegramClient(token: Self.token, apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(1))
+        let client = TelegramClient(token: Self.token, apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(1))
         let started = ContinuousClock.now
         let error = await #expect(throws: TelegramError.self) { try await client.sendChatAction(chatID: 1, action: .typing) }
         #expect(error?.code == .transport)

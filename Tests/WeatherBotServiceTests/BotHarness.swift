@@ -92,7 +92,7 @@ final class BotHarness {
             pool = running
             database = postgres
         }
-        let transport = AsyncHTTPTransport()
+        let transport = NIOHTTPTransport()
         // As the executable does: the day's count stored by earlier runs is where a budget starts.
         var openWeatherBudget: CallBudget?
         if let budget { openWeatherBudget = await OpenWeatherUsage.budget(budget, from: database) }

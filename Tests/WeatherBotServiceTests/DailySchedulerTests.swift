@@ -121,7 +121,7 @@ import WeatherBotTesting
         defer { Task { await openWeather.shutdown() } }
         let clock = ManualClock(utc("2026-11-21T04:50:00Z"))
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: AsyncHTTPTransport()), clock: clock,
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport()), clock: clock,
             logger: logger)
         let budget = CallBudget(.init(perMinute: 60, perChat: 0), clock: clock)
         let scheduler = DailyScheduler(database: database, weather: service, outbox: nil, logger: logger, clock: clock, budget: budget)

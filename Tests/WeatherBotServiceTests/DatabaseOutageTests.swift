@@ -23,7 +23,7 @@ extension LoopbackTests {
         }
 
         /// `/healthz` on `port`: its status and body, nil while it does not answer.
-        func health(_ port: Int, _ transport: AsyncHTTPTransport) async -> (status: Int, body: String)? {
+        func health(_ port: Int, _ transport: NIOHTTPTransport) async -> (status: Int, body: String)? {
             guard let answer = try? await loopbackGET(URL(string: "http://127.0.0.1:\(port)/healthz")!, through: transport) else { return nil }
             return (answer.status, String(decoding: answer.body, as: UTF8.self))
         }
@@ -37,7 +37,7 @@ extension LoopbackTests {
             let forwarders = [try await LoopbackForwarder(to: serverPort), try await LoopbackForwarder(to: serverPort)]
             let ports = [try await LoopbackServer.freePort(), try await LoopbackServer.freePort()]
             let outputs = [StartUpTests.Output(), StartUpTests.Output()]
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
 
             let active = try start(loopback, database, through: forwarders[0], port: ports[0], output: outputs[0])
             try await CrashRecoveryTests.waitUntilActive(active, on: database)

@@ -107,7 +107,7 @@ extension LoopbackTests {
             let first = try start(listening: ports[0])
             try await CrashRecoveryTests.waitUntilActive(first, on: database)
             let second = try start(listening: ports[1])
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let health = urls[1].deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("healthz")
             try await waitUntil("the standby's /healthz") {
                 let answer = try? await loopbackGET(health, through: transport)

@@ -3,13 +3,13 @@ import HTTPTransport
 
 /// Requests through the bot's own HTTP client, in a file of their own: where Hummingbird is
 /// imported, its `TransportRequest` and `TransportResponse` take the names.
-func loopbackGET(_ url: URL, through transport: AsyncHTTPTransport) async throws -> (status: Int, body: Data) {
+func loopbackGET(_ url: URL, through transport: NIOHTTPTransport) async throws -> (status: Int, body: Data) {
     let response = try await transport.send(TransportRequest(url: url))
     return (response.status, response.body)
 }
 
 /// A POST of `body` with `headers` through `transport`.
-func loopbackPOST(_ url: URL, body: Data, headers: [String: String], through transport: AsyncHTTPTransport) async throws -> (status: Int, body: Data) {
+func loopbackPOST(_ url: URL, body: Data, headers: [String: String], through transport: NIOHTTPTransport) async throws -> (status: Int, body: Data) {
     let response = try await transport.send(TransportRequest(method: .post, url: url, headers: headers, body: body))
     return (response.status, response.body)
 }

@@ -22,7 +22,7 @@ import WeatherBotTesting
         defer { Task { await server.shutdown() } }
         let log = CapturedLog()
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: AsyncHTTPTransport()), logger: log.logger())
+            client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: NIOHTTPTransport()), logger: log.logger())
         let folder = try TemporaryFolder()
         let conversation = Conversation(geocoder: service, weather: service, store: try BotDatabase.open(path: folder.databasePath), activity: TypingLog())
         let step = await conversation.handle(.incoming(Incoming(updateID: 1, chatID: 1, language: .ru, intent: .command(.weather))), chat: nil)
@@ -46,7 +46,7 @@ import WeatherBotTesting
         let registry = PrometheusCollectorRegistry()
         let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: CountingTransport(AsyncHTTPTransport(), metrics: metrics, openWeather: true)),
+            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: CountingTransport(NIOHTTPTransport(), metrics: metrics, openWeather: true)),
             logger: CapturedLog().logger(), metrics: metrics)
         for name in ["Казань", "Уфа", "Пермь"] { _ = try? await service.places(named: name, language: .ru) }
         _ = try? await service.weather(at: Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96), language: .ru, refresh: false)
@@ -110,7 +110,7 @@ import WeatherBotTesting
         let clock = ManualClock(Date())
         let budget = CallBudget(.init(perMinute: 2, perChat: 0), clock: clock)
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: AsyncHTTPTransport(), budget: budget),
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport(), budget: budget),
             clock: clock, logger: CapturedLog().logger(), airPatience: .seconds(30))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
         let nearby = Place(name: "Kazan, Kremlin", latitude: 55.7912, longitude: 49.1201)
@@ -136,7 +136,7 @@ import WeatherBotTesting
         defer { Task { await openWeather.shutdown() } }
         openWeather.setAir((5, 120), delay: .seconds(5))
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: AsyncHTTPTransport()),
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport()),
             logger: CapturedLog().logger(), airPatience: .milliseconds(300))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
         let asked = ContinuousClock.now
@@ -157,7 +157,7 @@ import WeatherBotTesting
         let clock = ManualClock(Date())
         let budget = CallBudget(.init(perMinute: 1, perChat: 0), clock: clock)
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: AsyncHTTPTransport(), budget: budget),
+            client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport(), budget: budget),
             clock: clock, logger: CapturedLog().logger())
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
         let ufa = Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96)
@@ -188,7 +188,7 @@ import WeatherBotTesting
         }
         defer { Task { await server.shutdown() } }
         let service = OpenWeatherService(
-            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(1)),
+            client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(1)),
             logger: CapturedLog().logger())
         let activity = TypingLog()
         let folder = try TemporaryFolder()

@@ -169,7 +169,7 @@ extension LoopbackTests {
     struct Server {
         let url: URL
         let task: Task<Void, any Error>
-        let transport = AsyncHTTPTransport()
+        let transport = NIOHTTPTransport()
 
         static func start(_ endpoints: OperatorEndpoints) async throws -> Server {
             let port = Mutex<Int?>(nil)

@@ -20,7 +20,7 @@ extension LoopbackTests {
                     status: 302, headers: ["Location": "https://www.google.com/maps/place/54.18,45.17/@54.18,45.17,17z", "Content-Type": "text/html"],
                     body: Data(repeating: 0x20, count: 2 << 20))
             }
-            let transport = AsyncHTTPTransport(maximumBodySize: 1024)
+            let transport = NIOHTTPTransport(maximumBodySize: 1024)
             let links = ShortMapLinks(transport: transport, server: server.url, logger: logger)
             #expect(await links.target(of: "https://maps.app.goo.gl/Xk3bTq9wZp2") == "https://www.google.com/maps/place/54.18,45.17/@54.18,45.17,17z")
             // Not a redirect: no target.
@@ -39,7 +39,7 @@ extension LoopbackTests {
             let server = try await LoopbackServer { _ in
                 LoopbackResponse(status: 301, headers: ["Location": "/maps/?ll=37.62,55.75&z=10"], body: Data())
             }
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let links = ShortMapLinks(transport: transport, server: server.url, logger: logger)
             #expect(await links.target(of: "https://yandex.ru/maps/-/CCUqMKR3") == "https://yandex.ru/maps/?ll=37.62,55.75&z=10")
             try await transport.shutdown()
@@ -51,7 +51,7 @@ extension LoopbackTests {
                 try? await Task.sleep(for: .milliseconds(1500))
                 return LoopbackResponse(status: 302, headers: ["Location": "https://yandex.ru/maps/?ll=37.62,55.75"], body: Data())
             }
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let links = ShortMapLinks(transport: transport, timeout: .milliseconds(200), server: server.url, logger: logger)
             #expect(await links.target(of: "https://yandex.ru/maps/-/CCUqMKR3") == nil)
             try await transport.shutdown()

@@ -10,7 +10,7 @@ extension LoopbackTests {
     /// «typing…» is shown only while a step is slow.
     @Suite struct TelegramChatActivityTests {
         func activity(_ telegram: FakeTelegram) -> TelegramChatActivity {
-            let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport())
+            let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: NIOHTTPTransport())
             return TelegramChatActivity(client: client, logger: Logger(label: "weatherbot.tests.activity"), delay: .milliseconds(200))
         }
 

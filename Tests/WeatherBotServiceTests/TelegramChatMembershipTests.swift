@@ -20,7 +20,7 @@ extension LoopbackTests {
                 let user = (request.json?["user_id"] as? NSNumber)?.int64Value ?? 0
                 return .json(["ok": true, "result": ["status": user == 9 ? "administrator" : "member", "user": ["id": user, "is_bot": false, "first_name": "A"]]])
             }
-            let client = TelegramClient(token: "1:T", apiURL: server.url, transport: AsyncHTTPTransport())
+            let client = TelegramClient(token: "1:T", apiURL: server.url, transport: NIOHTTPTransport())
             let membership = TelegramChatMembership(client: client, logger: Logger(label: "weatherbot.tests.members"), memory: .seconds(60))
 
             // Unknown is not an administrator, and is asked again next time.

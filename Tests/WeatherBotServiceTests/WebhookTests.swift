@@ -42,7 +42,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the answer") { $0.sent.contains { $0.chatID == 1 } }
             #expect(telegram.state.withLock { $0.posts.map(\.status) } == [200])
             // /metrics, on the same server, counts what came by the webhook.
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let metricsURL = url.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("metrics")
             try await waitUntil("the answer counted") {
                 let samples = prometheusSamples(String(decoding: try await loopbackGET(metricsURL, through: transport).body, as: UTF8.self))
@@ -109,7 +109,7 @@ extension LoopbackTests {
             let registry = PrometheusCollectorRegistry()
             let bot = try await loopback.startBot(metrics: BotMetrics(factory: OperatorEndpoints.metricsFactory(registry)), registry: registry)
             let url = try await bot.webhookURL()
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let body = Self.update(1, text: "/help", chat: 7)
             var wrong = Intake.secret
             wrong.removeLast()
@@ -139,7 +139,7 @@ extension LoopbackTests {
             let loopback = try await Loopback(intake: .webhook)
             let bot = try await loopback.startBot()
             let url = try await bot.webhookURL()
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let headers = [Self.secretHeader: Intake.secret, "Content-Type": "application/json"]
             // A message of text just over the limit.
             let padding = String(repeating: "a", count: OperatorEndpoints.webhookBodyLimit)
@@ -167,7 +167,7 @@ extension LoopbackTests {
             let loopback = try await Loopback(engine: engine, intake: .webhook)
             let bot = try await loopback.startBot()
             let url = try await bot.webhookURL()
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let headers = [Self.secretHeader: Intake.secret]
             let body = Self.update(41, text: "/help", chat: 9)
             // Telegram posts again when its first request timed out: twice at once, and once more later.

@@ -4,13 +4,13 @@ import Testing
 @testable import HTTPTransport
 import WeatherBotTesting
 
-@Suite struct AsyncHTTPTransportTests {
+@Suite struct NIOHTTPTransportTests {
     @Test func carriesMethodHeadersAndBodyBothWays() async throws {
         let server = try await LoopbackServer { request in
             LoopbackResponse(status: 201, headers: ["X-Echo": request.headers["x-probe"] ?? ""], body: request.body)
         }
         defer { Task { await server.shutdown() } }
-        let transport = AsyncHTTPTransport()
+        let transport = NIOHTTPTransport()
         let response = try await transport.send(TransportRequest(
             method: .post, url: server.url.appendingPathComponent("echo"), headers: ["X-Probe": "42"], body: Data("привет".utf8)))
         #expect(response.status == 201)
@@ -24,7 +24,7 @@ import WeatherBotTesting
         let url = server.url.appendingPathComponent("bot123:secret/getMe")
         await server.shutdown()
         let error = await #expect(throws: TransportError.self) {
-            try await AsyncHTTPTransport().send(TransportRequest(url: url, timeout: .seconds(2)))
+            try await NIOHTTPTransport().send(TransportRequest(url: url, timeout: .seconds(2)))
         }
         #expect(error?.code == .connectionFailed)
         #expect(error?.description.contains("127.0.0.1") == true)
@@ -36,7 +36,7 @@ import WeatherBotTesting
             if request.path == "/hang" { try? await Task.sleep(for: .seconds(20)) }
             return LoopbackResponse(body: Data("ok".utf8))
         }
-        let transport = AsyncHTTPTransport()
+        let transport = NIOHTTPTransport()
         let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
             try await transport.send(TransportRequest(url: server.url.appendingPathComponent("hang"), timeout: .milliseconds(300)))
@@ -55,7 +55,7 @@ import WeatherBotTesting
             let close = request.path.hasSuffix("3") || request.path.hasSuffix("6") || request.path.hasSuffix("9")
             return LoopbackResponse(headers: close ? ["Connection": "close"] : [:], body: Data(request.path.utf8))
         }
-        let transport = AsyncHTTPTransport()
+        let transport = NIOHTTPTransport()
         for index in 1...10 {
             let response = try await transport.send(TransportRequest(method: .post, url: server.url.appendingPathComponent("r\(index)"), body: Data("x".utf8)))
             #expect(response.body == Data("/r\(index)".utf8))
@@ -73,9 +73,77 @@ import WeatherBotTesting
         await server.shutdown()
     }
 
+    @Test func moreRequestsThanConnectionsToAHostWaitTheirTurnAndAllAreAnswered() async throws {
+        let server = try await LoopbackServer { request in
+            try? await Task.sleep(for: .milliseconds(20))
+            return LoopbackResponse(body: Data(request.path.utf8))
+        }
+        let transport = NIOHTTPTransport()
+        // Twice the connections one host may have: the second half waits for the first.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let response = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("w\(index)")))
+                    #expect(response.body == Data("/w\(index)".utf8))
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aCancelledRequestEndsAtOnceAndTheNextOneIsAnswered() async throws {
+        let server = try await LoopbackServer { request in
+            if request.path == "/hang" { try? await Task.sleep(for: .seconds(20)) }
+            return LoopbackResponse(body: Data("ok".utf8))
+        }
+        let transport = NIOHTTPTransport()
+        let waiting = Task { try await transport.send(TransportRequest(url: server.url.appendingPathComponent("hang"), timeout: .seconds(30))) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        waiting.cancel()
+        let error = await #expect(throws: TransportError.self) { try await waiting.value }
+        #expect(error?.code == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let response = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("fine")))
+        #expect(response.body == Data("ok".utf8))
+        try await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func onlyTheHeadIsReadWhenTheBodyIsNotWanted() async throws {
+        let server = try await LoopbackServer { _ in
+            LoopbackResponse(status: 302, headers: ["Location": "https://example.org/maps?q=55.75,37.62"], body: Data(repeating: 65, count: 50_000))
+        }
+        let transport = NIOHTTPTransport(maximumBodySize: 1_000)
+        let response = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("short"), readsBody: false))
+        #expect(response.status == 302)
+        #expect(response.headers["location"] == "https://example.org/maps?q=55.75,37.62")
+        #expect(response.body.isEmpty)
+        // The unread body does not spill into the next answer.
+        let next = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("again"), readsBody: false))
+        #expect(next.status == 302)
+        try await transport.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func theRequestTargetKeepsItsPercentEncodingAndQuery() async throws {
+        let server = try await LoopbackServer { request in
+            LoopbackResponse(body: Data((request.path + "?" + (request.query["q"] ?? "")).utf8))
+        }
+        let transport = NIOHTTPTransport()
+        let url = URL(string: "\(server.url.absoluteString)/geo/1.0/direct?q=%D0%9A%D0%B0%D0%B7%D0%B0%D0%BD%D1%8C&limit=5")!
+        let response = try await transport.send(TransportRequest(url: url))
+        #expect(String(decoding: response.body, as: UTF8.self) == "/geo/1.0/direct?Казань")
+        #expect(server.requests.first?.headers["host"] == "127.0.0.1:\(server.port)")
+        try await transport.shutdown()
+        await server.shutdown()
+    }
+
     @Test func anOversizedAnswerFailsInsteadOfFillingMemoryAndARequestMaySetItsOwnLimit() async throws {
         let server = try await LoopbackServer { _ in LoopbackResponse(body: Data(repeating: 65, count: 100_000)) }
-        let transport = AsyncHTTPTransport(maximumBodySize: 10_000)
+        let transport = NIOHTTPTransport(maximumBodySize: 10_000)
         let error = await #expect(throws: TransportError.self) { try await transport.send(TransportRequest(url: server.url)) }
         #expect(error?.code == .tooLarge)
         // Its first bytes are kept to tell what it was, never printed.
@@ -94,7 +162,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { request in
             request.path == "/sendMessage" ? .noAnswer : LoopbackResponse(body: Data("ok".utf8))
         }
-        let transport = AsyncHTTPTransport()
+        let transport = NIOHTTPTransport()
         // The first answer leaves a kept-alive connection in the pool; the second request reuses it.
         _ = try await transport.send(TransportRequest(url: server.url.appendingPathComponent("getMe")))
         let error = await #expect(throws: TransportError.self) {
@@ -110,11 +178,11 @@ import WeatherBotTesting
     @Test func httpsReachesAnIPAddressAndAnUntrustedCertificateIsRefused() async throws {
         let server = try await LoopbackServer(tls: true) { _ in LoopbackResponse(body: Data("secure".utf8)) }
         #expect(server.url.absoluteString.hasPrefix("https://127.0.0.1:"))
-        let trusting = AsyncHTTPTransport(tls: try LoopbackTLS.clientConfiguration())
+        let trusting = NIOHTTPTransport(tls: try LoopbackTLS.clientConfiguration())
         let response = try await trusting.send(TransportRequest(url: server.url.appendingPathComponent("getMe")))
         #expect(response.body == Data("secure".utf8))
         // With the system's roots the self-signed certificate is not trusted.
-        let strict = AsyncHTTPTransport()
+        let strict = NIOHTTPTransport()
         let error = await #expect(throws: TransportError.self) {
             try await strict.send(TransportRequest(url: server.url.appendingPathComponent("getMe"), timeout: .seconds(5)))
         }
@@ -132,17 +200,17 @@ import WeatherBotTesting
         var tls = try LoopbackTLS.clientConfiguration()
         // The certificate names 127.0.0.1, not the made-up host.
         tls.certificateVerification = .noHostnameVerification
-        let transport = AsyncHTTPTransport(
+        let transport = NIOHTTPTransport(
             proxy: try HTTPProxy(parsing: proxy.url(username: "bot", password: "p@ss word", scheme: "http")), tls: tls)
         let response = try await transport.send(TransportRequest(url: url))
         #expect(response.body == Data("/bot1:secret/getMe".utf8))
         #expect(proxy.targets == ["api.telegram.invalid:\(server.port)"])
 
-        let wrong = AsyncHTTPTransport(proxy: try HTTPProxy(parsing: proxy.url(username: "bot", password: "guess", scheme: "http")), tls: tls)
+        let wrong = NIOHTTPTransport(proxy: try HTTPProxy(parsing: proxy.url(username: "bot", password: "guess", scheme: "http")), tls: tls)
         let error = await #expect(throws: TransportError.self) { try await wrong.send(TransportRequest(url: url, timeout: .seconds(5))) }
         #expect(error?.code == .connectionFailed)
         // The log says why: the proxy wanted other credentials.
-        #expect(error?.reason == "HTTPClientError.proxyAuthenticationRequired")
+        #expect(error?.reason == "the proxy asks for other credentials (407)")
         #expect(error.map { !"\($0)".contains("secret") && !"\($0)".contains("guess") } == true)
         #expect(proxy.refusals == 1)
         try await transport.shutdown()
@@ -154,7 +222,7 @@ import WeatherBotTesting
     @Test func aSOCKS5ProxyIsGivenTheHostNameToResolve() async throws {
         let server = try await LoopbackServer { request in LoopbackResponse(body: Data(request.path.utf8)) }
         let proxy = try await LoopbackProxy(.socks5, names: ["api.openweathermap.invalid"])
-        let transport = AsyncHTTPTransport(proxy: try HTTPProxy(parsing: proxy.url(scheme: "socks5")))
+        let transport = NIOHTTPTransport(proxy: try HTTPProxy(parsing: proxy.url(scheme: "socks5")))
         let response = try await transport.send(TransportRequest(url: URL(string: "http://api.openweathermap.invalid:\(server.port)/data/2.5/weather")!))
         #expect(response.body == Data("/data/2.5/weather".utf8))
         #expect(proxy.targets == ["api.openweathermap.invalid:\(server.port)"])
