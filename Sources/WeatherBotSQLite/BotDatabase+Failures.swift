@@ -9,7 +9,7 @@ extension BotDatabase {
     /// The chat workers start. When the last run did not stop cleanly, the first waiting item of
     /// each chat may be the one whose handling stopped it (a crash), so it counts an attempt.
     public func beginRun() async throws {
-        try await writer.write { db in
+        try transaction { db in
             if try Self.fact(.stoppedCleanly, db) == "0" {
                 try db.execute(sql: "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chatId)")
             }
@@ -19,7 +19,7 @@ extension BotDatabase {
 
     /// The chat workers stopped cleanly: no item was cut off.
     public func endRun() async throws {
-        try await writer.write { db in try Self.setFact(.stoppedCleanly, "1", db) }
+        try transaction { db in try Self.setFact(.stoppedCleanly, "1", db) }
     }
 
     /// Moves an item that cannot be handled aside, into `inboxFailure` with its error, where the

@@ -10,7 +10,7 @@ extension BotDatabase: NoticeStore {
     /// Two statements in one read, whatever the number of chats: the chats, then all their marks
     /// not expired. A chat whose city does not read is left out: no notice can be made for it.
     public func noticeChats(at now: Date) async throws -> [NoticeChat] {
-        try await writer.read { db in
+        try reading { db in
             let decoder = ChatRecord.databaseJSONDecoder(for: "")
             // Many chats share a city: each stored form is decoded once.
             var places: [String: Place] = [:]
@@ -78,10 +78,10 @@ extension BotDatabase: NoticeStore {
     }
 
     public func keepNoticeRound(_ round: NoticeRound) async throws {
-        try await writer.write { db in try Self.setFact(.noticeRound, round.stored, db) }
+        try transaction { db in try Self.setFact(.noticeRound, round.stored, db) }
     }
 
     public func noticeRound() async throws -> NoticeRound? {
-        try await writer.read { db in NoticeRound(stored: try Self.fact(.noticeRound, db)) }
+        try reading { db in NoticeRound(stored: try Self.fact(.noticeRound, db)) }
     }
 }

@@ -75,20 +75,21 @@ public struct BotDatabase: Sendable {
         if created >= 0 { close(created) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let pool: DatabasePool
+        configuration.journalMode = .wal
+        let queue: DatabaseQueue
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try claim(pool, path: path)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try claim(queue, path: path)
         } catch let error as DatabaseError {
             // SQLite's own words («unable to open database file») do not say what to change.
             throw NotWritable(path: path) ?? error
         }
         // FULL: a commit is on disk when it returns, also across power loss, as the update's
         // confirmation to Telegram (the next offset) assumes; NORMAL in WAL mode may lose the last
-        // commits then. The group commit shares each sync among many steps. Set on the writer once
-        // the pool is open: opening it in WAL mode sets NORMAL after any `prepareDatabase`.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        var database = try BotDatabase(pool, file: (path, FileIdentity(path: path)))
+        // commits then. The group commit shares each sync among many steps. Set once the
+        // connection is open: opening it in WAL mode sets NORMAL after any `prepareDatabase`.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        var database = try BotDatabase(queue, file: (path, FileIdentity(path: path)))
         database.isNew = created >= 0
         return database
     }
@@ -310,6 +311,25 @@ public struct BotDatabase: Sendable {
     }
 }
 
+// MARK: - On the caller's thread
+
+extension BotDatabase {
+    /// Runs `updates` in a transaction on the caller's thread, and returns once it committed.
+    ///
+    /// The file has one connection, and the bot's work runs on one thread (the transport's event
+    /// loop, `LoopExecutor`): a statement runs where it is asked for, with no thread woken to run
+    /// it and none to carry its result back. A commit holds that thread for its sync; the group
+    /// commit shares one among the steps that came meanwhile.
+    func transaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.write(updates)
+    }
+
+    /// Runs `value` in a read transaction on the caller's thread.
+    func reading<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.read(value)
+    }
+}
+
 // MARK: - Polling
 
 extension BotDatabase {
@@ -323,7 +343,7 @@ extension BotDatabase {
     }
 
     public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
-        try await writer.write { db in
+        try transaction { db in
             try db.execute(
                 sql: "DELETE FROM workerFact WHERE key LIKE ? AND key < ?",
                 arguments: [WorkerFact.openWeatherCallsPrefix + "%", WorkerFact.openWeatherCalls(onDay: day)])
@@ -339,7 +359,7 @@ extension BotDatabase {
     }
 
     public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
-        try await writer.write { db in
+        try transaction { db in
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO dayTemperature (cell, day, minimum, maximum) VALUES (?, ?, ?, ?)
                 ON CONFLICT(cell, day) DO UPDATE SET minimum = excluded.minimum, maximum = excluded.maximum
@@ -353,7 +373,7 @@ extension BotDatabase {
 
     public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
         guard !cells.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try reading { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT cell, minimum, maximum FROM dayTemperature WHERE day = ? AND cell IN (\(databaseQuestionMarks(count: cells.count)))",
                 arguments: StatementArguments([day] + cells))
@@ -367,11 +387,11 @@ extension BotDatabase {
     }
 
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
-        try await writer.write { db in try Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), db) }
+        try transaction { db in try Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), db) }
     }
 
     public func openWeatherMinute() async throws -> [Int: Int] {
-        try await writer.read { db in WorkerFact.openWeatherMinute(try Self.fact(.openWeatherLastMinute, db)) }
+        try reading { db in WorkerFact.openWeatherMinute(try Self.fact(.openWeatherLastMinute, db)) }
     }
 
     /// OpenWeather's calls stored for the UTC `day`, by endpoint.
@@ -398,18 +418,43 @@ extension BotDatabase {
     public func receive(
         _ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], lastUpdateID: Int64, rebasing: Bool = false, at now: Date = Date()
     ) async throws -> [InboxItem] {
-        try await writer.write { db in
-            let stored = try Self.fact(.lastUpdateID, db).flatMap(Int64.init) ?? Int64.min
-            let previous = rebasing ? Int64.min : stored
+        try await receive(updates, steps: [], skipping: [], lastUpdateID: lastUpdateID, rebasing: rebasing, at: now).items
+    }
+
+    /// Shares a transaction with the chats' steps and the removals lingering for one.
+    public func receive(
+        _ updates: [(updateID: Int64, chatID: Int64?, payload: Data)], steps: [ReceivedStep], skipping: Set<Int64> = [], lastUpdateID: Int64,
+        rebasing: Bool = false, at now: Date = Date()
+    ) async throws -> Receipt {
+        // The records the steps replace, as commitStep reads them: a chat's steps commit one at a time.
+        let stored = steps.map { step in
+            var chat = step.chat
+            chat.updatedAt = now
+            let placesUnchanged = chats.record(chat.id).map { $0.currentPlace == chat.currentPlace && $0.recentPlaces == chat.recentPlaces } ?? false
+            return (step, chat, placesUnchanged)
+        }
+        let receipt = try await group.submit { db in
+            let known = try Self.fact(.lastUpdateID, db).flatMap(Int64.init) ?? Int64.min
+            let previous = rebasing ? Int64.min : known
+            let stepped = Dictionary(stored.map { ($0.0.updateID, $0) }, uniquingKeysWith: { first, _ in first })
             var items: [InboxItem] = []
-            for update in updates where update.updateID > previous {
+            var steps: [Int64: CommittedStep] = [:]
+            for update in updates where update.updateID > previous && !skipping.contains(update.updateID) {
                 guard let chatID = update.chatID else { continue }
-                items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db))
+                if let (step, chat, placesUnchanged) = stepped[update.updateID], step.chat.id == chatID {
+                    steps[update.updateID] = try Self.writeStep(
+                        chat: chat, handled: nil, changes: step.changes, replies: step.replies, followUps: step.followUps, placesUnchanged: placesUnchanged,
+                        now: now, db)
+                } else {
+                    items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db))
+                }
             }
             try Self.setFact(.lastUpdateID, String(max(previous, lastUpdateID)), db)
             try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db)
-            return items
+            return Receipt(items: items, steps: steps)
         }
+        for (step, chat, _) in stored where receipt.steps[step.updateID] != nil { chats.keep(chat) }
+        return receipt
     }
 
     /// Stores an update Telegram posted to the webhook, unless its id came before: the id is
@@ -436,7 +481,7 @@ extension BotDatabase {
     /// The secret Telegram sends with each webhook request: the one kept, or else `generated`,
     /// which is kept from now on.
     public func webhookSecret(generated: String) async throws -> String {
-        try await writer.write { db in
+        try transaction { db in
             if let kept = try Self.fact(.webhookSecret, db) { return kept }
             try Self.setFact(.webhookSecret, generated, db)
             return generated
@@ -445,7 +490,7 @@ extension BotDatabase {
 
     /// Records that getUpdates answered, with nothing new.
     public func notePoll(at now: Date = Date()) async throws {
-        try await writer.write { db in try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db) }
+        try transaction { db in try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db) }
     }
 
     /// A fact, by a statement prepared once: the poller reads and writes two on every answer.
@@ -475,7 +520,7 @@ extension BotDatabase {
     /// Writes chats and their daily forecasts as they are, in one transaction: a restore, or a
     /// database prepared for a benchmark. A chat or forecast whose id exists is refused.
     public func insert(chats: [ChatRecord], subscriptions: [Subscription] = []) async throws {
-        try await writer.write { db in
+        try transaction { db in
             for chat in chats { try chat.insert(db) }
             for subscription in subscriptions { try subscription.insert(db) }
         }
@@ -511,15 +556,16 @@ extension BotDatabase {
         return written
     }
 
+    /// A step's writes; `seq` names its inbox item, nil for a step committed with its update's receipt.
     private static func writeStep(
-        chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [BotRequest], followUps: [Data], placesUnchanged: Bool = false,
+        chat: ChatRecord, handled seq: Int64?, changes: [ChatChange], replies: [BotRequest], followUps: [Data], placesUnchanged: Bool = false,
         now: Date, _ db: Database
     ) throws -> CommittedStep {
         for change in changes {
             try apply(change, chatID: chat.id, db, now: now)
         }
         try chat.store(db, placesUnchanged: placesUnchanged)
-        try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id])
+        if let seq { try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id]) }
         var ids: [Int64] = []
         for reply in replies {
             ids.append(try queue(reply, chatID: chat.id, lane: .interactive, now: now, db))
@@ -549,7 +595,7 @@ extension BotDatabase {
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.
     public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
-        _ = try await writer.write { db in
+        _ = try transaction { db in
             try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chatID).deleteAll(db)
         }
     }
@@ -602,7 +648,7 @@ extension BotDatabase {
 
     /// Puts a reply back to be tried again no earlier than `notBefore`.
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
-        try await writer.write { db in
+        try transaction { db in
             try db.execute(
                 sql: "UPDATE outbox SET attempts = attempts + 1, notBefore = ? WHERE id = ? AND chatId = ?",
                 arguments: [notBefore, id, chatID])
@@ -612,7 +658,7 @@ extension BotDatabase {
     /// The bot may no longer write to this chat: its waiting replies are dropped, it is marked
     /// inactive and its daily forecasts are paused.
     public func deactivateChat(_ chatID: Int64) async throws {
-        try await writer.write { db in
+        try transaction { db in
             _ = try OutboxItem.filter(OutboxItem.Columns.chatId == chatID).deleteAll(db)
             try db.execute(sql: "UPDATE chat SET isActive = 0 WHERE id = ?", arguments: [chatID])
             try db.execute(sql: "UPDATE subscription SET isActive = 0 WHERE chatId = ?", arguments: [chatID])

@@ -58,7 +58,7 @@ extension BotStatus {
 }
 
 /// SQLite on GRDB, the embedded engine.
-extension BotDatabase: BotStore {
+extension BotDatabase: BotStore, ReceivesSteps {
     public func isDamage(_ error: any Error) -> Bool { Self.isDamage(error) }
     public func isRejection(_ error: any Error) -> Bool { Self.isRejection(error) }
 }

@@ -13,11 +13,16 @@ extension GroupCommit where Write == SQLiteWrite, Written == any Sendable {
     static func sqlite(_ writer: any DatabaseWriter, maximumBatch: Int = 256) -> GroupCommit {
         GroupCommit(maximumBatch: maximumBatch) { writes in
             do {
-                return try await writer.write { db in try writes.map { try $0(db) } }
+                return try commitNow(writes, on: writer)
             } catch {
                 throw StatementFailed(underlying: error)
             }
         }
+    }
+
+    /// The writes in one transaction, on the caller's thread.
+    private static func commitNow(_ writes: [SQLiteWrite], on writer: any DatabaseWriter) throws -> [any Sendable] {
+        try writer.write { db in try writes.map { try $0(db) } }
     }
 
     /// Runs `body` in a transaction, possibly shared with other writes, and returns once it

@@ -10,6 +10,9 @@ public struct QueuedItem: Sendable {
     /// The chat sent faster than it is answered and its oldest waiting updates were dropped:
     /// this item's step tells it so, once a flood.
     var tellsOfFlood = false
+    /// The batch the item came in, not stored yet (the item has no `seq`): its step is offered
+    /// to it, to be committed with it.
+    var receipt: PendingReceipt?
 
     public init(_ item: InboxItem, update: Update? = nil) {
         self.item = item
@@ -51,22 +54,28 @@ struct ChatQueues {
         self.chatLimit = max(chatLimit, 1)
     }
 
-    /// What a hand-over did: whether any item was new, and the updates dropped to make room in
-    /// their chats (to be removed from the inbox).
+    /// What a hand-over did: whether any item was new, the updates dropped to make room in
+    /// their chats (to be removed from the inbox), and the items of a batch not stored yet that
+    /// wait behind others (their chat's, or other chats' for a free worker).
     struct Queued {
         var any = false
-        var dropped: [InboxItem] = []
+        var dropped: [QueuedItem] = []
+        var behind: [QueuedItem] = []
     }
 
     /// Queues items at the end of their chats' queues, dropping the oldest waiting updates of a
-    /// chat beyond ``chatLimit``.
+    /// chat beyond ``chatLimit``. `chatsAtOnce` is how many chats the workers run together.
     @discardableResult
-    mutating func enqueue(_ items: [QueuedItem]) -> Queued {
+    mutating func enqueue(_ items: [QueuedItem], chatsAtOnce: Int = .max) -> Queued {
         var result = Queued()
         var grown: Set<Int64> = []
         for queuedItem in items {
             let item = queuedItem.item
             if let seq = item.seq, !known.insert(seq).inserted { continue }
+            if queuedItem.receipt != nil {
+                let startsAtOnce = pending[item.chatId] == nil && !running.contains(item.chatId) && running.count + ready.count < chatsAtOnce
+                if !startsAtOnce { result.behind.append(queuedItem) }
+            }
             append(queuedItem)
             grown.insert(item.chatId)
             result.any = true
@@ -84,7 +93,7 @@ struct ChatQueues {
     /// Queues the items of a read of the shared inbox that are neither known nor finished since
     /// ``beginAdoption()``, each before its chat's items that came later; returns how many, and
     /// the updates dropped to make room in their chats.
-    mutating func adopt(_ items: [InboxItem]) -> (adopted: Int, dropped: [InboxItem]) {
+    mutating func adopt(_ items: [InboxItem]) -> (adopted: Int, dropped: [QueuedItem]) {
         let finished = finishedDuringRead ?? []
         finishedDuringRead = nil
         var adopted = 0
@@ -148,16 +157,16 @@ struct ChatQueues {
     }
 
     /// Drops the oldest waiting updates of a chat beyond ``chatLimit``; returns them.
-    private mutating func trim(_ chatID: Int64) -> [InboxItem] {
+    private mutating func trim(_ chatID: Int64) -> [QueuedItem] {
         guard var queue = pending[chatID] else { return [] }
         var updates = queue.lazy.filter { $0.item.kind == .update }.count
         guard updates > chatLimit else { return [] }
-        var dropped: [InboxItem] = []
+        var dropped: [QueuedItem] = []
         var kept = Deque<QueuedItem>()
         for queued in queue {
             if updates > chatLimit && queued.item.kind == .update {
                 updates -= 1
-                dropped.append(queued.item)
+                dropped.append(queued)
                 if let seq = queued.item.seq {
                     known.remove(seq)
                     // A read of the shared inbox under way may still see it: not to be adopted.

@@ -59,18 +59,29 @@ public actor ChatWorkers: Service {
     /// Queues committed inbox items for their chats. A chat's updates beyond its share are
     /// dropped from the inbox before this returns (``ChatQueues``).
     public func enqueue(_ items: [QueuedItem]) async {
-        let queued = queues.enqueue(items)
+        let queued = queues.enqueue(items, chatsAtOnce: maximumConcurrentChats)
         if queued.any { changes.signal() }
+        // A batch not stored yet waits for no step that cannot start at once.
+        for behind in queued.behind { if let updateID = behind.item.updateId { behind.receipt?.release(updateID) } }
         await discard(queued.dropped)
     }
 
-    /// Removes the updates a flooding chat had waiting beyond its share from the inbox, and
-    /// counts them. One that cannot be removed stays in the inbox and is handled after a restart.
-    private func discard(_ dropped: [InboxItem]) async {
+    /// Removes the updates a flooding chat had waiting beyond its share from the inbox (or from
+    /// the batch not stored yet that brought them), and counts them. One that cannot be removed
+    /// stays in the inbox and is handled after a restart.
+    private func discard(_ dropped: [QueuedItem]) async {
         guard !dropped.isEmpty else { return }
         metrics.droppedForFlood(dropped.count)
         await withTaskGroup(of: Void.self) { group in
-            for item in dropped {
+            for queued in dropped {
+                let item = queued.item
+                if let receipt = queued.receipt, item.seq == nil, let updateID = item.updateId {
+                    // Still open while the intake hands the batch over: nothing to remove.
+                    group.addTask { [database] in
+                        if let seq = await receipt.skip(updateID) { try? await database.discardInboxItem(seq: seq, chatID: item.chatId) }
+                    }
+                    continue
+                }
                 guard let seq = item.seq else { continue }
                 group.addTask { [database, logger] in
                     do {

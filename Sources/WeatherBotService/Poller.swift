@@ -83,7 +83,7 @@ public struct Poller: Service {
                         "Telegram started update ids anew (it does after a quiet week); following the new ids",
                         metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateId).max() ?? 0)"])
                 }
-                let committed = try await commit(updates, rebasing: rebasing, lastNoted: &lastNoted)
+                let committed = try await commit(updates, after: lastUpdateID, rebasing: rebasing, lastNoted: &lastNoted)
                 // Healthy is answered and stored: a batch the database refuses comes again and again.
                 metrics.heardFromTelegram()
                 if let last = committed {
@@ -151,8 +151,14 @@ public struct Poller: Service {
         }
     }
 
-    /// Commits a batch; returns the last update id it covered, nil for an empty batch.
-    private func commit(_ updates: [Update], rebasing: Bool, lastNoted: inout ContinuousClock.Instant?) async throws -> Int64? {
+    /// How long a batch waits for the steps of its updates before it is stored without the rest:
+    /// a step that needs no call is made in microseconds; one that waits for OpenWeather commits
+    /// after the batch.
+    static let stepsWait: Duration = .milliseconds(10)
+
+    /// Commits a batch; returns the last update id it covered, nil for an empty batch. `stored` is
+    /// the last update id stored before.
+    private func commit(_ updates: [Update], after stored: Int64?, rebasing: Bool, lastNoted: inout ContinuousClock.Instant?) async throws -> Int64? {
         guard let last = updates.map(\.updateId).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
@@ -169,11 +175,45 @@ public struct Poller: Service {
         }
         let kept = updates.filter { $0.chatID != nil }
         let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
-        let items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: clock.date)
-        metrics.received(updates.count)
-        logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
         let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
-        await workers.enqueue(items.map { QueuedItem($0, update: $0.updateId.flatMap { decoded[$0] }) })
+        let items: [InboxItem]
+        // On a quiet day the chats get the batch before it is stored, and the steps made meanwhile
+        // are stored with it: one commit for an update and its answer. Behind a backlog the batch
+        // is stored first, and each step commits when its turn comes.
+        if let store = database as? any ReceivesSteps {
+            let fresh = rows.filter { row in rebasing || row.updateID > (stored ?? .min) }
+            let receipt = PendingReceipt(updateIDs: fresh.map(\.updateID))
+            await workers.enqueue(
+                fresh.map { row in
+                    var queued = QueuedItem(InboxItem(chatId: row.chatID ?? 0, updateId: row.updateID, kind: .update, payload: row.payload), update: decoded[row.updateID])
+                    queued.receipt = receipt
+                    return queued
+                })
+            await receipt.waitForSteps(atMost: Self.stepsWait)
+            let (steps, skipping) = receipt.close()
+            do {
+                let stored: Receipt
+                do {
+                    stored = try await store.receive(rows, steps: steps, skipping: skipping, lastUpdateID: last, rebasing: rebasing, at: clock.date)
+                } catch where !steps.isEmpty && !database.isDamage(error) {
+                    // A step the store refuses must not keep the batch out: the batch is stored
+                    // without the steps, which then commit on their own, each failing alone.
+                    logger.warning("a batch could not be stored with its steps; storing it alone", metadata: ["error": "\(database.describe(error))"])
+                    stored = try await store.receive(rows, steps: [], skipping: skipping, lastUpdateID: last, rebasing: rebasing, at: clock.date)
+                }
+                receipt.end(stored)
+                items = stored.items
+                logger.debug("updates committed with their steps", metadata: ["updates": "\(updates.count)", "steps": "\(stored.steps.count)", "update.id": "\(last)"])
+            } catch {
+                receipt.end(nil)
+                throw error
+            }
+        } else {
+            items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: clock.date)
+            logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
+            await workers.enqueue(items.map { QueuedItem($0, update: $0.updateId.flatMap { decoded[$0] }) })
+        }
+        metrics.received(updates.count)
         return last
     }
 }

@@ -38,11 +38,15 @@ struct StepRunner: Sendable {
         let item = queued.item
         // Made only when something is logged: most steps log nothing at the usual levels.
         lazy var logger = Self.logger(self.logger, for: item)
-        guard let seq = item.seq else { return [] }
+        // An item of a batch not stored yet has no inbox item until its step is offered to the batch.
+        let receipt = item.seq == nil ? queued.receipt : nil
+        guard item.seq != nil || receipt != nil else { return [] }
 
         guard let event = Self.event(of: item, update: queued.update, botUsername: botUsername) else {
             logger.notice("inbox item dropped: nothing to handle in it")
-            await loggingFailure(logger) { try await database.discardInboxItem(seq: seq, chatID: item.chatId) }
+            var seq = item.seq
+            if let receipt, let updateID = item.updateId { seq = await receipt.skip(updateID) }
+            if let seq { await loggingFailure(logger) { try await database.discardInboxItem(seq: seq, chatID: item.chatId) } }
             return []
         }
         if item.attempts >= Self.maximumAttempts,
@@ -55,6 +59,8 @@ struct StepRunner: Sendable {
         var followUps: [InboxItem] = []
         var damage: (any Error)?
         let started = ContinuousClock.now
+        // The item as stored: an item of a batch stored after its step came learns its `seq` then.
+        var stored = item
         // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
         try? await backoff.retry {
             let chat = try await database.chat(item.chatId)
@@ -69,8 +75,23 @@ struct StepRunner: Sendable {
             }
             let encoder = JSONEncoder()
             let encodedFollowUps = try step.followUps.map { try encoder.encode($0) }
-            let written = try await database.commitStep(
-                chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: encodedFollowUps, at: clock.date)
+            var written: CommittedStep?
+            if let receipt, stored.seq == nil, let updateID = item.updateId {
+                let offered = ReceivedStep(updateID: updateID, chat: step.chat, changes: step.changes, replies: replies, followUps: encodedFollowUps)
+                switch await receipt.offer(offered) {
+                case .committed(let committed): written = committed
+                case .stored(let seq): stored.seq = seq
+                case .dropped:
+                    // Not stored, so not confirmed: Telegram sends the update again.
+                    self.logger.debug("handled, but its batch was not stored: nothing sent", metadata: Self.metadata(of: item))
+                    return
+                }
+            }
+            if written == nil, let seq = stored.seq {
+                written = try await database.commitStep(
+                    chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: encodedFollowUps, at: clock.date)
+            }
+            guard let written else { return }
             metrics.handled(took: ContinuousClock.now - started)
             self.logger.debug(
                 "handled",
@@ -93,7 +114,7 @@ struct StepRunner: Sendable {
             // disk or a busy database is waited out, as long as it takes.
             if database.isRejection(error) { failures += 1 }
             if item.attempts + failures >= Self.maximumAttempts,
-                await setAside(item, event, attempts: item.attempts + failures, error: database.describe(error), logger: logger)
+                await setAside(stored, event, attempts: item.attempts + failures, error: database.describe(error), logger: logger)
             {
                 throw error
             }

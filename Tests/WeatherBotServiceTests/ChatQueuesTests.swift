@@ -122,7 +122,7 @@ import WeatherBotStore
         var dropped: [Int64] = []
         // As the poller hands them over: a hundred at a time.
         for batch in stride(from: 0, to: flood.count, by: 100) {
-            dropped += queues.enqueue(Array(flood[batch..<min(batch + 100, flood.count)])).dropped.map { $0.seq! }
+            dropped += queues.enqueue(Array(flood[batch..<min(batch + 100, flood.count)])).dropped.map { $0.item.seq! }
         }
         #expect(dropped == Array(1...1_950))
         // The backlog is the flooder's share and the others': room for everyone else stays.
@@ -141,7 +141,7 @@ import WeatherBotStore
         let first = queues.take(1, finished: nil, stopping: false)
         #expect(first?.item.seq == 3 && first?.tellsOfFlood == true)
         // More of the same flood: dropped, not told again.
-        #expect(queues.enqueue((6...9).map { Self.item($0, chat: 1) }).dropped.map(\.seq) == [4, 5, 6])
+        #expect(queues.enqueue((6...9).map { Self.item($0, chat: 1) }).dropped.map(\.item.seq) == [4, 5, 6])
         var told: [Int64] = []
         var finished = first?.item.seq
         while let next = queues.take(1, finished: finished, stopping: false) {
@@ -161,7 +161,7 @@ import WeatherBotStore
         _ = queues.startNextChat(limit: 8)
         _ = queues.take(1, finished: nil, stopping: false)
         queues.enqueueFollowUps([InboxItem(seq: 2, chatId: 1, updateId: nil, kind: .followUp, payload: Data())])
-        let dropped = queues.enqueue((3...6).map { Self.item($0, chat: 1) }).dropped.map(\.seq)
+        let dropped = queues.enqueue((3...6).map { Self.item($0, chat: 1) }).dropped.map(\.item.seq)
         #expect(dropped == [3, 4])
         #expect(Self.drain(&queues, 1) == [2, 5, 6])
     }
@@ -170,7 +170,7 @@ import WeatherBotStore
         var queues = ChatQueues(chatLimit: 10)
         queues.beginAdoption()
         let (adopted, dropped) = queues.adopt((1...30).map { InboxItem(seq: $0, chatId: 1, updateId: $0, kind: .update, payload: Data()) })
-        #expect(adopted == 30 && dropped.map(\.seq) == (1...20).map { Optional($0) })
+        #expect(adopted == 30 && dropped.map(\.item.seq) == (1...20).map { Optional($0) })
         #expect(queues.backlog == 10)
     }
 }

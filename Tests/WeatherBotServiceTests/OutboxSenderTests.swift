@@ -33,7 +33,7 @@ extension LoopbackTests {
                 telegram = try await FakeTelegram()
                 var logger = Logger(label: "weatherbot.tests.outbox")
                 logger.logLevel = .critical
-                let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(15))
+                let client = TelegramClient(token: FakeTelegram.token, apiURL: telegram.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(15))
                 sender = OutboxSender(
                     database: database, client: client, logger: logger, clock: clock,
                     configuration: .init(messagesPerSecond: messagesPerSecond, window: window, completionLinger: completionLinger))
@@ -46,14 +46,17 @@ extension LoopbackTests {
                     replies: replies.map { $0.request(chatID: chat) }, followUps: [], at: now)
             }
 
-            /// Commits `replies` as the chat workers do, handing them over to the sender in memory.
+            /// Commits `replies` as the chat workers do on a quiet day, with the update's receipt
+            /// (``ReceivesSteps``), handing them over to the sender in memory.
             @discardableResult
             func commitHandingOver(_ replies: [Reply], chat: Int64, changes: [ChatChange] = []) async throws -> [Int64] {
-                let item = try await database.receive([(updateID: Int64.random(in: 1...Int64.max / 2), chatID: chat, payload: Data())], lastUpdateID: 0).first
                 let requests = replies.map { $0.request(chatID: chat) }
-                let written = try await database.commitStep(
-                    chat: database.chat(chat) ?? ChatRecord(id: chat, language: .ru, state: .idle), handled: item?.seq ?? -1,
-                    changes: changes, replies: requests, followUps: [])
+                let updateID = Int64.random(in: 1...Int64.max / 2)
+                let step = ReceivedStep(
+                    updateID: updateID, chat: try database.chat(chat) ?? ChatRecord(id: chat, language: .ru, state: .idle), changes: changes,
+                    replies: requests, followUps: [])
+                let receipt = try await database.receive([(updateID: updateID, chatID: chat, payload: Data())], steps: [step], lastUpdateID: 0)
+                let written = try #require(receipt.steps[updateID])
                 sender.committed(
                     zip(written.replyIDs, requests).map { QueuedReply(id: $0, chatID: chat, lane: .interactive, request: $1) },
                     emptying: changes.contains(.forgetChat) ? chat : nil)
@@ -292,7 +295,7 @@ extension LoopbackTests {
             #expect(try setup.database.outboxBacklog() == 1, "the removal is not committed yet")
             let transactions = setup.database.group.batches
             try await setup.commitHandingOver([.send(text: "second")], chat: 2)
-            #expect(setup.database.group.batches == transactions + 1, "one transaction for the step and the removal")
+            #expect(setup.database.group.batches == transactions + 1, "one transaction for the update, its step and the removal")
             try await waitUntil("both delivered, nothing lingering") {
                 setup.telegram.state.withLock { $0.sent.count } == 2 && setup.database.group.waiting == 1
             }
