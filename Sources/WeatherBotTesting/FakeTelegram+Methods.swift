@@ -9,7 +9,7 @@ extension FakeTelegram {
         }
         let method = String(parts[1])
         let form = request.formParts
-        let body = request.json ?? form.map(Self.fields) ?? [:]
+        let body = request.json ?? form.map(Self.fields) ?? request.urlEncodedFields.map(Self.fields) ?? [:]
         if let failure = state.withLock({ state -> LoopbackResponse? in
             guard var list = state.failures[method], !list.isEmpty else { return nil }
             let first = list.removeFirst()
@@ -70,11 +70,17 @@ extension FakeTelegram {
         }
     }
 
-    /// A form's text parts as the fields of a JSON body: objects (`reply_markup`, `media`) parsed.
+    /// A form's text parts as the fields of a JSON body.
     private static func fields(_ parts: [String: FormPart]) -> [String: Any] {
-        parts.filter { $0.value.headers["content-type"] == nil }.mapValues { part -> Any in
-            if let object = try? JSONSerialization.jsonObject(with: part.body) as? [String: Any] { return object }
-            return Int64(part.text).map { NSNumber(value: $0) } ?? part.text
+        fields(parts.filter { $0.value.headers["content-type"] == nil }.mapValues(\.text))
+    }
+
+    /// A form's fields as those of a JSON body: objects (`reply_markup`, `media`) and lists
+    /// (`allowed_updates`) parsed, whole numbers as numbers.
+    private static func fields(_ texts: [String: String]) -> [String: Any] {
+        texts.mapValues { text -> Any in
+            if let structure = try? JSONSerialization.jsonObject(with: Data(text.utf8)), structure is [String: Any] || structure is [Any] { return structure }
+            return Int64(text).map { NSNumber(value: $0) } ?? text
         }
     }
 

@@ -39,3 +39,20 @@ extension LoopbackRequest {
         return parts
     }
 }
+
+extension LoopbackRequest {
+    /// The fields of an `application/x-www-form-urlencoded` body, as clients that send the Bot
+    /// API's parameters as a plain form post them (`+` for a space, `%XX` for a byte); nil for
+    /// any other body.
+    public var urlEncodedFields: [String: String]? {
+        guard headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") ?? false else { return nil }
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String? { text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = nameAndValue.first.flatMap(decoded) else { continue }
+            fields[name] = nameAndValue.count > 1 ? decoded(nameAndValue[1]) ?? "" : ""
+        }
+        return fields
+    }
+}

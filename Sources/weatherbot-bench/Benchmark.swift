@@ -55,7 +55,28 @@ struct Benchmark: AsyncParsableCommand {
         case notices
         /// Inline queries: new names, known ones, and users typing letter by letter.
         case inline
+        /// `/help` from 500 chats through this build and through the aiogram bot in the same
+        /// run, at 20 and 200 a second and as a backlog, beside the floor of the stack.
+        case peer
     }
+
+    @Option(help: ArgumentHelp("The aiogram bot the peer scenario runs beside this one.", valueName: "path"))
+    var peer = "../shared/peer/aiogram_bot.py"
+
+    @Option(
+        name: .customLong("peer-python"),
+        help: ArgumentHelp("The Python with aiogram 3.31 installed (the peer's README: python3 -m venv /tmp/peer-venv).", valueName: "path"))
+    var peerPython = "/tmp/peer-venv/bin/python"
+
+    @Option(
+        name: .customLong("peer-only"),
+        help: ArgumentHelp(
+            "In the peer scenario, only these contestants (polling, webhook, postgres-polling, postgres-webhook, aiogram, transport, commit) and phases (20/s, 200/s, backlog).",
+            valueName: "name"))
+    var peerOnly: [String] = []
+
+    @Option(help: .hidden)
+    var floor: String?
 
     @Option(
         name: .customLong("intake"),
@@ -66,7 +87,7 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices, inline).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices, inline, peer).")
     var scenarios: [Scenario] = []
 
     @Option(
@@ -76,8 +97,18 @@ struct Benchmark: AsyncParsableCommand {
     var budgetDueIn: Double?
 
     func run() async throws {
+        // Started by the peer scenario as a floor bot of its own.
+        if let floor {
+            guard let mode = FloorBot.Mode(rawValue: floor) else { throw FloorBot.ValidationFailed("no floor \(floor)") }
+            return try await FloorBot(mode: mode).run()
+        }
         var results: [Result] = []
-        let chosen = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
+        var chosen = Set(scenarios.isEmpty ? Scenario.allCases : scenarios)
+        // A whole run measures the peer beside this build when it is installed.
+        if scenarios.isEmpty && !FileManager.default.isExecutableFile(atPath: peerPython) {
+            FileHandle.standardError.write(Data("the peer scenario is skipped: no \(peerPython) (see ../shared/peer/README.md)\n".utf8))
+            chosen.remove(.peer)
+        }
         let binary = executable ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot").path
         if chosen.contains(.cache) { results += try await CacheScenario(quick: quick).run() }
         // Throughput and latency with each intake asked for, in the order given, on SQLite and then
@@ -118,6 +149,12 @@ struct Benchmark: AsyncParsableCommand {
             (.notices, { try await NoticesScenario(quick: quick, executable: $0).run() }),
             (.inline, { try await InlineScenario(quick: quick, executable: $0).run() }),
         ]
+        let peerScenario: (String) async throws -> [Result] = { [quick, postgres, peer, peerPython, peerOnly] executable in
+            try await PeerScenario(
+                quick: quick, executable: executable, postgres: postgres, intakes: modes, peerScript: peer, peerPython: peerPython, only: Set(peerOnly)
+            ).run()
+        }
+        runs.append((.peer, peerScenario))
         runs.removeAll { !chosen.contains($0.0) }
         let baseline = compare ?? baseline
         for (_, run) in runs {
@@ -169,6 +206,9 @@ struct Result {
     var target: String
     /// nil when the figure has no target of its own.
     var passed: Bool?
+    /// False for a figure of another program run beside this build (the peer, a floor): it is
+    /// shown against the baseline's run, never judged as this build's regression.
+    var isOwn = true
 
     /// Two runs of the same scenario, figure by figure, for figures whose values are numbers with
     /// the same unit («5.08 ms», «46.7»): the mean, but the lower of a latency percentile (a stall
@@ -268,14 +308,20 @@ enum Worker {
         }
         // WEATHERBOT_BENCH_LOG=folder keeps each worker's errors in a file there, for a figure that
         // needs explaining.
-        if let folder = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_LOG"] {
+        if let log = errorLog(named: "worker") {
             process.environment?["LOG_LEVEL"] = "warning"
-            let path = "\(folder)/worker-\(UUID().uuidString.prefix(8)).log"
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: path)
+            process.standardError = log
         }
         try process.run()
         return process
+    }
+
+    /// A new file for a process's errors in the folder WEATHERBOT_BENCH_LOG names; nil without it.
+    static func errorLog(named name: String) -> FileHandle? {
+        guard let folder = ProcessInfo.processInfo.environment["WEATHERBOT_BENCH_LOG"] else { return nil }
+        let path = "\(folder)/\(name)-\(UUID().uuidString.prefix(8)).log"
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
     }
 
     /// Asks the worker to stop (SIGTERM) and waits for it to exit: it may keep sending for its
@@ -314,6 +360,8 @@ extension Memory {
 final class SyscallCount {
     static let syncs = ["fsync", "fdatasync"]
     static let writes = ["write", "pwrite64", "writev", "sendto", "sendmsg"]
+    static let futexes = ["futex"]
+    static let locks = ["fcntl"]
     static let perf = "/usr/bin/perf"
 
     private let pid: pid_t
@@ -322,7 +370,7 @@ final class SyscallCount {
     init?(pid target: Int32) {
         guard FileManager.default.isExecutableFile(atPath: Self.perf) else { return nil }
         output = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-perf-\(UUID().uuidString).csv").path
-        let events = (Self.syncs + Self.writes).map { "syscalls:sys_enter_\($0)" }.joined(separator: ",")
+        let events = (Self.syncs + Self.writes + Self.futexes + Self.locks).map { "syscalls:sys_enter_\($0)" }.joined(separator: ",")
         let arguments = [Self.perf, "stat", "-x", ",", "-o", output, "-e", events, "-p", "\(target)"]
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -343,8 +391,9 @@ final class SyscallCount {
         pid = spawned
     }
 
-    /// Stops counting: the syncs and the writes since the start, nil when `perf` could not count.
-    func stop() async -> (syncs: Int, writes: Int)? {
+    /// Stops counting: the syncs, writes, futexes and file locks since the start, nil when `perf`
+    /// could not count.
+    func stop() async -> (syncs: Int, writes: Int, futexes: Int, locks: Int)? {
         kill(pid, SIGINT)
         var status: Int32 = 0
         let deadline = ContinuousClock.now + .seconds(10)
@@ -365,6 +414,7 @@ final class SyscallCount {
             counts[String(fields[2]).replacingOccurrences(of: "syscalls:sys_enter_", with: "")] = count
         }
         guard !counts.isEmpty else { return nil }
-        return (Self.syncs.reduce(0) { $0 + (counts[$1] ?? 0) }, Self.writes.reduce(0) { $0 + (counts[$1] ?? 0) })
+        func total(_ names: [String]) -> Int { names.reduce(0) { $0 + (counts[$1] ?? 0) } }
+        return (total(Self.syncs), total(Self.writes), total(Self.futexes), total(Self.locks))
     }
 }

@@ -26,7 +26,7 @@ struct ChartScenario {
     /// The fake OpenWeather's forecast for Kazan, decoded by the bot's own client.
     static func forecast() async throws -> Forecast {
         let server = try await FakeOpenWeather(recording: false)
-        let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: server.url, transport: AsyncHTTPTransport(), requestTimeout: .seconds(10))
+        let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(10))
         let forecast = try await client.forecast(latitude: 55.79, longitude: 49.12, language: "ru")
         await server.shutdown()
         return forecast

@@ -9,6 +9,7 @@ struct Comparison {
         var value: String
         var baseline: String
         var ratio: Double?
+        var judged: Bool
         var regressed: Bool
     }
 
@@ -23,10 +24,10 @@ struct Comparison {
         for result in results where !result.scenario.hasSuffix(" (baseline)") {
             guard let baseline = baselines[result.scenario + "\u{1}" + result.figure] else { continue }
             let ratio = Self.number(result.value).flatMap { value in Self.number(baseline).flatMap { $0 > 0 ? value / $0 : nil } }
-            let judged = Self.isCost(result.figure)
+            let judged = result.isOwn && Self.isCost(result.figure)
             rows.append(
                 Row(
-                    scenario: result.scenario, figure: result.figure, value: result.value, baseline: baseline, ratio: ratio,
+                    scenario: result.scenario, figure: result.figure, value: result.value, baseline: baseline, ratio: ratio, judged: judged,
                     regressed: judged && (ratio ?? 0) > Self.allowed))
         }
     }
@@ -50,8 +51,8 @@ struct Comparison {
             Result(
                 scenario: row.scenario, figure: row.figure + " vs baseline",
                 value: (row.ratio.map { String(format: "%.2f× ", $0) } ?? "") + "(\(row.baseline) → \(row.value))",
-                target: Self.isCost(row.figure) ? String(format: "≤ %.2f×", Self.allowed) : "",
-                passed: Self.isCost(row.figure) && row.ratio != nil ? !row.regressed : nil)
+                target: row.judged ? String(format: "≤ %.2f×", Self.allowed) : "",
+                passed: row.judged && row.ratio != nil ? !row.regressed : nil)
         }
         return Result.table(results)
     }

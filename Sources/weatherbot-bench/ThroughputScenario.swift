@@ -176,6 +176,10 @@ struct ThroughputScenario {
             var syncs: Int?
             /// write, pwrite64, writev, sendto and sendmsg calls: to files and to sockets.
             var writes: Int?
+            /// futex calls: a thread waking another, or waiting to be woken.
+            var futexes: Int?
+            /// fcntl calls: SQLite's POSIX locks on the database file, taken and let go.
+            var locks: Int?
         }
 
         /// In webhook mode, what became of the posts: every update posted once when none failed.
@@ -189,9 +193,17 @@ struct ThroughputScenario {
             ]
         }
 
+        /// Starts a bot other than the weatherbot executable against the fakes: the peer, or a
+        /// floor of the stack (its Telegram's URL, and a database path it may use).
+        typealias Launch = (_ telegram: URL, _ databasePath: String) throws -> Process
+
+        /// - Parameters:
+        ///   - launch: the bot to start instead of `executable`, which is then unused.
+        ///   - measuredFrom: seconds after the first poll from which CPU and syscalls are counted
+        ///     (the first release, when the schedule starts that late).
         init(
             executable: String, updates: [PreparedUpdate], firstID: Int, releaseInterval: Double?, deadline: TimeInterval, postgres: String? = nil,
-            intake: Intake = .polling
+            intake: Intake = .polling, launch: Launch? = nil, measuredFrom lead: Double = 0
         ) async throws {
             var database: ScratchDatabase?
             if let postgres { database = try await ScratchDatabase.create(on: postgres, prefix: "weatherbot_bench") }
@@ -217,15 +229,20 @@ struct ThroughputScenario {
                 environment["TELEGRAM_WEBHOOK_URL"] = "http://\(listen)/telegram/updates"
                 environment["TELEGRAM_WEBHOOK_MAX_CONNECTIONS"] = "40"
             }
-            let process = try Worker.start(
-                executable, telegram: telegram.url, weather: weather.url,
-                databasePath: folder.appendingPathComponent("bot.sqlite").path, environment: environment)
+            let databasePath = folder.appendingPathComponent("bot.sqlite").path
+            let process =
+                try launch?(telegram.url, databasePath)
+                ?? Worker.start(executable, telegram: telegram.url, weather: weather.url, databasePath: databasePath, environment: environment)
             let started = Date()
             let end = started.addingTimeInterval(deadline)
             // Sampled when the fake sees the first poll (or the webhook set), where releases begin.
             var atFirstRelease: (cpu: Double, switches: Int, counting: SyscallCount?)?
             while Date() < end {
-                if atFirstRelease == nil, telegram.state.withLock({ $0.firstPoll != nil }) {
+                if atFirstRelease == nil, let firstPoll = telegram.state.withLock({ $0.firstPoll }) {
+                    if Date() < firstPoll.addingTimeInterval(lead) {
+                        try await Task.sleep(for: .milliseconds(2))
+                        continue
+                    }
                     let pid = process.processIdentifier
                     atFirstRelease = (Memory.cpuSeconds(pid: pid) ?? 0, Memory.contextSwitches(pid: pid), SyscallCount(pid: pid))
                 }
@@ -247,7 +264,8 @@ struct ThroughputScenario {
                 let syscalls = await atFirstRelease.counting?.stop()
                 fromFirstRelease = Spent(
                     cpu: cpu - atFirstRelease.cpu, contextSwitches: Memory.contextSwitches(pid: process.processIdentifier) - atFirstRelease.switches,
-                    syncs: syscalls.map { $0.syncs }, writes: syscalls.map { $0.writes })
+                    syncs: syscalls.map { $0.syncs }, writes: syscalls.map { $0.writes }, futexes: syscalls.map { $0.futexes },
+                    locks: syscalls.map { $0.locks })
             }
             openWeatherRequests = weather.requests
             serverCPU = serverCPUBefore.map { Memory.cpuSeconds(ofProcessesNamed: "postgres") - $0 }
@@ -267,8 +285,8 @@ struct ThroughputScenario {
             photos = ledger.photos
             await telegram.stopPosting()
             if intake == .webhook { webhookPosts = telegram.state.withLock { $0.webhookPosts } }
-            process.terminate()
-            process.waitUntilExit()
+            // The peer does not stop on SIGTERM while a long poll is open: it is killed after a few seconds.
+            await Worker.stop(process, timeout: launch == nil ? 20 : 3)
             try await Task.sleep(for: .milliseconds(1200))
             await telegram.shutdown()
             await weather.shutdown()
