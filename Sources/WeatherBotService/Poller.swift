@@ -60,6 +60,10 @@ public struct Poller: Service {
         // Only this loop moves the stored id, so it is read once and then followed in memory.
         var lastUpdateID: Int64?
         var knowsLastUpdateID = false
+        // The first batch of a run is stored before it is handled: it holds whatever update a
+        // crash cut off, whose attempts count only once it is in the inbox (`beginRun`), so an
+        // update that stops the bot is set aside after a few starts instead of stopping every one.
+        var storedABatch = false
         // Halved while answers are too large or unreadable; doubled back after each good one.
         var limit = Self.batchLimit
         while !Task.isCancelled {
@@ -83,10 +87,11 @@ public struct Poller: Service {
                         "Telegram started update ids anew (it does after a quiet week); following the new ids",
                         metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateId).max() ?? 0)"])
                 }
-                let committed = try await commit(updates, after: lastUpdateID, rebasing: rebasing, lastNoted: &lastNoted)
+                let committed = try await commit(updates, after: lastUpdateID, rebasing: rebasing, handingOverFirst: storedABatch, lastNoted: &lastNoted)
                 // Healthy is answered and stored: a batch the database refuses comes again and again.
                 metrics.heardFromTelegram()
                 if let last = committed {
+                    storedABatch = true
                     // Only updates already stored (the very last id, which no offset can confirm):
                     // asking again at once would spin.
                     if !rebasing, let stored = lastUpdateID, last <= stored { try? await Task.sleep(for: .seconds(1)) }
@@ -157,8 +162,11 @@ public struct Poller: Service {
     static let stepsWait: Duration = .milliseconds(10)
 
     /// Commits a batch; returns the last update id it covered, nil for an empty batch. `stored` is
-    /// the last update id stored before.
-    private func commit(_ updates: [Update], after stored: Int64?, rebasing: Bool, lastNoted: inout ContinuousClock.Instant?) async throws -> Int64? {
+    /// the last update id stored before; `handingOverFirst` lets the chats step it before it is
+    /// stored, when the store can keep the steps with it.
+    private func commit(
+        _ updates: [Update], after stored: Int64?, rebasing: Bool, handingOverFirst: Bool, lastNoted: inout ContinuousClock.Instant?
+    ) async throws -> Int64? {
         guard let last = updates.map(\.updateId).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
@@ -180,7 +188,7 @@ public struct Poller: Service {
         // On a quiet day the chats get the batch before it is stored, and the steps made meanwhile
         // are stored with it: one commit for an update and its answer. Behind a backlog the batch
         // is stored first, and each step commits when its turn comes.
-        if let store = database as? any ReceivesSteps {
+        if handingOverFirst, let store = database as? any ReceivesSteps {
             let fresh = rows.filter { row in rebasing || row.updateID > (stored ?? .min) }
             let receipt = PendingReceipt(updateIDs: fresh.map(\.updateID))
             await workers.enqueue(

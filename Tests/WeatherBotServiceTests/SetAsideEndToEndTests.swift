@@ -41,6 +41,31 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// An update that stops the bot while it is handled counts an attempt only once it is in
+        /// the inbox, so a run's first batch, which holds whatever a crash cut off, is stored
+        /// before it is handled; later quiet batches are stored with their steps, no inbox row.
+        @Test func theFirstBatchOfARunIsStoredBeforeItIsHandled() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            do {
+                let database = try BotDatabase.open(path: loopback.folder.databasePath)
+                try await database.writer.write { db in
+                    try db.execute(sql: "CREATE TABLE inboxSeen (updateId INTEGER)")
+                    try db.execute(sql: "CREATE TRIGGER inbox_seen AFTER INSERT ON inbox BEGIN INSERT INTO inboxSeen VALUES (NEW.updateId); END")
+                }
+            }
+            let first = Int64(telegram.state.withLock { $0.nextUpdateID })
+            telegram.sendText("/help", from: chatID)
+            let bot = try await loopback.startBot()
+            try await telegram.waitUntil("the first help") { $0.sent.filter { $0.chatID == chatID }.count == 1 }
+            telegram.sendText("/help", from: chatID)
+            try await telegram.waitUntil("the second help") { $0.sent.filter { $0.chatID == chatID }.count == 2 }
+            let seen = try await bot.file.writer.read { db in try Int64.fetchAll(db, sql: "SELECT updateId FROM inboxSeen") }
+            #expect(seen == [first])
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
         @Test func anItemWhoseStepNeverCommitsIsSetAsideAfterFiveTries() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
