@@ -101,7 +101,8 @@ final class ConnectionPool: @unchecked Sendable {
         serve(exchange)
     }
 
-    /// Closes every connection and fails every request waiting for one.
+    /// Closes the idle connections and fails every request waiting for one; a request under way
+    /// finishes (or times out) on its connection, which then closes.
     func shutdown() {
         isShutDown = true
         for exchange in waiting.values.joined() { exchange.fail(.connectionFailed, "the transport was shut down") }

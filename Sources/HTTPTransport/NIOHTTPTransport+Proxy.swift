@@ -17,7 +17,7 @@ extension ConnectionPool {
         let encoder = HTTPRequestEncoder()
         let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
         let connect = NIOHTTP1ProxyConnectHandler(
-            targetHost: target.host, targetPort: target.port, headers: headers,
+            targetHost: target.shownHost, targetPort: target.port, headers: headers,
             deadline: .now() + TimeAmount(settings.connectTimeout), promise: established)
         do {
             try channel.pipeline.syncOperations.addHandlers([encoder, decoder, connect])

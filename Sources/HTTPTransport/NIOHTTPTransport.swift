@@ -104,9 +104,11 @@ struct Target: Hashable, Sendable {
 
     /// The `Host` header: the port only when it is not the scheme's own.
     var hostHeader: String {
-        let shown = host.contains(":") ? "[\(host)]" : host
-        return port == (isSecure ? 443 : 80) ? shown : "\(shown):\(port)"
+        port == (isSecure ? 443 : 80) ? shownHost : "\(shownHost):\(port)"
     }
+
+    /// The host as a Host header or a CONNECT target writes it: an IPv6 address in brackets.
+    var shownHost: String { host.contains(":") ? "[\(host)]" : host }
 
     /// Connections are shared by requests to the same scheme, host and port.
     var key: String { "\(scheme)://\(host):\(port)" }

@@ -6,10 +6,11 @@ import WeatherBotStore
 public typealias SQLiteWrite = @Sendable (Database) throws -> any Sendable
 
 extension GroupCommit where Write == SQLiteWrite, Written == any Sendable {
-    /// Writes on `writer`, many to a transaction. The transaction runs on GRDB's writer queue,
-    /// never on the threads the chats run on (measured: batches stayed small when it did). When a
-    /// shared transaction fails, whatever the reason, its writes are tried again one each: on
-    /// SQLite a failure is a statement's.
+    /// Writes on `writer`, many to a transaction, synchronously wherever the committing task runs:
+    /// in the bot, its one event loop (a hop to GRDB's writer thread cost more CPU than it saved,
+    /// BENCHMARKS.md); writes that come meanwhile share the next. When a shared transaction fails,
+    /// whatever the reason, its writes are tried again one each: on SQLite a failure is a
+    /// statement's.
     static func sqlite(_ writer: any DatabaseWriter, maximumBatch: Int = 256) -> GroupCommit {
         GroupCommit(maximumBatch: maximumBatch) { writes in
             do {
