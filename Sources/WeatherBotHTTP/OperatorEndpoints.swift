@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 public import Hummingbird
 public import Logging
-import NIOCore
+public import NIOCore
 public import Prometheus
 public import ServiceLifecycle
 public import WeatherBotService
@@ -248,11 +248,14 @@ public struct OperatorServer: Service {
     /// `host:port`, as configured.
     public let address: String
 
-    /// - Parameter listening: told the port once the server listens (the port asked for, or the
-    ///   one the system chose for port 0); the webhook is set then.
+    /// - Parameters:
+    ///   - eventLoop: the loop the server's connections are served on; the bot gives its own, so
+    ///     that a posted update is read, stored and stepped on one thread (default: Hummingbird's).
+    ///   - listening: told the port once the server listens (the port asked for, or the one the
+    ///     system chose for port 0); the webhook is set then.
     public init(
         _ endpoints: OperatorEndpoints, host: String, port: Int, limits: ServerLimits = ServerLimits(), logger: Logger,
-        listening: (@Sendable (Int) -> Void)? = nil
+        eventLoop: (any EventLoop)? = nil, listening: (@Sendable (Int) -> Void)? = nil
     ) {
         application = Application(
             router: endpoints.router(), server: limits.server,
@@ -263,7 +266,8 @@ public struct OperatorServer: Service {
                     listening?(port)
                     endpoints.webhook?.receiver.serverListens(on: port)
                 }
-            }, logger: logger)
+            },
+            eventLoopGroupProvider: eventLoop.map { .shared($0) } ?? .singleton, logger: logger)
         address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
