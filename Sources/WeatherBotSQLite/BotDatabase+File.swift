@@ -1,5 +1,7 @@
+import Foundation
 import Glibc
 public import ServiceLifecycle
+import WeatherBotStore
 
 extension BotDatabase {
     /// What a path names on disk: its device and inode. Another file put at the path (a restore,
@@ -30,15 +32,31 @@ extension BotDatabase {
         }
     }
 
-    /// Checks every `interval` that the file at the database's path is still the one opened;
-    /// throws ``FileReplaced`` when not. Returns at once for a database not opened from a path.
+    /// Checks every `interval` that the file at the database's path is still the one opened, and
+    /// keeps the status report beside a file this connection holds; throws ``FileReplaced`` when
+    /// the file is not the one opened. Returns at once for a database not opened from a path.
     public func watchFile(every interval: Duration = .seconds(10)) async throws {
         guard let path = file?.path, let opened = file?.identity else { return }
+        if holdsTheFile { writeReport(beside: path) }
         while true {
             try await Task.sleep(for: interval)
             let now = FileIdentity(path: path)
             if now != opened { throw FileReplaced(path: path, deleted: now == nil) }
+            if holdsTheFile { writeReport(beside: path) }
         }
+    }
+
+    /// Writes the status, as `weatherbot status` reads it, to the report beside the file: the
+    /// file itself is this process's alone while it runs. Written whole and then renamed, so a
+    /// reader never sees half of one; a failure to write it is only a stale report.
+    func writeReport(beside path: String, at now: Date = Date()) {
+        guard var status = try? reading({ db in try BotStatus.read(db, checkingFile: false) }) else { return }
+        status.reportedAt = now
+        let target = BotStatus.reportPath(for: path)
+        let written = target + ".new"
+        guard let data = try? JSONEncoder().encode(status), FileManager.default.createFile(atPath: written, contents: data, attributes: [.posixPermissions: 0o600])
+        else { return }
+        _ = rename(written, target)
     }
 
     /// The group commit's loop and the watch on the file, for the service group that uses this

@@ -11,6 +11,8 @@ public import WeatherBotStore
 public struct BotDatabase: Sendable {
     /// Internal: every query goes through the methods below, each scoped by chat.
     let writer: any DatabaseWriter
+    /// Whether this connection holds its file for itself (`open(path:holdingTheFile:)`).
+    var holdsTheFile = false
     /// The busy paths (chat steps, delivered replies) commit through here, many to a transaction.
     let group: GroupCommit<SQLiteWrite, any Sendable>
     /// The records of the chats last read or written.
@@ -34,6 +36,22 @@ public struct BotDatabase: Sendable {
             "\(path) is a SQLite database of another program (application id \(applicationID), and no tables of this bot's); "
                 + "point the database path at this bot's file, or at a path where none exists yet to start a new one"
         }
+    }
+
+    /// Another process holds the database: a bot already running on the same file.
+    public struct HeldByAnotherProcess: Error, CustomStringConvertible {
+        public var path: String
+
+        public var description: String {
+            "\(path) is held by another process, most likely a weatherbot already running on it; one bot works on a file at a time "
+                + "(stop the other, or give this one its own DATABASE_PATH)"
+        }
+    }
+
+    /// Closes the connection: another process may open the file from then on. Nothing can be
+    /// read or written through this value afterwards.
+    public func close() throws {
+        try writer.close()
     }
 
     /// The database's file, or its folder, cannot be written by this process: SQLite keeps a
@@ -66,20 +84,33 @@ public struct BotDatabase: Sendable {
 
     /// Opens (creating when needed) the database at `path` in WAL mode, readable by its owner only.
     /// A SQLite file of another program at that path is refused (``NotThisBotsDatabase``).
-    public static func open(path: String) throws -> BotDatabase {
+    ///
+    /// - Parameter holdingTheFile: the running bot's way: its one connection holds the file from
+    ///   the first write to its close, so no transaction takes or lets go of a file lock (six
+    ///   `fcntl` calls each otherwise), the WAL's index lives in this process's memory, and a
+    ///   second bot started on the same file is refused (``HeldByAnotherProcess``) instead of
+    ///   writing beside the first. Other processes read the status from the report the holder
+    ///   keeps beside the file (``watchFile(every:)``, `BotStatus.reportPath(for:)`). Without
+    ///   it (tools, tests) the file is shared as SQLite shares any.
+    public static func open(path: String, holdingTheFile: Bool = false) throws -> BotDatabase {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Created by this process before SQLite opens it, with the owner's modes only from the
         // start (its -wal and -shm files take the same); a file that appeared meanwhile is kept.
         let created = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        if created >= 0 { close(created) }
+        if created >= 0 { Glibc.close(created) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.journalMode = .wal
+        if holdingTheFile {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+        }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try claim(queue, path: path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw HeldByAnotherProcess(path: path)
         } catch let error as DatabaseError {
             // SQLite's own words («unable to open database file») do not say what to change.
             throw NotWritable(path: path) ?? error
@@ -90,6 +121,7 @@ public struct BotDatabase: Sendable {
         // connection is open: opening it in WAL mode sets NORMAL after any `prepareDatabase`.
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         var database = try BotDatabase(queue, file: (path, FileIdentity(path: path)))
+        database.holdsTheFile = holdingTheFile
         database.isNew = created >= 0
         return database
     }

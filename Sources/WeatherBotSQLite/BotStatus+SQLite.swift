@@ -4,33 +4,60 @@ import GRDB
 public import WeatherBotStore
 
 extension BotStatus {
-    /// Reads the status without writing anything: the database is opened read-only and not migrated.
+    /// Reads the status of the database at `path` without writing anything: opened read-only
+    /// and not migrated. While a worker runs on it, the worker holds the file (its one connection
+    /// locks it), and the status is the report it keeps beside it (``reportPath(for:)``), with
+    /// ``reportedAt`` saying when it wrote it.
     public static func read(path: String) throws -> BotStatus {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(5)
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        return try queue.read { db in
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            func fact(_ key: WorkerFact.Key) throws -> String? {
-                try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [key.rawValue])
-            }
-            let poll = try fact(.lastSuccessfulPoll)
-            return BotStatus(
-                lastSuccessfulPoll: WorkerFact.time(poll),
-                inboxBacklog: try count("SELECT COUNT(*) FROM inbox"),
-                inboxSetAside: try db.tableExists("inboxFailure") ? count("SELECT COUNT(*) FROM inboxFailure") : 0,
-                lanes: try lanes(db),
-                subscriptions: try count("SELECT COUNT(*) FROM subscription"),
-                activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),
-                chats: try count("SELECT COUNT(*) FROM chat"),
-                dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
-                damage: BotDatabase.quickCheck(db),
-                openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db),
-                openWeatherLastMinute: WorkerFact.openWeatherMinute(try fact(.openWeatherLastMinute)),
-                noticeChats: try noticeChats(db),
-                noticeRound: NoticeRound(stored: try fact(.noticeRound)))
+        configuration.busyMode = .timeout(0.5)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in try read(db, checkingFile: true) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            guard let report = try? Data(contentsOf: URL(fileURLWithPath: reportPath(for: path))),
+                let status = try? JSONDecoder().decode(BotStatus.self, from: report)
+            else { throw HeldWithoutReport(path: path) }
+            return status
         }
+    }
+
+    /// The file beside the database where the worker that holds it writes its status.
+    public static func reportPath(for path: String) -> String { path + "-status.json" }
+
+    /// The database is held by a process that keeps no report: a worker of a version before
+    /// reports, or another program.
+    public struct HeldWithoutReport: Error, CustomStringConvertible {
+        public var path: String
+        public var description: String {
+            "the database at \(path) is held by a running process, and no report of its status is beside it (\(BotStatus.reportPath(for: path)))"
+        }
+    }
+
+    /// The status as a connection to the database reads it; `checkingFile` runs SQLite's quick
+    /// check too, which reads the whole file.
+    static func read(_ db: Database, checkingFile: Bool) throws -> BotStatus {
+        func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+        func fact(_ key: WorkerFact.Key) throws -> String? {
+            try String.fetchOne(db, sql: "SELECT value FROM workerFact WHERE key = ?", arguments: [key.rawValue])
+        }
+        let poll = try fact(.lastSuccessfulPoll)
+        return BotStatus(
+            lastSuccessfulPoll: WorkerFact.time(poll),
+            inboxBacklog: try count("SELECT COUNT(*) FROM inbox"),
+            inboxSetAside: try db.tableExists("inboxFailure") ? count("SELECT COUNT(*) FROM inboxFailure") : 0,
+            lanes: try lanes(db),
+            subscriptions: try count("SELECT COUNT(*) FROM subscription"),
+            activeSubscriptions: try count("SELECT COUNT(*) FROM subscription WHERE isActive = 1"),
+            chats: try count("SELECT COUNT(*) FROM chat"),
+            dailyForecastsSkipped: try fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0,
+            damage: checkingFile ? BotDatabase.quickCheck(db) : nil,
+            openWeatherCallsToday: try BotDatabase.openWeatherCalls(onDay: CivilDate.utcDay(of: Date()), db),
+            openWeatherLastMinute: WorkerFact.openWeatherMinute(try fact(.openWeatherLastMinute)),
+            noticeChats: try noticeChats(db),
+            noticeRound: NoticeRound(stored: try fact(.noticeRound)))
     }
 
     /// The chats the notice checker looks at; none in a database the worker has not yet

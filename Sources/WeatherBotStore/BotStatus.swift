@@ -1,9 +1,10 @@
 public import Foundation
 
-/// How the worker is doing, read from its database by another process (`weatherbot status`).
-public struct BotStatus: Sendable, Hashable {
+/// How the worker is doing, read from its database by another process (`weatherbot status`), or
+/// from the report the running worker keeps beside a database it holds.
+public struct BotStatus: Sendable, Hashable, Codable {
     /// One lane of the outbox: how many replies wait, and since when the oldest.
-    public struct Lane: Sendable, Hashable {
+    public struct Lane: Sendable, Hashable, Codable {
         public var backlog: Int
         /// When the oldest waiting reply was committed; nil when none waits.
         public var oldest: Date?
@@ -34,6 +35,9 @@ public struct BotStatus: Sendable, Hashable {
     public var openWeatherCallsToday: [String: Int]
     /// OpenWeather's calls of the last minute the worker kept, by second since 1970.
     public var openWeatherLastMinute: [Int: Int]
+    /// When the running worker wrote this in its report, when it was read from there (the
+    /// database was held by the worker); nil when read from the database.
+    public var reportedAt: Date?
 
     public var outboxBacklog: Int { lanes.values.map(\.backlog).reduce(0, +) }
 

@@ -222,7 +222,7 @@ public struct NoticeDelivery: Sendable, Hashable {
 }
 
 /// What the notice checker's last round did, kept for `weatherbot status`.
-public struct NoticeRound: Sendable, Hashable {
+public struct NoticeRound: Sendable, Hashable, Codable {
     /// When the round began.
     public var at: Date
     /// Chats with notices on, and the place cells they make.

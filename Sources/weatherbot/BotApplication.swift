@@ -42,7 +42,7 @@ struct BotApplication {
         }
         let database: BotDatabase
         do {
-            database = try BotDatabase.open(path: configuration.database.path)
+            database = try BotDatabase.open(path: configuration.database.path, holdingTheFile: true)
             if let damage = try database.quickCheck() { throw DatabaseDamaged(detail: damage) }
         } catch {
             throw StartFailure(message: "cannot use the database at \(configuration.database.path): \(Self.describe(error))")

@@ -105,8 +105,17 @@ extension WeatherBotCommand {
                 print("unhealthy: \(DatabaseDamaged(detail: damage))")
                 throw ExitCode(1)
             }
-            let age = status.lastSuccessfulPoll.map { Date().timeIntervalSince($0) }
             let formatter = ISO8601DateFormatter()
+            if let reportedAt = status.reportedAt {
+                // The worker holds the file: what it reported, every ten seconds while it runs.
+                let reportAge = Int(max(Date().timeIntervalSince(reportedAt), 0))
+                print("the running bot holds the database; its report of \(formatter.string(from: reportedAt)) (\(reportAge) s ago):")
+                guard reportAge <= Self.reportAgeAllowed else {
+                    print("unhealthy: the bot holding the database has not reported for \(reportAge) s")
+                    throw ExitCode(1)
+                }
+            }
+            let age = status.lastSuccessfulPoll.map { Date().timeIntervalSince($0) }
             print("last contact with Telegram (a poll, or the webhook): \(status.lastSuccessfulPoll.map { "\(formatter.string(from: $0)) (\(Int(age ?? 0)) s ago)" } ?? "never")")
             print("inbox backlog: \(status.inboxBacklog)")
             if status.inboxSetAside > 0 {
@@ -130,6 +139,9 @@ extension WeatherBotCommand {
             }
             print("healthy")
         }
+
+        /// How old the running worker's report may be: it writes one every ten seconds.
+        static let reportAgeAllowed = 60
 
         /// The line about OpenWeather's calls today, what the key's day is counted by: the total
         /// against the daily cap, then by endpoint, most first.

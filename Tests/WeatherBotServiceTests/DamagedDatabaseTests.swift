@@ -77,6 +77,35 @@ extension LoopbackTests {
             #expect(try run(["status"], path: path).status == 1)
         }
 
+        /// The running bot holds its file: `status` reads the report it keeps beside it, and a
+        /// second bot started on the same file stops with one clear line instead of writing
+        /// beside the first.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
+        func aRunningBotsStatusIsItsReportAndASecondBotIsRefused() async throws {
+            let loopback = try await Loopback()
+            let process = try CrashRecoveryTests.start(loopback, database: ["DATABASE_PATH": loopback.folder.databasePath], settings: ["LOG_LEVEL": "warning"])
+            loopback.telegram.sendText("/help", from: 5)
+            try await loopback.telegram.waitUntil("the help") { $0.sent.contains { $0.chatID == 5 } }
+            // The report is written at the start and every ten seconds: healthy once one shows a poll.
+            var status = try run(["status"], path: loopback.folder.databasePath)
+            let deadline = Date().addingTimeInterval(25)
+            while status.status != 0 && Date() < deadline {
+                try await Task.sleep(for: .seconds(1))
+                status = try run(["status"], path: loopback.folder.databasePath)
+            }
+            #expect(status.status == 0, "\(status.output)")
+            #expect(status.output.contains("the running bot holds the database"), "\(status.output)")
+            let second = try run(["run"], path: loopback.folder.databasePath)
+            #expect(second.status == 1)
+            #expect(second.output.contains("held by another process"), "\(second.output)")
+            process.terminate()
+            process.waitUntilExit()
+            // Stopped, the file is read itself.
+            let after = try run(["status"], path: loopback.folder.databasePath)
+            #expect(!after.output.contains("holds the database"), "\(after.output)")
+            await loopback.shutdown()
+        }
+
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
         func aNewDatabaseIsSaidLoudlyAndOneDeletedUnderTheRunningBotStopsIt() async throws {
             let loopback = try await Loopback()

@@ -109,12 +109,11 @@ extension LoopbackTests {
                 $0.failures["sendMessage"] = Array(repeating: .json(["ok": false, "error_code": 502, "description": "Bad Gateway"], status: 502), count: 10_000)
             }
             // Dry until now; the next round's fetch shows rain and commits the notice; Telegram
-            // refuses it, again and again.
+            // refuses it, again and again. The running bot holds its SQLite file, so the notice's
+            // commit shows as its first refused attempt: nothing is sent before it is stored.
             loopback.weather.setSky { _, _ in FakeOpenWeather.Sky(rainStarts: Self.minute(after: 25)) }
-            let deadline = ContinuousClock.now + .seconds(30)
-            while try await loopback.withStore({ try await $0.outboxBacklog(lane: .notice) }) == 0 {
-                guard ContinuousClock.now < deadline else { throw FakeTelegram.TimedOut(what: "a notice in the outbox") }
-                try await Task.sleep(for: .milliseconds(200))
+            try await telegram.waitUntil(timeout: .seconds(30), "a notice committed and refused") { state in
+                (state.failures["sendMessage"]?.count ?? 0) < 10_000
             }
             kill(first.processIdentifier, SIGKILL)
             first.waitUntilExit()
