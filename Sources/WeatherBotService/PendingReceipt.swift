@@ -6,7 +6,7 @@ import WeatherBotStore
 /// once, and the steps made of them before the batch is stored are committed with it, in one
 /// transaction (``ReceivesSteps``) instead of one for the batch and one for each step.
 ///
-/// The intake waits a moment for the steps (``waitForSteps(until:)``), then stores the batch
+/// The intake waits a moment for the steps (``waitForSteps(atMost:)``), then stores the batch
 /// with the steps that came (``close()``, then ``end(_:)``). A step that comes later is told the
 /// inbox item its update was stored as, and commits as any step does; one whose batch could not
 /// be stored is dropped with nothing sent, since its update was not confirmed and comes again.
