@@ -10,7 +10,13 @@ import WeatherBotStore
         let temporary = try TemporaryDatabase()
         try temporary.database.close()
         let holder = try BotDatabase.open(path: temporary.path, holdingTheFile: true)
-        #expect(throws: BotDatabase.HeldByAnotherProcess.self) { try BotDatabase.open(path: temporary.path, holdingTheFile: true) }
+        // SQLite waits its busy timeout (ten seconds) before it refuses: off the shared pool, which
+        // the other tests run on.
+        let path = temporary.path
+        let second = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Result { try BotDatabase.open(path: path, holdingTheFile: true) }) }
+        }
+        #expect(throws: BotDatabase.HeldByAnotherProcess.self) { try second.get() }
         try holder.close()
         let next = try BotDatabase.open(path: temporary.path, holdingTheFile: true)
         try next.close()
