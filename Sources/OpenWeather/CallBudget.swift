@@ -23,8 +23,17 @@ public enum CallPriority: Int, Sendable, Comparable, CaseIterable {
         }
     }
 
-    /// The part of the day's calls it may use: the last tenth is for people waiting and work due.
-    var dayShare: Double { self == .background ? 0.9 : 1 }
+    /// The part of the day's calls it may use. A fifth of the day is kept for scheduled work
+    /// (daily forecasts, notices, fetching ahead for them): people cannot take it. Of that fifth
+    /// the last tenth of the day is for daily forecasts due soon alone.
+    /// A call made on a chat's behalf is people's whatever its priority (``CallBudget/peopleDayShare``).
+    var dayShare: Double {
+        switch self {
+        case .background: 0.9
+        case .soon: 1
+        case .interactive: CallBudget.peopleDayShare
+        }
+    }
 
     /// How long a call of this priority waits for a free slot before it is refused.
     var patience: Duration {
@@ -54,6 +63,11 @@ public enum CallContext {
     /// Whoever waits for the call has older data to show when it is not made (the weather
     /// cache's last entry for the place): a person waits for a slot only briefly then.
     @TaskLocal public static var hasLastKnown = false
+
+    /// The calls are a batch for one view of the chat (a favorites list's short weather, the air
+    /// beside a card): counted in its share of the day (``CallBudget/Limits/perChatDay``) but not
+    /// in its share of the minute, which a list of twenty on a cold cache would spend at once.
+    @TaskLocal public static var batch = false
 
     /// Only what the caches keep, or a fetch already under way, answers: no call is started, and
     /// a look-up that would need one throws ``NotCached``. An inline query is answered this way at
@@ -88,21 +102,39 @@ public final class SharedPriority: Sendable {
 
 /// OpenWeather's budget, counted before each call is sent: at most `perMinute` calls in any
 /// minute (with a second's margin, ``minute``), `perDay` in a UTC day (as OpenWeather counts
-/// them), and `perChat` in any minute on one chat's behalf. A call over the minute's budget
-/// waits for a slot, up to its priority's patience; a chat over its share and a day spent are
-/// refused at once. A limit of 0 is none.
+/// them), `perChat` in any minute on one chat's behalf, and `perChatDay` in a UTC day on one
+/// chat's behalf. People take at most four fifths of the day (``peopleDayShare``): the rest is
+/// scheduled work's. A call over the minute's budget waits for a slot, up to its priority's
+/// patience; a chat over its share and a day spent are refused at once. A limit of 0 is none.
 public final class CallBudget: Sendable {
     public struct Limits: Sendable, Hashable {
         public var perMinute: Int
         public var perDay: Int
         public var perChat: Int
+        /// The calls a chat may make in a UTC day: by default a twentieth of the day, at least
+        /// ten, never more than people's part of it (``CallBudget/peopleDayShare``); none
+        /// without a day's limit. One chat typing names all day spends its own share, not
+        /// everyone's day.
+        public var perChatDay: Int
 
-        public init(perMinute: Int = 60, perDay: Int = 0, perChat: Int = 10) {
+        public init(perMinute: Int = 60, perDay: Int = 0, perChat: Int = 10, perChatDay: Int? = nil) {
             self.perMinute = perMinute
             self.perDay = perDay
             self.perChat = perChat
+            self.perChatDay = perChatDay ?? Self.chatsShare(ofDay: perDay)
+        }
+
+        /// A chat's share of a day of `perDay` calls: see ``perChatDay``.
+        public static func chatsShare(ofDay perDay: Int) -> Int {
+            guard perDay > 0 else { return 0 }
+            let people = max(1, Int((Double(perDay) * CallBudget.peopleDayShare).rounded(.down)))
+            return min(people, max(10, perDay / 20))
         }
     }
+
+    /// The part of the day people may take: calls on a chat's behalf or for someone waiting. The
+    /// rest is kept for daily forecasts and notices.
+    public static let peopleDayShare = 0.8
 
     /// Why a call was not made.
     public enum Refusal: Sendable, Hashable {
@@ -112,6 +144,8 @@ public final class CallBudget: Sendable {
         case day(renews: Date)
         /// The chat asked for more than its share of the minute.
         case chat
+        /// The chat spent its share of the UTC day; it renews at `renews`.
+        case chatDay(renews: Date)
     }
 
     /// What ``decide(_:chat:at:)`` allows.
@@ -154,6 +188,8 @@ public final class CallBudget: Sendable {
         var unsaved: [OpenWeatherEndpoint: Int] = [:]
         /// Each chat's calls in the last minute, oldest first.
         var byChat: [Int64: [Date]] = [:]
+        /// Each chat's calls in the UTC day.
+        var byChatToday: [Int64: Int] = [:]
         /// When each chat was last told of a refusal of each kind (``Refused/repeated``).
         var told: [Told: Date] = [:]
         /// The calls people waited for (``CallPriority/interactive``) in the last minute, made or
@@ -226,13 +262,23 @@ public final class CallBudget: Sendable {
     }
 
     /// Whether a call of `priority` for `chat` may go at `now`; one that may is counted.
-    public func decide(_ priority: CallPriority, chat: Int64?, endpoint: OpenWeatherEndpoint = .other, at now: Date) -> Decision {
+    /// `batch`: one of several calls for one view of `chat` (``CallContext/batch``), counted in
+    /// its share of the day only.
+    public func decide(_ priority: CallPriority, chat: Int64?, batch: Bool = false, endpoint: OpenWeatherEndpoint = .other, at now: Date) -> Decision {
         state.withLock { state in
             Self.turnDay(&state, at: now)
-            if limits.perDay > 0, Double(state.dayTotal) >= (Double(limits.perDay) * priority.dayShare).rounded(.down) {
-                return .refused(.day(renews: Date(timeIntervalSince1970: Double(state.day + 1) * 86_400)))
+            let renews = Date(timeIntervalSince1970: Double(state.day + 1) * 86_400)
+            // A call on a chat's behalf is people's, whatever its priority.
+            let dayShare = chat == nil ? priority.dayShare : min(priority.dayShare, Self.peopleDayShare)
+            if limits.perDay > 0, Double(state.dayTotal) >= (Double(limits.perDay) * dayShare).rounded(.down) {
+                return .refused(.day(renews: renews))
             }
-            if let chat, limits.perChat > 0 {
+            if let chat, limits.perChatDay > 0, state.byChatToday[chat, default: 0] >= limits.perChatDay {
+                // A flood goes on being refused: it is not told again until it pauses.
+                Self.keepQuiet(Told(chat, .chatDay(renews: renews)), &state, at: now)
+                return .refused(.chatDay(renews: renews))
+            }
+            if let chat, limits.perChat > 0, !batch {
                 var calls = state.byChat[chat] ?? []
                 Self.forget(&calls, before: now, \.self)
                 state.byChat[chat] = calls.isEmpty ? nil : calls
@@ -265,7 +311,8 @@ public final class CallBudget: Sendable {
             state.dayCalls[endpoint, default: 0] += 1
             state.dayTotal += 1
             state.unsaved[endpoint, default: 0] += 1
-            if let chat, limits.perChat > 0 {
+            if let chat, limits.perChatDay > 0 { state.byChatToday[chat, default: 0] += 1 }
+            if let chat, limits.perChat > 0, !batch {
                 state.byChat[chat, default: []].append(now)
                 // Chats that went quiet are let go when many have asked.
                 if state.byChat.count > 10_000 { state.byChat = state.byChat.filter { now.timeIntervalSince($0.value.last ?? now) < Self.minute } }
@@ -281,11 +328,12 @@ public final class CallBudget: Sendable {
     public func acquire(for endpoint: OpenWeatherEndpoint = .other) async throws(Refused) {
         var priority = CallContext.currentPriority
         let chat = CallContext.chatID
+        let batch = CallContext.batch
         let hasLastKnown = CallContext.hasLastKnown
         var giveUp = clock.date.addingTimeInterval(priority.patience(hasLastKnown: hasLastKnown).timeInterval)
         if priority == .interactive { askedByPeople() }
         while true {
-            switch decide(priority, chat: chat, endpoint: endpoint, at: clock.date) {
+            switch decide(priority, chat: chat, batch: batch, endpoint: endpoint, at: clock.date) {
             case .go:
                 return
             case .refused(let refusal):
@@ -321,17 +369,38 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// A chat and whether the refusal it was told of was of its own share or of everyone's
-    /// budget: being told the one does not silence the other.
+    /// A chat and whether the refusal it was told of was of its share of the minute, of its share
+    /// of the day, or of everyone's budget: being told the one does not silence the others.
     struct Told: Hashable {
+        enum Kind: Hashable { case minuteShare, dayShare, everyones }
+
         var chat: Int64
-        var ownShare: Bool
+        var kind: Kind
 
         init(_ chat: Int64, _ refusal: Refusal) {
             self.chat = chat
-            ownShare = refusal == .chat
+            kind = switch refusal {
+            case .chat: .minuteShare
+            case .chatDay: .dayShare
+            case .minute, .day: .everyones
+            }
+        }
+
+        /// How long being told silences the same refusal: a minute for the chat's share of the
+        /// minute, ten seconds for everyone's budget, and for its share of the day until the chat
+        /// pauses that long (``dayShareQuiet``): a flood is told once, a person coming back later
+        /// again.
+        var silence: TimeInterval {
+            switch kind {
+            case .minuteShare: CallBudget.minute
+            case .dayShare: CallBudget.dayShareQuiet
+            case .everyones: 10
+            }
         }
     }
+
+    /// How long a chat whose share of the day is spent must pause before a refusal is told again.
+    static let dayShareQuiet: TimeInterval = 600
 
     /// Whether `chat` is to be told of a refusal now, and if so counts it as told: see
     /// ``wasTold(_:of:)``.
@@ -345,10 +414,11 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// Whether `chat` was told lately of a refusal like `refusal`: of its own share in the last
-    /// minute (``Refusal/chat``), that the service is busy or its day spent in the last ten
-    /// seconds. So a person asking now and then hears each time and a flood hears rarely. Without
-    /// a chat, never.
+    /// Whether `chat` was told lately of a refusal like `refusal`: of its own share of the minute
+    /// in the last minute (``Refusal/chat``), of its share of the day before it last paused ten
+    /// minutes (``Refusal/chatDay(renews:)``), that the service is busy or everyone's day spent in
+    /// the last ten seconds. So a person asking now and then hears each time and a flood hears
+    /// rarely. Without a chat, never.
     public func wasTold(_ chat: Int64?, of refusal: Refusal) -> Bool {
         guard let chat else { return false }
         let now = clock.date
@@ -365,12 +435,18 @@ public final class CallBudget: Sendable {
 
     private static func wasTold(_ told: Told, in state: State, at now: Date) -> Bool {
         guard let last = state.told[told] else { return false }
-        return now.timeIntervalSince(last) < (told.ownShare ? minute : 10)
+        return now.timeIntervalSince(last) < told.silence
     }
 
     private static func tell(_ told: Told, _ state: inout State, at now: Date) {
         state.told[told] = now
-        if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < minute } }
+        if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < dayShareQuiet } }
+    }
+
+    /// A refusal of a chat told of it lately, not told again: its silence starts afresh for
+    /// refusals that last (``Told/silence``).
+    private static func keepQuiet(_ told: Told, _ state: inout State, at now: Date) {
+        if told.kind == .dayShare, wasTold(told, in: state, at: now) { state.told[told] = now }
     }
 
     private func askedByPeople() {
@@ -404,6 +480,7 @@ public final class CallBudget: Sendable {
             state.dayCalls = [:]
             state.dayTotal = 0
             state.unsaved = [:]
+            state.byChatToday = [:]
         }
     }
 

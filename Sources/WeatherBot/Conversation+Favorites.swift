@@ -92,11 +92,11 @@ extension Conversation {
         }
     }
 
-    /// The weather now at each place, in order, fetched concurrently; nil where it failed. Not
-    /// counted in the chat's share of OpenWeather's calls: a list of twenty on a cold cache would
-    /// spend it, and the list's calls are bounded by the favorites' limit and cached for all.
+    /// The weather now at each place, in order, fetched concurrently; nil where it failed.
+    /// Counted in the chat's share of the day's OpenWeather calls, as a batch: not in its share
+    /// of the minute, which a list of twenty on a cold cache would spend at once.
     private func currentWeather(of places: [Place], language: Language) async -> [CurrentWeather?] {
-        await CallContext.$chatID.withValue(nil) { await currentWeather(concurrentlyOf: places, language: language) }
+        await CallContext.$batch.withValue(true) { await currentWeather(concurrentlyOf: places, language: language) }
     }
 
     private func currentWeather(concurrentlyOf places: [Place], language: Language) async -> [CurrentWeather?] {

@@ -341,6 +341,7 @@ extension Texts {
         reasonOverloaded: "the weather service is busy right now, try again in a minute",
         reasonTooManyFromChat: "too many requests in a row from this chat, wait a minute",
         reasonDaySpent: "today's requests to the weather service are spent; new ones come after 00:00 UTC",
+        reasonChatDaySpent: "this chat has used its share of today's requests to the weather service; places already looked up still answer, new ones come after 00:00 UTC",
         tooManyCharts: { "Too many charts in a row: at most \($0) a minute. Please wait a minute." },
         reasonServer: "the weather service is temporarily unavailable",
         reasonNetwork: "the weather service cannot be reached",

@@ -369,6 +369,8 @@ public struct Texts: Sendable {
     let reasonTooManyFromChat: String
     /// The day's budget is spent until 00:00 UTC.
     let reasonDaySpent: String
+    /// This chat spent its share of the day's calls; the others go on.
+    let reasonChatDaySpent: String
     /// One chat asked for more charts than a minute allows (each is drawn and uploaded).
     let tooManyCharts: @Sendable (_ limit: Int) -> String
     let reasonServer: String

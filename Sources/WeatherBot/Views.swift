@@ -111,6 +111,7 @@ public enum Views {
         case .overBudget(.minute): return texts.reasonOverloaded
         case .overBudget(.chat): return texts.reasonTooManyFromChat
         case .overBudget(.day): return texts.reasonDaySpent
+        case .overBudget(.chatDay): return texts.reasonChatDaySpent
         case .server, .unexpectedStatus: return texts.reasonServer
         case .network: return texts.reasonNetwork
         case .undecodable: return texts.reasonUndecodable
@@ -121,7 +122,10 @@ public enum Views {
     /// When to try again after `error`: a little later, or once the UTC day's budget starts
     /// again, not «a little later» hours ahead.
     static func whenAgain(_ error: any Error, _ texts: Texts) -> String {
-        if let error = error as? OpenWeatherError, case .overBudget(.day) = error.code { return texts.afterTheDayTurns }
+        switch (error as? OpenWeatherError)?.code {
+        case .overBudget(.day)?, .overBudget(.chatDay)?: return texts.afterTheDayTurns
+        default: break
+        }
         return texts.aLittleLater
     }
 

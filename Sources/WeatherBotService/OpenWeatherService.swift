@@ -110,8 +110,8 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
 
     /// The air's readings at a place, within ``airPatience``: nothing waits for the air longer
     /// than that (a slow call goes on and fills the cache for the next look). The air is a
-    /// nice-to-have: its calls are the background's (the last tenth of the day's budget is not
-    /// theirs), no chat's share, and a refusal or failure is never told to anyone.
+    /// nice-to-have: its calls are the background's, counted in the chat's share of the day as a
+    /// batch (``CallContext/batch``), and a refusal or failure is never told to anyone.
     private func air(_ kind: AirQualityCache.Kind, at place: Place) async -> [AirQuality]? {
         // Most cards find the air kept: no task, no timer.
         if let kept = await airCache.cached(kind, latitude: place.latitude, longitude: place.longitude) { return kept }
@@ -120,7 +120,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         let lookUp: @Sendable () async -> [AirQuality]? = {
             do {
                 return try await CallContext.$priority.withValue(.background) {
-                    try await CallContext.$chatID.withValue(nil) {
+                    try await CallContext.$batch.withValue(true) {
                         try await cache.readings(kind, latitude: latitude, longitude: longitude) {
                             metrics.openWeatherCalled("air")
                             return try await client.airQuality(latitude: latitude, longitude: longitude, forecast: kind == .forecast)
@@ -147,10 +147,14 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
                 }
                 if first { continuation.resume(returning: readings) }
             }
-            Task { answer(await lookUp()) }
-            Task {
+            // The look-up goes on past the patience, to fill the cache; the timer ends with it.
+            let timer = Task {
                 try? await Task.sleep(for: patience)
                 answer(nil)
+            }
+            Task {
+                answer(await lookUp())
+                timer.cancel()
             }
         }
     }

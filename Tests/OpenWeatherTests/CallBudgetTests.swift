@@ -134,27 +134,104 @@ import Testing
         #expect(CallBudget(.init(perMinute: 0), clock: ManualClock(lateEvening)).callsPerMinute(for: .soon) == 0)
     }
 
-    @Test func theDayIsAUTCDayAndItsLastTenthIsNotForBackgroundWork() {
+    @Test func theDayIsAUTCDayAndItsLastTenthIsForWorkDueSoon() {
         let budget = CallBudget(.init(perMinute: 0, perDay: 10, perChat: 0), clock: ManualClock(lateEvening))
         for _ in 0..<9 { #expect(budget.decide(.background, chat: nil, at: lateEvening) == .go) }
         let midnight = Date(timeIntervalSince1970: 1_795_824_000)
         #expect(budget.decide(.background, chat: nil, at: lateEvening) == .refused(.day(renews: midnight)))
-        #expect(budget.decide(.interactive, chat: nil, at: lateEvening) == .go)
-        #expect(budget.decide(.interactive, chat: nil, at: lateEvening.addingTimeInterval(59)) == .refused(.day(renews: midnight)))
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening) == .refused(.day(renews: midnight)))
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go)
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(59)) == .refused(.day(renews: midnight)))
         // 00:00 UTC: a new day, whatever the time zone of the machine.
         #expect(budget.decide(.background, chat: nil, at: midnight) == .go)
         #expect(budget.today == CallBudget.DayCount(day: 20_785, calls: [.other: 1]))
     }
 
+    /// People take four fifths of the day at most, on a chat's behalf whatever the call's
+    /// priority: the last fifth is for daily forecasts and notices, the last tenth of all for
+    /// forecasts due soon.
+    @Test func aFifthOfTheDayIsKeptForScheduledWork() {
+        let budget = CallBudget(.init(perMinute: 0, perDay: 100, perChat: 0, perChatDay: 0), clock: ManualClock(lateEvening))
+        var people = 0
+        while budget.decide(.interactive, chat: Int64(people % 7), at: lateEvening) == .go { people += 1 }
+        #expect(people == 80)
+        // The air beside a chat's card is background work, but the chat's: people's part.
+        #expect(budget.decide(.background, chat: 3, batch: true, at: lateEvening) == .refused(.day(renews: lateEvening.addingTimeInterval(60))))
+        var notices = 0
+        while budget.decide(.background, chat: nil, at: lateEvening) == .go { notices += 1 }
+        var forecasts = 0
+        while budget.decide(.soon, chat: nil, at: lateEvening) == .go { forecasts += 1 }
+        #expect((notices, forecasts) == (10, 10))
+    }
+
+    /// One chat typing made-up names all day spends its own share of the day, a twentieth of it
+    /// (at least ten), not everyone's; the others go on, and a new UTC day gives it back.
+    @Test func aChatSpendsItsShareOfTheDayNotEveryones() {
+        #expect(CallBudget.Limits(perDay: 1_000).perChatDay == 50)
+        #expect(CallBudget.Limits(perDay: 60).perChatDay == 10)
+        #expect(CallBudget.Limits(perDay: 5).perChatDay == 4)
+        #expect(CallBudget.Limits(perDay: 0).perChatDay == 0)
+        let budget = CallBudget(.init(perMinute: 0, perDay: 60, perChat: 0), clock: ManualClock(lateEvening))
+        let midnight = Date(timeIntervalSince1970: 1_795_824_000)
+        var flood = 0
+        for second in 0..<200 where budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(Double(second) * 0.25)) == .go {
+            flood += 1
+        }
+        #expect(flood == 10)
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening.addingTimeInterval(55)) == .refused(.chatDay(renews: midnight)))
+        // A batch for the chat's list is its share too.
+        #expect(budget.decide(.interactive, chat: 7, batch: true, at: lateEvening.addingTimeInterval(55)) == .refused(.chatDay(renews: midnight)))
+        for chat in 8..<18 { #expect(budget.decide(.interactive, chat: Int64(chat), at: lateEvening.addingTimeInterval(56)) == .go) }
+        #expect(budget.decide(.soon, chat: nil, at: lateEvening.addingTimeInterval(56)) == .go)
+        #expect(budget.decide(.interactive, chat: 7, at: midnight) == .go)
+    }
+
+    /// A list's short weather and a card's air are a batch: counted in the chat's day, not in its
+    /// minute, so a list of twenty on a cold cache leaves the chat its minute.
+    @Test func aBatchCountsInTheChatsDayButNotItsMinute() {
+        let budget = CallBudget(.init(perMinute: 0, perDay: 1_000, perChat: 3), clock: ManualClock(lateEvening))
+        for _ in 0..<20 { #expect(budget.decide(.interactive, chat: 7, batch: true, at: lateEvening) == .go) }
+        for _ in 0..<3 { #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .go) }
+        #expect(budget.decide(.interactive, chat: 7, at: lateEvening) == .refused(.chat))
+        for _ in 0..<27 { #expect(budget.decide(.interactive, chat: 7, batch: true, at: lateEvening) == .go) }
+        #expect(budget.decide(.interactive, chat: 7, batch: true, at: lateEvening) == .refused(.chatDay(renews: lateEvening.addingTimeInterval(60))))
+    }
+
+    /// A chat whose share of the day is spent is told once while it goes on asking, and again
+    /// only after it paused ten minutes: a flood hears it once, a person coming back hears it.
+    @Test func aChatOverItsDayIsToldOnceWhileItGoesOn() async throws {
+        let clock = ManualClock(lateEvening.addingTimeInterval(-3_600))
+        let budget = CallBudget(.init(perMinute: 0, perDay: 60, perChat: 0), clock: clock)
+        let renews = Date(timeIntervalSince1970: 1_795_824_000)
+        func ask() async -> CallBudget.Refused? {
+            do {
+                try await CallContext.$chatID.withValue(7) { try await budget.acquire() }
+                return nil
+            } catch {
+                return error as? CallBudget.Refused
+            }
+        }
+        for _ in 0..<10 { #expect(await ask() == nil) }
+        #expect(await ask() == CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: false))
+        budget.told(7, of: .chatDay(renews: renews))
+        // Asking every five minutes for half an hour: never told again.
+        for _ in 0..<6 {
+            clock.advance(by: .seconds(300))
+            #expect(await ask() == CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: true))
+        }
+        clock.advance(by: .seconds(601))
+        #expect(await ask() == CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: false))
+    }
+
     @Test func theDaysCountSurvivesARestartButNotTheDay() {
         let clock = ManualClock(lateEvening)
         let first = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock)
-        for _ in 0..<4 { _ = first.decide(.interactive, chat: nil, at: lateEvening) }
+        for _ in 0..<4 { _ = first.decide(.soon, chat: nil, at: lateEvening) }
         let stored = first.today
         #expect(stored.total == 4)
         let restarted = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock, restored: stored)
-        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .go)
-        #expect(restarted.decide(.interactive, chat: nil, at: lateEvening) == .refused(.day(renews: Date(timeIntervalSince1970: 1_795_824_000))))
+        #expect(restarted.decide(.soon, chat: nil, at: lateEvening) == .go)
+        #expect(restarted.decide(.soon, chat: nil, at: lateEvening) == .refused(.day(renews: Date(timeIntervalSince1970: 1_795_824_000))))
         // Yesterday's count is not today's.
         clock.set(lateEvening.addingTimeInterval(120))
         let nextDay = CallBudget(.init(perMinute: 0, perDay: 5, perChat: 0), clock: clock, restored: stored)

@@ -69,12 +69,18 @@ struct FakeWeather: WeatherSource {
     func airQuality(at place: Place) async -> AirQuality? { air }
     func airForecast(at place: Place) async -> [AirQuality]? { airHours }
 
+    /// The chat each call was made for, and whether as a batch (``CallContext/batch``).
     final class OnBehalf: Sendable {
-        let chats = Mutex<[Int64?]>([])
+        struct Call: Hashable {
+            var chat: Int64?
+            var batch: Bool
+        }
+
+        let calls = Mutex<[Call]>([])
     }
 
     func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
-        onBehalf?.chats.withLock { $0.append(CallContext.chatID) }
+        onBehalf?.calls.withLock { $0.append(.init(chat: CallContext.chatID, batch: CallContext.batch)) }
         if let failure { throw failure }
         var forecast = forecast
         // Like OpenWeather's, descriptions come in the language asked for.

@@ -88,18 +88,19 @@ import WeatherBotStore
         }
     }
 
-    /// /fav's short weather for every favorite is not counted in the chat's share of OpenWeather's
-    /// calls (twenty favorites on a cold cache would spend it); a card is.
-    @Test func theListsWeatherIsNotCountedInTheChatsShare() async throws {
+    /// /fav's short weather for every favorite is the chat's, counted in its share of the day
+    /// as a batch: not in its share of the minute, which twenty favorites on a cold cache would
+    /// spend at once. A card is counted in both.
+    @Test func theListsWeatherIsABatchOfTheChatsDay() async throws {
         let onBehalf = FakeWeather.OnBehalf()
         let chat = try Chat(weather: FakeWeather(onBehalf: onBehalf))
         try await chat.save(["Казань", "Уфа"])
-        onBehalf.chats.withLock { $0 = [] }
+        onBehalf.calls.withLock { $0 = [] }
         try await CallContext.$chatID.withValue(chat.id) {
             _ = try await chat.send(.command(.favorites))
-            #expect(onBehalf.chats.withLock { $0 } == [nil, nil])
+            #expect(onBehalf.calls.withLock { $0 } == [.init(chat: chat.id, batch: true), .init(chat: chat.id, batch: true)])
             _ = try await chat.send(.command(.weather))
-            #expect(onBehalf.chats.withLock { $0 } == [nil, nil, chat.id])
+            #expect(onBehalf.calls.withLock { $0 }.last == .init(chat: chat.id, batch: false))
         }
     }
 
