@@ -294,6 +294,7 @@ extension Texts {
         unknownButton: "This button no longer works",
         couldNotHandle: "😔 Sorry, I could not handle your last message. Please try again, or see /help",
         tooManyMessages: "✋ Too many messages in a row; I am answering the latest ones",
+        tooManyPresses: "✋ Too many presses in a row; the latest one counts",
         unknownCommand: { "I don't know the command /\($0). See /help" },
         help: """
             I show the weather for your city.

@@ -353,6 +353,8 @@ public struct Texts: Sendable {
     public let couldNotHandle: String
     /// A chat sent faster than it is answered: its oldest waiting messages were dropped.
     public let tooManyMessages: String
+    /// A press dropped in a flood, answered with this toast: the latest presses are answered.
+    public let tooManyPresses: String
     let unknownCommand: @Sendable (_ name: String) -> String
     /// Said otherwise to a group: see ``inGroup``.
     var help: String

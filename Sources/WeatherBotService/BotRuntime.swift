@@ -108,7 +108,7 @@ public struct BotRuntime: Sendable {
         workers = ChatWorkers(
             database: database, conversation: conversation, activity: activity, outbox: outbox, notices: notices, logger: logger, clock: clock,
             metrics: metrics)
-        let inline = InlineResponder(client: telegram, conversation: conversation, logger: logger, metrics: metrics)
+        let inline = InlineResponder(client: telegram, outbox: outbox, conversation: conversation, logger: logger, metrics: metrics)
         self.inline = inline
         intake =
             if let webhook = configuration.webhook {

@@ -1,7 +1,9 @@
 public import BotClock
+import Foundation
 public import Logging
 public import ServiceLifecycle
 import Synchronization
+import TelegramBotAPI
 public import WeatherBot
 public import WeatherBotStore
 
@@ -16,6 +18,7 @@ public actor ChatWorkers: Service {
     private let steps: StepRunner
     private let logger: Logger
     private let maximumConcurrentChats: Int
+    private let outbox: OutboxSender?
 
     private var queues: ChatQueues
     private let metrics: BotMetrics
@@ -46,6 +49,7 @@ public actor ChatWorkers: Service {
             metrics: metrics, isStopping: { stopping.isSet })
         self.logger = logger
         self.maximumConcurrentChats = maximumConcurrentChats
+        self.outbox = outbox
     }
 
     /// Tells the workers this bot's username.
@@ -69,9 +73,11 @@ public actor ChatWorkers: Service {
     /// Removes the updates a flooding chat had waiting beyond its share from the inbox (or from
     /// the batch not stored yet that brought them), and counts them. One that cannot be removed
     /// stays in the inbox and is handled after a restart.
+    /// A press among them is answered with a short notice, so its button stops spinning.
     private func discard(_ dropped: [QueuedItem]) async {
         guard !dropped.isEmpty else { return }
         metrics.droppedForFlood(dropped.count)
+        outbox?.answerUnhandled(dropped.compactMap(Self.unhandledPress))
         await withTaskGroup(of: Void.self) { group in
             for queued in dropped {
                 let item = queued.item
@@ -92,6 +98,14 @@ public actor ChatWorkers: Service {
                 }
             }
         }
+    }
+
+    /// The press an update dropped unhandled holds, with its toast in the presser's language.
+    private static func unhandledPress(_ queued: QueuedItem) -> OutboxSender.UnhandledPress? {
+        guard queued.item.kind == .update else { return nil }
+        let update = queued.update ?? (try? TelegramJSON.decoder().decode(Update.self, from: queued.item.payload))
+        guard let press = update?.callbackQuery else { return nil }
+        return OutboxSender.UnhandledPress(queryID: press.id, text: Texts.for(Language(telegramCode: press.from.languageCode)).tooManyPresses)
     }
 
     /// Queues the inbox items other replicas took from Telegram's posts into the shared inbox;

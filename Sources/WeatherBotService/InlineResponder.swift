@@ -15,8 +15,14 @@ import WeatherBotStore
 /// from the caches when they hold all it needs. One that needs a call waits ``settle`` for the
 /// user's next keystroke first, and goes only while it is still the user's newest: typing a
 /// name costs the calls of the name typed, not of every prefix.
+///
+/// A press under an inline message is answered at once; the message's new view goes through the
+/// outbox's pacing (``OutboxSender/sendUnstored(key:_:)``), one edit of a message at a time, and
+/// presses made while one is on its way leave only their latest view to send: a storm of presses
+/// costs a few edits at the pace of a chat's messages, not one edit each.
 public final class InlineResponder: Service, Sendable {
     let client: TelegramClient
+    let outbox: OutboxSender
     let conversation: Conversation
     let logger: Logger
     let metrics: BotMetrics
@@ -31,12 +37,15 @@ public final class InlineResponder: Service, Sendable {
     /// Each user's newest query, by the user.
     private let newest = Mutex<[Int64: String]>([:])
     private let inFlight = Mutex(0)
+    /// The inline messages with an edit on its way, and the latest view pressed meanwhile.
+    private let editing = Mutex<[String: EditInlineMessageText?]>([:])
 
     public init(
-        client: TelegramClient, conversation: Conversation, logger: Logger = Logger(label: "weatherbot.inline"), metrics: BotMetrics = BotMetrics(),
-        settle: Duration = .milliseconds(500), maximumInFlight: Int = 256
+        client: TelegramClient, outbox: OutboxSender, conversation: Conversation, logger: Logger = Logger(label: "weatherbot.inline"),
+        metrics: BotMetrics = BotMetrics(), settle: Duration = .milliseconds(500), maximumInFlight: Int = 256
     ) {
         self.client = client
+        self.outbox = outbox
         self.conversation = conversation
         self.logger = logger
         self.metrics = metrics
@@ -56,6 +65,11 @@ public final class InlineResponder: Service, Sendable {
         guard admitted else {
             metrics.inline("dropped")
             logger.warning("too many inline queries at once; one dropped")
+            // A press is answered all the same: its button would spin.
+            if let press = update.callbackQuery {
+                let text = Texts.for(Language(telegramCode: press.from.languageCode)).tooManyPresses
+                outbox.answerUnhandled([OutboxSender.UnhandledPress(queryID: press.id, text: text)])
+            }
             return
         }
         if let query = update.inlineQuery {
@@ -123,15 +137,6 @@ public final class InlineResponder: Service, Sendable {
         let outcome = await CallContext.$chatID.withValue(press.from.id) {
             await conversation.pressInline(press.data, presserLanguage: Language(telegramCode: press.from.languageCode))
         }
-        if let edit = outcome.edit {
-            do throws(TelegramError) {
-                try await client.editInlineMessageText(EditInlineMessageText(inlineMessageID: inlineMessageID, html: edit.text, replyMarkup: edit.keyboard))
-            } catch where error.isMessageNotModified {
-                // The same view pressed again with the same data: nothing to change.
-            } catch {
-                logger.warning("could not edit an inline message", metadata: ["error": "\(error)"])
-            }
-        }
         do throws(TelegramError) {
             _ = try await client.perform(.answerCallbackQuery(id: press.id, text: outcome.notice, showAlert: outcome.showAlert))
         } catch where error.isQueryTooOld {
@@ -140,5 +145,53 @@ public final class InlineResponder: Service, Sendable {
             logger.warning("could not answer a press of an inline message", metadata: ["error": "\(error)"])
         }
         metrics.inline("pressed")
+        if let edit = outcome.edit {
+            await show(EditInlineMessageText(inlineMessageID: inlineMessageID, html: edit.text, replyMarkup: edit.keyboard))
+        }
+    }
+
+    /// Shows `edit`, or leaves it for the edit of its message on its way to send once done; the
+    /// one sending sends the latest view left until none is.
+    private func show(_ edit: EditInlineMessageText) async {
+        let message = edit.inlineMessageID
+        let sends = editing.withLock { editing in
+            guard editing[message] == nil else {
+                editing[message] = .some(edit)
+                return false
+            }
+            editing[message] = .some(nil)
+            return true
+        }
+        guard sends else { return metrics.inline("merged") }
+        var next: EditInlineMessageText? = edit
+        while let view = next {
+            await send(view)
+            next = editing.withLock { editing in
+                let latest = editing[message] ?? nil
+                editing[message] = latest == nil ? nil : .some(nil)
+                return latest
+            }
+        }
+    }
+
+    /// Edits the message within the outbox's pacing; after a 429, the same view once Telegram's
+    /// wait is over (a newer view pressed meanwhile is sent after it), three times at most.
+    private func send(_ view: EditInlineMessageText) async {
+        for attempt in 1...3 {
+            do throws(TelegramError) {
+                try await outbox.sendUnstored(key: view.inlineMessageID) { [client] () async throws(TelegramError) in
+                    try await client.editInlineMessageText(view)
+                }
+                return
+            } catch where error.isMessageNotModified {
+                // The same view pressed again: nothing to change.
+                return
+            } catch where error.isRateLimited && attempt < 3 {
+                continue
+            } catch {
+                logger.warning("could not edit an inline message", metadata: ["error": "\(error)"])
+                return
+            }
+        }
     }
 }

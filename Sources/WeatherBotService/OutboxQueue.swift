@@ -75,6 +75,8 @@ struct OutboxQueue {
     /// Replies in flight whose rows a commit deleted meanwhile (a reset): not to be tried again.
     private var void: Set<Int64> = []
     private var chatCells: [Int64: RateCell] = [:]
+    /// The pace of each inline message edited (``takeSlot(for:at:)``), as a chat's.
+    private var unstoredCells: [String: RateCell] = [:]
     private var recent: RecentSends
     /// Chats waiting for a time (a retry, their own pace) before their next message may go.
     private var later = Heap<Wake>()
@@ -573,6 +575,30 @@ struct OutboxQueue {
         }
         if inFlight[reply.chatID] == reply.id { inFlight[reply.chatID] = nil }
         for lane in lanes.indices { markReady(reply.chatID, in: lane) }
+    }
+
+    /// A message sent outside the lanes (an edit of an inline message, which no chat holds and
+    /// nothing stores), keyed by what it edits, one at a time per key: nil when it may go at
+    /// `now`, and then counted as one of the overall rate; else when to ask again. Its end is
+    /// told with ``answered(_:at:)``.
+    mutating func takeSlot(for key: String, at now: Double) -> Double? {
+        let due = max(pacing.global.earliest(notBefore: now), unstoredCells[key]?.earliest(notBefore: now) ?? now)
+        if due > now { return due }
+        if let wait = recent.wait(at: now) { return wait }
+        pacing.global.consume(at: now, forgivingLateness: true)
+        recent.start()
+        return nil
+    }
+
+    /// A message sent outside the lanes is over at `now`. It counts for its key's pace as it is
+    /// answered, the latest Telegram may have counted it: a request that took long to arrive
+    /// never lets the next come less than a chat's interval after it.
+    mutating func answered(_ key: String, at now: Double) {
+        answered(at: now)
+        var cell = unstoredCells[key] ?? pacing.chatCell()
+        cell.consume(at: now)
+        unstoredCells[key] = cell
+        if unstoredCells.count > 10_000 { unstoredCells = unstoredCells.filter { $0.value.arrival > now } }
     }
 
     /// Telegram said to wait: no message goes before `seconds` from `now`.

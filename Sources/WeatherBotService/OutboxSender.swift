@@ -48,6 +48,8 @@ public final class OutboxSender: Service, Sendable {
     private let lingering = Mutex(Lingering())
 
     private let completionLinger: Duration
+    /// Presses dropped unhandled, to be answered with a short notice (``answerUnhandled(_:)``).
+    private let unhandled = Mutex<[UnhandledPress]>([])
 
     private struct Lingering {
         var chats: Set<Int64> = []
@@ -82,6 +84,79 @@ public final class OutboxSender: Service, Sendable {
         self.drainTimeout = configuration.drainTimeout
         self.completionLinger = configuration.completionLinger
         self.clock = clock
+    }
+
+    /// Sends a message that is not stored (an inline message's edit, `key` naming what it edits)
+    /// within the same pacing as the lanes' messages: the overall rate and a chat's pace for the
+    /// key, waiting for its slot. A 429 pauses every message for its `retry_after` and is thrown
+    /// to the caller, whose next try waits for the pause.
+    public func sendUnstored<Result: Sendable>(
+        key: String, _ call: @Sendable () async throws(TelegramError) -> Result
+    ) async throws(TelegramError) -> Result {
+        while let slot = queue.withLock({ $0.takeSlot(for: key, at: now()) }) {
+            do {
+                try await Task.sleep(until: instant(at: slot), clock: .continuous)
+            } catch {
+                throw TelegramError(code: .transport, method: "editMessageText", description: "stopped while waiting for a slot")
+            }
+        }
+        do {
+            let result = try await call()
+            queue.withLock { $0.answered(key, at: now()) }
+            return result
+        } catch {
+            queue.withLock { queue in
+                queue.answered(key, at: now())
+                if error.isRateLimited { queue.pause(for: Double(error.retryAfter ?? 1), at: now()) }
+            }
+            if error.isRateLimited {
+                logger.warning("Telegram asked to slow down", metadata: ["retry.after": "\(error.retryAfter ?? 1)"])
+                changes.signal()
+            }
+            throw error
+        }
+    }
+
+    /// A press that is not handled, and the toast it is answered with.
+    public struct UnhandledPress: Sendable, Hashable {
+        public var queryID: String
+        public var text: String
+
+        public init(queryID: String, text: String) {
+            self.queryID = queryID
+            self.text = text
+        }
+    }
+
+    /// Answers presses dropped unhandled (a flood beyond its share) with a short toast, soon and
+    /// nothing stored: a press never answered leaves its button spinning, and Telegram does not
+    /// limit the rate of answers. At most the newest ten thousand wait; older ones are past
+    /// answering anyway.
+    public func answerUnhandled(_ presses: [UnhandledPress]) {
+        guard !presses.isEmpty else { return }
+        unhandled.withLock { waiting in
+            waiting += presses
+            if waiting.count > 10_000 { waiting.removeFirst(waiting.count - 10_000) }
+        }
+        changes.signal()
+    }
+
+    private func answer(_ presses: [UnhandledPress]) async {
+        // A few at a time: the answers share the connections with the messages.
+        for start in stride(from: 0, to: presses.count, by: maximumAnswersInFlight) {
+            await withDiscardingTaskGroup { group in
+                for press in presses[start..<min(start + maximumAnswersInFlight, presses.count)] {
+                    group.addTask {
+                        do throws(TelegramError) {
+                            _ = try await self.client.perform(.answerCallbackQuery(id: press.queryID, text: press.text, showAlert: false))
+                            self.metrics.replySent(method: "answerCallbackQuery", result: "unhandled")
+                        } catch {
+                            self.logger.debug("could not answer a press dropped in a flood", metadata: ["error": "\(error)"])
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Hands over the replies one commit wrote to the outbox, so they are sent without reading them
@@ -157,6 +232,13 @@ public final class OutboxSender: Service, Sendable {
                     }
                     if !superseded.isEmpty {
                         group.addTask { await self.discard(superseded) }
+                    }
+                    let unhandled = unhandled.withLock { waiting in
+                        defer { waiting = [] }
+                        return waiting
+                    }
+                    if !unhandled.isEmpty {
+                        group.addTask { await self.answer(unhandled) }
                     }
                     // Asleep until something changes, the next reply's pacing slot comes, or a
                     // graceful stop's time to flush runs out.

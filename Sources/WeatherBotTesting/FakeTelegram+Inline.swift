@@ -32,6 +32,8 @@ extension FakeTelegram {
         public var markup: String?
         /// How many times the bot edited it.
         public var edits: Int
+        /// When each edit was accepted.
+        public var editedAt: [Date] = []
     }
 
     /// A user types `@bot query` in some chat; returns the query's id.
@@ -121,6 +123,11 @@ extension FakeTelegram {
             guard let index = state.inlineMessages.firstIndex(where: { $0.id == id }) else {
                 return .json(["ok": false, "error_code": 400, "description": "Bad Request: MESSAGE_ID_INVALID"], status: 400)
             }
+            // Paced as a chat's messages, keyed apart from every chat.
+            if let limits, !limits.admit(chat: Int64.min + Int64(index), at: Date(), &state.pace) {
+                state.rateLimited += 1
+                return .json(["ok": false, "error_code": 429, "description": "Too Many Requests: retry after 1", "parameters": ["retry_after": 1]], status: 429)
+            }
             let text = body["text"] as? String ?? ""
             if state.inlineMessages[index].text == text && state.inlineMessages[index].markup == markup {
                 return .json(
@@ -130,6 +137,7 @@ extension FakeTelegram {
             state.inlineMessages[index].text = text
             state.inlineMessages[index].markup = markup
             state.inlineMessages[index].edits += 1
+            state.inlineMessages[index].editedAt.append(Date())
             observer?.accepted(AcceptedReply(method: "editMessageText", chat: 0, callbackQueryID: nil, uploaded: nil, at: Date()))
             return .json(["ok": true, "result": true])
         }

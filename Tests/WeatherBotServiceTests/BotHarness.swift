@@ -197,11 +197,15 @@ final class Loopback {
     let webhookPort: Int?
 
     /// - Parameter openWeatherPerMinute: the fake OpenWeather's rate, beyond which it answers 429.
-    init(engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero, openWeatherPerMinute: Int? = nil) async throws {
+    /// - Parameter telegramLimits: Telegram's sending limits, enforced with 429; without them, none.
+    init(
+        engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero, openWeatherPerMinute: Int? = nil,
+        telegramLimits: SendingLimits? = nil
+    ) async throws {
         self.intake = intake
         webhookPort = intake == .webhook ? try await LoopbackServer.freePort() : nil
         folder = try TemporaryFolder()
-        telegram = try await FakeTelegram()
+        telegram = try await FakeTelegram(limits: telegramLimits)
         weather = try await FakeOpenWeather(forecastDelay: forecastDelay, perMinute: openWeatherPerMinute)
         switch engine {
         case .sqlite: postgres = nil

@@ -61,6 +61,29 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// 1,000 presses of one card's button at once: those dropped as a flood are answered all
+        /// the same, with a short toast in the presser's language, so no button spins.
+        @Test func pressesDroppedInAFloodAreAnswered() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let chat: Int64 = 8
+            let bot = try await loopback.startBot()
+            telegram.sendText("/search Казань", from: chat, language: "en")
+            try await telegram.waitUntil("the card") { state in state.sent.contains { $0.chatID == chat && $0.text.contains("Feels like") } }
+            let card = try #require(telegram.screen(chat).last)
+            try await bot.stop()
+            // Pressed while the bot was down: they come all at once.
+            for _ in 0..<1_000 { try telegram.press("Hourly", on: card.messageID, in: chat, language: "en") }
+            let again = try await loopback.startBot()
+            try await telegram.waitUntil(timeout: .seconds(60), "every press answered") { state in state.answers.count >= 1_000 }
+            let toasts = telegram.state.withLock { $0.answerTexts.filter { $0 == "✋ Too many presses in a row; the latest one counts" } }
+            // Polled a hundred at a time, all but the chat's latest fifty of each batch are dropped.
+            #expect(toasts.count >= 500, "\(toasts.count) toasts")
+            #expect(Set(telegram.state.withLock { $0.answers }).count == 1_000)
+            try await again.stop()
+            await loopback.shutdown()
+        }
+
         /// The distinct «Флудбург N» names OpenWeather was asked to find.
         static func floodNamesLookedUp(_ weather: FakeOpenWeather) -> Int {
             Set(

@@ -171,6 +171,59 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// 300 presses on one inline message, alternating two views: every press is answered,
+        /// the message gets a few edits at a chat's pace, never refused by Telegram's limits, and
+        /// shows the view pressed last.
+        @Test func aStormOfPressesOnAnInlineMessageSendsItsLatestViewAtAChatsPace() async throws {
+            let loopback = try await Loopback(telegramLimits: SendingLimits(perWindow: 30, perChatPerWindow: 1, perChatBurst: 3))
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
+            let query = telegram.sendInlineQuery("Уфа", from: userID)
+            _ = try await Self.answer(to: query, telegram)
+            let message = try telegram.chooseInlineResult(0, of: query)
+
+            var presses: [String] = []
+            for index in 0..<300 {
+                presses.append(try telegram.pressInline(index.isMultiple(of: 2) ? "По часам" : "На 7 дней", on: message, by: userID + Int64(index % 5)))
+            }
+            try await telegram.waitUntil(timeout: .seconds(30), "every press answered and the last view shown") { state in
+                Set(state.answers).isSuperset(of: presses) && state.inlineMessages.first?.text.contains("на 7 дней") == true
+            }
+            try await Task.sleep(for: .seconds(2))
+            let shown = try #require(telegram.inlineMessage(message))
+            #expect(shown.text.contains("на 7 дней"))
+            #expect(shown.edits <= 12, "\(shown.edits) edits")
+            #expect(telegram.state.withLock { $0.rateLimited } == 0)
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
+        /// Telegram's 429 on an inline message's edit is waited out: the view is shown once the
+        /// wait it asked for is over, not lost.
+        @Test func anInlineEditRefusedWith429IsSentAfterTheWait() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let bot = try await loopback.startBot()
+            let query = telegram.sendInlineQuery("Уфа", from: userID)
+            _ = try await Self.answer(to: query, telegram)
+            let message = try telegram.chooseInlineResult(0, of: query)
+            telegram.state.withLock { state in
+                state.failures["editMessageText"] = [
+                    .json(["ok": false, "error_code": 429, "description": "Too Many Requests: retry after 2", "parameters": ["retry_after": 2]], status: 429)
+                ]
+            }
+            let pressed = Date()
+            let press = try telegram.pressInline("По часам", on: message, by: userID)
+            try await telegram.waitUntil(timeout: .seconds(15), "the hours, after the wait") { state in
+                state.answers.contains(press) && state.inlineMessages.first?.edits == 1
+            }
+            let edited = try #require(telegram.inlineMessage(message)?.editedAt.first)
+            #expect(edited.timeIntervalSince(pressed) >= 1.9)
+            #expect(telegram.inlineMessage(message)?.text.contains("по часам") == true)
+            try await bot.stop()
+            await loopback.shutdown()
+        }
+
         @Test func anInlineAnswerDoesNotWaitForABroadcast() async throws {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
