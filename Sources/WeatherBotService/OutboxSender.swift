@@ -402,7 +402,7 @@ public final class OutboxSender: Service, Sendable {
         try? await backoff.retry {
             try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date, lingeringUpTo: linger)
         } failed: { error, delay in
-            logger.error("could not record a delivered reply; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
+            StoreFaults(metrics: metrics, logger: logger).failed(database.describe(error), "a delivered reply", retryIn: delay)
         }
         queue.withLock { $0.finish(queued, at: now()) }
     }

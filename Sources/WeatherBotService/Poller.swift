@@ -91,6 +91,7 @@ public struct Poller: Service {
                 // Healthy is answered and stored: a batch the database refuses comes again and again.
                 metrics.heardFromTelegram()
                 if let last = committed {
+                    StoreFaults(metrics: metrics, logger: logger).committed()
                     storedABatch = true
                     // Only updates already stored (the very last id, which no offset can confirm):
                     // asking again at once would spin.
@@ -137,7 +138,7 @@ public struct Poller: Service {
                 if database.isDamage(error) { throw error }
                 // The database could not commit the batch: nothing was confirmed, so Telegram re-sends it.
                 let delay = backoff.next()
-                logger.error("could not commit updates; backing off", metadata: ["retry.in": "\(delay.logDescription)", "error": "\(error)"])
+                StoreFaults(metrics: metrics, logger: logger).failed(database.describe(error), "updates", retryIn: delay)
                 try? await Task.sleep(for: delay)
             }
         }
@@ -203,9 +204,10 @@ public struct Poller: Service {
                 let stored: Receipt
                 do {
                     stored = try await store.receive(rows, steps: steps, skipping: skipping, lastUpdateID: last, rebasing: rebasing, at: clock.date)
-                } catch where !steps.isEmpty && !database.isDamage(error) {
+                } catch where !steps.isEmpty && database.isRejection(error) {
                     // A step the store refuses must not keep the batch out: the batch is stored
-                    // without the steps, which then commit on their own, each failing alone.
+                    // without the steps, which then commit on their own, each failing alone. A
+                    // full disk or a database out of reach refuses the batch alone as well.
                     logger.warning("a batch could not be stored with its steps; storing it alone", metadata: ["error": "\(database.describe(error))"])
                     stored = try await store.receive(rows, steps: [], skipping: skipping, lastUpdateID: last, rebasing: rebasing, at: clock.date)
                 }

@@ -24,6 +24,8 @@ struct StepRunner: Sendable {
     /// Whether the workers stop: a failing commit is not tried again then.
     let isStopping: @Sendable () -> Bool
 
+    private var faults: StoreFaults { StoreFaults(metrics: metrics, logger: logger) }
+
     /// Handling an item is given up after this many attempts, counted across restarts: it is set
     /// aside, so that no single item can stop its chat or, crashing the process, the bot.
     static let maximumAttempts = 5
@@ -92,6 +94,7 @@ struct StepRunner: Sendable {
                     chat: step.chat, handled: seq, changes: step.changes, replies: replies, followUps: encodedFollowUps, at: clock.date)
             }
             guard let written else { return }
+            faults.committed()
             metrics.handled(took: ContinuousClock.now - started)
             self.logger.debug(
                 "handled",
@@ -118,7 +121,7 @@ struct StepRunner: Sendable {
             {
                 throw error
             }
-            logger.error("could not commit a step; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
+            faults.failed(database.describe(error), "a step", retryIn: delay)
             if isStopping() { throw CancellationError() }
         }
         if let damage { throw Damaged(error: damage) }

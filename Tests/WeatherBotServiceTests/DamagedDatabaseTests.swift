@@ -1,6 +1,10 @@
 import Foundation
 import GRDB
+import HTTPTypes
+import Prometheus
 import Testing
+@testable import WeatherBotHTTP
+import WeatherBotService
 @testable import WeatherBotSQLite
 import WeatherBotStore
 import WeatherBotTesting
@@ -159,6 +163,49 @@ extension LoopbackTests {
             // Nothing was lost: writable again, the database has every chat.
             chmod(folder.url.path, 0o755)
             #expect(try StoreContents(readingFileAt: path).chats.count == 3_000)
+        }
+
+        /// The disk fills under a running bot: the fault is logged once as it begins and once as
+        /// it ends, the health check fails while it lasts, the commits are retried with backoff
+        /// (a few tries, not several a second) and every message is answered once there is room.
+        @Test func aFullDiskIsToldOnceAndItsEndOnceAndTheHealthCheckFailsMeanwhile() async throws {
+            let loopback = try await Loopback()
+            let telegram = loopback.telegram
+            let log = CapturedLog()
+            let registry = PrometheusCollectorRegistry()
+            let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
+            let bot = try await loopback.startBot(metrics: metrics, logger: log.logger())
+            let database = try #require(bot.database as? BotDatabase)
+            telegram.sendText("/help", from: 1)
+            try await telegram.waitUntil("the first answer") { $0.sent.count == 1 }
+            let endpoints = OperatorEndpoints(registry: registry, metrics: metrics, store: bot.database, window: .seconds(60))
+            #expect(await endpoints.verdict(at: .now).0.code == 200)
+
+            // No page more for the file: every commit that needs one fails as on a full disk.
+            try await database.writer.writeWithoutTransaction { db in
+                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+            }
+            for chat: Int64 in 2...21 { telegram.sendText("/search Казань", from: chat) }
+            try await waitUntil(timeout: .seconds(10), "the fault said") { log.lines.contains { $0.contains("the database cannot commit") } }
+            let (status, body) = await endpoints.verdict(at: .now)
+            #expect(status.code == 503 && body.contains("full"), "\(body)")
+            try await Task.sleep(for: .seconds(6))
+            let failing = log.lines.filter { $0.hasPrefix("error") || $0.hasPrefix("warning") }
+            #expect(failing.count == 1, "\(failing)")
+            // Backed off: the tries in six seconds are a few per chat, not a dozen.
+            let tries = log.lines.filter { $0.contains("could not commit") }.count
+            #expect(tries < 20 * 8, "\(tries) tries")
+
+            try await database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            try await telegram.waitUntil(timeout: .seconds(60), "every chat answered") { state in
+                (2...21).allSatisfy { chat in state.sent.contains { $0.chatID == chat } }
+            }
+            try await waitUntil(timeout: .seconds(10), "the end said") { log.lines.contains { $0.contains("the database commits again") } }
+            #expect(log.lines.filter { $0.contains("the database cannot commit") }.count == 1)
+            #expect(await endpoints.verdict(at: .now).0.code == 200)
+            try await bot.stop()
+            await loopback.shutdown()
         }
 
         @Test func damageIsToldFromPassingFailures() {
