@@ -65,6 +65,7 @@ let package = Package(
         .target(
             name: "WeatherBotStore",
             dependencies: [
+                "BotClock",
                 "TelegramBotAPI",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

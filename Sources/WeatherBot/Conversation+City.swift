@@ -20,14 +20,15 @@ extension Conversation {
         context.followUps.append(.resolveMapLink(link: link, statusTag: tag, language: context.language, inGroup: context.isGroup))
     }
 
-    /// Follows a short map link to the address it redirects to and reads the point there as a
-    /// shared location's; a link that leads nowhere readable is said so, with the other ways.
+    /// Follows a short map link to the point of the address it redirects to (remembered links
+    /// free, new ones within the chat's share a minute) and reads it as a shared location; a link
+    /// that leads nowhere readable, or cannot be followed now, is said so, with the other ways.
     func resolveMapLink(_ link: String, statusTag: String, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
-        let target = await mapLinks?.target(of: link)
-        guard let target, case .point(let latitude, let longitude)? = TypedLinks.reading(of: Substring(target)) else {
+        let lookup = await mapLinks?.lookUp(link, for: context.chat.id) ?? .nowhere
+        guard case .point(let latitude, let longitude) = lookup else {
             if case .locating = context.state { context.state = .idle }
-            let view = Views.locationFailed(context.texts, mapLink: true)
+            let view = Views.locationFailed(context.texts, mapLink: lookup)
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             return
         }

@@ -150,10 +150,17 @@ extension Conversation {
         case nil: break
         }
         if point == nil, let link = TypedLinks.shortLink(in: text) {
-            guard let target = await mapLinks?.target(of: link), case .point(let latitude, let longitude)? = TypedLinks.reading(of: Substring(target)) else {
+            // Followed only once the user stops typing (the pass with calls), unless remembered.
+            switch await mapLinks?.lookUp(link, for: sender) ?? .nowhere {
+            case .point(let latitude, let longitude): point = (latitude, longitude)
+            case .nowhere: return offer
+            case .unreachable, .notCached:
+                complete = false
+                return offer
+            case .tooMany:
+                offer.button = InlineQueryResultsButton(text: texts.mapLinksTooMany, startParameter: StartParameter.search.rawValue)
                 return offer
             }
-            point = (latitude, longitude)
         }
         if let point {
             offer.places = [(await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, complete: &complete), .point)]

@@ -18,10 +18,28 @@ extension Geocoder {
 }
 
 /// Follows the short links map apps share (`maps.app.goo.gl/…`, `yandex.ru/maps/-/…`), which
-/// carry no point of their own, to the address they redirect to.
+/// carry no point of their own, to the point of the address they redirect to. A link is followed
+/// once and remembered; each asker may have only a few new ones followed a minute, so that no
+/// one can get the bot's address blocked by a link's host, which would break links for everyone.
 public protocol MapLinkResolver: Sendable {
-    /// The address `link` redirects to; nil when it does not redirect, or cannot be reached in time.
-    func target(of link: String) async -> String?
+    /// Where `link` leads, followed (when it is not remembered) on behalf of `asker`: a user, or
+    /// the chat that sent it. Under ``CallContext/cachedOnly`` only what is remembered, or a
+    /// request already under way, answers.
+    func lookUp(_ link: String, for asker: Int64) async -> MapLinkLookup
+}
+
+/// Where a short map link leads.
+public enum MapLinkLookup: Sendable, Hashable {
+    /// The point of the address it redirects to.
+    case point(latitude: Double, longitude: Double)
+    /// Nowhere: it does not redirect, or to an address with no point.
+    case nowhere
+    /// Its host could not be reached, or failed, in time: worth asking again later.
+    case unreachable
+    /// The asker had their share of new links followed this minute.
+    case tooMany
+    /// Not known, and only what is remembered may answer (``CallContext/cachedOnly``).
+    case notCached
 }
 
 /// A forecast as the views get it: the data, when it was fetched, and whether it is older than

@@ -33,6 +33,8 @@ extension Texts {
         locationFailedExplanation: "No town was found near this point. Choose the city by name.",
         mapLinkFailed: "Could not open the map link",
         mapLinkFailedExplanation: "It led to no point. Share a location, send coordinates (for example 55.75, 37.62) or type a city's name.",
+        mapLinkUnreachableExplanation: "The map's site did not answer. Try again later, or share a location, send coordinates (for example 55.75, 37.62) or type a city's name.",
+        mapLinksTooMany: "⏳ Too many links, try again in a minute",
         chooseManuallyButton: "Choose city manually",
         ownCityExamples: ["London", "Madrid", "Toronto"],
         ownCityPrompt: { "Type the name of your city, for example: <i>\($0)</i>" },

@@ -46,6 +46,11 @@ public struct Texts: Sendable {
     /// A short map link that could not be followed to its point.
     let mapLinkFailed: String
     let mapLinkFailedExplanation: String
+    /// The link's host did not answer in time: worth trying again.
+    let mapLinkUnreachableExplanation: String
+    /// A user (or chat) followed their share of new short map links this minute; in a chat and
+    /// above inline results.
+    let mapLinksTooMany: String
     let chooseManuallyButton: String
     /// Cities people of this language know, the first of them not turned down shown as the example
     /// of ``askOwnCity(notNamed:)``.

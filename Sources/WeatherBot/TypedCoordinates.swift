@@ -229,6 +229,13 @@ public enum ShortMapLink {
     public static func isShort(_ link: String) -> Bool {
         TypedLinks.shortLink(in: link) == link
     }
+
+    /// The point named by the address a short link redirects to; nil when it names none, or one
+    /// off the globe.
+    public static func point(atTarget target: String) -> (latitude: Double, longitude: Double)? {
+        guard case .point(let latitude, let longitude)? = TypedLinks.reading(of: Substring(target)) else { return nil }
+        return (latitude, longitude)
+    }
 }
 
 /// Points in `geo:` addresses and in links to Google, Yandex and Apple Maps and OpenStreetMap. A link

@@ -51,12 +51,19 @@ public enum Views {
     }
 
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
-    static func locationFailed(_ texts: Texts, error: (any Error)? = nil, mapLink: Bool = false) -> (text: String, keyboard: InlineKeyboardMarkup) {
-        let text =
-            error.map { "<b>\(texts.locationLookupFailed(reason($0, texts), whenAgain($0, texts)))</b>" }
-            ?? (mapLink
-                ? "<b>\(texts.mapLinkFailed)</b>\n\n\(texts.mapLinkFailedExplanation)"
-                : "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)")
+    /// - Parameter mapLink: how a short map link failed, when the point was to come from one.
+    static func locationFailed(_ texts: Texts, error: (any Error)? = nil, mapLink: MapLinkLookup? = nil) -> (text: String, keyboard: InlineKeyboardMarkup) {
+        let text: String
+        if let error {
+            text = "<b>\(texts.locationLookupFailed(reason(error, texts), whenAgain(error, texts)))</b>"
+        } else {
+            switch mapLink {
+            case nil, .point?: text = "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"
+            case .nowhere?: text = "<b>\(texts.mapLinkFailed)</b>\n\n\(texts.mapLinkFailedExplanation)"
+            case .unreachable?, .notCached?: text = "<b>\(texts.mapLinkFailed)</b>\n\n\(texts.mapLinkUnreachableExplanation)"
+            case .tooMany?: text = "<b>\(texts.mapLinksTooMany)</b>"
+            }
+        }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
             [InlineKeyboardButton(text: texts.chooseManuallyButton, callbackData: CallbackAction.chooseManually.encoded)]
         ])

@@ -1,3 +1,4 @@
+import BotClock
 public import Foundation
 public import TelegramBotAPI
 
@@ -152,11 +153,10 @@ public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
     /// `date` itself when it is not in quiet hours.
     public func end(after date: Date, in zone: TimeZone) -> Date {
         guard contains(date, in: zone) else { return date }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let components = DateComponents(hour: end / 60, minute: end % 60, second: 0)
-        // The next local end time; a day whose clock skips that minute (a shift) takes the next one.
-        return calendar.nextDate(after: date, matching: components, matchingPolicy: .nextTime) ?? date
+        // The next showing of the end time, the end of the jump on a day whose clocks skip it;
+        // worked out as daily forecasts are, never with `Calendar.nextDate`, which puts it a day
+        // late on some spring-forward days.
+        return ZoneTime.next(after: date, hour: end / 60, minute: end % 60, in: zone, onceADay: false).date
     }
 
     static func minuteOfDay(_ date: Date, in zone: TimeZone) -> Int {

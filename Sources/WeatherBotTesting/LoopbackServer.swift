@@ -33,7 +33,8 @@ public final class LoopbackServer: Sendable {
     /// - Parameters:
     ///   - recording: whether to keep every request for ``requests``; benchmarks turn it off.
     ///   - tls: serve https with ``LoopbackTLS``'s certificate for 127.0.0.1.
-    public init(threads: Int = 1, recording: Bool = true, tls: Bool = false, handler: @escaping Handler) async throws {
+    ///   - port: the port to listen on; 0 for one the system chooses.
+    public init(threads: Int = 1, recording: Bool = true, tls: Bool = false, port: Int = 0, handler: @escaping Handler) async throws {
         let log = recording ? RequestLog() : nil
         let answering = Answering()
         self.answering = answering
@@ -58,7 +59,7 @@ public final class LoopbackServer: Sendable {
                 }
             }
         do {
-            let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+            let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
             self.channel = channel
             self.port = channel.localAddress?.port ?? 0
             self.group = group

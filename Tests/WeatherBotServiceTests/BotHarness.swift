@@ -109,7 +109,7 @@ final class BotHarness {
             clock: clock, logger: logger, metrics: metrics, airPatience: airPatience)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
-        let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, logger: logger) }
+        let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, clock: clock, logger: logger) }
         let runtime = BotRuntime(
             database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: openWeatherBudget,
             configuration: .init(

@@ -95,6 +95,26 @@ import WeatherBotSQLite
         #expect(second.chat.state == .idle)
     }
 
+    /// A link the chat may not have followed this minute, or whose host did not answer, is said
+    /// so, with the other ways; the chat can go on.
+    @Test(arguments: [
+        (MapLinkLookup.tooMany, "<b>⏳ Слишком много ссылок, попробуйте через минуту</b>"),
+        (MapLinkLookup.unreachable, "<b>Не удалось открыть ссылку на карту</b>\n\nСайт карты не ответил. Попробуйте позже или отправьте геолокацию, координаты (например, 55.75, 37.62) или название города."),
+    ])
+    func aShortMapLinkNotFollowedNowIsSaidSo(failure: MapLinkLookup, said: String) async {
+        let link = "https://maps.app.goo.gl/Xk3bTq9wZp2"
+        let bot = conversation(mapLinks: FakeMapLinks(failures: [link: failure]))
+        let first = await bot.handle(incoming(.shortMapLink(link)), chat: nil)
+        let second = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        guard case .edit(.tag, let text, let keyboard?) = second.replies.first else {
+            Issue.record("expected the status edited into an explanation, got \(second.replies)")
+            return
+        }
+        #expect(text == said)
+        #expect(keyboard.inlineKeyboard[0][0].callbackData == "man")
+        #expect(second.chat.state == .idle)
+    }
+
     @Test func theOpenSeaOrAFailingGeocoderOffersManualChoice() async {
         for geocoder in [FakeGeocoder(reverse: []), FakeGeocoder(failure: OpenWeatherError(code: .server(502), endpoint: "/geo/1.0/reverse", message: ""))] {
             let bot = conversation(geocoder: geocoder)

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import Testing
 @testable import WeatherBot
@@ -85,7 +86,7 @@ import Testing
     @Test(arguments: [(0, 0), (2, 30), (23, 0), (23, 59)])
     func everyZoneGetsEveryDateOnceAcrossTwoYears(_ time: (hour: Int, minute: Int)) async {
         let start = utc("2025-01-01T00:00:00Z")
-        let firstDay = DailySchedule.localDay(of: start, in: zone("UTC"))
+        let firstDay = ZoneTime.localDay(of: start, in: zone("UTC"))
         var failures: [String] = []
         for identifier in TimeZone.knownTimeZoneIdentifiers {
             // Seconds of work in all: the other tests, which share the two cores' threads, get
@@ -95,8 +96,8 @@ import Testing
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
             var instant = start
-            var expected = DailySchedule.localDay(of: start, in: zone)
-            if DailySchedule.firstMoment(on: expected, hour: time.hour, minute: time.minute, in: zone) <= start { expected += 1 }
+            var expected = ZoneTime.localDay(of: start, in: zone)
+            if ZoneTime.firstMoment(on: expected, hour: time.hour, minute: time.minute, in: zone) <= start { expected += 1 }
             while expected < firstDay + 730 {
                 let next = DailySchedule.nextSend(after: instant, hour: time.hour, minute: time.minute, in: zone)
                 if next.day != DailySchedule.dayText(expected) {
@@ -127,6 +128,6 @@ import Testing
         #expect(DailySchedule.dayText(-1) == "1969-12-31")
         #expect(DailySchedule.dayText(11_016) == "2000-02-29")
         #expect(DailySchedule.dayText(20_513) == "2026-03-01")
-        #expect(DailySchedule.localDay(of: utc("2026-11-25T23:30:00Z"), in: zone("Europe/Moscow")) == 20_783)
+        #expect(ZoneTime.localDay(of: utc("2026-11-25T23:30:00Z"), in: zone("Europe/Moscow")) == 20_783)
     }
 }

@@ -45,11 +45,16 @@ final class FakeGeocoder: Geocoder {
     }
 }
 
-/// Short map links and where each redirects; any other leads nowhere.
+/// Short map links and where each redirects, or how following it fails; any other leads nowhere.
 struct FakeMapLinks: MapLinkResolver {
     var targets: [String: String] = [:]
+    var failures: [String: MapLinkLookup] = [:]
 
-    func target(of link: String) async -> String? { targets[link] }
+    func lookUp(_ link: String, for asker: Int64) async -> MapLinkLookup {
+        if let failure = failures[link] { return failure }
+        guard let point = targets[link].flatMap({ ShortMapLink.point(atTarget: $0) }) else { return .nowhere }
+        return .point(latitude: point.latitude, longitude: point.longitude)
+    }
 }
 
 /// Weather that is always the same, or always fails.
