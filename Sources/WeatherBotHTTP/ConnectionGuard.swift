@@ -53,8 +53,9 @@ final class ConnectionCensus: Sendable {
 
 /// Each connection's own bounds, before anything of its requests is read: one over its address's
 /// share is closed as soon as it opens, one on an operator's slot asking for another path is
-/// answered 503, and a response that says `Connection: close` (a refused post: 401, 413) closes
-/// the connection once written, without reading on the body its request announced.
+/// answered 503, and a response that says `Connection: close` (a refused post: 401, 413), or
+/// comes before its request's body was all read (a 404 to a post), closes the connection once
+/// written, without reading on the body its request announced.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -67,6 +68,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var admitted: (address: String, admission: ConnectionCensus.Admission)?
     /// A response that closes the connection is on its way: nothing more is read.
     private var closing = false
+    /// A request's head was read and its end not yet.
+    private var bodyUnread = false
 
     init(census: ConnectionCensus, operatorPaths: Set<String>) {
         self.census = census
@@ -120,6 +123,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             closeOnceWritten(context, wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
+        switch unwrapInboundIn(data) {
+        case .head: bodyUnread = true
+        case .end: bodyUnread = false
+        case .body: break
+        }
         context.fireChannelRead(data)
     }
 
@@ -130,9 +138,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(let head) where head.headerFields[.connection] == "close":
+        case .head(var head) where bodyUnread || head.headerFields[.connection] == "close":
             closing = true
-            context.write(data, promise: promise)
+            head.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end where closing:
             closeOnceWritten(context, data, promise: promise)
         default:

@@ -158,6 +158,18 @@ extension LoopbackTests {
             await server.stop()
         }
 
+        @Test func aPostAnsweredBeforeItsBodyIsReadClosesItsConnection() async throws {
+            let server = try await Running(ServerLimits(headTimeout: .seconds(60), bodyTimeout: .seconds(60)))
+            let connection = try RawConnection(port: server.port)
+            let announced = 1_000_000_000
+            connection.send("POST /elsewhere HTTP/1.1\r\nHost: bot\r\nContent-Length: \(announced)\r\n\r\n")
+            let (answer, closed, sent) = await connection.stream(announced, within: .seconds(10))
+            #expect(answer.hasPrefix("HTTP/1.1 404"), "\(answer.prefix(40))")
+            #expect(answer.lowercased().contains("connection: close"), "\(answer)")
+            #expect(closed && sent < announced, "the server read \(sent) of \(announced) bytes, closed: \(closed)")
+            await server.stop()
+        }
+
         @Test func theCapIsHalfTheOpenFilesWithinBounds() {
             #expect(ServerLimits.connectionsAllowed(openFiles: 1_024) == 512)
             #expect(ServerLimits.connectionsAllowed(openFiles: 20) == 16)
