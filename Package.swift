@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "weatherbotTests",
             dependencies: [
-                "weatherbot", "WeatherBotService", "WeatherBotStore", "HTTPTransport", "OpenWeather",
+                "weatherbot", "WeatherBotService", "WeatherBotStore", "HTTPTransport", "OpenWeather", "WeatherBotPostgres", "WeatherBotTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),

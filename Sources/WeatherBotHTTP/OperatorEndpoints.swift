@@ -74,21 +74,17 @@ public struct OperatorEndpoints: Sendable {
         guard receiver.isAuthorized(request.headers[Self.secretHeader]) else {
             metrics.webhookRequest("unauthorized")
             logger.debug("a post to the webhook without the secret refused", metadata: ["secret.given": "\(request.headers[Self.secretHeader] != nil)"])
-            return Self.json(error: "unauthorized", status: .unauthorized)
+            return Self.closing(Self.json(error: "unauthorized", status: .unauthorized))
         }
         // Refused on its declared length, before its body is read or (with `Expect: 100-continue`) sent.
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.webhookBodyLimit {
-            metrics.webhookRequest("too_large")
-            var response = Self.json(error: "the body is over \(Self.webhookBodyLimit) bytes", status: .contentTooLarge)
-            response.headers[.connection] = "close"
-            return response
+            return tooLarge()
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.webhookBodyLimit)
         } catch is NIOTooManyBytesError {
-            metrics.webhookRequest("too_large")
-            return Self.json(error: "the body is over \(Self.webhookBodyLimit) bytes", status: .contentTooLarge)
+            return tooLarge()
         } catch {
             metrics.webhookRequest("failed")
             return Self.json(error: "the body could not be read", status: .badRequest)
@@ -103,7 +99,24 @@ public struct OperatorEndpoints: Sendable {
         }
     }
 
+    private func tooLarge() -> Response {
+        metrics.webhookRequest("too_large")
+        return Self.closing(Self.json(error: "the body is over \(Self.webhookBodyLimit) bytes", status: .contentTooLarge))
+    }
+
+    /// A refusal after which the connection is closed (``ConnectionGuard`` sees to it): the rest
+    /// of the request's body, however long it says it is, is never read.
+    private static func closing(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
+    }
+
     static let secretHeader = HTTPField.Name("X-Telegram-Bot-Api-Secret-Token")!
+
+    /// The paths of the operator's endpoints, which have connections of their own
+    /// (``ServerLimits/operatorConnections``).
+    static let operatorPaths: Set<String> = ["/healthz", "/metrics"]
 
     /// The verdict at `now`: 503 while the database does not answer (a replica's lease renewals
     /// and a standby's tries tell); else 200 while Telegram was heard from within the window (or the bot
@@ -258,9 +271,9 @@ public struct OperatorServer: Service {
         eventLoop: (any EventLoop)? = nil, listening: (@Sendable (Int) -> Void)? = nil
     ) {
         application = Application(
-            router: endpoints.router(), server: limits.server,
+            router: endpoints.router(), server: limits.server(operatorPaths: OperatorEndpoints.operatorPaths),
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: port), availableConnectionsDelegate: .maximum(limits.maximumConnections, logger: logger)),
+                address: .hostname(host, port: port), availableConnectionsDelegate: .maximum(limits.acceptedConnections, logger: logger)),
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port {
                     listening?(port)

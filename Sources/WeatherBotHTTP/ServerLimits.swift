@@ -16,16 +16,27 @@ import NIOHTTPTypes
 public struct ServerLimits: Sendable {
     /// A connection that has not completed a request's head for this long is closed: one idle
     /// between requests, or one sending its head slowly.
-    public var idleTimeout: Duration
+    public var headTimeout: Duration
     /// A request whose body has not all arrived this long after its head is closed unanswered.
     public var bodyTimeout: Duration
-    /// Connections open at once; more wait in the listen queue until one closes.
+    /// Connections open at once for any request; more wait in the listen queue until one closes.
     public var maximumConnections: Int
+    /// Connections one client address may hold at once; one more is closed as soon as it is
+    /// accepted, so that it never holds a slot of ``maximumConnections``.
+    public var connectionsPerAddress: Int
+    /// Connections beyond ``maximumConnections`` kept for the operator's endpoints: while the
+    /// others are all taken, a request to any other path on one of these is answered 503.
+    public var operatorConnections: Int
 
-    public init(idleTimeout: Duration = .seconds(15), bodyTimeout: Duration = .seconds(15), maximumConnections: Int = ServerLimits.connectionsAllowed()) {
-        self.idleTimeout = idleTimeout
+    public init(
+        headTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(15), maximumConnections: Int = ServerLimits.connectionsAllowed(),
+        connectionsPerAddress: Int = 128, operatorConnections: Int = 4
+    ) {
+        self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
         self.maximumConnections = maximumConnections
+        self.connectionsPerAddress = connectionsPerAddress
+        self.operatorConnections = operatorConnections
     }
 
     /// Half the files the process may open (the soft `RLIMIT_NOFILE`), which the store, Telegram's
@@ -41,11 +52,19 @@ public struct ServerLimits: Sendable {
         return Int(clamping: min(limit.rlim_cur, 1 << 20))
     }
 
-    /// The HTTP/1 server with these bounds.
-    var server: HTTPServerBuilder {
-        let bodyTimeout = bodyTimeout
-        return .http1(configuration: .init(additionalChannelHandlers: [BodyDeadline(timeout: bodyTimeout)], idleTimeout: .init(idleTimeout)))
+    /// The HTTP/1 server with these bounds, its operator's connections kept for `operatorPaths`.
+    /// Hummingbird's idle timeout is the head timeout: it runs from the connection's start or
+    /// its last answer until a whole head is read.
+    func server(operatorPaths: Set<String>) -> HTTPServerBuilder {
+        let (bodyTimeout, census) = (bodyTimeout, ConnectionCensus(perAddress: connectionsPerAddress, shared: maximumConnections))
+        return .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(census: census, operatorPaths: operatorPaths), BodyDeadline(timeout: bodyTimeout)],
+                idleTimeout: .init(headTimeout)))
     }
+
+    /// Hummingbird's cap, which stops accepting once every connection, the operator's too, is taken.
+    var acceptedConnections: Int { maximumConnections + operatorConnections }
 }
 
 extension TimeAmount {

@@ -620,6 +620,18 @@ public final class PostgresStore: BotStore {
         return "\(error)"
     }
 
+    /// The server could not be reached, or said it cannot take a connection yet: trying again
+    /// later may succeed. A refused password, a database that does not exist or TLS the server
+    /// does not offer are not this: they stay until the configuration or the server is mended.
+    public static func isUnreachable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] {
+            // Starting up or shutting down, too many connections, or class 08, connection exceptions.
+            return state == "57P03" || state == "53300" || state.hasPrefix("08")
+        }
+        return [.connectionError, .serverClosedConnection, .uncleanShutdown].contains(error.code)
+    }
+
     /// A constraint refused the write (SQLSTATE class 23): the same step fails again.
     public func isRejection(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState]?.hasPrefix("23") ?? false

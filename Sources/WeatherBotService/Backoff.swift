@@ -3,12 +3,12 @@ import BotClock
 
 /// Exponential backoff with full jitter: each failure doubles the ceiling up to `maximum`, and the
 /// wait is drawn between half the ceiling and the ceiling, so many clients do not retry in step.
-struct Backoff: Sendable {
+public struct Backoff: Sendable {
     var initial: Duration = .milliseconds(500)
     var maximum: Duration = .seconds(30)
     private(set) var failures = 0
 
-    init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30)) {
+    public init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30)) {
         self.initial = initial
         self.maximum = maximum
     }
@@ -26,7 +26,7 @@ struct Backoff: Sendable {
     /// Runs `attempt` until it returns, waiting after each failure. `failed` sees each error
     /// with the wait before the next try: it logs it, and throws to give up. A cancelled task
     /// stops waiting and throws `CancellationError`.
-    mutating func retry<T>(
+    public mutating func retry<T>(
         _ attempt: () async throws -> T,
         failed: (_ error: any Error, _ delay: Duration) async throws -> Void
     ) async throws -> T {
@@ -54,7 +54,7 @@ struct Backoff: Sendable {
 
 extension Duration {
     /// «0.43 s», for log lines.
-    var logDescription: String {
+    public var logDescription: String {
         String(format: "%.2f s", timeInterval)
     }
 }

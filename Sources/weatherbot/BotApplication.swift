@@ -115,7 +115,8 @@ struct BotApplication {
             let endpoints = OperatorEndpoints(
                 registry: clients.registry, metrics: clients.metrics, store: store, window: .seconds(3 * configuration.runtime.pollTimeout + 30),
                 webhook: webhook.flatMap { receiver in configuration.telegram.webhook.map { ($0.path, receiver) } }, standby: standby)
-            return OperatorServer(endpoints, host: listen.host, port: listen.port, logger: logger, eventLoop: LoopExecutor.shared.loop)
+            return OperatorServer(
+                endpoints, host: listen.host, port: listen.port, limits: configuration.http.limits, logger: logger, eventLoop: LoopExecutor.shared.loop)
         }
     }
 

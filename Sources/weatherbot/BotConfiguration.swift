@@ -44,6 +44,11 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             reader.refuse(
                 "error: TELEGRAM_WEBHOOK_URL needs HTTP_LISTEN, the address the reverse proxy passes Telegram's requests to, such as 127.0.0.1:8080.")
         }
+        // Behind a reverse proxy every post comes from the proxy's address.
+        if let webhook = telegram.webhook, http.connectionsPerAddress <= webhook.maxConnections {
+            reader.refuse(
+                "error: HTTP_CONNECTIONS_PER_ADDRESS (\(http.connectionsPerAddress)) must be more than TELEGRAM_WEBHOOK_MAX_CONNECTIONS (\(webhook.maxConnections)): behind a reverse proxy every post comes from its address.")
+        }
         let record = reader.record
         shown = Self.bySection(record.keys).map { key in (key.name, record.shown[key.name] ?? "") }
     }

@@ -23,16 +23,12 @@ extension BotApplication {
         var leaseConfiguration = location.configuration
         leaseConfiguration.options.maximumConnections = 2
         let leaseClient = PostgresClient(configuration: leaseConfiguration, backgroundLogger: logger)
-        // The pools wait for an unreachable server as long as it takes: one connection first
-        // says at once what is wrong (refused, no such database, the password, TLS).
-        // Before the service group traps the signals: a stop asked meanwhile ends the start.
-        do {
-            guard try await Self.unlessSignalled([.sigterm, .sigint], { try await location.checkConnection(logger: logger) }) != nil else {
-                logger.info("stopped before the start was complete")
-                return
-            }
-        } catch {
-            throw StartFailure(message: "cannot connect to the database at \(location): \(Self.describe(error))")
+        // The pools wait for an unreachable server as long as it takes, saying nothing: one
+        // connection first says what is wrong. Before the service group traps the signals: a stop
+        // asked meanwhile ends the start.
+        guard try await Self.unlessSignalled([.sigterm, .sigint], { try await Self.waitForDatabase(location, logger: logger) }) != nil else {
+            logger.info("stopped before the start was complete")
+            return
         }
         let life = ReplicaLife { try await self.live(store, leaseClient: leaseClient, location: location, logger: logger) }
         try await ServiceGroup(
@@ -42,6 +38,24 @@ extension BotApplication {
                     + [.init(service: life, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         ).run()
+    }
+
+    /// Returns once the database takes a connection. One it cannot reach yet (down, starting,
+    /// its host not yet resolvable, too many connections) is tried again with growing pauses, as
+    /// Telegram is, each failure logged with the pause; one that refuses the user or password, has
+    /// no such database or no TLS the URL requires stops the start with that reason.
+    static func waitForDatabase(_ location: PostgresLocation, logger: Logger) async throws {
+        var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        try await backoff.retry {
+            try await location.checkConnection(logger: logger)
+        } failed: { error, delay in
+            guard PostgresStore.isUnreachable(error) else {
+                throw StartFailure(message: "cannot connect to the database at \(location): \(Self.describe(error))")
+            }
+            logger.warning(
+                "the database is not reachable yet; retrying",
+                metadata: ["database": "\(location)", "error": "\(Self.describe(error))", "retry.in": "\(delay.logDescription)"])
+        }
     }
 
     /// The replica's life while its pools run: the schema brought up to date, the standby's wait,

@@ -46,15 +46,15 @@ extension LoopbackTests {
                 _ = try? await service.value
             }
 
-            func get(_ path: String) async throws -> String? {
-                let connection = try RawConnection(port: port)
+            func get(_ path: String, from source: String = "127.0.0.1") async throws -> String? {
+                let connection = try RawConnection(port: port, from: source)
                 connection.send("GET \(path) HTTP/1.1\r\nHost: bot\r\nConnection: close\r\n\r\n")
                 return await connection.receive(within: .seconds(5))
             }
         }
 
         @Test func anIdleConnectionAndOneSendingItsHeadSlowlyAreClosed() async throws {
-            let server = try await Running(ServerLimits(idleTimeout: .seconds(1), bodyTimeout: .seconds(30), maximumConnections: 100))
+            let server = try await Running(ServerLimits(headTimeout: .seconds(1), bodyTimeout: .seconds(30), maximumConnections: 100))
             let idle = try RawConnection(port: server.port)
             let slow = try RawConnection(port: server.port)
             slow.send("GET /healthz HTTP/1.1\r\n")
@@ -73,7 +73,7 @@ extension LoopbackTests {
         }
 
         @Test func aBodyThatTricklesInIsCutOff() async throws {
-            let server = try await Running(ServerLimits(idleTimeout: .seconds(30), bodyTimeout: .seconds(1), maximumConnections: 100))
+            let server = try await Running(ServerLimits(headTimeout: .seconds(30), bodyTimeout: .seconds(1), maximumConnections: 100))
             let slow = try RawConnection(port: server.port)
             slow.send("POST /hook HTTP/1.1\r\nHost: bot\r\nX-Telegram-Bot-Api-Secret-Token: \(Self.secret)\r\nContent-Length: 1000\r\n\r\n")
             var sent = 0
@@ -86,8 +86,9 @@ extension LoopbackTests {
         }
 
         @Test func connectionsBeyondTheCapWaitUntilOthersClose() async throws {
-            let server = try await Running(ServerLimits(idleTimeout: .seconds(30), bodyTimeout: .seconds(30), maximumConnections: 2))
-            var held = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
+            let server = try await Running(ServerLimits(headTimeout: .seconds(30), bodyTimeout: .seconds(30), maximumConnections: 2, operatorConnections: 1))
+            // The shared slots and the operator's one.
+            var held = [try RawConnection(port: server.port), try RawConnection(port: server.port), try RawConnection(port: server.port)]
             // Let the server take both before the third comes.
             try await Task.sleep(for: .milliseconds(200))
             let third = try RawConnection(port: server.port)
@@ -96,6 +97,72 @@ extension LoopbackTests {
             held.removeAll()
             #expect(await third.receive(within: .seconds(5))?.hasPrefix("HTTP/1.1 200") == true)
             await server.stop()
+        }
+
+        @Test func theHealthCheckIsAnsweredOnTheOperatorsSlotsWhileTheOthersAreTaken() async throws {
+            let server = try await Running(ServerLimits(headTimeout: .seconds(30), bodyTimeout: .seconds(30), maximumConnections: 2))
+            let held = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await server.get("/healthz")?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(try await server.get("/metrics")?.hasPrefix("HTTP/1.1 200") == true)
+            // Anything else on them is sent away at once, and its connection closed.
+            let post = try RawConnection(port: server.port)
+            post.send("POST /hook HTTP/1.1\r\nHost: bot\r\nX-Telegram-Bot-Api-Secret-Token: \(Self.secret)\r\nContent-Length: 2\r\n\r\n{}")
+            let answer = await post.receive(within: .seconds(5))
+            #expect(answer?.hasPrefix("HTTP/1.1 503") == true, "\(answer ?? "no answer")")
+            #expect(await post.isClosed(within: .seconds(5)))
+            withExtendedLifetime(held) {}
+            await server.stop()
+        }
+
+        @Test func manyIdleConnectionsFromOneAddressLeaveTheServerToOthers() async throws {
+            let server = try await Running(
+                ServerLimits(headTimeout: .seconds(30), bodyTimeout: .seconds(30), maximumConnections: 8, connectionsPerAddress: 4, operatorConnections: 0))
+            let crowd = try (0..<12).map { _ in try RawConnection(port: server.port, from: "127.0.0.2") }
+            // All but its address's four are closed as soon as they are taken.
+            var closed = Set<Int>()
+            let deadline = ContinuousClock.now + .seconds(5)
+            while closed.count < 8, ContinuousClock.now < deadline {
+                for (index, connection) in crowd.enumerated() where !closed.contains(index) {
+                    if await connection.isClosed(within: .milliseconds(1)) { closed.insert(index) }
+                }
+            }
+            #expect(closed.count == 8)
+            // Another address is served at once.
+            #expect(try await server.get("/healthz", from: "127.0.0.3")?.hasPrefix("HTTP/1.1 200") == true)
+            await server.stop()
+        }
+
+        /// A post to `path` announcing a body of `announced` bytes, sent as fast as the server
+        /// takes it, on a server whose timeouts are far off (a close is the answer's): what the
+        /// server said, and whether it closed the connection before it had read the whole body.
+        static func post(_ path: String, secret: String?, announcing announced: Int) async throws -> (answer: String, closedUnread: Bool) {
+            let server = try await Running(ServerLimits(headTimeout: .seconds(60), bodyTimeout: .seconds(60)))
+            let connection = try RawConnection(port: server.port)
+            let secretLine = secret.map { "X-Telegram-Bot-Api-Secret-Token: \($0)\r\n" } ?? ""
+            connection.send("POST \(path) HTTP/1.1\r\nHost: bot\r\n\(secretLine)Content-Length: \(announced)\r\n\r\n")
+            let (answer, closed, sent) = await connection.stream(announced, within: .seconds(10))
+            await server.stop()
+            return (answer, closed && sent < announced)
+        }
+
+        @Test func aPostWithoutTheSecretIsRefusedAndItsConnectionClosedUnread() async throws {
+            let (answer, closedUnread) = try await Self.post("/hook", secret: "wrong", announcing: 10_000_000_000)
+            #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer.prefix(40))")
+            #expect(closedUnread)
+        }
+
+        @Test func anOversizedBodyIsRefusedAndItsConnectionClosedUnread() async throws {
+            let (answer, closedUnread) = try await Self.post("/hook", secret: Self.secret, announcing: 64 << 20)
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(40))")
+            #expect(closedUnread)
+        }
+
+        @Test func aPostAnsweredBeforeItsBodyIsReadClosesItsConnection() async throws {
+            let (answer, closedUnread) = try await Self.post("/elsewhere", secret: nil, announcing: 1_000_000_000)
+            #expect(answer.hasPrefix("HTTP/1.1 404"), "\(answer.prefix(40))")
+            #expect(answer.lowercased().contains("connection: close"), "\(answer)")
+            #expect(closedUnread)
         }
 
         @Test func theCapIsHalfTheOpenFilesWithinBounds() {

@@ -120,6 +120,32 @@ import WeatherBotService
         }
     }
 
+    /// The server's limits on one client; behind a reverse proxy every post comes from its
+    /// address, so that address's share must hold every post Telegram makes at once.
+    @Test func oneClientsLimitsAreReadAndMustLeaveRoomForTelegramsPosts() async throws {
+        let base = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key, "HTTP_LISTEN": "127.0.0.1:8080"]
+        let defaults = try await BotConfiguration.load(configPath: nil, environment: base).http
+        #expect(defaults.connectionsPerAddress == 128 && defaults.headTimeout == 10)
+        let set = try await BotConfiguration.load(
+            configPath: nil, environment: base.merging(["HTTP_CONNECTIONS_PER_ADDRESS": "16", "HTTP_HEAD_TIMEOUT": "3"]) { $1 }
+        ).http
+        #expect(set.connectionsPerAddress == 16 && set.headTimeout == 3)
+        let webhook = base.merging(["TELEGRAM_WEBHOOK_URL": "https://bot.example.com/hook", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "100"]) { $1 }
+        #expect(try await BotConfiguration.load(configPath: nil, environment: webhook).http.connectionsPerAddress == 128)
+        for (settings, says) in [
+            (webhook.merging(["HTTP_CONNECTIONS_PER_ADDRESS": "100"]) { $1 }, "HTTP_CONNECTIONS_PER_ADDRESS (100) must be more than TELEGRAM_WEBHOOK_MAX_CONNECTIONS (100)"),
+            (base.merging(["HTTP_CONNECTIONS_PER_ADDRESS": "0"]) { $1 }, "HTTP_CONNECTIONS_PER_ADDRESS must be at least 1"),
+            (base.merging(["HTTP_HEAD_TIMEOUT": "0"]) { $1 }, "HTTP_HEAD_TIMEOUT must be at least 1 second"),
+        ] {
+            do {
+                _ = try await BotConfiguration.load(configPath: nil, environment: settings)
+                Issue.record("\(settings) was taken")
+            } catch let error as BotConfiguration.Invalid {
+                #expect(error.description.contains(says), "\(error)")
+            }
+        }
+    }
+
     @Test func eachAPIHasItsProxyAndHTTPSProxyIsTheFallbackUnlessNoProxyExemptsIt() async throws {
         let secrets = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
         let own = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
