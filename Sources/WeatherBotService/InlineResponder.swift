@@ -37,8 +37,17 @@ public final class InlineResponder: Service, Sendable {
     /// Each user's newest query, by the user.
     private let newest = Mutex<[Int64: String]>([:])
     private let inFlight = Mutex(0)
-    /// The inline messages with an edit on its way, and the latest view pressed meanwhile.
-    private let editing = Mutex<[String: EditInlineMessageText?]>([:])
+    /// The inline messages pressed: the newest press, and whether an edit is on its way with the
+    /// view of a newer press waiting.
+    private let editing = Mutex<[String: Editing]>([:])
+
+    private struct Editing {
+        /// The update id of the newest press whose view was offered: presses are handled at once,
+        /// so an older one may come to its view after a newer one did.
+        var newest: Int64
+        var sending = false
+        var waiting: EditInlineMessageText?
+    }
 
     public init(
         client: TelegramClient, outbox: OutboxSender, conversation: Conversation, logger: Logger = Logger(label: "weatherbot.inline"),
@@ -87,7 +96,7 @@ public final class InlineResponder: Service, Sendable {
                         if let query = update.inlineQuery {
                             await self.answer(query)
                         } else if let press = update.callbackQuery, let message = press.inlineMessageID {
-                            await self.press(press, inlineMessageID: message)
+                            await self.press(press, inlineMessageID: message, updateID: update.updateId)
                         }
                     }
                 }
@@ -133,7 +142,7 @@ public final class InlineResponder: Service, Sendable {
         }
     }
 
-    func press(_ press: CallbackQuery, inlineMessageID: String) async {
+    func press(_ press: CallbackQuery, inlineMessageID: String, updateID: Int64) async {
         let outcome = await CallContext.$chatID.withValue(press.from.id) {
             await conversation.pressInline(press.data, presserLanguage: Language(telegramCode: press.from.languageCode))
         }
@@ -146,20 +155,28 @@ public final class InlineResponder: Service, Sendable {
         }
         metrics.inline("pressed")
         if let edit = outcome.edit {
-            await show(EditInlineMessageText(inlineMessageID: inlineMessageID, html: edit.text, replyMarkup: edit.keyboard))
+            await show(EditInlineMessageText(inlineMessageID: inlineMessageID, html: edit.text, replyMarkup: edit.keyboard), pressed: updateID)
         }
     }
 
-    /// Shows `edit`, or leaves it for the edit of its message on its way to send once done; the
-    /// one sending sends the latest view left until none is.
-    private func show(_ edit: EditInlineMessageText) async {
+    /// Shows `edit`, the view of the press in update `pressed`, unless a newer press's view was
+    /// offered already; while an edit of the message is on its way it is left to that edit's
+    /// sender, which sends the newest view left until none is.
+    private func show(_ edit: EditInlineMessageText, pressed: Int64) async {
         let message = edit.inlineMessageID
         let sends = editing.withLock { editing in
-            guard editing[message] == nil else {
-                editing[message] = .some(edit)
+            var entry = editing[message] ?? Editing(newest: pressed)
+            guard pressed >= entry.newest else { return false }
+            entry.newest = pressed
+            if entry.sending {
+                entry.waiting = edit
+                editing[message] = entry
                 return false
             }
-            editing[message] = .some(nil)
+            entry.sending = true
+            editing[message] = entry
+            // The newest presses of messages left alone are forgotten when many were pressed.
+            if editing.count > 10_000 { editing = editing.filter(\.value.sending) }
             return true
         }
         guard sends else { return metrics.inline("merged") }
@@ -167,9 +184,10 @@ public final class InlineResponder: Service, Sendable {
         while let view = next {
             await send(view)
             next = editing.withLock { editing in
-                let latest = editing[message] ?? nil
-                editing[message] = latest == nil ? nil : .some(nil)
-                return latest
+                let waiting = editing[message]?.waiting
+                editing[message]?.waiting = nil
+                editing[message]?.sending = waiting != nil
+                return waiting
             }
         }
     }

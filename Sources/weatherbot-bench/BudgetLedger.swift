@@ -110,7 +110,7 @@ enum BotTexts {
         "запросы к сервису погоды на сегодня исчерпаны", "Слишком много сообщений подряд",
         "too many requests, try again in a minute", "the weather service is busy right now", "too many requests in a row from this chat",
         "today's requests to the weather service are spent", "Too many messages in a row",
-    ]
+    ] + chatDaySpent
     /// The chat told to slow down: its own share spent, or its messages dropped as a flood.
     static let slowDown = [
         "слишком много запросов подряд из этого чата", "Слишком много сообщений подряд", "too many requests in a row from this chat",
@@ -123,6 +123,8 @@ enum BotTexts {
     static let severalPlaces = ["Нашлось несколько мест", "Several places match"]
     static let citySaved = ["📍 Ваш город", "📍 Your city"]
     static let dailyForecast = ["Прогноз на сегодня", "Today's forecast"]
+    /// The chat's share of the day is spent.
+    static let chatDaySpent = ["израсходовал свою долю запросов", "used its share of today's requests"]
 
     static func says(_ text: String, _ any: [String]) -> Bool { any.contains { text.contains($0) } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenWeather
 import WeatherBotStore
 import WeatherBotSQLite
 import WeatherBotTesting
@@ -26,8 +27,14 @@ import WeatherBotTesting
 /// one English chat's, each asking /weather in turn, slowly enough that even a call per language
 /// would stay within the minute's budget; the weather calls at those places are counted.
 ///
+/// A third part spends a day's budget: with 150 calls a UTC day, one chat types a made-up name
+/// every two seconds for the whole run (eight minutes), 30 other chats each search a place of
+/// their own over the run, and 20 daily forecasts (10 places) fall due halfway. The flooder's
+/// calls are held to its share of the day (a twentieth, at least 10), so every other chat gets its
+/// card and every forecast comes; without the share the flood alone would spend people's part.
+///
 /// A quick run: 100 places and 200 forecasts due in 4 minutes, 40 talking chats, a flood of 400
-/// names, 20 places in the second part.
+/// names, 20 places in the second part, a day's part of four minutes.
 struct BudgetScenario {
     var quick: Bool
     var executable: String
@@ -59,11 +66,15 @@ struct BudgetScenario {
         var floodSeconds: Double
         var floodAfter: Double
         var mixPlaces: Int
+        /// Minutes the day's part lasts.
+        var dayMinutes: Double
 
         static let full = Load(
-            cells: 500, dueIn: 20, talkers: 200, period: 60, ramp: 240, floodNames: 2_000, floodSeconds: 20, floodAfter: 30, mixPlaces: 50)
+            cells: 500, dueIn: 20, talkers: 200, period: 60, ramp: 240, floodNames: 2_000, floodSeconds: 20, floodAfter: 30, mixPlaces: 50,
+            dayMinutes: 8)
         static let quick = Load(
-            cells: 100, dueIn: 4, talkers: 40, period: 30, ramp: 60, floodNames: 400, floodSeconds: 20, floodAfter: 20, mixPlaces: 20)
+            cells: 100, dueIn: 4, talkers: 40, period: 30, ramp: 60, floodNames: 400, floodSeconds: 20, floodAfter: 20, mixPlaces: 20,
+            dayMinutes: 4)
     }
 
     static var environment: [String: String] {
@@ -73,7 +84,7 @@ struct BudgetScenario {
     func run() async throws -> [Result] {
         var load = quick ? Load.quick : Load.full
         if let dueIn { load.dueIn = dueIn }
-        return try await morning(load) + languageMix(places: load.mixPlaces)
+        return try await morning(load) + languageMix(places: load.mixPlaces) + day(minutes: load.dayMinutes)
     }
 
     // MARK: The morning
@@ -304,6 +315,81 @@ struct BudgetScenario {
             Result(
                 scenario: "budget", figure: "  weather calls (one per place: \(count), per language: \(2 * count))", value: "\(calls.count)",
                 target: "≤ \(count)", passed: calls.count <= count),
+        ]
+    }
+
+    // MARK: A day's budget
+
+    /// The day's budget of the third part, the other chats searching, and the forecasts due.
+    static let perDay = 150
+    static let dayOthers = 30
+    static let dayForecasts = 20
+
+    private func day(minutes: Double) async throws -> [Result] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        let started = Date()
+        let due = Date(timeIntervalSince1970: ((started.timeIntervalSince1970 + minutes * 30) / 60).rounded(.up) * 60)
+        let forecastChats = 1...Int64(Self.dayForecasts)
+        do {
+            let database = try BotDatabase.open(path: path)
+            try await Seed.dailyForecasts(chats: forecastChats, due: due, in: database)
+            let moscow = Place(name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
+            try await Seed.chats([(Self.flooder, .ru, moscow)], in: database)
+        }
+        let telegram = try await FakeTelegram(recording: true)
+        let weather = try await FakeOpenWeather(recording: false, perMinute: Self.perMinute, logging: true)
+        var environment = Self.environment
+        environment["OPEN_WEATHER_CALLS_PER_DAY"] = String(Self.perDay)
+        let process = try Worker.start(executable, telegram: telegram.url, weather: weather.url, databasePath: path, environment: environment)
+
+        // The others' searches spread over the first four fifths of the run; the flood all along.
+        let others = (0..<Self.dayOthers).map { Self.firstMixChat + 10_000 + Int64($0) }
+        let end = started.addingTimeInterval(minutes * 60)
+        var floodNames: Set<String> = []
+        var asked = 0
+        while process.isRunning && Date() < end {
+            let now = Date()
+            let name = Self.floodName(floodNames.count)
+            if Double(floodNames.count) * 2 <= now.timeIntervalSince(started) {
+                telegram.sendText(name, from: Self.flooder)
+                floodNames.insert(name)
+            }
+            while asked < others.count && Double(asked) * minutes * 48 / Double(others.count) <= now.timeIntervalSince(started) {
+                // «Place N» of the fake's geocoder: a place of its own for each.
+                telegram.sendText("/search Place \(asked + 1)", from: others[asked], language: asked.isMultiple(of: 2) ? "ru" : "en")
+                asked += 1
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .seconds(15))
+        await Worker.stop(process)
+        let sent = telegram.state.withLock { $0.sent }
+        let log = weather.log
+        try await Task.sleep(for: .milliseconds(1200))
+        await telegram.shutdown()
+        await weather.shutdown()
+
+        let share = CallBudget.Limits(perDay: Self.perDay).perChatDay
+        let flooderCalls = log.filter { $0.path == Self.geocode && floodNames.contains($0.query["q"] ?? "") }.count
+        let told = sent.filter { $0.chatID == Self.flooder && BotTexts.says($0.text, BotTexts.chatDaySpent) }.count
+        let answered = others.filter { chat in sent.contains { $0.chatID == chat && BotTexts.says($0.text, BotTexts.card) } }.count
+        let refused = others.filter { chat in sent.contains { $0.chatID == chat && BotTexts.says($0.text, BotTexts.refusals) } }.count
+        let forecasts = Set(sent.filter { forecastChats.contains($0.chatID) && BotTexts.says($0.text, BotTexts.dailyForecast) }.map(\.chatID)).count
+        return [
+            Result(
+                scenario: "budget", figure: "a day of \(Self.perDay) calls, one chat typing a name every 2 s for \(Int(minutes)) min: its calls",
+                value: "\(flooderCalls) of \(floodNames.count) names", target: "≤ \(share) (its share)", passed: flooderCalls <= share),
+            Result(scenario: "budget", figure: "  told its share is spent", value: "\(told) time(s)", target: "1", passed: told == 1),
+            Result(
+                scenario: "budget", figure: "  \(others.count) other chats searching a place each: cards", value: "\(answered), \(refused) refused",
+                target: "all", passed: answered == others.count),
+            Result(
+                scenario: "budget", figure: "  daily forecasts delivered", value: "\(forecasts) of \(forecastChats.count)", target: "all",
+                passed: forecasts == forecastChats.count),
+            Result(scenario: "budget", figure: "  OpenWeather calls in all", value: "\(log.count)", target: "≤ \(Self.perDay)", passed: log.count <= Self.perDay),
         ]
     }
 

@@ -231,7 +231,7 @@ import WeatherBotSQLite
                 components.password = password
                 let target = try #require(components.string)
 
-                let copied = try Self.runCommand(["migrate-store", "--to", target], databasePath: path)
+                let copied = try await Self.runCommand(["migrate-store", "--to", target], databasePath: path)
                 #expect(copied.status == 0, "\(copied.output)")
                 #expect(copied.output.contains("copying \(path) into postgres://"))
                 #expect(copied.output.contains("did not stop cleanly or is still running"))
@@ -240,20 +240,20 @@ import WeatherBotSQLite
                 #expect(table.contains(["outbox", "4", "4"]) && table.contains(["inbox_failure", "1", "1"]))
                 #expect(copied.output.contains("done: start the replicas with DATABASE_URL"))
 
-                let again = try Self.runCommand(["migrate-store", "--to", target], databasePath: path)
+                let again = try await Self.runCommand(["migrate-store", "--to", target], databasePath: path)
                 #expect(again.status == 1)
                 #expect(again.output.contains("error: the target database already holds bot data (rows in chat, favorite, subscription, inbox, inbox_failure, outbox, message_tag)"))
 
                 let missing = path + ".missing"
-                let noFile = try Self.runCommand(["migrate-store", "--to", target], databasePath: missing)
+                let noFile = try await Self.runCommand(["migrate-store", "--to", target], databasePath: missing)
                 #expect(noFile.status == 1 && noFile.output == "error: there is no database at \(missing)\n")
 
-                let invalid = try Self.runCommand(["migrate-store", "--to", "mysql://bot:\(password)@db/bot"], databasePath: path)
+                let invalid = try await Self.runCommand(["migrate-store", "--to", "mysql://bot:\(password)@db/bot"], databasePath: path)
                 #expect(invalid.status == 2 && invalid.output == "error: --to must be postgres://user:password@host:port/name: not a postgres:// URL\n")
 
                 var unknownHost = try #require(URLComponents(string: target))
                 unknownHost.port = 1
-                let unreachable = try Self.runCommand(["migrate-store", "--to", try #require(unknownHost.string)], databasePath: path)
+                let unreachable = try await Self.runCommand(["migrate-store", "--to", try #require(unknownHost.string)], databasePath: path)
                 #expect(unreachable.status == 1)
                 #expect(unreachable.output.contains("error: cannot connect to postgres://"))
                 #expect(unreachable.output.split(separator: "\n").count == 3, "\(unreachable.output)")
@@ -266,33 +266,57 @@ import WeatherBotSQLite
         }
     }
 
-    /// A replica whose database cannot be reached or used says why in one line and exits, instead
-    /// of waiting for a connection that never comes; so does `status`.
+    /// A replica whose database cannot be used (no such database) says why in one line and exits;
+    /// so does `status`, also for a database out of reach. A replica whose database is out of
+    /// reach waits for it, saying so with each pause, as it does for Telegram, until it is stopped.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path)))
-    func aReplicaThatCannotReachItsDatabaseSaysWhyAndExits() async throws {
+    func aReplicaThatCannotUseItsDatabaseSaysWhyAndOneThatCannotReachItWaits() async throws {
         let password = "never-shown-either"
-        var cases = [("postgres://bot:\(password)@127.0.0.1:1/bot?sslmode=disable", "cannot connect to the database at postgres://bot:***@127.0.0.1:1/bot")]
+        let unreachable = "postgres://bot:\(password)@127.0.0.1:1/bot?sslmode=disable"
+        var cases = [(["status"], unreachable, "cannot connect to the database at postgres://bot:***@127.0.0.1:1/bot")]
         if let server = Self.serverURL, var missing = URLComponents(string: server) {
             missing.path = "/weatherbot_no_such_database"
             missing.password = password
-            cases.append((try #require(missing.string), #"PostgreSQL: database "weatherbot_no_such_database" does not exist"#))
+            let reason = #"PostgreSQL: database "weatherbot_no_such_database" does not exist"#
+            cases += [(["run"], try #require(missing.string), reason), (["status"], try #require(missing.string), reason)]
         }
-        for (url, reason) in cases {
+        for (command, url, reason) in cases {
             let secrets = ["TELEGRAM_BOT_TOKEN": "1:token", "OPEN_WEATHER_API_KEY": "key", "DATABASE_URL": url, "LOG_LEVEL": "error"]
-            for command in [["run"], ["status"]] {
-                let started = Date()
-                let run = try Self.runCommand(command, databasePath: "/nonexistent/bot.sqlite", environment: secrets)
-                #expect(run.status != 0, "\(command): \(run.output)")
-                #expect(run.output.contains(reason), "\(command): \(run.output)")
-                #expect(!run.output.contains(password) && !run.output.contains("PSQLError"), "\(command): \(run.output)")
-                #expect(Date().timeIntervalSince(started) < 20, "\(command) waited instead of saying why")
-            }
+            let started = Date()
+            let run = try await Self.runCommand(command, databasePath: "/nonexistent/bot.sqlite", environment: secrets)
+            #expect(run.status != 0, "\(command): \(run.output)")
+            #expect(run.output.contains(reason), "\(command): \(run.output)")
+            #expect(!run.output.contains(password) && !run.output.contains("PSQLError"), "\(command): \(run.output)")
+            #expect(Date().timeIntervalSince(started) < 20, "\(command) waited instead of saying why")
         }
+
+        // Out of reach: it waits, says so, and a stop ends the wait.
+        let secrets = ["TELEGRAM_BOT_TOKEN": "1:token", "OPEN_WEATHER_API_KEY": "key", "DATABASE_URL": unreachable, "LOG_LEVEL": "warning"]
+        let waiting = try await Self.runCommand(["run"], databasePath: "/nonexistent/bot.sqlite", environment: secrets, stopAfter: .seconds(4))
+        #expect(waiting.output.contains("the database is not reachable yet; retrying"), "\(waiting.output)")
+        #expect(waiting.output.contains("postgres://bot:***@127.0.0.1:1/bot"), "\(waiting.output)")
+        #expect(!waiting.output.contains(password) && !waiting.output.contains("PSQLError"), "\(waiting.output)")
+        #expect(waiting.status == 0, "stopped while waiting: \(waiting.output)")
     }
 
     /// Runs the executable with `DATABASE_PATH`, waiting at most a minute; its exit status and
     /// its standard output and error together.
-    static func runCommand(_ arguments: [String], databasePath: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    /// `stopAfter`: sends SIGTERM that long after the start.
+    /// Waited for off the shared pool: a command may run for seconds, and a pool thread blocked
+    /// that long stalls every other test.
+    static func runCommand(
+        _ arguments: [String], databasePath: String, environment: [String: String] = [:], stopAfter: DispatchTimeInterval? = nil
+    ) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runCommandBlocking(arguments, databasePath: databasePath, environment: environment, stopAfter: stopAfter) })
+            }
+        }
+    }
+
+    private static func runCommandBlocking(
+        _ arguments: [String], databasePath: String, environment: [String: String], stopAfter: DispatchTimeInterval?
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -303,6 +327,7 @@ import WeatherBotSQLite
         try process.run()
         let deadline = DispatchTime.now() + .seconds(60)
         DispatchQueue.global().asyncAfter(deadline: deadline) { if process.isRunning { process.terminate() } }
+        if let stopAfter { DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter) { if process.isRunning { process.terminate() } } }
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))

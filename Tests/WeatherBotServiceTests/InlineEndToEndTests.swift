@@ -15,6 +15,13 @@ extension LoopbackTests {
             return try #require(telegram.state.withLock { state in state.inlineAnswers.last { $0.queryID == queryID } })
         }
 
+        /// Ufa's card sent from an inline result: its inline message id.
+        func sentUfa(_ telegram: FakeTelegram) async throws -> String {
+            let query = telegram.sendInlineQuery("Уфа", from: userID)
+            _ = try await Self.answer(to: query, telegram)
+            return try telegram.chooseInlineResult(0, of: query)
+        }
+
         @Test(arguments: StoreEngine.available, Intake.allCases) func aNameIsAnsweredWithItsPlacesTheirWeatherAndTheCard(_ engine: StoreEngine, _ intake: Intake) async throws {
             let loopback = try await Loopback(engine: engine, intake: intake)
             let telegram = loopback.telegram
@@ -178,9 +185,7 @@ extension LoopbackTests {
             let loopback = try await Loopback(telegramLimits: SendingLimits(perWindow: 30, perChatPerWindow: 1, perChatBurst: 3))
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
-            let query = telegram.sendInlineQuery("Уфа", from: userID)
-            _ = try await Self.answer(to: query, telegram)
-            let message = try telegram.chooseInlineResult(0, of: query)
+            let message = try await sentUfa(telegram)
 
             var presses: [String] = []
             for index in 0..<300 {
@@ -204,9 +209,7 @@ extension LoopbackTests {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
             let bot = try await loopback.startBot()
-            let query = telegram.sendInlineQuery("Уфа", from: userID)
-            _ = try await Self.answer(to: query, telegram)
-            let message = try telegram.chooseInlineResult(0, of: query)
+            let message = try await sentUfa(telegram)
             telegram.state.withLock { state in
                 state.failures["editMessageText"] = [
                     .json(["ok": false, "error_code": 429, "description": "Too Many Requests: retry after 2", "parameters": ["retry_after": 2]], status: 429)

@@ -114,7 +114,7 @@ import WeatherBotTesting
             clock: clock, logger: CapturedLog().logger(), airPatience: .seconds(30))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
         let nearby = Place(name: "Kazan, Kremlin", latitude: 55.7912, longitude: 49.1201)
-        try await CallContext.$chatID.withValue(5) {
+        await CallContext.$chatID.withValue(5) {
             async let first = service.airQuality(at: kazan)
             async let second = service.airQuality(at: nearby)
             let (one, other) = await (first, second)

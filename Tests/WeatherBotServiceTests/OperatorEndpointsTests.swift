@@ -127,7 +127,7 @@ extension LoopbackTests {
             let store = try BotDatabase.open(path: folder.databasePath)
             let metrics = BotMetrics()
             let endpoints = OperatorEndpoints(registry: PrometheusCollectorRegistry(), metrics: metrics, store: store, window: .seconds(600))
-            try await store.receive([(updateID: 1, chatID: 5, payload: Data(#"{"update_id":1}"#.utf8))], lastUpdateID: 1, rebasing: false, at: Date())
+            _ = try await store.receive([(updateID: 1, chatID: 5, payload: Data(#"{"update_id":1}"#.utf8))], lastUpdateID: 1, rebasing: false, at: Date())
             let item = try #require(try await store.pendingInbox().first)
             let chat = ChatRecord(id: 5, language: .ru, state: .idle, createdAt: Date(), updatedAt: Date())
             _ = try await store.commitStep(
