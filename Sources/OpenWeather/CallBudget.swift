@@ -69,6 +69,11 @@ public enum CallContext {
     /// in its share of the minute, which a list of twenty on a cold cache would spend at once.
     @TaskLocal public static var batch = false
 
+    /// A refusal of the task's calls reaches the chat as a message's answer, and so counts as told
+    /// (``CallBudget/told(_:of:)``); false where it is not shown (an inline answer, a list's rows
+    /// without their weather), so that it silences nothing.
+    @TaskLocal public static var refusalsShown = true
+
     /// Only what the caches keep, or a fetch already under way, answers: no call is started, and
     /// a look-up that would need one throws ``NotCached``. An inline query is answered this way at
     /// once, and calls only once its user stops typing.
@@ -192,6 +197,11 @@ public final class CallBudget: Sendable {
         var byChatToday: [Int64: Int] = [:]
         /// When each chat was last told of a refusal of each kind (``Refused/repeated``).
         var told: [Told: Date] = [:]
+        /// When each chat told its share of the day is spent was last refused it since: while
+        /// the refusals come fast (a flood), it is not told again.
+        var refusedSinceTold: [Int64: Date] = [:]
+        /// How many chats were told when they were last forgotten.
+        var toldPrunedAt = 10_000
         /// The calls people waited for (``CallPriority/interactive``) in the last minute, made or
         /// refused: the part of the minute work that can wait leaves them.
         var peopleAsked: [Date] = []
@@ -264,12 +274,18 @@ public final class CallBudget: Sendable {
     /// Whether a call of `priority` for `chat` may go at `now`; one that may is counted.
     /// `batch`: one of several calls for one view of `chat` (``CallContext/batch``), counted in
     /// its share of the day only.
-    public func decide(_ priority: CallPriority, chat: Int64?, batch: Bool = false, endpoint: OpenWeatherEndpoint = .other, at now: Date) -> Decision {
+    /// `scheduled`: the call was scheduled work's before someone joined it (``SharedPriority``):
+    /// it keeps the part of the day kept for that work.
+    public func decide(
+        _ priority: CallPriority, chat: Int64?, batch: Bool = false, scheduled: CallPriority? = nil, endpoint: OpenWeatherEndpoint = .other,
+        at now: Date
+    ) -> Decision {
         state.withLock { state in
             Self.turnDay(&state, at: now)
             let renews = Date(timeIntervalSince1970: Double(state.day + 1) * 86_400)
             // A call on a chat's behalf is people's, whatever its priority.
-            let dayShare = chat == nil ? priority.dayShare : min(priority.dayShare, Self.peopleDayShare)
+            let dayShare =
+                chat == nil ? max(priority.dayShare, scheduled?.dayShare ?? 0) : min(priority.dayShare, Self.peopleDayShare)
             if limits.perDay > 0, Double(state.dayTotal) >= (Double(limits.perDay) * dayShare).rounded(.down) {
                 return .refused(.day(renews: renews))
             }
@@ -329,11 +345,13 @@ public final class CallBudget: Sendable {
         var priority = CallContext.currentPriority
         let chat = CallContext.chatID
         let batch = CallContext.batch
+        // Scheduled work a person joins keeps its part of the day.
+        let scheduled = chat == nil && priority < .interactive ? priority : nil
         let hasLastKnown = CallContext.hasLastKnown
         var giveUp = clock.date.addingTimeInterval(priority.patience(hasLastKnown: hasLastKnown).timeInterval)
         if priority == .interactive { askedByPeople() }
         while true {
-            switch decide(priority, chat: chat, batch: batch, endpoint: endpoint, at: clock.date) {
+            switch decide(priority, chat: chat, batch: batch, scheduled: scheduled, endpoint: endpoint, at: clock.date) {
             case .go:
                 return
             case .refused(let refusal):
@@ -387,20 +405,23 @@ public final class CallBudget: Sendable {
         }
 
         /// How long being told silences the same refusal: a minute for the chat's share of the
-        /// minute, ten seconds for everyone's budget, and for its share of the day until the chat
-        /// pauses that long (``dayShareQuiet``): a flood is told once, a person coming back later
-        /// again.
+        /// minute, ten seconds for everyone's budget; for its share of the day see
+        /// ``dayShareQuiet``.
         var silence: TimeInterval {
             switch kind {
             case .minuteShare: CallBudget.minute
-            case .dayShare: CallBudget.dayShareQuiet
+            case .dayShare: CallBudget.dayShareLongest
             case .everyones: 10
             }
         }
     }
 
-    /// How long a chat whose share of the day is spent must pause before a refusal is told again.
+    /// A chat told its share of the day is spent is told again once it paused this long, or
+    /// refused less often than once a minute for this long: a flood is told once, a person asking
+    /// now and then every ten minutes.
     static let dayShareQuiet: TimeInterval = 600
+    /// And at the latest this long after it was told, however it goes on.
+    static let dayShareLongest: TimeInterval = 1_800
 
     /// Whether `chat` is to be told of a refusal now, and if so counts it as told: see
     /// ``wasTold(_:of:)``.
@@ -434,19 +455,27 @@ public final class CallBudget: Sendable {
     }
 
     private static func wasTold(_ told: Told, in state: State, at now: Date) -> Bool {
-        guard let last = state.told[told] else { return false }
-        return now.timeIntervalSince(last) < told.silence
+        guard let last = state.told[told], now.timeIntervalSince(last) < told.silence else { return false }
+        guard told.kind == .dayShare else { return true }
+        return now.timeIntervalSince(state.refusedSinceTold[told.chat] ?? last) < dayShareQuiet
     }
 
     private static func tell(_ told: Told, _ state: inout State, at now: Date) {
         state.told[told] = now
-        if state.told.count > 10_000 { state.told = state.told.filter { now.timeIntervalSince($0.value) < dayShareQuiet } }
+        if told.kind == .dayShare { state.refusedSinceTold[told.chat] = nil }
+        // Forgotten once past their silence, and only when the chats told grew by half again.
+        if state.told.count > state.toldPrunedAt * 3 / 2 {
+            state.told = state.told.filter { now.timeIntervalSince($0.value) < $0.key.silence }
+            state.refusedSinceTold = state.refusedSinceTold.filter { now.timeIntervalSince($0.value) < dayShareQuiet }
+            state.toldPrunedAt = max(10_000, state.told.count)
+        }
     }
 
-    /// A refusal of a chat told of it lately, not told again: its silence starts afresh for
-    /// refusals that last (``Told/silence``).
+    /// A refusal of the chat's share of the day, not told again: while they come less than a
+    /// minute apart (a flood) the silence goes on, up to ``dayShareLongest``.
     private static func keepQuiet(_ told: Told, _ state: inout State, at now: Date) {
-        if told.kind == .dayShare, wasTold(told, in: state, at: now) { state.told[told] = now }
+        guard told.kind == .dayShare, wasTold(told, in: state, at: now), let last = state.told[told] else { return }
+        if now.timeIntervalSince(state.refusedSinceTold[told.chat] ?? last) < minute { state.refusedSinceTold[told.chat] = now }
     }
 
     private func askedByPeople() {

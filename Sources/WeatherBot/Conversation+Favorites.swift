@@ -96,7 +96,10 @@ extension Conversation {
     /// Counted in the chat's share of the day's OpenWeather calls, as a batch: not in its share
     /// of the minute, which a list of twenty on a cold cache would spend at once.
     private func currentWeather(of places: [Place], language: Language) async -> [CurrentWeather?] {
-        await CallContext.$batch.withValue(true) { await currentWeather(concurrentlyOf: places, language: language) }
+        await CallContext.$batch.withValue(true) {
+            // A row without its weather tells no refusal.
+            await CallContext.$refusalsShown.withValue(false) { await currentWeather(concurrentlyOf: places, language: language) }
+        }
     }
 
     private func currentWeather(concurrentlyOf places: [Place], language: Language) async -> [CurrentWeather?] {

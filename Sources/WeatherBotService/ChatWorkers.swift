@@ -103,6 +103,8 @@ public actor ChatWorkers: Service {
     /// The press an update dropped unhandled holds, with its toast in the presser's language.
     private static func unhandledPress(_ queued: QueuedItem) -> OutboxSender.UnhandledPress? {
         guard queued.item.kind == .update else { return nil }
+        // Only a press is read back from its stored form.
+        if queued.update == nil && queued.item.payload.firstRange(of: Data("callback_query".utf8)) == nil { return nil }
         let update = queued.update ?? (try? TelegramJSON.decoder().decode(Update.self, from: queued.item.payload))
         guard let press = update?.callbackQuery else { return nil }
         return OutboxSender.UnhandledPress(queryID: press.id, text: Texts.for(Language(telegramCode: press.from.languageCode)).tooManyPresses)

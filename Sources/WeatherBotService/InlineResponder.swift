@@ -92,12 +92,15 @@ public final class InlineResponder: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 for await update in self.work {
                     group.addTask {
-                        defer { self.inFlight.withLock { $0 -= 1 } }
+                        var edit: EditInlineMessageText?
                         if let query = update.inlineQuery {
                             await self.answer(query)
                         } else if let press = update.callbackQuery, let message = press.inlineMessageID {
-                            await self.press(press, inlineMessageID: message, updateID: update.updateId)
+                            edit = await self.press(press, inlineMessageID: message)
                         }
+                        // The edit waits for its pace outside the queries' and presses' room.
+                        self.inFlight.withLock { $0 -= 1 }
+                        if let edit { await self.show(edit, pressed: update.updateId) }
                     }
                 }
             }
@@ -119,13 +122,18 @@ public final class InlineResponder: Service, Sendable {
         let started = ContinuousClock.now
         guard Conversation.answersInline(query.query) else { return metrics.inline("ignored") }
         // On the sender's behalf: their calls count against what one chat may spend.
-        var outcome = await CallContext.$chatID.withValue(query.from.id) {
-            await CallContext.$cachedOnly.withValue(true) { await conversation.answer(query) }
+        // A refusal is not told in an inline answer (the place is left out): it silences nothing.
+        var outcome = await CallContext.$refusalsShown.withValue(false) {
+            await CallContext.$chatID.withValue(query.from.id) {
+                await CallContext.$cachedOnly.withValue(true) { await conversation.answer(query) }
+            }
         }
         if !outcome.complete {
             try? await Task.sleep(for: settle)
             guard isNewest(query) else { return metrics.inline("superseded") }
-            outcome = await CallContext.$chatID.withValue(query.from.id) { await conversation.answer(query) }
+            outcome = await CallContext.$refusalsShown.withValue(false) {
+                await CallContext.$chatID.withValue(query.from.id) { await conversation.answer(query) }
+            }
         }
         guard let answer = outcome.answer else { return metrics.inline("ignored") }
         guard isNewest(query) else { return metrics.inline("superseded") }
@@ -142,7 +150,8 @@ public final class InlineResponder: Service, Sendable {
         }
     }
 
-    func press(_ press: CallbackQuery, inlineMessageID: String, updateID: Int64) async {
+    /// Answers a press; returns the message's new view, to show.
+    func press(_ press: CallbackQuery, inlineMessageID: String) async -> EditInlineMessageText? {
         let outcome = await CallContext.$chatID.withValue(press.from.id) {
             await conversation.pressInline(press.data, presserLanguage: Language(telegramCode: press.from.languageCode))
         }
@@ -154,9 +163,7 @@ public final class InlineResponder: Service, Sendable {
             logger.warning("could not answer a press of an inline message", metadata: ["error": "\(error)"])
         }
         metrics.inline("pressed")
-        if let edit = outcome.edit {
-            await show(EditInlineMessageText(inlineMessageID: inlineMessageID, html: edit.text, replyMarkup: edit.keyboard), pressed: updateID)
-        }
+        return outcome.edit.map { EditInlineMessageText(inlineMessageID: inlineMessageID, html: $0.text, replyMarkup: $0.keyboard) }
     }
 
     /// Shows `edit`, the view of the press in update `pressed`, unless a newer press's view was

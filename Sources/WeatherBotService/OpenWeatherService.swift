@@ -193,7 +193,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
                 // The bot's own rule at work, counted in /metrics: a flood is not a log line per name.
                 logger.debug("OpenWeather call not made: over the budget", metadata: ["endpoint": "\(error.endpoint)", "refusal": "\(refusal)"])
                 // It reaches the chat, to be told (older weather standing in for it is not a refusal).
-                if !error.chatToldAlready { client.budget?.told(CallContext.chatID, of: refusal) }
+                if !error.chatToldAlready && CallContext.refusalsShown { client.budget?.told(CallContext.chatID, of: refusal) }
             default:
                 logger.warning("OpenWeather call failed", metadata: ["error": "\(error)"])
             }

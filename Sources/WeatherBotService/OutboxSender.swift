@@ -48,8 +48,9 @@ public final class OutboxSender: Service, Sendable {
     private let lingering = Mutex(Lingering())
 
     private let completionLinger: Duration
-    /// Presses dropped unhandled, to be answered with a short notice (``answerUnhandled(_:)``).
-    private let unhandled = Mutex<[UnhandledPress]>([])
+    /// Presses dropped unhandled, to be answered with a short notice (``answerUnhandled(_:)``),
+    /// and whether a batch of them is being answered: one at a time.
+    private let unhandled = Mutex<(waiting: [UnhandledPress], answering: Bool)>(([], false))
 
     private struct Lingering {
         var chats: Set<Int64> = []
@@ -134,9 +135,9 @@ public final class OutboxSender: Service, Sendable {
     /// answering anyway.
     public func answerUnhandled(_ presses: [UnhandledPress]) {
         guard !presses.isEmpty else { return }
-        unhandled.withLock { waiting in
-            waiting += presses
-            if waiting.count > 10_000 { waiting.removeFirst(waiting.count - 10_000) }
+        unhandled.withLock { unhandled in
+            unhandled.waiting += presses
+            if unhandled.waiting.count > 10_000 { unhandled.waiting.removeFirst(unhandled.waiting.count - 10_000) }
         }
         changes.signal()
     }
@@ -233,12 +234,17 @@ public final class OutboxSender: Service, Sendable {
                     if !superseded.isEmpty {
                         group.addTask { await self.discard(superseded) }
                     }
-                    let unhandled = unhandled.withLock { waiting in
-                        defer { waiting = [] }
-                        return waiting
+                    let presses = unhandled.withLock { unhandled -> [UnhandledPress] in
+                        guard !unhandled.answering, !unhandled.waiting.isEmpty else { return [] }
+                        defer { unhandled = ([], true) }
+                        return unhandled.waiting
                     }
-                    if !unhandled.isEmpty {
-                        group.addTask { await self.answer(unhandled) }
+                    if !presses.isEmpty {
+                        group.addTask {
+                            await self.answer(presses)
+                            self.unhandled.withLock { $0.answering = false }
+                            self.changes.signal()
+                        }
                     }
                     // Asleep until something changes, the next reply's pacing slot comes, or a
                     // graceful stop's time to flush runs out.
@@ -401,6 +407,7 @@ public final class OutboxSender: Service, Sendable {
         // Cancelled (the sender stops), the row stays and the reply is sent again after a restart.
         try? await backoff.retry {
             try await database.completeOutbox(id: queued.id, chatID: queued.chatID, tag: tag, messageID: messageID, at: clock.date, lingeringUpTo: linger)
+            StoreFaults(metrics: metrics, logger: logger).committed()
         } failed: { error, delay in
             StoreFaults(metrics: metrics, logger: logger).failed(database.describe(error), "a delivered reply", retryIn: delay)
         }

@@ -172,6 +172,7 @@ public struct Poller: Service {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
                 try await database.notePoll(at: clock.date)
+                StoreFaults(metrics: metrics, logger: logger).committed()
                 lastNoted = .now
             }
             return nil

@@ -121,7 +121,11 @@ struct StepRunner: Sendable {
             {
                 throw error
             }
-            faults.failed(database.describe(error), "a step", retryIn: delay)
+            if database.isRejection(error) {
+                logger.error("the database refused a step; trying again", metadata: ["error": "\(database.describe(error))", "retry.in": "\(delay.logDescription)"])
+            } else {
+                faults.failed(database.describe(error), "a step", retryIn: delay)
+            }
             if isStopping() { throw CancellationError() }
         }
         if let damage { throw Damaged(error: damage) }
@@ -136,7 +140,9 @@ struct StepRunner: Sendable {
         let language = Self.language(of: event, stored: (try? await database.chat(item.chatId))??.language)
         let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
         do {
-            if let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology, at: clock.date) {
+            let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology, at: clock.date)
+            faults.committed()
+            if let id {
                 outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, request: apology)])
             }
             return true

@@ -164,6 +164,15 @@ import Testing
         #expect((notices, forecasts) == (10, 10))
     }
 
+    /// A forecast fetched ahead that a person joins (``SharedPriority``) keeps the part of the day
+    /// kept for scheduled work: people having spent theirs does not stale the morning.
+    @Test func scheduledWorkAPersonJoinsKeepsItsPartOfTheDay() {
+        let budget = CallBudget(.init(perMinute: 0, perDay: 100, perChat: 0, perChatDay: 0), clock: ManualClock(lateEvening))
+        for _ in 0..<80 { #expect(budget.decide(.interactive, chat: nil, at: lateEvening) == .go) }
+        #expect(budget.decide(.interactive, chat: nil, at: lateEvening) == .refused(.day(renews: lateEvening.addingTimeInterval(60))))
+        #expect(budget.decide(.interactive, chat: nil, scheduled: .soon, at: lateEvening) == .go)
+    }
+
     /// One chat typing made-up names all day spends its own share of the day, a twentieth of it
     /// (at least ten), not everyone's; the others go on, and a new UTC day gives it back.
     @Test func aChatSpendsItsShareOfTheDayNotEveryones() {
@@ -197,10 +206,11 @@ import Testing
         #expect(budget.decide(.interactive, chat: 7, batch: true, at: lateEvening) == .refused(.chatDay(renews: lateEvening.addingTimeInterval(60))))
     }
 
-    /// A chat whose share of the day is spent is told once while it goes on asking, and again
-    /// only after it paused ten minutes: a flood hears it once, a person coming back hears it.
-    @Test func aChatOverItsDayIsToldOnceWhileItGoesOn() async throws {
-        let clock = ManualClock(lateEvening.addingTimeInterval(-3_600))
+    /// A chat whose share of the day is spent is told once while it floods (refused less than a
+    /// minute apart), again half an hour on; a person asking now and then hears it every ten
+    /// minutes.
+    @Test func aChatOverItsDayIsToldOnceWhileItFloods() async throws {
+        let clock = ManualClock(lateEvening.addingTimeInterval(-7_200))
         let budget = CallBudget(.init(perMinute: 0, perDay: 60, perChat: 0), clock: clock)
         let renews = Date(timeIntervalSince1970: 1_795_824_000)
         func ask() async -> CallBudget.Refused? {
@@ -211,16 +221,24 @@ import Testing
                 return error as? CallBudget.Refused
             }
         }
+        let told = CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: false)
+        let silent = CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: true)
         for _ in 0..<10 { #expect(await ask() == nil) }
-        #expect(await ask() == CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: false))
+        #expect(await ask() == told)
         budget.told(7, of: .chatDay(renews: renews))
-        // Asking every five minutes for half an hour: never told again.
-        for _ in 0..<6 {
-            clock.advance(by: .seconds(300))
-            #expect(await ask() == CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: true))
+        // A flood: every 30 seconds for 29 minutes, never told again.
+        for _ in 0..<58 {
+            clock.advance(by: .seconds(30))
+            #expect(await ask() == silent)
         }
-        clock.advance(by: .seconds(601))
-        #expect(await ask() == CallBudget.Refused(refusal: .chatDay(renews: renews), repeated: false))
+        clock.advance(by: .seconds(61))
+        #expect(await ask() == told)
+        budget.told(7, of: .chatDay(renews: renews))
+        // Now and then: five minutes on not yet, ten minutes on again.
+        clock.advance(by: .seconds(300))
+        #expect(await ask() == silent)
+        clock.advance(by: .seconds(301))
+        #expect(await ask() == told)
     }
 
     @Test func theDaysCountSurvivesARestartButNotTheDay() {
