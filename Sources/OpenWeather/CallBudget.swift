@@ -290,7 +290,7 @@ public final class CallBudget: Sendable {
                 return .refused(.day(renews: renews))
             }
             if let chat, limits.perChatDay > 0, state.byChatToday[chat, default: 0] >= limits.perChatDay {
-                // A flood goes on being refused: it is not told again until it pauses.
+                // A flood goes on being refused: it is not told again while it lasts.
                 Self.keepQuiet(Told(chat, .chatDay(renews: renews)), &state, at: now)
                 return .refused(.chatDay(renews: renews))
             }
@@ -436,9 +436,9 @@ public final class CallBudget: Sendable {
     }
 
     /// Whether `chat` was told lately of a refusal like `refusal`: of its own share of the minute
-    /// in the last minute (``Refusal/chat``), of its share of the day before it last paused ten
-    /// minutes (``Refusal/chatDay(renews:)``), that the service is busy or everyone's day spent in
-    /// the last ten seconds. So a person asking now and then hears each time and a flood hears
+    /// in the last minute (``Refusal/chat``), of its share of the day in the last ten minutes, or
+    /// while it floods up to half an hour (``Refusal/chatDay(renews:)``, ``dayShareQuiet``), that
+    /// the service is busy or everyone's day spent in the last ten seconds. So a person asking now and then hears each time and a flood hears
     /// rarely. Without a chat, never.
     public func wasTold(_ chat: Int64?, of refusal: Refusal) -> Bool {
         guard let chat else { return false }
