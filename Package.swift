@@ -260,6 +260,7 @@ let package = Package(
                 "WeatherBotTesting", "WeatherChart", "WeatherBotSQLite", "WeatherBotPostgres", "WeatherBotHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
