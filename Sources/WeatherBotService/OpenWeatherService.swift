@@ -4,7 +4,6 @@ public import Logging
 public import OpenWeather
 public import WeatherBot
 public import WeatherBotStore
-import Synchronization
 
 /// Geocoding and weather from the one shared OpenWeather client, weather through the shared cache.
 /// Every failure is logged here, once, whatever the user is told.
@@ -135,28 +134,8 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
                 return nil
             }
         }
-        // Whichever comes first, the readings or the end of the patience; the look-up is not
-        // awaited past it (a task group would wait for it).
-        let patience = airPatience
-        let answered = Mutex(false)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<[AirQuality]?, Never>) in
-            let answer: @Sendable ([AirQuality]?) -> Void = { readings in
-                let first = answered.withLock { answered in
-                    defer { answered = true }
-                    return !answered
-                }
-                if first { continuation.resume(returning: readings) }
-            }
-            // The look-up goes on past the patience, to fill the cache; the timer ends with it.
-            let timer = Task {
-                try? await Task.sleep(for: patience)
-                answer(nil)
-            }
-            Task {
-                answer(await lookUp())
-                timer.cancel()
-            }
-        }
+        // Not awaited past the patience: the cache's own fetch goes on and keeps what it gets.
+        return (try? await Deadline.within(airPatience) { await lookUp() }) ?? nil
     }
 
     public var hasMinutes: Bool { !client.isOneCallUnavailable }

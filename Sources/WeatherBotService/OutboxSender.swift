@@ -119,21 +119,16 @@ public final class OutboxSender: Service, Sendable {
     }
 
     /// A press that is not handled, and the toast it is answered with.
-    public struct UnhandledPress: Sendable, Hashable {
-        public var queryID: String
-        public var text: String
-
-        public init(queryID: String, text: String) {
-            self.queryID = queryID
-            self.text = text
-        }
+    struct UnhandledPress: Sendable, Hashable {
+        var queryID: String
+        var text: String
     }
 
     /// Answers presses dropped unhandled (a flood beyond its share) with a short toast, soon and
     /// nothing stored: a press never answered leaves its button spinning, and Telegram does not
     /// limit the rate of answers. At most the newest ten thousand wait; older ones are past
     /// answering anyway.
-    public func answerUnhandled(_ presses: [UnhandledPress]) {
+    func answerUnhandled(_ presses: [UnhandledPress]) {
         guard !presses.isEmpty else { return }
         unhandled.withLock { unhandled in
             unhandled.waiting += presses
