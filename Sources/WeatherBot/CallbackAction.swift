@@ -160,7 +160,7 @@ public enum CallbackAction: Sendable, Hashable {
             guard let which = NoticeSwitch(rawValue: String(parts[1])), parts[2] == "1" || parts[2] == "0" else { return nil }
             self = .notices(which, on: parts[2] == "1")
         case ("st", 4):
-            guard let choice = SettingChoice(setting: parts[1], value: parts[2]), let epoch = Self.number(parts[3], digits: 15) else { return nil }
+            guard let choice = SettingChoice(key: parts[1], value: parts[2]), let epoch = Self.number(parts[3], digits: 15) else { return nil }
             self = .setting(choice, epoch: epoch)
         case ("rs", 3), ("do", 3):
             guard parts[1] == "y" || parts[1] == "n", let question = number(2) else { return nil }

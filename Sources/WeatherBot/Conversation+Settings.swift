@@ -3,55 +3,16 @@ import TelegramBotAPI
 public import WeatherBotStore
 
 /// One choice of the /settings message, as its button carries it.
-public enum SettingChoice: Sendable, Hashable {
-    case temperature(ChatSettings.Temperature)
-    case windSpeed(ChatSettings.WindSpeed)
-    case pressure(ChatSettings.Pressure)
-    /// nil: as the Telegram client of whoever writes.
-    case language(Language?)
-    case clock(ChatSettings.Clock)
+public typealias SettingChoice = ChatSettings.Choice
 
-    /// «t:f», «w:kmh», «p:inhg», «l:en» («l:tg» as in Telegram), «h:12».
-    var code: String {
-        switch self {
-        case .temperature(let value): "t:\(value.rawValue)"
-        case .windSpeed(let value): "w:\(value.rawValue)"
-        case .pressure(let value): "p:\(value.rawValue)"
-        case .language(let value): "l:\(value?.rawValue ?? "tg")"
-        case .clock(let value): "h:\(value.rawValue)"
-        }
-    }
-
-    init?(setting: Substring, value: Substring) {
-        let value = String(value)
-        switch setting {
-        case "t": guard let unit = ChatSettings.Temperature(rawValue: value) else { return nil }; self = .temperature(unit)
-        case "w": guard let unit = ChatSettings.WindSpeed(rawValue: value) else { return nil }; self = .windSpeed(unit)
-        case "p": guard let unit = ChatSettings.Pressure(rawValue: value) else { return nil }; self = .pressure(unit)
-        case "l" where value == "tg": self = .language(nil)
-        case "l": guard let language = Language(rawValue: value) else { return nil }; self = .language(language)
-        case "h": guard let clock = ChatSettings.Clock(rawValue: value) else { return nil }; self = .clock(clock)
-        default: return nil
-        }
-    }
+extension ChatSettings.Choice {
+    /// «t:f», «w:kmh», «p:inhg», «l:en» («l:tg» as in Telegram), «h:12»: the pair a button carries.
+    var code: String { "\(key):\(value)" }
 
     /// What a chat's /settings buttons carry to tell a message drawn before a /reset: the
     /// millisecond its record was made (a reset makes it anew).
     static func epoch(of chat: ChatRecord) -> Int {
         Int((chat.createdAt.timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
-    /// `settings` with this choice made.
-    func applied(to settings: ChatSettings) -> ChatSettings {
-        var settings = settings
-        switch self {
-        case .temperature(let value): settings.temperature = value
-        case .windSpeed(let value): settings.windSpeed = value
-        case .pressure(let value): settings.pressure = value
-        case .language(let value): settings.language = value
-        case .clock(let value): settings.clock = value
-        }
-        return settings
     }
 
     /// Whether `settings` shows this choice as made (a default counts as its value).

@@ -30,7 +30,7 @@ public struct InlineButton: Sendable, Hashable {
     /// `iv:h0:ru:55.7887:49.1221`, with units other than the defaults after the language
     /// (`iv:h0:en,t=f,w=mph,h=12:…`); at most 56 bytes.
     public var encoded: String {
-        let units = settings.stored.map { "," + $0.split(separator: " ").joined(separator: ",") } ?? ""
+        let units = settings.pairs(separator: ",").map { "," + $0 } ?? ""
         return "\(refresh ? "ir" : "iv"):\(view.code):\(language.rawValue)\(units):\(Self.coordinate(latitude)):\(Self.coordinate(longitude))"
     }
 
@@ -43,7 +43,7 @@ public struct InlineButton: Sendable, Hashable {
         guard let language = message.first.flatMap({ Language(rawValue: String($0)) }),
             let latitude = Self.coordinate(parts[3], limit: 90), let longitude = Self.coordinate(parts[4], limit: 180)
         else { return nil }
-        let settings = ChatSettings(stored: message.dropFirst().joined(separator: " "))
+        let settings = ChatSettings(pairs: parts[2].drop { $0 != "," }, separator: ",")
         self.init(view: view, refresh: parts[0] == "ir", language: language, settings: settings, latitude: latitude, longitude: longitude)
     }
 

@@ -52,34 +52,97 @@ public struct ChatSettings: Sendable, Hashable, Codable {
         pressure ?? (language == .ru ? .millimetresOfMercury : .hectopascals)
     }
 
+    // MARK: One codec
+
+    /// One setting chosen, as every form writes it: a key letter and its value's code, `t` and
+    /// `f` for degrees Fahrenheit. The store's column (`t=f w=kmh`), a /settings button (`t:f`)
+    /// and an inline message's button (`en,t=f,w=mph`) all write these pairs, and read them here.
+    public enum Choice: Sendable, Hashable {
+        case temperature(Temperature)
+        case windSpeed(WindSpeed)
+        case pressure(Pressure)
+        /// nil: as the Telegram client of whoever writes (`tg`).
+        case language(Language?)
+        case clock(Clock)
+
+        public var key: String {
+            switch self {
+            case .temperature: "t"
+            case .windSpeed: "w"
+            case .pressure: "p"
+            case .language: "l"
+            case .clock: "h"
+            }
+        }
+
+        public var value: String {
+            switch self {
+            case .temperature(let value): value.rawValue
+            case .windSpeed(let value): value.rawValue
+            case .pressure(let value): value.rawValue
+            case .language(let value): value?.rawValue ?? "tg"
+            case .clock(let value): value.rawValue
+            }
+        }
+
+        /// Nil for a key or value this version does not know.
+        public init?<S: StringProtocol>(key: S, value: S) {
+            let value = String(value)
+            switch key {
+            case "t": guard let unit = Temperature(rawValue: value) else { return nil }; self = .temperature(unit)
+            case "w": guard let unit = WindSpeed(rawValue: value) else { return nil }; self = .windSpeed(unit)
+            case "p": guard let unit = Pressure(rawValue: value) else { return nil }; self = .pressure(unit)
+            case "l" where value == "tg": self = .language(nil)
+            case "l": guard let language = Language(rawValue: value) else { return nil }; self = .language(language)
+            case "h": guard let clock = Clock(rawValue: value) else { return nil }; self = .clock(clock)
+            default: return nil
+            }
+        }
+
+        /// `settings` with this choice made.
+        public func applied(to settings: ChatSettings) -> ChatSettings {
+            var settings = settings
+            switch self {
+            case .temperature(let value): settings.temperature = value
+            case .windSpeed(let value): settings.windSpeed = value
+            case .pressure(let value): settings.pressure = value
+            case .language(let value): settings.language = value
+            case .clock(let value): settings.clock = value
+            }
+            return settings
+        }
+    }
+
+    /// The values set, in one order: temperature, wind, pressure, language, clock.
+    public var choices: [Choice] {
+        [temperature.map(Choice.temperature), windSpeed.map(Choice.windSpeed), pressure.map(Choice.pressure),
+         language.map(Choice.language), clock.map(Choice.clock)].compactMap { $0 }
+    }
+
+    /// The values set as `key=value` pairs joined by `separator`; nil when none is.
+    public func pairs(separator: String) -> String? {
+        let choices = choices
+        return choices.isEmpty ? nil : choices.map { "\($0.key)=\($0.value)" }.joined(separator: separator)
+    }
+
+    /// Reads pairs written by ``pairs(separator:)``; a pair it does not know (written by a later
+    /// version) or cannot read is left at its default, so settings never make a chat unreadable.
+    public init<S: StringProtocol>(pairs text: S, separator: Character) {
+        self.init()
+        for pair in text.split(separator: separator) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let choice = Choice(key: parts[0], value: parts[1]) { self = choice.applied(to: self) }
+        }
+    }
+
     // MARK: Stored form
 
     /// What the store's `settings` column holds: the values set, as `t=f w=kmh p=inhg l=en h=12`;
     /// nil when none is (the column stays NULL).
-    public var stored: String? {
-        let pairs = [
-            temperature.map { "t=\($0.rawValue)" }, windSpeed.map { "w=\($0.rawValue)" }, pressure.map { "p=\($0.rawValue)" },
-            language.map { "l=\($0.rawValue)" }, clock.map { "h=\($0.rawValue)" },
-        ]
-        .compactMap { $0 }
-        return pairs.isEmpty ? nil : pairs.joined(separator: " ")
-    }
+    public var stored: String? { pairs(separator: " ") }
 
-    /// Reads the stored form; a pair it does not know (written by a later version) or cannot read is
-    /// left at its default, so settings never make a chat unreadable.
+    /// Reads the stored form, as ``init(pairs:separator:)`` does.
     public init(stored: String?) {
-        self.init()
-        for pair in (stored ?? "").split(separator: " ") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { continue }
-            switch parts[0] {
-            case "t": temperature = Temperature(rawValue: parts[1])
-            case "w": windSpeed = WindSpeed(rawValue: parts[1])
-            case "p": pressure = Pressure(rawValue: parts[1])
-            case "l": language = Language(rawValue: parts[1])
-            case "h": clock = Clock(rawValue: parts[1])
-            default: continue
-            }
-        }
+        self.init(pairs: stored ?? "", separator: " ")
     }
 }
