@@ -30,10 +30,10 @@ extension Conversation {
             } else if ["on", "вкл", "да"].contains(rest) {
                 settings.resumeQuietHours()
                 said = settings.quietHours(default: defaultQuietHours).map { context.texts.alertsQuietSet(Self.span($0, context.texts)) } ?? context.texts.alertsQuietOff
-            } else if let hours = QuietHours(rest) ?? Self.quietHours(typed: rest) {
+            } else if let hours = QuietHours(typed: rest) {
                 settings.quiet = .hours(hours)
                 said = context.texts.alertsQuietSet(Self.span(hours, context.texts))
-            } else if let span = QuietHours.span(rest), span.start == span.end {
+            } else if let span = QuietHours.typedSpan(rest), span.start == span.end {
                 // «23:00-23:00»: read, but no hours between; quiet hours off is said another way.
                 return context.say(context.texts.alertsQuietEmpty(context.texts.time(hour: span.start / 60, minute: span.start % 60)))
             } else {
@@ -124,15 +124,6 @@ extension Conversation {
         }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: rows)
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
-    }
-
-    /// Quiet hours typed as /daily's times are («11pm-6am», «10 вечера - 7 утра»), for those
-    /// `23:00-07:00` does not read.
-    static func quietHours(typed text: String) -> QuietHours? {
-        let ends = text.split(whereSeparator: { "-–—".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard ends.count == 2, let start = TypedTime.leading(ends[0]), start.rest.isEmpty, let end = TypedTime.leading(ends[1]), end.rest.isEmpty
-        else { return nil }
-        return QuietHours(start: start.hour * 60 + start.minute, end: end.hour * 60 + end.minute)
     }
 
     /// «22:00–08:00», or «10:00 PM–8:00 AM» on the chat's 12-hour clock.

@@ -1,4 +1,4 @@
-import WeatherBotStore
+public import WeatherBotStore
 
 extension Language {
     /// Every text in this language, from its own file (`Texts+Russian.swift`, …).
@@ -15,5 +15,19 @@ extension Language {
         case .ru: .russianInGroup
         case .en: .englishInGroup
         }
+    }
+
+    /// Languages whose speakers mostly read Russian more easily than English.
+    public static let readersOfRussian: Set<String> = ["ru", "uk", "be", "kk"]
+
+    /// Russian for `ru`, `uk`, `be`, `kk` (with any region) and when Telegram gives no language;
+    /// English for every other language: a German user reads English more likely than Russian.
+    public init(telegramCode: String?) {
+        guard let code = telegramCode?.lowercased(), !code.isEmpty else {
+            self = .ru
+            return
+        }
+        let base = code.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? code
+        self = Self.readersOfRussian.contains(base) ? .ru : .en
     }
 }

@@ -81,9 +81,9 @@ public enum QuietChoice: Codable, Sendable, Hashable {
     public init?(stored: String) {
         if stored == "off" {
             self = .off
-        } else if stored.hasPrefix("off "), let hours = QuietHours(String(stored.dropFirst(4))) {
+        } else if stored.hasPrefix("off "), let hours = QuietHours(stored: stored.dropFirst(4)) {
             self = .paused(hours)
-        } else if let hours = QuietHours(stored) {
+        } else if let hours = QuietHours(stored: stored) {
             self = .hours(hours)
         } else {
             return nil
@@ -107,27 +107,20 @@ public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
     /// The default: from 22:00 to 08:00.
     public static let night = QuietHours(start: 22 * 60, end: 8 * 60)!
 
-    /// Reads `23:00-07:00` (also with `–`, `—`, spaces, or `7-23`).
-    public init?(_ text: String) {
-        guard let span = Self.span(text) else { return nil }
-        self.init(start: span.start, end: span.end)
+    /// Reads the form ``description`` writes, `23:00-07:00`, and nothing else: what people type
+    /// is read by the conversation (`QuietHours(typed:)`).
+    public init?<S: StringProtocol>(stored text: S) {
+        let ends = text.split(separator: "-")
+        guard ends.count == 2, let start = Self.minute(stored: ends[0]), let end = Self.minute(stored: ends[1]) else { return nil }
+        self.init(start: start, end: end)
     }
 
-    /// The start and end `23:00-07:00` names, as minutes since midnight, equal or not.
-    public static func span(_ text: String) -> (start: Int, end: Int)? {
-        let parts = text.split(whereSeparator: { "-–—".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let start = minute(parts[0]), let end = minute(parts[1]) else { return nil }
-        return (start, end)
-    }
-
-    /// `7`, `07`, `7:30`, `07.30` as minutes since midnight.
-    private static func minute(_ text: String) -> Int? {
-        let pieces = text.split(omittingEmptySubsequences: false, whereSeparator: { ":.".contains($0) })
-        guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII } }),
-            let hour = Int(pieces[0]), (0...23).contains(hour)
+    /// `HH:MM` as minutes since midnight.
+    private static func minute<S: StringProtocol>(stored text: S) -> Int? {
+        let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard pieces.count == 2, pieces.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) } }), let hour = Int(pieces[0]), let minute = Int(pieces[1]),
+            (0...23).contains(hour), (0...59).contains(minute)
         else { return nil }
-        let minute = pieces.count == 2 ? Int(pieces[1]) : 0
-        guard let minute, (0...59).contains(minute), pieces.count == 1 || pieces[1].count == 2 else { return nil }
         return hour * 60 + minute
     }
 

@@ -1,3 +1,4 @@
+import WeatherBot
 import WeatherBotService
 import WeatherBotStore
 
@@ -37,7 +38,7 @@ extension BotRuntime.Configuration {
             help: "the local hours notices keep quiet in chats that set none, such as 22:00-08:00, or off")
         if quiet.lowercased() == "off" {
             notices.quietHours = nil
-        } else if let hours = QuietHours(quiet) {
+        } else if let hours = QuietHours(typed: quiet) {
             notices.quietHours = hours
         } else {
             reader.refuse("error: ALERTS_QUIET_HOURS must be hours such as 22:00-08:00, or off, not \(quiet).")

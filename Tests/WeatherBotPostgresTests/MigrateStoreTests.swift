@@ -165,7 +165,7 @@ import WeatherBotSQLite
         try await Self.withFolder { folder in
             let path = folder.appendingPathComponent("bot.sqlite").path
             let database = try BotDatabase.open(path: path)
-            let night = try #require(QuietHours("23:00-07:00"))
+            let night = try #require(QuietHours(stored: "23:00-07:00"))
             let settings: [Int64: NoticeSettings] = [
                 100: NoticeSettings(rain: true, warnings: true, quiet: .hours(night), setBy: 42),
                 200: NoticeSettings(rain: false, warnings: true, quiet: .off),

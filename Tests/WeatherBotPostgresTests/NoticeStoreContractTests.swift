@@ -11,7 +11,7 @@ import WeatherBotStore
     static let now = StoreContractTests.now
     static let moscow = StoreContractTests.moscow
     static let kazan = StoreContractTests.kazan
-    static let night = QuietHours("23:00-07:00")!
+    static let night = QuietHours(stored: "23:00-07:00")!
 
     static func chat(_ id: Int64, place: Place? = moscow, notices: NoticeSettings) -> ChatRecord {
         ChatRecord(id: id, language: .ru, state: .idle, currentPlace: place, createdAt: now, updatedAt: now, notices: notices)

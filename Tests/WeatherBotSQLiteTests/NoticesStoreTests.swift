@@ -9,7 +9,7 @@ import WeatherBotStore
 /// older file, a value that does not read, and the status.
 @Suite struct NoticesStoreTests {
     static let moscow = Place(name: "Москва", country: "RU", latitude: 55.75, longitude: 37.62, timeZone: "Europe/Moscow")
-    static let night = QuietHours("23:00-07:00")!
+    static let night = QuietHours(stored: "23:00-07:00")!
 
     func step(_ database: BotDatabase, _ chat: ChatRecord, update: Int64, changes: [ChatChange] = []) async throws {
         let item = try #require(try await database.receive([(updateID: update, chatID: chat.id, payload: Data())], lastUpdateID: update).first)

@@ -11,7 +11,7 @@ import WeatherBotStore
     /// end at the jump, not on Sunday evening (where `Calendar.nextDate` put them).
     @Test func quietHoursEndingInNuuksSpringJumpEndAtTheJump() throws {
         let nuuk = try #require(TimeZone(identifier: "America/Nuuk"))
-        let hours = try #require(QuietHours("13:00-23:00"))
+        let hours = try #require(QuietHours(stored: "13:00-23:00"))
         let afternoon = Self.utc("2025-03-29T16:00:00Z")  // 14:00 at UTC−2
         #expect(hours.contains(afternoon, in: nuuk))
         #expect(hours.end(after: afternoon, in: nuuk) == Self.utc("2025-03-30T01:00:00Z"))
@@ -21,7 +21,7 @@ import WeatherBotStore
     /// and quiet hours that hold the second 01:10 end twenty minutes later, not the next night.
     @Test func quietHoursEndingInTheHourShownTwiceEndAtItsNextShowing() throws {
         let london = try #require(TimeZone(identifier: "Europe/London"))
-        let hours = try #require(QuietHours("22:00-01:30"))
+        let hours = try #require(QuietHours(stored: "22:00-01:30"))
         #expect(hours.end(after: Self.utc("2026-10-25T00:10:00Z"), in: london) == Self.utc("2026-10-25T00:30:00Z"))
         #expect(hours.end(after: Self.utc("2026-10-25T01:10:00Z"), in: london) == Self.utc("2026-10-25T01:30:00Z"))
     }
@@ -32,7 +32,7 @@ import WeatherBotStore
     /// they end at the next moment the clock shows their end time (a second showing when the
     /// clocks went back over it; on a day they jump over it, the jump), never a day later.
     @Test func quietHoursEndAtTheNextShowingOfTheirEndAroundEveryZonesClockChanges() async throws {
-        let spans = try ["22:00-08:00", "13:00-23:00", "21:00-02:30", "01:00-23:00"].map { try #require(QuietHours($0)) }
+        let spans = try ["22:00-08:00", "13:00-23:00", "21:00-02:30", "01:00-23:00"].map { try #require(QuietHours(stored: $0)) }
         let first = Self.utc("2026-01-01T00:00:00Z"), last = Self.utc("2027-01-01T00:00:00Z")
         var failures: [String] = []
         var checked = 0

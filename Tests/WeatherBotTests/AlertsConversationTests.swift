@@ -81,7 +81,7 @@ import WeatherBotSQLite
         let asked = try await chat.send(.command(.alerts("quiet")))
         #expect(asked.replies.first?.text?.hasPrefix("🔔 <b>Уведомления</b>") == true)
         #expect(asked.replies.first?.text?.contains("🌙 Тихие часы: 23:00–07:00 по местному времени.") == true)
-        #expect(try settings(chat).quiet == .hours(QuietHours("23:00-07:00")!))
+        #expect(try settings(chat).quiet == .hours(QuietHours(stored: "23:00-07:00")!))
         // A user who copies the hint's example with a dash of their own.
         _ = try await chat.send(.command(.alerts("quiet 23:30 – 6:45")))
         #expect(try settings(chat).quiet == .hours(QuietHours(start: 23 * 60 + 30, end: 6 * 60 + 45)!))

@@ -200,12 +200,15 @@ import WeatherBotStore
     // MARK: Quiet hours
 
     @Test func quietHoursReadAndHoldAcrossMidnight() throws {
-        let night = try #require(QuietHours("23:00-07:00"))
+        let night = try #require(QuietHours(stored: "23:00-07:00"))
         #expect(night.description == "23:00-07:00")
-        #expect(QuietHours("7 - 23")?.description == "07:00-23:00")
-        #expect(QuietHours("22.30–08.15")?.description == "22:30-08:15")
+        #expect(QuietHours(typed: "7 - 23")?.description == "07:00-23:00")
+        #expect(QuietHours(typed: "22.30–08.15")?.description == "22:30-08:15")
+        // The column holds only what `description` writes.
+        #expect(QuietHours(stored: "7 - 23") == nil && QuietHours(stored: "+1:00-07:00") == nil)
         for bad in ["", "23:00", "25:00-07:00", "23:00-07:60", "23:00-23:00", "a-b", "23:0-07:00"] {
-            #expect(QuietHours(bad) == nil, "«\(bad)»")
+            #expect(QuietHours(typed: bad) == nil, "«\(bad)»")
+            #expect(QuietHours(stored: bad) == nil, "«\(bad)»")
         }
         #expect(night.contains(minuteOfDay: 23 * 60))
         #expect(night.contains(minuteOfDay: 0))
