@@ -3,10 +3,14 @@ public import Foundation
 /// A date of the proleptic Gregorian calendar, from a count of days since 1970-01-01, by
 /// integer arithmetic: no `Calendar` or formatter on the paths that run for every update.
 public struct CivilDate: Sendable, Hashable {
+    /// The year, such as 2026; can be zero or negative far before the Common Era.
     public var year: Int
+    /// The month, 1 (January) to 12.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
 
+    /// The date `days` days after 1970-01-01 (before it for a negative count); 0 is 1970-01-01 itself.
     public init(daysSince1970 days: Int) {
         // Counted in eras of 400 years (146,097 days) from 0000-03-01, so that leap days fall last.
         let shifted = days + 719_468

@@ -6,12 +6,15 @@ import Synchronization
 public enum Deadline {
     /// The work did not end within its time.
     public struct Passed: Error, CustomStringConvertible {
+        /// The time the work was given.
         public let limit: Duration
 
+        /// The error for work not done within `limit`.
         public init(limit: Duration) {
             self.limit = limit
         }
 
+        /// The limit in seconds, for logs: `no answer within 2 s`.
         public var description: String { "no answer within \(limit.timeInterval.formatted()) s" }
     }
 

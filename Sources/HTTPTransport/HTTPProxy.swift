@@ -8,6 +8,7 @@ import Foundation
 /// and password is refused with a clear reason: the HTTP client speaks SOCKS5 without
 /// authentication only.
 public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
+    /// The protocol spoken to the proxy.
     public enum Kind: String, Sendable, Hashable {
         case http
         case socks5
@@ -15,15 +16,22 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
 
     /// Why a proxy setting cannot be used; the message is for the operator and never shows the password.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, worded to follow the setting's name: «has the port 0, outside 1…65535».
         public var description: String
     }
 
+    /// How requests go through the proxy: a `CONNECT` tunnel or SOCKS5.
     public var kind: Kind
+    /// The proxy's host name or IP address; an IPv6 address without its square brackets.
     public var host: String
+    /// The proxy's TCP port, 1 to 65535.
     public var port: Int
+    /// The user name for an HTTP proxy's `Proxy-Authorization`; nil for none.
     public var username: String?
+    /// The password that goes with `username`; nil for none. ``description`` never shows it.
     public var password: String?
 
+    /// A proxy from its parts, taken as given; ``init(parsing:)`` is the one that checks them.
     public init(kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
         self.kind = kind
         self.host = host

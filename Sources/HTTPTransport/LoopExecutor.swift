@@ -8,12 +8,14 @@ public final class LoopExecutor: TaskExecutor, @unchecked Sendable {
     /// The thread every ``AsyncHTTPTransport`` uses.
     public static let shared = LoopExecutor(NIOHTTPTransport.eventLoopGroup.next())
 
+    /// The event loop whose thread runs the jobs and owns the connections.
     public let loop: any EventLoop
 
     init(_ loop: any EventLoop) {
         self.loop = loop
     }
 
+    /// Runs `job` on the loop's thread, after what is already queued there.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
@@ -40,5 +42,6 @@ public struct LoopTimer: Sendable {
         self.cancelling = cancelling
     }
 
+    /// Stops the timer if it has not fired yet; does nothing once it has.
     public func cancel() { cancelling() }
 }

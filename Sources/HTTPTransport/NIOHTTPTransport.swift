@@ -28,7 +28,10 @@ public final class NIOHTTPTransport: HTTPTransport, Sendable {
 
     /// - Parameters:
     ///   - proxy: where every request goes through; nil for direct connections.
-    ///   - maximumBodySize: answers larger than this fail instead of filling memory.
+    ///   - maximumBodySize: answers larger than this, in bytes (4 MiB by default), fail instead of
+    ///     filling memory; a request may set its own.
+    ///   - connectTimeout: how long making a connection (with the proxy's and TLS's handshakes) may
+    ///     take before the request fails as timed out.
     ///   - tls: the TLS settings for https (tests add their own trust roots); nil for the system's.
     public init(
         proxy: HTTPProxy? = nil,
@@ -59,6 +62,10 @@ public final class NIOHTTPTransport: HTTPTransport, Sendable {
         try await pool.loop.submit { pool.shutdown() }.get()
     }
 
+    /// Sends `request` and waits for the whole answer, whatever its status: a 4xx or 5xx is a
+    /// response, not an error. Throws ``TransportError`` for anything else: a URL that is not http
+    /// or https (``TransportError/Code/other``), no connection, a timeout, a body over the limit,
+    /// or the task's cancellation (a request already written then loses its connection with it).
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let host = request.url.host ?? "unknown host"
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", let name = request.url.host, !name.isEmpty else {

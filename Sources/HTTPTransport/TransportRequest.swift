@@ -2,14 +2,21 @@ public import Foundation
 
 /// One HTTP request, as the API clients describe it to a transport.
 public struct TransportRequest: Sendable {
+    /// The HTTP method: the bot only ever reads with GET and sends with POST.
     public enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"
     }
 
+    /// How the request is sent; GET unless there is a body to post.
     public var method: Method
+    /// Where the request goes: an http or https URL, which may hold a secret (the bot token in
+    /// Telegram's paths, the API key in OpenWeather's query), so it is never logged.
     public var url: URL
+    /// Headers to send as they are; the transport adds `Host` and, for a body or a POST,
+    /// `Content-Length`.
     public var headers: [String: String]
+    /// The body to send, already encoded (JSON or a multipart form); nil for none.
     public var body: Data?
     /// How long the whole exchange may take before it fails with ``TransportError/Code/timedOut``.
     public var timeout: Duration
@@ -20,6 +27,8 @@ public struct TransportRequest: Sendable {
     /// its body is not read, and its connection is closed.
     public var readsBody: Bool
 
+    /// A request; by default a GET without a body, given 15 seconds, held to the transport's body
+    /// limit, and with its answer's body read.
     public init(
         method: Method = .get,
         url: URL,

@@ -13,14 +13,21 @@ public struct BotRequest: Sendable, Hashable {
 
     /// The typed request: one case per method.
     public enum Call: Sendable, Hashable {
+        /// A new text message.
         case sendMessage(SendMessage)
+        /// New text and buttons for a message sent earlier.
         case editMessageText(EditMessageText)
+        /// New buttons only for a message sent earlier.
         case editMessageReplyMarkup(EditMessageReplyMarkup)
+        /// The answer to a button press.
         case answerCallbackQuery(AnswerCallbackQuery)
+        /// A new photo message (a chart).
         case sendPhoto(SendPhoto)
+        /// Another photo and caption for a photo message sent earlier.
         case editMessageMedia(EditMessageMedia)
     }
 
+    /// The typed request itself; the sender may change its message id or photo before the call.
     public var call: Call
     /// For a message sent, the name its id is remembered by for later edits. For an edit whose
     /// ``messageID`` is nil, the name of the message it applies to; should that message be gone,
@@ -30,12 +37,15 @@ public struct BotRequest: Sendable, Hashable {
     /// looks it up when the call is made, so the outbox holds no image).
     public var photo: String?
 
+    /// A request for `call`, with the tag and photo name the sender needs (see ``tag`` and
+    /// ``photo``).
     public init(_ call: Call, tag: String? = nil, photo: String? = nil) {
         self.call = call
         self.tag = tag
         self.photo = photo
     }
 
+    /// The Bot API method of the call; its raw value is the method's name in the URL.
     public var method: Method {
         switch call {
         case .sendMessage: .sendMessage

@@ -23,13 +23,14 @@ public enum HTML {
         return escaped
     }
 
-    /// Keeps an HTML message within ``maximumMessageLength`` by dropping whole lines from its end.
+    /// A caption kept within ``maximumCaptionLength`` the same way as ``fitting(_:limit:)``.
+    public static func fittingCaption(_ text: String) -> String { fitting(text, limit: maximumCaptionLength) }
+
+    /// Keeps an HTML message within `limit` (``maximumMessageLength`` unless told otherwise) by
+    /// dropping whole lines from its end, marked by a last line of «…».
     ///
     /// Views never open a tag on one line and close it on another, so cutting at a line keeps the
     /// markup valid. A single line too long on its own is cut at a character outside any tag or entity.
-    /// A caption kept within ``maximumCaptionLength`` the same way.
-    public static func fittingCaption(_ text: String) -> String { fitting(text, limit: maximumCaptionLength) }
-
     public static func fitting(_ text: String, limit: Int = maximumMessageLength) -> String {
         guard text.utf16.count > limit else { return text }
         let ellipsis = "\n…"

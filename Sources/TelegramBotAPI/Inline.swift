@@ -3,10 +3,16 @@
 
 /// `@bot Казань` typed in any chat.
 public struct InlineQuery: Codable, Sendable, Hashable {
+    /// Telegram's id for the query, which the answer names; an opaque string, answerable for a
+    /// short while only.
     public var id: String
+    /// Who types the query; the OpenWeather calls its answer needs count against that user's own
+    /// chat.
     public var from: User
     /// What follows the bot's username, up to 256 characters.
     public var query: String
+    /// Where a further page of results would start; empty for the first, and the bot offers no
+    /// further ones.
     public var offset: String
     /// Where it is typed: `sender` (the private chat with the bot), `private`, `group`,
     /// `supergroup` or `channel`; missing for a secret chat.
@@ -18,6 +24,7 @@ public struct InlineQuery: Codable, Sendable, Hashable {
         case id, from, query, offset, chatType = "chat_type", location
     }
 
+    /// A query as a test makes one up.
     public init(id: String, from: User, query: String, offset: String = "", chatType: String? = nil, location: Location? = nil) {
         self.id = id
         self.from = from
@@ -30,9 +37,12 @@ public struct InlineQuery: Codable, Sendable, Hashable {
 
 /// `answerInlineQuery`: the results shown above the user's keyboard.
 public struct AnswerInlineQuery: TelegramRequest, Codable, Hashable {
+    /// The method's name, the last part of the call's URL.
     public static let method = "answerInlineQuery"
 
+    /// The ``InlineQuery/id`` answered.
     public var inlineQueryID: String
+    /// The results in the order shown, at most ``maximumResults``; empty shows none.
     public var results: [InlineQueryResultArticle]
     /// Seconds Telegram may answer the same query from its own cache.
     public var cacheTime: Int?
@@ -45,6 +55,8 @@ public struct AnswerInlineQuery: TelegramRequest, Codable, Hashable {
         case inlineQueryID = "inline_query_id", results, cacheTime = "cache_time", isPersonal = "is_personal", button
     }
 
+    /// An answer; Telegram's defaults (five minutes of cache, shared by everyone) unless told
+    /// otherwise.
     public init(
         inlineQueryID: String, results: [InlineQueryResultArticle], cacheTime: Int? = nil, isPersonal: Bool? = nil,
         button: InlineQueryResultsButton? = nil
@@ -62,18 +74,25 @@ public struct AnswerInlineQuery: TelegramRequest, Codable, Hashable {
 
 /// One result: a title and a description in the list, and the message sent when it is chosen.
 public struct InlineQueryResultArticle: Codable, Sendable, Hashable {
+    /// Always `article`: a result that sends a text message.
     public var type = "article"
     /// 1–64 bytes, unique within the answer.
     public var id: String
+    /// The result's name in the list, such as the place.
     public var title: String
+    /// The message sent into the chat when the result is chosen.
     public var inputMessageContent: InputTextMessageContent
+    /// Buttons under the sent message; their presses come back with an inline message id, not a
+    /// chat.
     public var replyMarkup: InlineKeyboardMarkup?
+    /// A second, shorter line under the title in the list; nil for none.
     public var description: String?
 
     enum CodingKeys: String, CodingKey {
         case type, id, title, inputMessageContent = "input_message_content", replyMarkup = "reply_markup", description
     }
 
+    /// A result whose choice sends `message`.
     public init(id: String, title: String, message: InputTextMessageContent, replyMarkup: InlineKeyboardMarkup? = nil, description: String? = nil) {
         self.id = id
         self.title = title
@@ -85,14 +104,18 @@ public struct InlineQueryResultArticle: Codable, Sendable, Hashable {
 
 /// The text message a chosen result sends.
 public struct InputTextMessageContent: Codable, Sendable, Hashable {
+    /// The message, 1 to 4,096 characters.
     public var messageText: String
+    /// As ``SendMessage/parseMode``.
     public var parseMode: String?
+    /// As ``SendMessage/linkPreviewOptions``.
     public var linkPreviewOptions: LinkPreviewOptions?
 
     enum CodingKeys: String, CodingKey {
         case messageText = "message_text", parseMode = "parse_mode", linkPreviewOptions = "link_preview_options"
     }
 
+    /// The parameters as given, with no limit applied.
     public init(messageText: String, parseMode: String? = nil, linkPreviewOptions: LinkPreviewOptions? = nil) {
         self.messageText = messageText
         self.parseMode = parseMode
@@ -108,6 +131,7 @@ public struct InputTextMessageContent: Codable, Sendable, Hashable {
 /// The button above the results: it opens the private chat with the bot, sending
 /// `/start <startParameter>`.
 public struct InlineQueryResultsButton: Codable, Sendable, Hashable {
+    /// The button's label.
     public var text: String
     /// 1–64 characters of `A–Z`, `a–z`, `0–9`, `_` and `-`.
     public var startParameter: String
@@ -116,6 +140,7 @@ public struct InlineQueryResultsButton: Codable, Sendable, Hashable {
         case text, startParameter = "start_parameter"
     }
 
+    /// A button that starts the private chat with `startParameter`.
     public init(text: String, startParameter: String) {
         self.text = text
         self.startParameter = startParameter
@@ -125,12 +150,19 @@ public struct InlineQueryResultsButton: Codable, Sendable, Hashable {
 /// `editMessageText` of a message sent from an inline result, which the bot knows only by its
 /// `inline_message_id`.
 public struct EditInlineMessageText: TelegramRequest, Codable, Hashable {
+    /// The Bot API method's name: the same as for a chat's message, told apart by its parameters.
     public static let method = "editMessageText"
 
+    /// Telegram's id for the message, from ``CallbackQuery/inlineMessageID``; it stands in for a
+    /// chat and a message id.
     public var inlineMessageID: String
+    /// As ``EditMessageText/text``.
     public var text: String
+    /// As ``EditMessageText/parseMode``.
     public var parseMode: String?
+    /// As ``EditMessageText/linkPreviewOptions``.
     public var linkPreviewOptions: LinkPreviewOptions?
+    /// The buttons the message keeps; nil removes them.
     public var replyMarkup: InlineKeyboardMarkup?
 
     enum CodingKeys: String, CodingKey {

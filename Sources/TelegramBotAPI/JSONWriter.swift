@@ -11,6 +11,7 @@ public struct JSONWriter: Sendable {
     /// Whether the next value or key is the first in its object or array (no comma before it).
     private var first = true
 
+    /// An empty writer, its first value not yet begun.
     public init() {
         bytes.reserveCapacity(256)
     }
@@ -46,12 +47,14 @@ public struct JSONWriter: Sendable {
         first = true
     }
 
+    /// A string value, quoted and escaped.
     public mutating func string(_ value: String) {
         separate()
         var value = value
         value.withUTF8 { writeString($0) }
     }
 
+    /// An integer value, in decimal.
     public mutating func integer(_ value: some BinaryInteger) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
@@ -63,6 +66,7 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
     }
 
+    /// `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
@@ -70,21 +74,25 @@ public struct JSONWriter: Sendable {
 
     // MARK: Fields
 
+    /// A field with a string value.
     public mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
+    /// A field with an integer value, such as a chat or message id.
     public mutating func field(_ name: StaticString, _ value: some BinaryInteger) {
         key(name)
         integer(value)
     }
 
+    /// A field with a number value, such as a coordinate; `null` when it is not finite.
     public mutating func field(_ name: StaticString, _ value: Double) {
         key(name)
         number(value)
     }
 
+    /// A field with a `true` or `false` value.
     public mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)

@@ -27,6 +27,7 @@ extension SwitchInlineQueryChosenChat {
 }
 
 extension InlineKeyboardMarkup {
+    /// The markup as the Bot API's JSON, with the same keys as its `Encodable` form.
     public func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("inline_keyboard")
@@ -82,6 +83,8 @@ extension ForceReply {
 }
 
 extension ReplyMarkup {
+    /// The markup of whichever kind as the Bot API's JSON; a question by reply without its
+    /// ``ForceReply/replyTo``.
     public func write(to json: inout JSONWriter) {
         switch self {
         case .inline(let markup): markup.write(to: &json)

@@ -8,16 +8,21 @@ public struct InlineKeyboardButton: Codable, Sendable, Hashable {
         case switchInlineQueryChosenChat = "switch_inline_query_chosen_chat"
     }
 
+    /// The button's label, as the reader sees it; Telegram wants it non-empty.
     public var text: String
+    /// What a press sends back in ``CallbackQuery/data``: 1 to 64 bytes, which the bot reads as an
+    /// action. Nil for a button that does something else.
     public var callbackData: String?
     /// Opens the user's chat list, and then the chosen chat with the bot's inline query typed in.
     public var switchInlineQueryChosenChat: SwitchInlineQueryChosenChat?
 
+    /// A button whose press comes back to the bot with `callbackData`.
     public init(text: String, callbackData: String) {
         self.text = text
         self.callbackData = callbackData
     }
 
+    /// A button that shares the bot's inline mode into another chat.
     public init(text: String, switchInlineQueryChosenChat: SwitchInlineQueryChosenChat) {
         self.text = text
         self.switchInlineQueryChosenChat = switchInlineQueryChosenChat
@@ -35,12 +40,19 @@ public struct SwitchInlineQueryChosenChat: Codable, Sendable, Hashable {
         case allowChannelChats = "allow_channel_chats"
     }
 
+    /// What is typed after the bot's username in the chosen chat; nil or empty for the username
+    /// alone.
     public var query: String?
+    /// Whether private chats with people are offered; nil counts as false.
     public var allowUserChats: Bool?
+    /// Whether private chats with bots are offered; nil counts as false.
     public var allowBotChats: Bool?
+    /// Whether groups and supergroups are offered; nil counts as false.
     public var allowGroupChats: Bool?
+    /// Whether channels are offered; nil counts as false.
     public var allowChannelChats: Bool?
 
+    /// The chats offered and the query typed in; every kind of chat is off unless allowed here.
     public init(query: String?, allowUserChats: Bool? = nil, allowBotChats: Bool? = nil, allowGroupChats: Bool? = nil, allowChannelChats: Bool? = nil) {
         self.query = query
         self.allowUserChats = allowUserChats
@@ -50,13 +62,16 @@ public struct SwitchInlineQueryChosenChat: Codable, Sendable, Hashable {
     }
 }
 
+/// Buttons under a message, in rows; a press comes back as a ``CallbackQuery``.
 public struct InlineKeyboardMarkup: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case inlineKeyboard = "inline_keyboard"
     }
 
+    /// The rows, top first, each its buttons from left to right.
     public var inlineKeyboard: [[InlineKeyboardButton]]
 
+    /// Buttons in the given rows.
     public init(inlineKeyboard: [[InlineKeyboardButton]]) {
         self.inlineKeyboard = inlineKeyboard
     }
@@ -69,15 +84,21 @@ public struct KeyboardButton: Codable, Sendable, Hashable {
         case requestLocation = "request_location"
     }
 
+    /// The label; a press sends it as the user's own message, unless the button asks for the
+    /// location.
     public var text: String
+    /// True: a press shares the user's location instead of the label (private chats only).
     public var requestLocation: Bool?
 
+    /// A button that sends its label, or the location when `requestLocation` is true.
     public init(text: String, requestLocation: Bool? = nil) {
         self.text = text
         self.requestLocation = requestLocation
     }
 }
 
+/// A keyboard of the bot's buttons in place of the user's letters, shown until removed
+/// (``ReplyKeyboardRemove``) or replaced; a one-time keyboard hides itself after a press.
 public struct ReplyKeyboardMarkup: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case keyboard
@@ -86,11 +107,17 @@ public struct ReplyKeyboardMarkup: Codable, Sendable, Hashable {
         case inputFieldPlaceholder = "input_field_placeholder"
     }
 
+    /// The rows, top first, each its buttons from left to right.
     public var keyboard: [[KeyboardButton]]
+    /// True: the keyboard is only as tall as its rows need; otherwise it is as tall as the letter
+    /// keyboard.
     public var resizeKeyboard: Bool?
+    /// True: the app hides the keyboard after one press, though the user can bring it back.
     public var oneTimeKeyboard: Bool?
+    /// Grey text in the empty input field while the keyboard shows, 1 to 64 characters.
     public var inputFieldPlaceholder: String?
 
+    /// A keyboard; sized to its rows unless told otherwise.
     public init(keyboard: [[KeyboardButton]], resizeKeyboard: Bool? = true, oneTimeKeyboard: Bool? = nil, inputFieldPlaceholder: String? = nil) {
         self.keyboard = keyboard
         self.resizeKeyboard = resizeKeyboard
@@ -99,13 +126,16 @@ public struct ReplyKeyboardMarkup: Codable, Sendable, Hashable {
     }
 }
 
+/// Takes away the keyboard a ``ReplyKeyboardMarkup`` put up, giving the user back their letters.
 public struct ReplyKeyboardRemove: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case removeKeyboard = "remove_keyboard"
     }
 
+    /// Always true: what tells Telegram this markup removes the keyboard.
     public var removeKeyboard: Bool
 
+    /// A removal for everyone the keyboard was shown to.
     public init() {
         self.removeKeyboard = true
     }
@@ -121,14 +151,20 @@ public struct ForceReply: Codable, Sendable, Hashable {
         case replyTo = "reply_to"
     }
 
+    /// Always true: what tells Telegram this markup asks for a reply.
     public var forceReply: Bool
+    /// True: only the member whose message this one replies to is asked (and anyone mentioned in
+    /// it), not the whole group.
     public var selective: Bool?
+    /// Grey text in the empty input field while the reply is open, 1 to 64 characters.
     public var inputFieldPlaceholder: String?
     /// The message the question answers. Not a field of the Bot API's markup: the request takes it
     /// out into the message's `reply_parameters`. Its `reply_to` key is read only from replies
     /// stored before the outbox kept Bot API calls, and never written.
     public var replyTo: Int?
 
+    /// A question by reply; in a group give `selective` and `replyTo` so that only the asker is
+    /// asked.
     public init(selective: Bool? = nil, inputFieldPlaceholder: String? = nil, replyTo: Int? = nil) {
         self.forceReply = true
         self.selective = selective
@@ -147,9 +183,13 @@ public struct ForceReply: Codable, Sendable, Hashable {
 
 /// The `reply_markup` of a sent message: one of the kinds the bot uses.
 public enum ReplyMarkup: Codable, Sendable, Hashable {
+    /// Buttons under the message.
     case inline(InlineKeyboardMarkup)
+    /// A keyboard in place of the user's letters.
     case keyboard(ReplyKeyboardMarkup)
+    /// Takes such a keyboard away.
     case removeKeyboard(ReplyKeyboardRemove)
+    /// Opens a reply to the message.
     case forceReply(ForceReply)
 
     private enum Probe: String, CodingKey {

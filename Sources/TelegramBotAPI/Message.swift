@@ -1,11 +1,18 @@
 /// A message, reduced to what the bot reads. Every other field is ignored.
 public struct Message: Codable, Sendable, Hashable {
+    /// The message's number within its chat; with the chat's id, what an edit or a reply names.
     public var messageId: Int
+    /// Who wrote it; nil in a channel. Their language picks the answer's, and in a group the bot
+    /// checks their rights by their id.
     public var from: User?
     /// Zero for an inaccessible message inside a callback query.
     public var date: Int
+    /// The chat the message was written in, where the answer goes.
     public var chat: Chat
+    /// What was typed, commands included (`/weather`, `/weather@SomeBot Kazan`); nil for a message
+    /// without text, such as a location.
     public var text: String?
+    /// A location shared in the chat, which the bot answers with that place's weather.
     public var location: Location?
     /// The message this one answers, reduced to its sender: in a group, a reply to the bot is
     /// addressed to it.
@@ -21,6 +28,7 @@ public struct Message: Codable, Sendable, Hashable {
         case senderChat = "sender_chat"
     }
 
+    /// A message as a test or the benchmark makes one up; `date` is Unix time in seconds.
     public init(
         messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
         replyToMessage: RepliedMessage? = nil, viaBot: User? = nil, senderChat: Chat? = nil
@@ -39,8 +47,11 @@ public struct Message: Codable, Sendable, Hashable {
 
 /// A chat member, reduced to its status: `creator`, `administrator`, `member`, `restricted`, `left`, `kicked`.
 public struct ChatMember: Codable, Sendable, Hashable {
+    /// Telegram's word for the member's standing, one of those above; anything else counts as no
+    /// rights.
     public var status: String
 
+    /// A member of the given standing, as getChatMember answers.
     public init(status: String) {
         self.status = status
     }
@@ -51,30 +62,44 @@ public struct ChatMember: Codable, Sendable, Hashable {
 
 /// A message another one replies to: only who sent it.
 public struct RepliedMessage: Codable, Sendable, Hashable {
+    /// The replied-to message's number in the same chat.
     public var messageId: Int
+    /// Who wrote the replied-to message; when that is the bot itself (a bot with its username), the
+    /// reply is addressed to it.
     public var from: User?
 
     enum CodingKeys: String, CodingKey {
         case messageId = "message_id", from
     }
 
+    /// A replied-to message as a test makes one up.
     public init(messageId: Int, from: User?) {
         self.messageId = messageId
         self.from = from
     }
 }
 
+/// A Telegram user or bot, reduced to who it is and which language its app is set to.
 public struct User: Codable, Sendable, Hashable {
+    /// The user's id: for a person it is also the id of their private chat with the bot. Up to 52
+    /// bits, so it needs 64-bit storage.
     public var id: Int64
+    /// True for a bot: how the bot tells itself or another bot from a person.
     public var isBot: Bool
+    /// The name shown in Telegram; never empty. Only the log uses it, for a bot without a username.
     public var firstName: String
+    /// The `@name` without the `@`, in the case the user chose; nil when none is set. Compared
+    /// without case.
     public var username: String?
+    /// The language of the user's Telegram app as an IETF tag (`ru`, `en-GB`); nil when not told.
+    /// The bot's Russian or English is picked from it.
     public var languageCode: String?
 
     enum CodingKeys: String, CodingKey {
         case id, isBot = "is_bot", firstName = "first_name", username, languageCode = "language_code"
     }
 
+    /// A user as a test makes one up: a person, unless told otherwise.
     public init(id: Int64, isBot: Bool = false, firstName: String, username: String? = nil, languageCode: String? = nil) {
         self.id = id
         self.isBot = isBot
@@ -84,9 +109,15 @@ public struct User: Codable, Sendable, Hashable {
     }
 }
 
+/// A chat, reduced to its id and kind.
 public struct Chat: Codable, Sendable, Hashable {
+    /// What kind of chat it is: a private one answers everything, a group only what is addressed to
+    /// the bot.
     public enum Kind: Sendable, Hashable, Codable {
+        /// A user's own chat with the bot; a basic group, which may later become a supergroup with a
+        /// new id; a supergroup, what most groups are today; a channel, where the bot can only post.
         case `private`, group, supergroup, channel
+        /// A kind newer than this code, by Telegram's name for it; treated as no private chat.
         case other(String)
 
         public init(from decoder: any Decoder) throws {
@@ -117,38 +148,53 @@ public struct Chat: Codable, Sendable, Hashable {
         }
     }
 
+    /// The chat's id, where the bot sends to it and under which it keeps its settings: positive for
+    /// a private chat (the user's id), negative for groups and channels. Up to 52 bits.
     public var id: Int64
+    /// The chat's kind.
     public var type: Kind
 
+    /// A chat as a test makes one up: a private chat, unless told otherwise.
     public init(id: Int64, type: Kind = .private) {
         self.id = id
         self.type = type
     }
 }
 
+/// A point on the map, in degrees of the WGS 84 system that Telegram and OpenWeather both use.
 public struct Location: Codable, Sendable, Hashable {
+    /// Degrees north, −90…90; negative in the south.
     public var latitude: Double
+    /// Degrees east, −180…180; negative in the west.
     public var longitude: Double
 
+    /// A point at the given degrees, taken as they are.
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
 }
 
+/// A press of one of the bot's inline buttons, which the bot must answer (answerCallbackQuery) or
+/// the button keeps spinning.
 public struct CallbackQuery: Codable, Sendable, Hashable {
+    /// Telegram's id for the press, to answer it with; an opaque string.
     public var id: String
+    /// Who pressed: in a group, not necessarily who asked for the message.
     public var from: User
     /// The message with the button; `date == 0` when Telegram no longer gives its content.
     public var message: Message?
     /// The message sent from an inline result whose button this is; it has no chat the bot knows.
     public var inlineMessageID: String?
+    /// The button's callback data as the bot wrote it (at most 64 bytes); nil for a button without
+    /// any.
     public var data: String?
 
     enum CodingKeys: String, CodingKey {
         case id, from, message, inlineMessageID = "inline_message_id", data
     }
 
+    /// A press as a test makes one up.
     public init(id: String, from: User, message: Message? = nil, inlineMessageID: String? = nil, data: String? = nil) {
         self.id = id
         self.from = from
@@ -160,12 +206,14 @@ public struct CallbackQuery: Codable, Sendable, Hashable {
 
 /// The part of a sent message the bot keeps: its id, for later edits.
 public struct SentMessage: Decodable, Sendable, Hashable {
+    /// The new message's number in the chat it was sent to.
     public var messageId: Int
 
     enum CodingKeys: String, CodingKey {
         case messageId = "message_id"
     }
 
+    /// The part of a sent message with this number, as a fake Telegram answers.
     public init(messageId: Int) {
         self.messageId = messageId
     }

@@ -5,14 +5,19 @@ import NIOHTTP1
 
 /// A photo to send: its bytes, uploaded, or one Telegram already keeps, by its `file_id`.
 public enum InputPhoto: Sendable, Hashable {
+    /// A PNG's bytes, uploaded as a file of that name.
     case upload(Data, filename: String)
+    /// A photo Telegram already has, by the `file_id` of an earlier send.
     case fileID(String)
 }
 
 /// A photo message Telegram accepted: its id, and the `file_id` of the largest size Telegram made
 /// of the photo, by which it can be sent again without uploading it.
 public struct SentPhoto: Decodable, Sendable, Hashable {
+    /// The photo message's number in its chat, for later edits.
     public var messageID: Int
+    /// The `file_id` of the largest size, to send the same picture again without an upload; nil
+    /// when the answer listed no sizes.
     public var fileID: String?
 
     enum CodingKeys: String, CodingKey {
@@ -29,6 +34,7 @@ public struct SentPhoto: Decodable, Sendable, Hashable {
         }
     }
 
+    /// A sent photo as a fake Telegram answers it.
     public init(messageID: Int, fileID: String?) {
         self.messageID = messageID
         self.fileID = fileID

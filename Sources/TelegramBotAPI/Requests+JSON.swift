@@ -2,6 +2,8 @@
 // (see `JSONWritable`). The same JSON as their `Encodable` form, which tests hold them to.
 
 extension SendMessage: JSONWritable {
+    /// The request as the Bot API's JSON, written field by field: the same fields and values as its
+    /// `Encodable` form.
     public func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("chat_id", chatID)
@@ -20,6 +22,8 @@ extension SendMessage: JSONWritable {
 }
 
 extension EditMessageText: JSONWritable {
+    /// The request as the Bot API's JSON, written field by field: the same fields and values as its
+    /// `Encodable` form.
     public func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("chat_id", chatID)
@@ -34,6 +38,8 @@ extension EditMessageText: JSONWritable {
 }
 
 extension EditMessageReplyMarkup: JSONWritable {
+    /// The request as the Bot API's JSON, written field by field: the same fields and values as its
+    /// `Encodable` form.
     public func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("chat_id", chatID)
@@ -47,6 +53,8 @@ extension EditMessageReplyMarkup: JSONWritable {
 }
 
 extension AnswerCallbackQuery: JSONWritable {
+    /// The request as the Bot API's JSON, written field by field: the same fields and values as its
+    /// `Encodable` form.
     public func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("callback_query_id", callbackQueryID)

@@ -1,12 +1,23 @@
 /// `sendMessage`: a new message.
 public struct SendMessage: TelegramRequest, Codable, Hashable {
+    /// The method's name, the last part of the call's URL.
     public static let method = "sendMessage"
 
+    /// The chat sent to: a private chat's id is the user's, a group's is negative.
     public var chatID: Int64
+    /// The message, 1 to 4,096 characters once Telegram has read its markup (see
+    /// ``HTML/fitting(_:limit:)``).
     public var text: String
+    /// How Telegram reads markup in `text`: ``HTML/parseMode`` for the bot's messages; nil for
+    /// plain text.
     public var parseMode: String?
+    /// Whether links in the text get a preview; the bot turns previews off
+    /// (``LinkPreviewOptions/disabled``).
     public var linkPreviewOptions: LinkPreviewOptions?
+    /// Buttons under the message, a keyboard in place of the user's, its removal, or a question by
+    /// reply.
     public var replyMarkup: ReplyMarkup?
+    /// The message this one answers, shown quoted above it.
     public var replyParameters: ReplyParameters?
     /// Delivered without a sound (a warning in the chat's quiet hours).
     public var disableNotification: Bool?
@@ -16,6 +27,8 @@ public struct SendMessage: TelegramRequest, Codable, Hashable {
         case replyParameters = "reply_parameters", disableNotification = "disable_notification"
     }
 
+    /// The parameters as given, with no limit applied; ``init(chatID:html:replyMarkup:)`` is how
+    /// the bot writes a message.
     public init(
         chatID: Int64, text: String, parseMode: String? = nil, linkPreviewOptions: LinkPreviewOptions? = nil, replyMarkup: ReplyMarkup? = nil,
         replyParameters: ReplyParameters? = nil
@@ -55,12 +68,14 @@ public struct SendMessage: TelegramRequest, Codable, Hashable {
 
 /// How links in a message are previewed.
 public struct LinkPreviewOptions: Codable, Sendable, Hashable {
+    /// True: no preview for any link in the message; nil leaves Telegram's default, a preview.
     public var isDisabled: Bool?
 
     enum CodingKeys: String, CodingKey {
         case isDisabled = "is_disabled"
     }
 
+    /// Options as given; ``disabled`` is the only one the bot uses.
     public init(isDisabled: Bool? = nil) {
         self.isDisabled = isDisabled
     }
@@ -71,13 +86,17 @@ public struct LinkPreviewOptions: Codable, Sendable, Hashable {
 
 /// The message a new one answers.
 public struct ReplyParameters: Codable, Sendable, Hashable {
+    /// The answered message's number in the same chat.
     public var messageID: Int
+    /// True: the message is sent even when the one it answers was deleted; otherwise Telegram
+    /// refuses it.
     public var allowSendingWithoutReply: Bool?
 
     enum CodingKeys: String, CodingKey {
         case messageID = "message_id", allowSendingWithoutReply = "allow_sending_without_reply"
     }
 
+    /// A reply to `messageID` in the chat the message goes to.
     public init(messageID: Int, allowSendingWithoutReply: Bool? = nil) {
         self.messageID = messageID
         self.allowSendingWithoutReply = allowSendingWithoutReply

@@ -1,19 +1,27 @@
 /// `sendPhoto`: a photo with its caption and buttons.
 public struct SendPhoto: TelegramRequest, Codable, Hashable {
+    /// The method's name, the last part of the call's URL.
     public static let method = "sendPhoto"
 
+    /// The chat sent to, as ``SendMessage/chatID``.
     public var chatID: Int64
     /// The photo's `file_id`, set when the call is made (see ``BotRequest/photo`` for what the
     /// photo is until then); nil when the photo is uploaded, as the file part of that name.
     public var photo: String?
+    /// The text under the photo, up to 1,024 characters (see ``HTML/fittingCaption(_:)``); nil for
+    /// none.
     public var caption: String?
+    /// As ``SendMessage/parseMode``, for the caption; nil when there is no caption.
     public var parseMode: String?
+    /// Buttons under the photo.
     public var replyMarkup: InlineKeyboardMarkup?
 
     enum CodingKeys: String, CodingKey {
         case chatID = "chat_id", photo, caption, parseMode = "parse_mode", replyMarkup = "reply_markup"
     }
 
+    /// The parameters as given, with no limit applied; `photo` is normally left for the sender to
+    /// set.
     public init(chatID: Int64, photo: String? = nil, caption: String? = nil, parseMode: String? = nil, replyMarkup: InlineKeyboardMarkup? = nil) {
         self.chatID = chatID
         self.photo = photo
@@ -35,18 +43,23 @@ public struct SendPhoto: TelegramRequest, Codable, Hashable {
 
 /// `editMessageMedia`: another photo, caption and buttons for an earlier photo message.
 public struct EditMessageMedia: TelegramRequest, Codable, Hashable {
+    /// The method's name, the last part of the call's URL.
     public static let method = "editMessageMedia"
 
+    /// The chat of the photo message replaced.
     public var chatID: Int64
     /// As ``EditMessageText/messageID``.
     public var messageID: Int?
+    /// The new photo and its caption.
     public var media: InputMediaPhoto
+    /// The buttons the message has after the edit; nil removes them.
     public var replyMarkup: InlineKeyboardMarkup?
 
     enum CodingKeys: String, CodingKey {
         case chatID = "chat_id", messageID = "message_id", media, replyMarkup = "reply_markup"
     }
 
+    /// The parameters as given, with no limit applied to the caption.
     public init(chatID: Int64, messageID: Int?, media: InputMediaPhoto, replyMarkup: InlineKeyboardMarkup? = nil) {
         self.chatID = chatID
         self.messageID = messageID
@@ -83,13 +96,16 @@ public struct InputMediaPhoto: Codable, Sendable, Hashable {
     /// The photo's `file_id`, or `attach://` and the name of the uploaded file's part; set when
     /// the call is made, as ``SendPhoto/photo``.
     public var media: String?
+    /// The text under the new photo, as ``SendPhoto/caption``; nil leaves the message without one.
     public var caption: String?
+    /// As ``SendMessage/parseMode``, for the caption.
     public var parseMode: String?
 
     enum CodingKeys: String, CodingKey {
         case type, media, caption, parseMode = "parse_mode"
     }
 
+    /// A photo for an edit; `media` is normally left for the sender to set.
     public init(media: String? = nil, caption: String? = nil, parseMode: String? = nil) {
         self.type = "photo"
         self.media = media

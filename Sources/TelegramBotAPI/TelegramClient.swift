@@ -5,7 +5,9 @@ public import HTTPTransport
 ///
 /// The token is only ever part of request URLs; nothing this type logs, throws or prints holds it.
 public struct TelegramClient: Sendable, CustomStringConvertible {
+    /// What the chat is shown the bot doing while an answer is on its way.
     public enum ChatAction: String, Sendable {
+        /// «typing…» under the chat's name.
         case typing
     }
 
@@ -17,6 +19,12 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// The timeout of an ordinary call; long polls add their own poll timeout to it.
     public var requestTimeout: Duration
 
+    /// - Parameters:
+    ///   - token: the bot's token from BotFather; it goes into every method's URL and nowhere else.
+    ///   - apiURL: the Bot API server: Telegram's (`https://api.telegram.org`), a local one, or a
+    ///     test's fake.
+    ///   - requestTimeout: how long an ordinary call may take; a long poll gets its poll timeout on
+    ///     top.
     public init(token: String, apiURL: URL, transport: any HTTPTransport, requestTimeout: Duration = .seconds(15)) {
         self.token = token
         self.apiURL = apiURL
@@ -31,14 +39,20 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         [GetMe.method, DeleteWebhook.method, SetWebhook.method, GetWebhookInfo.method, GetUpdates.method, SetMyCommands.method, SendChatAction.method, GetChatMember.method, AnswerInlineQuery.method]
         + BotRequest.Method.allCases.map(\.rawValue)
 
+    /// The API's host, the token redacted: safe for the log.
     public var description: String { "TelegramClient(\(apiURL.host ?? "?"), token: <redacted>)" }
 
     // MARK: Methods
 
+    /// The bot itself: a call that proves the token works (a refused token is
+    /// ``TelegramError/isUnauthorized``) and tells the bot's username, which group messages
+    /// address.
     public func getMe() async throws(TelegramError) -> User {
         try await call(GetMe())
     }
 
+    /// Removes the webhook, so that getUpdates may be used; true when Telegram did so (also when
+    /// there was none). With `dropPendingUpdates`, the updates waiting are thrown away too.
     @discardableResult
     public func deleteWebhook(dropPendingUpdates: Bool = false) async throws(TelegramError) -> Bool {
         try await call(DeleteWebhook(dropPendingUpdates: dropPendingUpdates))
@@ -57,14 +71,15 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         try await call(GetWebhookInfo())
     }
 
-    /// Long-polls for updates. The request may take `timeout` seconds plus the ordinary request timeout.
     /// The largest getUpdates answer taken: 100 updates of the largest kind, a 4,096-character
     /// message replying to another with every character written as a 6-byte escape (as Telegram
     /// writes non-ASCII text) and their entities, are about 12 MiB.
     public static let updatesBodyLimit = 16 << 20
 
-    /// Updates from `offset` on. An answer too large or unreadable as a whole throws an error that
-    /// names its first update id, when it can be found, so that the caller can ask for fewer.
+    /// Long-polls for updates from `offset` on: Telegram answers as soon as there are any, or with
+    /// none after `timeout` seconds, so the request may take that long plus ``requestTimeout``. An
+    /// answer too large or unreadable as a whole throws an error that names its first update id,
+    /// when it can be found, so that the caller can ask for fewer.
     public func getUpdates(offset: Int64?, limit: Int = 100, timeout: Int, allowedUpdates: [String]) async throws(TelegramError) -> [Update] {
         let updates: [LossyUpdate] = try await call(
             GetUpdates(offset: offset, limit: limit, timeout: timeout, allowedUpdates: allowedUpdates),
@@ -122,6 +137,8 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         try await call(GetChatMember(chatID: chatID, userID: userID))
     }
 
+    /// Shows `action` in the chat until the bot's next message arrives there, for five seconds at
+    /// most; the bot sends it once, for an answer that is slow to come.
     public func sendChatAction(chatID: Int64, action: ChatAction) async throws(TelegramError) {
         let _: Bool = try await call(SendChatAction(chatID: chatID, action: action.rawValue))
     }

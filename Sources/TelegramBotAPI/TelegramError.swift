@@ -4,6 +4,7 @@ public import HTTPTransport
 /// Carries what the API said (`error_code`, `description`, `retry_after`, `migrate_to_chat_id`)
 /// or why no answer was read. Its description names the method, never the URL: that holds the token.
 public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the call failed: at Telegram, on the way, or in reading the answer.
     public enum Code: Sendable, Hashable {
         /// The API answered `ok: false` (or an HTTP error) with this `error_code`.
         case api(Int)
@@ -15,10 +16,18 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
         case tooLarge
     }
 
+    /// Where the call failed, with the API's `error_code` when Telegram refused it.
     public var code: Code
+    /// The Bot API method called (`sendMessage`, `getUpdates`…), for the log and for checks that
+    /// depend on it.
     public var method: String
+    /// What went wrong in words: the API's `description`, or a short reason; the client takes the
+    /// token out of it.
+    /// Read it as ``reason``; the underscore keeps it apart from ``description``.
     public var description_: String
+    /// For a 429: whole seconds Telegram asks the bot to wait before it calls again.
     public var retryAfter: Int?
+    /// When the group became a supergroup: the chat id to send to instead.
     public var migrateToChatID: Int64?
     /// For an answer to getUpdates that could not be read (``Code/undecodable``,
     /// ``Code/tooLarge``): the first update id it names, if any.
@@ -26,6 +35,8 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
     /// For ``Code/transport``: what kind of failure it was, when the transport said.
     public var transport: TransportError.Code?
 
+    /// An error as the client, the outbox sender or a test makes it; `description` becomes
+    /// ``reason``.
     public init(
         code: Code, method: String, description: String, retryAfter: Int? = nil, migrateToChatID: Int64? = nil, firstUpdateID: Int64? = nil
     ) {
@@ -46,6 +57,8 @@ public struct TelegramError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The API's own words (`description`), or a short reason when there was no answer.
     public var reason: String { description_ }
 
+    /// One line for the log naming the method, what failed and Telegram's words, with the wait or
+    /// the new chat id when given; never the URL or the token.
     public var description: String {
         var text: String
         switch code {

@@ -11,6 +11,8 @@ public import Foundation
 /// CPU of an update in a backlog (BENCHMARKS.md). Tests hold what each writes to what its
 /// `Encodable` form gives.
 public enum TelegramJSON {
+    /// A decoder for Telegram's answers and the stored updates, with no key conversion: each type
+    /// names its snake_case keys. Unknown fields are skipped.
     public static func decoder() -> JSONDecoder {
         JSONDecoder()
     }

@@ -1,8 +1,15 @@
 /// One incoming update. Kinds the bot does not handle decode with only `updateId` set.
 public struct Update: Codable, Sendable, Hashable {
+    /// Telegram's number for the update, rising from one update to the next: the next `getUpdates`
+    /// offset is the last one seen plus one, and a posted update seen before is known by it.
     public var updateId: Int64
+    /// A new message in a chat the bot is in: a command, a reply, a place's name, a shared
+    /// location.
     public var message: Message?
+    /// A message edited after it was sent: the bot reads its text again, but not a live location
+    /// moving.
     public var editedMessage: Message?
+    /// A press of one of the bot's inline buttons.
     public var callbackQuery: CallbackQuery?
     /// `@bot …` typed in any chat: answered at once, never stored.
     public var inlineQuery: InlineQuery?
@@ -11,6 +18,7 @@ public struct Update: Codable, Sendable, Hashable {
         case updateId = "update_id", message, editedMessage = "edited_message", callbackQuery = "callback_query", inlineQuery = "inline_query"
     }
 
+    /// An update as a test or the benchmark makes one up: set one kind at most, as Telegram does.
     public init(
         updateId: Int64, message: Message? = nil, editedMessage: Message? = nil, callbackQuery: CallbackQuery? = nil, inlineQuery: InlineQuery? = nil
     ) {

@@ -3,14 +3,22 @@ public import Foundation
 /// What getWebhookInfo tells of the webhook: its URL (empty when none is set), the updates
 /// waiting to be posted, and Telegram's last failure to post one.
 public struct WebhookInfo: Decodable, Sendable, Equatable {
+    /// The URL Telegram posts to; empty when the bot has no webhook (it is polling).
     public var url: String
+    /// Updates Telegram holds, not yet posted or not yet accepted; zero when absent.
     public var pendingUpdateCount: Int
     /// When Telegram last failed to post an update, and why.
     public var lastErrorDate: Date?
+    /// Telegram's words for that failure (a status code, a timeout); shown to the operator as they
+    /// are.
     public var lastErrorMessage: String?
+    /// How many connections at once Telegram opens to post updates; nil when not told.
     public var maxConnections: Int?
+    /// The update kinds Telegram posts (`message`, `callback_query`…); nil when it posts its
+    /// default set.
     public var allowedUpdates: [String]?
 
+    /// What getWebhookInfo would answer, as a test or a fake Telegram makes it up.
     public init(
         url: String, pendingUpdateCount: Int = 0, lastErrorDate: Date? = nil, lastErrorMessage: String? = nil, maxConnections: Int? = nil,
         allowedUpdates: [String]? = nil

@@ -29,6 +29,17 @@ public struct OperatorEndpoints: Sendable {
     /// The largest body a posted update may have: Telegram's are a few kilobytes, rarely tens.
     public static let webhookBodyLimit = 1 << 20
 
+    /// - Parameters:
+    ///   - metrics: the bot's metrics: the health check reads when Telegram was last heard from and
+    ///     whether the database is out; the webhook's posts are counted in them.
+    ///   - store: the outbox, whose oldest waiting answer the health check judges and whose backlog
+    ///     `/metrics` shows.
+    ///   - window: how long the bot may go without hearing from Telegram and still be healthy.
+    ///   - webhook: the path Telegram posts updates to and what takes them; nil in long-polling mode,
+    ///     where no path but `/healthz` and `/metrics` is served.
+    ///   - standby: true on a replica waiting for the lease: it reports itself well as `standby`
+    ///     instead of being judged by Telegram's silence.
+    ///   - started: when the bot started, so that it is not unhealthy before a window has passed.
     public init(
         registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration,
         webhook: (path: String, receiver: WebhookReceiver)? = nil, standby: Bool = false, started: ContinuousClock.Instant = .now
@@ -53,7 +64,8 @@ public struct OperatorEndpoints: Sendable {
         return factory
     }
 
-    /// The routes.
+    /// The routes: `GET /healthz` and `GET /metrics` at exactly those paths, and in webhook mode
+    /// `POST` to the webhook's path; anything else is 404.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         // Only at their exact paths: a proxy that keeps `/metrics` private by its path must not
@@ -284,6 +296,8 @@ public struct OperatorServer: Service {
         address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// Serves until the service group shuts it down. Throws ``Failure`` when the server cannot
+    /// listen (the port is taken, the address is not this machine's) or stops with an error.
     public func run() async throws {
         do {
             try await application.run()
@@ -294,8 +308,11 @@ public struct OperatorServer: Service {
 
     /// The server could not listen, or stopped with an error.
     public struct Failure: Error, CustomStringConvertible {
+        /// `host:port` the server was to listen on, an IPv6 host in square brackets.
         public var address: String
+        /// What Hummingbird or the system said went wrong.
         public var reason: String
+        /// One line for the operator that names the address and the `HTTP_LISTEN` setting to check.
         public var description: String { "the HTTP endpoints cannot listen on \(address) (HTTP_LISTEN): \(reason)" }
     }
 }

@@ -28,6 +28,8 @@ public struct ServerLimits: Sendable {
     /// others are all taken, a request to any other path on one of these is answered 503.
     public var operatorConnections: Int
 
+    /// Limits, by default: 10 seconds for a head, 15 for a body, as many connections as
+    /// ``connectionsAllowed(openFiles:)`` gives, 128 from one address and 4 kept for the operator.
     public init(
         headTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(15), maximumConnections: Int = ServerLimits.connectionsAllowed(),
         connectionsPerAddress: Int = 128, operatorConnections: Int = 4

@@ -3,11 +3,16 @@ public import OpenWeather
 
 /// A rectangle in the picture's pixels, y growing downwards.
 public struct ChartRect: Sendable, Hashable {
+    /// The left edge.
     public var x: Double
+    /// The top edge.
     public var y: Double
+    /// The width, rightwards from `x`.
     public var width: Double
+    /// The height, downwards from `y`.
     public var height: Double
 
+    /// A rectangle whose top left corner is at `x`, `y`.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -15,17 +20,24 @@ public struct ChartRect: Sendable, Hashable {
         self.height = height
     }
 
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The bottom edge.
     public var maxY: Double { y + height }
 }
 
 /// A linear scale from values to pixels, its ends rounded out to whole ticks.
 public struct ChartScale: Sendable, Hashable {
+    /// The value at `from`: the smallest value rounded down to a whole tick; on a scale started at
+    /// zero, zero (or the smallest value as it is, when that is negative).
     public var lower: Double
+    /// The value at `to`: the largest value rounded up to a whole tick.
     public var upper: Double
+    /// The step between labelled values, in the values' unit: 1, 2 or 5 times a power of ten.
     public var tick: Double
-    /// The pixel of `lower` and of `upper`.
+    /// The pixel of `lower`.
     public var from: Double
+    /// The pixel of `upper`; less than `from` for a scale that grows upwards, as all the bot's do.
     public var to: Double
 
     /// A scale covering `values`, at least `minimumSpan` wide, with ticks of 1, 2, 5 or 10 times a
@@ -48,6 +60,8 @@ public struct ChartScale: Sendable, Hashable {
         self.to = to
     }
 
+    /// The pixel of `value`, by straight proportion between `from` and `to`; values outside the
+    /// scale land outside it. A scale with no span puts everything at `from`.
     public func position(_ value: Double) -> Double {
         guard upper > lower else { return from }
         return from + (value - lower) / (upper - lower) * (to - from)
@@ -65,32 +79,50 @@ public struct ChartScale: Sendable, Hashable {
 public struct HourlyChartGeometry: Sendable {
     /// One forecast step as drawn: its span on the time axis and its values.
     public struct Step: Sendable, Hashable {
+        /// When the forecast step starts.
         public var time: Date
+        /// The pixel column of `time`, where the step's temperature is drawn and its bar starts.
         public var x: Double
         /// The end of the step's span (the next step's start).
         public var endX: Double
+        /// The forecast temperature, in the forecast's unit (°C or °F).
         public var temperature: Double
+        /// How warm it feels, in the same unit; nil when OpenWeather gave none, and the step is then left
+        /// out of that line.
         public var feelsLike: Double?
+        /// Millimetres of rain and snow over the step.
         public var precipitation: Double
+        /// The chance of any precipitation, 0…1.
         public var precipitationChance: Double
+        /// Whether OpenWeather's icon for the step is a night one (`…n`), which shades it.
         public var isNight: Bool
     }
 
     /// A labelled tick on the time axis.
     public struct Tick: Sendable, Hashable {
+        /// The pixel column of the tick.
         public var x: Double
+        /// The moment of the tick; at a midnight, the day named beside it.
         public var date: Date
         /// The local hour (0…23) or, for a day boundary, the local day's start.
         public var hour: Int
     }
 
+    /// The area inside the axes the chart was laid out in.
     public let plot: ChartRect
+    /// The place's time zone, which the hour ticks, midnights and day names follow.
     public let timeZone: TimeZone
     /// Hours between steps: 1 with One Call, 3 on the free plan.
     public let stepHours: Int
+    /// The first step's start, at the left edge of the plot.
     public let start: Date
+    /// The last step's end, at the right edge of the plot.
     public let end: Date
+    /// The steps drawn, in time order: those within the span from the first, 48 hours unless told
+    /// otherwise.
     public let steps: [Step]
+    /// Degrees upwards from a little above the precipitation bars to near the top of the plot,
+    /// covering the temperature and feels-like values with at least 6 degrees of span.
     public let temperature: ChartScale
     /// Millimetres per step, from the bottom of the plot up to `precipitationTop`.
     public let precipitation: ChartScale
@@ -100,8 +132,11 @@ public struct HourlyChartGeometry: Sendable {
     public let dayBoundaries: [Tick]
     /// Night as spans of the time axis, joined where steps follow each other.
     public let nights: [ClosedRange<Double>]
-    /// The indexes in `steps` of the lowest and the highest temperature.
+    /// The index in `steps` of the lowest temperature, labelled below its point; nil when there are
+    /// no steps.
     public let coldest: Int?
+    /// The index in `steps` of the highest temperature, labelled above its point; nil when there are
+    /// no steps.
     public let warmest: Int?
 
     /// - Parameters:
@@ -175,25 +210,38 @@ public struct HourlyChartGeometry: Sendable {
 /// Where everything of the week chart goes: a column per day, each with its band from the night's
 /// to the day's temperature and its precipitation.
 public struct DailyChartGeometry: Sendable {
+    /// One day of the week chart.
     public struct Column: Sendable, Hashable {
+        /// The day, as OpenWeather dates it (One Call: local noon).
         public var date: Date
-        /// The column's centre and width.
+        /// The pixel column of the column's centre.
         public var x: Double
+        /// The column's width in pixels: the plot's width shared evenly among the days.
         public var width: Double
+        /// The day's temperature, the top of the band, in the forecast's unit.
         public var dayTemperature: Double
+        /// The night's temperature, the bottom of the band.
         public var nightTemperature: Double
+        /// Millimetres of rain and snow over the day.
         public var precipitation: Double
+        /// The chance of any precipitation during the day, 0…1.
         public var precipitationChance: Double
         /// 1 = Sunday … 7 = Saturday, in the place's time zone.
         public var weekday: Int
+        /// The day of the month, 1…31, in the place's time zone.
         public var dayOfMonth: Int
     }
 
+    /// The area inside the axes the chart was laid out in.
     public let plot: ChartRect
+    /// The days, left to right: the first seven of the forecast, fewer when it has fewer.
     public let columns: [Column]
+    /// Degrees, covering every day's and night's temperature with at least 6 degrees of span.
     public let temperature: ChartScale
+    /// Millimetres per day, from zero at the bottom of the plot upwards, at least 5 mm of span.
     public let precipitation: ChartScale
 
+    /// Lays out `days` (seven at most) in `plot`, weekdays and dates in `timeZone`.
     public init(days: [DailyForecast], timeZone: TimeZone, plot: ChartRect) {
         self.plot = plot
         // The seven days of «На 7 дней»: One Call gives eight.

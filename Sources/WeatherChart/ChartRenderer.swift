@@ -8,9 +8,13 @@ public struct ChartLabels: Sendable, Hashable {
     public var place: String
     /// The rest of the title, such as «48 часов · данные на 14:05».
     public var subtitle: String
+    /// The hourly chart's legend name for the temperature line, «Температура»; the unit is added to it.
     public var temperature: String
+    /// The hourly chart's legend name for the dashed feels-like line.
     public var feelsLike: String
+    /// The legend's name for the precipitation bars, «Осадки»; the week's adds «мм» to it.
     public var precipitation: String
+    /// The legend's name for the dotted chance line (hourly) or the percentages (week).
     public var precipitationChance: String
     /// The week's band: «Днём и ночью».
     public var dayAndNight: String
@@ -27,6 +31,7 @@ public struct ChartLabels: Sendable, Hashable {
     /// The hours axis on the 12-hour clock: «12am», «3am» … «9pm».
     public var twelveHourClock: Bool
 
+    /// The labels; a decimal point, °C and the 24-hour clock unless told otherwise.
     public init(
         place: String, subtitle: String, temperature: String, feelsLike: String, precipitation: String, precipitationChance: String,
         dayAndNight: String, millimetres: String, hour: String, weekdays: [String], decimalMark: String = ".", temperatureUnit: String = "°C",
@@ -66,13 +71,17 @@ public struct ChartLabels: Sendable, Hashable {
 
 /// A chart as a PNG, drawn with Cairo.
 public struct RenderedChart: Sendable, Hashable {
+    /// The picture's PNG bytes, ready to upload as a photo.
     public var png: Data
+    /// The width in pixels: ``ChartRenderer/width``.
     public var width: Int
+    /// The height in pixels: ``ChartRenderer/height``.
     public var height: Int
 }
 
 /// Why a chart could not be drawn.
 public struct ChartError: Error, Sendable, CustomStringConvertible {
+    /// Cairo's own words for what failed, or which of its objects could not be made; no chart data.
     public var description: String
 }
 
@@ -80,7 +89,9 @@ public struct ChartError: Error, Sendable, CustomStringConvertible {
 /// third of its size: no text smaller than 20 pixels. Pure CPU work on the calling thread; the
 /// caller keeps it off the threads that serve chats.
 public enum ChartRenderer {
+    /// The picture's width in pixels.
     public static let width = 1280
+    /// The picture's height in pixels: 16:9 with ``width``.
     public static let height = 720
     /// The area inside the axes, below the title, the subtitle and the legend.
     public static let plot = ChartRect(x: 100, y: 150, width: 1060, height: 520)
