@@ -112,15 +112,13 @@ public struct DailyScheduler: Service {
 
     /// Subscriptions due together that share one weather fetch.
     struct Cell: Hashable {
-        var latitude: Int
-        var longitude: Int
+        var cell: PlaceCell
         var language: Language
 
         /// - Parameter language: the language the cell's forecasts are written in; one for all
         ///   when only the weather is fetched.
         init(_ due: DueSubscription, language: Language? = nil) {
-            latitude = Int((due.subscription.place.latitude * 100).rounded())
-            longitude = Int((due.subscription.place.longitude * 100).rounded())
+            cell = due.subscription.place.cell
             self.language = language ?? due.language
         }
     }
@@ -205,7 +203,7 @@ public struct DailyScheduler: Service {
             // Subscribers of one cell mostly share the place, the day and the language: the
             // text is written once for them, and only the buttons name each subscription.
             var texts: [TextKey: String] = [:]
-            var days = DayComparisons(cell: NoticeChecker.cellKey(of: place))
+            var days = DayComparisons(cell: place.cell.key)
             // Fetched ahead with the weather, mostly; otherwise within the air's patience, or not at all.
             let air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place) : nil
             for (index, due) in onTime.enumerated() {

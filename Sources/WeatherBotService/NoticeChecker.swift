@@ -454,12 +454,12 @@ public struct NoticeChecker: Service {
     /// How old, in intervals, the weather a check takes may be.
     static let acceptedAge = 0.9
 
-    /// A place cell as the weather cache keys it: the point rounded to 0.01°.
+    /// A place cell as the weather cache keys it, in its stored form.
     static func cellKey(of place: Place) -> String {
-        cellKey(latitude: place.latitude, longitude: place.longitude)
+        place.cell.key
     }
 
     static func cellKey(latitude: Double, longitude: Double) -> String {
-        "\(Int((latitude * 100).rounded())):\(Int((longitude * 100).rounded()))"
+        PlaceCell(latitude: latitude, longitude: longitude).key
     }
 }
