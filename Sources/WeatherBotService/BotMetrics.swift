@@ -106,13 +106,31 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
     }
 
-    /// A pass of the scheduler dealt with `queued` forecasts due (queued to send), `lastKnown`
-    /// ones queued with the last known weather while OpenWeather did not answer, and `skipped`
-    /// ones missed for longer than the grace period.
-    func dailyDue(queued: Int, lastKnown: Int, skipped: Int) {
-        guard let factory, queued + lastKnown + skipped > 0 else { return }
-        for (outcome, count) in [("queued", queued), ("last_known", lastKnown), ("skipped", skipped)] {
-            Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", outcome)], factory: factory).increment(by: Int64(count))
+    /// What became of a daily forecast due, as `weatherbot_daily_forecasts_due_total` counts it.
+    enum DailyDue: CaseIterable {
+        /// Queued to send with fresh weather.
+        case queued
+        /// Queued with the last known weather while OpenWeather did not answer.
+        case lastKnown
+        /// Missed for longer than the grace period.
+        case skipped
+
+        var label: String {
+            switch self {
+            case .queued: "queued"
+            case .lastKnown: "last_known"
+            case .skipped: "skipped"
+            }
+        }
+    }
+
+    /// A pass of the scheduler dealt with these forecasts due; every outcome is counted (from
+    /// zero) once any is.
+    func dailyDue(_ counts: [DailyDue: Int]) {
+        guard let factory, counts.values.reduce(0, +) > 0 else { return }
+        for outcome in DailyDue.allCases {
+            Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", outcome.label)], factory: factory)
+                .increment(by: Int64(counts[outcome] ?? 0))
         }
     }
 
