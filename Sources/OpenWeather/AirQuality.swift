@@ -58,8 +58,7 @@ public actor AirQualityCache {
 
     private struct Key: Hashable {
         var kind: Kind
-        var latitude: Int
-        var longitude: Int
+        var cell: PlaceCell
     }
 
     private let freshFor: TimeInterval
@@ -76,7 +75,7 @@ public actor AirQualityCache {
 
     /// The readings of `kind` at a point fetched within ``freshFor``; nil when there are none.
     public func cached(_ kind: Kind, latitude: Double, longitude: Double) -> [AirQuality]? {
-        let key = Key(kind: kind, latitude: Int((latitude * 100).rounded()), longitude: Int((longitude * 100).rounded()))
+        let key = Key(kind: kind, cell: PlaceCell(latitude: latitude, longitude: longitude))
         guard let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor else { return nil }
         return entry.readings
     }
@@ -86,7 +85,7 @@ public actor AirQualityCache {
     public func readings(
         _ kind: Kind, latitude: Double, longitude: Double, fetch: @escaping @Sendable () async throws -> [AirQuality]
     ) async throws -> [AirQuality] {
-        let key = Key(kind: kind, latitude: Int((latitude * 100).rounded()), longitude: Int((longitude * 100).rounded()))
+        let key = Key(kind: kind, cell: PlaceCell(latitude: latitude, longitude: longitude))
         if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor { return entry.readings }
         if let running = inFlight[key] { return try await running.value }
         if CallContext.cachedOnly { throw NotCached() }

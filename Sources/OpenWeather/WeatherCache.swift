@@ -20,13 +20,11 @@ public actor WeatherCache {
     }
 
     struct Key: Hashable {
-        var latitude: Int
-        var longitude: Int
+        var cell: PlaceCell
         var language: String
 
         init(latitude: Double, longitude: Double, language: String) {
-            self.latitude = Int((latitude * 100).rounded())
-            self.longitude = Int((longitude * 100).rounded())
+            self.cell = PlaceCell(latitude: latitude, longitude: longitude)
             self.language = language
         }
     }

@@ -2,6 +2,9 @@ public import OpenWeather
 public import WeatherBotStore
 
 extension Place {
+    /// The place cell whose weather the place shares.
+    public var cell: PlaceCell { PlaceCell(latitude: latitude, longitude: longitude) }
+
     /// A short number that tells this city from the chat's other places (0…9972), carried by
     /// the buttons of its weather messages while it is the chat's city.
     var cityMark: Int {

@@ -2,6 +2,7 @@ public import CoreMetrics
 import Foundation
 import OpenWeather
 import Synchronization
+import WeatherBot
 
 /// What the bot counts, for `/metrics`, and when it last heard from Telegram, for `/healthz`.
 ///
@@ -105,13 +106,31 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
     }
 
-    /// A pass of the scheduler dealt with `queued` forecasts due (queued to send), `lastKnown`
-    /// ones queued with the last known weather while OpenWeather did not answer, and `skipped`
-    /// ones missed for longer than the grace period.
-    func dailyDue(queued: Int, lastKnown: Int, skipped: Int) {
-        guard let factory, queued + lastKnown + skipped > 0 else { return }
-        for (outcome, count) in [("queued", queued), ("last_known", lastKnown), ("skipped", skipped)] {
-            Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", outcome)], factory: factory).increment(by: Int64(count))
+    /// What became of a daily forecast due, as `weatherbot_daily_forecasts_due_total` counts it.
+    enum DailyDue: CaseIterable {
+        /// Queued to send with fresh weather.
+        case queued
+        /// Queued with the last known weather while OpenWeather did not answer.
+        case lastKnown
+        /// Missed for longer than the grace period.
+        case skipped
+
+        var label: String {
+            switch self {
+            case .queued: "queued"
+            case .lastKnown: "last_known"
+            case .skipped: "skipped"
+            }
+        }
+    }
+
+    /// A pass of the scheduler dealt with these forecasts due; every outcome is counted (from
+    /// zero) once any is.
+    func dailyDue(_ counts: [DailyDue: Int]) {
+        guard let factory, counts.values.reduce(0, +) > 0 else { return }
+        for outcome in DailyDue.allCases {
+            Counter(label: "weatherbot_daily_forecasts_due_total", dimensions: [("outcome", outcome.label)], factory: factory)
+                .increment(by: Int64(counts[outcome] ?? 0))
         }
     }
 
@@ -121,20 +140,76 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_updates_dropped_total", dimensions: [("reason", "flood")], factory: factory).increment(by: Int64(count))
     }
 
-    /// Telegram accepted a daily forecast.
     // MARK: Notices
 
-    /// Notices decided by a check, by kind (`rain`, `warning`, `update`) and outcome: `queued`,
-    /// `late` (the rain had begun), `quiet` (rain in the chat's quiet hours, dropped), `held` (a
-    /// warning waiting for the quiet hours' end, counted at each check that holds it).
-    func notices(_ kind: String, _ outcome: String, _ count: Int) {
-        guard let factory, count > 0 else { return }
-        Counter(label: "weatherbot_notices_total", dimensions: [("kind", kind), ("outcome", outcome)], factory: factory).increment(by: Int64(count))
+    /// What `weatherbot_notices_total` counts, by kind and outcome.
+    enum Notice: Hashable {
+        /// Decided by a check and queued.
+        case queued(NoticeDecision.Kind)
+        /// Rain too near to be told (it had begun, or nearly).
+        case late
+        /// Rain in the chat's quiet hours, dropped.
+        case quiet
+        /// Waiting for the quiet hours' end, counted at each check that holds it.
+        case held(NoticeDecision.Kind)
+        /// Telegram accepted a notice.
+        case sent
+        /// A notice in the outbox went unsent: its deadline passed before its turn.
+        case lateInOutbox
+
+        /// How a check's outcome is counted; nil for one that is not (a chat told already).
+        init?(_ outcome: NoticeDecision.Outcome) {
+            switch outcome {
+            case .send(let kind, _): self = .queued(kind)
+            case .tooLate: self = .late
+            case .quiet: self = .quiet
+            case .held(let kind, _, _): self = .held(kind)
+            case .toldAlready: return nil
+            }
+        }
+
+        var kind: String {
+            switch self {
+            case .queued(let kind), .held(let kind): Self.label(kind)
+            case .late, .quiet: Self.label(.rain)
+            case .sent, .lateInOutbox: "any"
+            }
+        }
+
+        var outcome: String {
+            switch self {
+            case .queued: "queued"
+            case .late: "late"
+            case .quiet: "quiet"
+            case .held: "held"
+            case .sent: "sent"
+            case .lateInOutbox: "late_in_outbox"
+            }
+        }
+
+        static func label(_ kind: NoticeDecision.Kind) -> String {
+            switch kind {
+            case .rain: "rain"
+            case .warning: "warning"
+            case .update: "update"
+            }
+        }
     }
 
-    /// A notice in the outbox went unsent: its deadline passed before its turn.
-    func noticeLate() {
-        notices("any", "late_in_outbox", 1)
+    /// What a check decided, counted by kind and outcome.
+    func notices(_ outcomes: [NoticeDecision.Outcome]) {
+        guard factory != nil else { return }
+        var counts: [Notice: Int] = [:]
+        for outcome in outcomes {
+            if let counted = Notice(outcome) { counts[counted, default: 0] += 1 }
+        }
+        for (notice, count) in counts { self.notice(notice, count) }
+    }
+
+    func notice(_ notice: Notice, _ count: Int = 1) {
+        guard let factory, count > 0 else { return }
+        Counter(label: "weatherbot_notices_total", dimensions: [("kind", notice.kind), ("outcome", notice.outcome)], factory: factory)
+            .increment(by: Int64(count))
     }
 
     /// Entries of the feed's warnings not told again: other languages of one warning, and
@@ -157,6 +232,7 @@ public final class BotMetrics: Sendable {
         Gauge(label: "weatherbot_notice_cells_uncovered", factory: factory).record(uncovered)
     }
 
+    /// Telegram accepted a daily forecast.
     func dailySent() {
         guard let factory else { return }
         Counter(label: "weatherbot_daily_forecasts_sent_total", factory: factory).increment()

@@ -15,6 +15,10 @@ public import WeatherBotStore
 /// forecast missed by less than `gracePeriod` (after downtime) is sent late; older ones are
 /// skipped. While OpenWeather does not answer, a forecast waits `lastKnownAfter` for it, then
 /// goes with the last known weather of its place, marked with its age.
+///
+/// What each forecast says, and which go, wait or are skipped, the core decides
+/// (``DailyDecision``); this fetches the weather and the day before's temperatures, commits and
+/// counts.
 public struct DailyScheduler: Service {
     let database: any BotStore
     /// Counts the forecasts due.
@@ -110,21 +114,6 @@ public struct DailyScheduler: Service {
         }
     }
 
-    /// Subscriptions due together that share one weather fetch.
-    struct Cell: Hashable {
-        var latitude: Int
-        var longitude: Int
-        var language: Language
-
-        /// - Parameter language: the language the cell's forecasts are written in; one for all
-        ///   when only the weather is fetched.
-        init(_ due: DueSubscription, language: Language? = nil) {
-            latitude = Int((due.subscription.place.latitude * 100).rounded())
-            longitude = Int((due.subscription.place.longitude * 100).rounded())
-            self.language = language ?? due.language
-        }
-    }
-
     /// One pass over what is due now, in batches of `batchSize`. Returns how many forecasts were queued.
     @discardableResult
     public func tick() async -> Int {
@@ -139,7 +128,7 @@ public struct DailyScheduler: Service {
                 break
             }
             guard !due.isEmpty else { break }
-            let cells = Dictionary(grouping: due, by: { Cell($0) }).map(\.value)
+            let cells = DailyDecision.batches(of: due)
             let queued = await deliver(cells, now: now)
             if queued > 0 {
                 logger.info("daily forecasts queued", metadata: ["forecasts": "\(queued)", "cells": "\(cells.count)"])
@@ -179,20 +168,19 @@ public struct DailyScheduler: Service {
         }
     }
 
-    /// Fetches one cell's weather and commits its deliveries; returns how many were queued.
+    /// The rules the core decides forecasts by, from the configuration.
+    var rules: DailyDecision.Rules {
+        DailyDecision.Rules(gracePeriod: gracePeriod, lastKnownAfter: lastKnownAfter)
+    }
+
+    /// Fetches one cell's weather and the temperatures its forecasts compare with, has the core
+    /// decide, commits the deliveries and counts them; returns how many replies were queued.
     private func deliver(_ cell: [DueSubscription], now: Date) async -> Int {
-        var schedules = Schedules()
-        let late = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) > gracePeriod }
-        let onTime = cell.filter { now.timeIntervalSince($0.subscription.nextSendAt) <= gracePeriod }
-        var deliveries = late.compactMap { delivery(for: $0.subscription, requests: [], now: now, &schedules) }
-        if !late.isEmpty {
-            logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(late.count)"])
-        }
-        var lastKnown: Set<Int64> = []
-        if let first = onTime.first {
+        var failure: (any Error)?
+        var report: WeatherReport?
+        var air: [AirQuality]?
+        if let first = DailyDecision.weatherWanted(by: cell, now: now, rules: rules) {
             let place = first.subscription.place
-            var failure: (any Error)?
-            var report: WeatherReport?
             do {
                 report = try await CallContext.$priority.withValue(.soon) {
                     try await weather.weather(at: place, language: first.language, fetchedAfter: now.addingTimeInterval(-acceptedAge))
@@ -201,68 +189,52 @@ public struct DailyScheduler: Service {
                 failure = error
                 report = await weather.lastKnown(at: place, language: first.language)
             }
-            var waiting = 0
-            // Subscribers of one cell mostly share the place, the day and the language: the
-            // text is written once for them, and only the buttons name each subscription.
-            var texts: [TextKey: String] = [:]
-            var days = DayComparisons(cell: NoticeChecker.cellKey(of: place))
             // Fetched ahead with the weather, mostly; otherwise within the air's patience, or not at all.
-            let air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place) : nil
-            for (index, due) in onTime.enumerated() {
-                // A large cell is prepared in slices, so replies being sent meanwhile are not
-                // held up behind it.
-                if index > 0 && index % 64 == 0 { await Task.yield() }
-                let subscription = due.subscription
-                guard let id = subscription.id else { continue }
-                guard let report else {
-                    waiting += 1
-                    continue
-                }
-                let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone ?? report.forecast.timeZone.timeZone
-                let day = schedules.day(of: subscription.nextSendAt, in: zone)
-                // Older weather stands in only for a subscriber who has waited `lastKnownAfter`
-                // for fresh weather, and only when it tells the day; until then, or without it,
-                // the subscription stays due and the next pass tries again.
-                if report.isStale {
-                    guard now.timeIntervalSince(subscription.nextSendAt) >= lastKnownAfter, DailyForecastView.tells(report.forecast, day: day) else {
-                        waiting += 1
-                        continue
-                    }
-                }
-                let words = Texts.for(due.language, settings: due.settings)
-                let key = TextKey(place: subscription.place, day: day, language: due.language, settings: due.settings)
-                let yesterday = await days.yesterday(of: day, report: report, database)
-                let text =
-                    texts[key]
-                    ?? DailyForecastView.text(
-                        place: subscription.place, forecast: report.forecast, day: day, texts: words,
-                        lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday, air: air)
-                texts[key] = text
-                let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
-                var replies = [Reply.send(text: text, markup: .inline(keyboard))]
-                // The chart is drawn from the weather when it is sent: only with fresh weather.
-                if subscription.withChart && !report.isStale {
-                    replies.append(DailyForecastView.chart(subscriptionID: id, place: subscription.place, report: report, texts: words))
-                }
-                let requests = replies.map { $0.request(chatID: subscription.chatId) }
-                if let delivery = delivery(for: subscription, requests: requests, now: now, &schedules) {
-                    deliveries.append(delivery)
-                    if report.isStale { lastKnown.insert(id) }
-                }
-            }
-            await days.keep(database, now: now, logger: logger)
-            // Left due: the next pass tries again, until the grace period runs out. Older weather
-            // waiting its time was said by the weather source already.
-            if waiting > 0, let failure {
-                logger.warning("weather for daily forecasts unavailable; will retry", metadata: ["error": "\(failure)", "count": "\(waiting)"])
+            air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place) : nil
+        }
+        var decision = DailyDecision(report: report, air: air, now: now, rules: rules)
+        for (day, cells) in decision.comparedDays(cell) {
+            // What cannot be read leaves the comparison out, never the forecast.
+            let kept = try? await database.dayTemperatures(cells: cells.map(\.key), day: day)
+            decision.know(kept.map { Array($0.values) } ?? [])
+        }
+        var outcomes: [DailyDecision.Outcome] = []
+        outcomes.reserveCapacity(cell.count)
+        // A large cell is prepared in slices, so replies being sent meanwhile are not held up behind it.
+        for start in stride(from: 0, to: cell.count, by: 64) {
+            if start > 0 { await Task.yield() }
+            outcomes += decision.decide(Array(cell[start..<min(start + 64, cell.count)]))
+        }
+        await keep(decision.todays, now: now)
+        var counts: [BotMetrics.DailyDue: Int] = [:]
+        var waiting = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .skipped: counts[.skipped, default: 0] += 1
+            case .waiting: waiting += 1
+            case .sent, .sentLastKnown, .unschedulable: break
             }
         }
+        if let skipped = counts[.skipped] {
+            logger.notice("daily forecasts missed for too long; skipped", metadata: ["count": "\(skipped)"])
+        }
+        // Left due: the next pass tries again, until the grace period runs out. Older weather
+        // waiting its time was said by the weather source already.
+        if waiting > 0, let failure {
+            logger.warning("weather for daily forecasts unavailable; will retry", metadata: ["error": "\(failure)", "count": "\(waiting)"])
+        }
+        let deliveries = outcomes.compactMap(\.delivery)
         do {
             let ids = try await database.commitDeliveries(deliveries, at: clock.date)
-            let sent = zip(ids, deliveries).filter { !$0.0.isEmpty && !$0.1.requests.isEmpty }.map(\.1.subscriptionID)
-            let fallenBack = sent.filter(lastKnown.contains).count
-            metrics.dailyDue(queued: sent.count - fallenBack, lastKnown: fallenBack, skipped: late.count)
-            if fallenBack > 0 {
+            for (rows, outcome) in zip(ids, outcomes.filter { $0.delivery != nil }) where !rows.isEmpty {
+                switch outcome {
+                case .sent(let delivery) where !delivery.requests.isEmpty: counts[.queued, default: 0] += 1
+                case .sentLastKnown(let delivery) where !delivery.requests.isEmpty: counts[.lastKnown, default: 0] += 1
+                default: break
+                }
+            }
+            metrics.dailyDue(counts)
+            if let fallenBack = counts[.lastKnown] {
                 logger.notice("daily forecasts sent with the last known weather, marked with its age", metadata: ["count": "\(fallenBack)"])
             }
             // Sending starts with the first cell, while the rest of the batch is being prepared.
@@ -274,6 +246,20 @@ public struct DailyScheduler: Service {
         } catch {
             logger.error("could not commit daily forecasts", metadata: ["error": "\(database.describe(error))"])
             return 0
+        }
+    }
+
+    /// Keeps the day's temperatures from fresh weather for tomorrow's comparison, forgetting days
+    /// older than the day before yesterday (in UTC, a day's margin for the zones ahead of it).
+    /// What cannot be kept leaves tomorrow's comparison out, never a forecast.
+    private func keep(_ todays: [DayTemperatures], now: Date) async {
+        guard !todays.isEmpty else { return }
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        let oldest = DailySchedule.day(of: now.addingTimeInterval(-3 * 86_400), in: utc)
+        do {
+            try await database.keepDayTemperatures(todays, forgettingBefore: oldest)
+        } catch {
+            logger.warning("could not keep the day's temperatures", metadata: ["error": "\(database.describe(error))"])
         }
     }
 
@@ -301,9 +287,9 @@ public struct DailyScheduler: Service {
             return 0
         }
         // Earliest first: each cell at its first minute. What is due already is the due pass's.
-        var cells: [Cell: Upcoming] = [:]
+        var cells: [PlaceCell: Upcoming] = [:]
         for due in upcoming where due.subscription.nextSendAt > now {
-            let cell = Cell(due, language: .en)
+            let cell = due.subscription.place.cell
             if cells[cell] == nil { cells[cell] = Upcoming(place: due.subscription.place, language: due.language, due: due.subscription.nextSendAt) }
         }
         var pending: [Upcoming] = []
@@ -334,90 +320,5 @@ public struct DailyScheduler: Service {
         let perMinute = budget?.callsPerMinute(for: .soon) ?? 0
         let needed = perMinute > 0 ? Double(cells) / Double(perMinute) * 60 : 0
         return min(acceptedAge, aheadMargin + needed)
-    }
-
-    /// What a forecast's text depends on besides the weather of its cell.
-    /// One cell's days for a pass: yesterday's temperatures as kept, read once a day, and today's
-    /// from fresh weather, kept at the end for tomorrow's comparison. What cannot be read or kept
-    /// leaves the comparison out, never the forecast.
-    private struct DayComparisons {
-        let cell: String
-        var yesterdays: [String: DayTemperatures?] = [:]
-        var todays: [String: DayTemperatures] = [:]
-
-        init(cell: String) { self.cell = cell }
-
-        mutating func yesterday(of day: String, report: WeatherReport, _ database: any BotStore) async -> DayTemperatures? {
-            let zone = report.forecast.timeZone.timeZone
-            if !report.isStale, todays[day] == nil,
-                let today = report.forecast.daily.first(where: { DailySchedule.day(of: $0.time, in: zone) == day })
-            {
-                todays[day] = DayTemperatures(cell: cell, day: day, minimum: today.minimumTemperature, maximum: today.maximumTemperature)
-            }
-            if let known = yesterdays[day] { return known }
-            var found: DayTemperatures?
-            if let before = DailySchedule.day(before: day) {
-                found = (try? await database.dayTemperatures(cells: [cell], day: before))?[cell]
-            }
-            yesterdays[day] = .some(found)
-            return found
-        }
-
-        /// Keeps today's, forgetting days older than the day before yesterday (in UTC, a day's
-        /// margin for the zones ahead of it).
-        func keep(_ database: any BotStore, now: Date, logger: Logger) async {
-            guard !todays.isEmpty else { return }
-            let utc = TimeZone(identifier: "UTC") ?? .current
-            let oldest = DailySchedule.day(of: now.addingTimeInterval(-3 * 86_400), in: utc)
-            do {
-                try await database.keepDayTemperatures(Array(todays.values), forgettingBefore: oldest)
-            } catch {
-                logger.warning("could not keep the day's temperatures", metadata: ["error": "\(database.describe(error))"])
-            }
-        }
-    }
-
-    private struct TextKey: Hashable {
-        var place: Place
-        var day: String
-        var language: Language
-        var settings: ChatSettings
-    }
-
-    /// Local dates and next sending times, worked out once for subscriptions that share them.
-    private struct Schedules {
-        private struct Key: Hashable {
-            var instant: Date
-            var zone: TimeZone
-            var hour = 0
-            var minute = 0
-        }
-
-        private var days: [Key: String] = [:]
-        private var next: [Key: Date] = [:]
-
-        mutating func day(of instant: Date, in zone: TimeZone) -> String {
-            let key = Key(instant: instant, zone: zone)
-            if let day = days[key] { return day }
-            let day = DailySchedule.day(of: instant, in: zone)
-            days[key] = day
-            return day
-        }
-
-        mutating func nextSend(after instant: Date, hour: Int, minute: Int, in zone: TimeZone) -> Date {
-            let key = Key(instant: instant, zone: zone, hour: hour, minute: minute)
-            if let date = next[key] { return date }
-            let date = DailySchedule.nextSend(after: instant, hour: hour, minute: minute, in: zone).date
-            next[key] = date
-            return date
-        }
-    }
-
-    /// Marks a subscription done for the local date it was due on, and schedules the next one.
-    private func delivery(for subscription: Subscription, requests: [BotRequest], now: Date, _ schedules: inout Schedules) -> DailyDelivery? {
-        guard let id = subscription.id, let zone = PlaceTimeZone(stored: subscription.timeZone)?.timeZone else { return nil }
-        let day = schedules.day(of: subscription.nextSendAt, in: zone)
-        let next = schedules.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
-        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, requests: requests, nextSendAt: next)
     }
 }

@@ -4,7 +4,6 @@ public import Logging
 public import OpenWeather
 public import ServiceLifecycle
 import Synchronization
-import TelegramBotAPI
 public import WeatherBot
 public import WeatherBotStore
 
@@ -14,10 +13,11 @@ public import WeatherBotStore
 /// 1 km), and takes each cell's weather through the shared cache: fetched once per cell and
 /// interval at the most, not at all when a card viewed in the interval fetched it. Cells with the
 /// most chats go first, spread evenly over most of the interval, at the budget's background
-/// priority, so people's own requests are never starved. Each cell's notices are decided
-/// (``RainWatch``, ``NoticeViews``) and committed as soon as its weather comes, in the notice lane
-/// with the marks that say they were sent, so a rain notice leaves within seconds of the check
-/// that saw it, and never twice.
+/// priority, so people's own requests are never starved. Each cell's notices are decided by the
+/// core (``NoticeDecision``: what is told, what is held back and why) and committed as soon as its
+/// weather comes, in the notice lane with the marks that say they were sent, so a rain notice
+/// leaves within seconds of the check that saw it, and never twice. This only fetches, commits
+/// and counts.
 ///
 /// Any fetch is a check: when a card viewed or a daily forecast fetches a watched cell's weather,
 /// the cell's notices are decided from it at once (``watchFetches()``), not at the cell's turn in
@@ -65,20 +65,20 @@ public struct NoticeChecker: Service {
         let lastRound = Mutex<Date?>(nil)
         let watch = Mutex(Watch())
         /// Cells a chat just joined, to be checked from the weather in the cache.
-        let joined = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(10_000))
+        let joined = AsyncStream.makeStream(of: PlaceCell.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
     /// The cells the last round found, with their chats as the checks since have left them.
     struct Watch {
         struct Watched {
-            var cell: Cell
+            var cell: NoticeDecision.Cell
             /// A check of the cell is under way.
             var busy = false
             /// When the weather the last check decided from was fetched.
             var decided = Date.distantPast
         }
 
-        var cells: [String: Watched] = [:]
+        var cells: [PlaceCell: Watched] = [:]
         /// What was told since a round began reading the chats, which that read may have missed;
         /// nil while no read is under way.
         var toldDuringRead: [Int64: [String: String]]?
@@ -87,14 +87,14 @@ public struct NoticeChecker: Service {
 
         /// The cell's chats, if it is watched, no check of it is under way and none decided from
         /// weather fetched at `fetched` or later; the cell is busy until ``release(_:decided:)``.
-        mutating func claim(_ key: String, unlessDecidedFrom fetched: Date? = nil) -> Cell? {
+        mutating func claim(_ key: PlaceCell, unlessDecidedFrom fetched: Date? = nil) -> NoticeDecision.Cell? {
             guard var watched = cells[key], !watched.busy, fetched.map({ watched.decided < $0 }) ?? true else { return nil }
             watched.busy = true
             cells[key] = watched
             return watched.cell
         }
 
-        mutating func release(_ key: String, decided: Date?) {
+        mutating func release(_ key: PlaceCell, decided: Date?) {
             guard var watched = cells[key] else { return }
             watched.busy = false
             if let decided { watched.decided = max(watched.decided, decided) }
@@ -102,7 +102,7 @@ public struct NoticeChecker: Service {
         }
 
         /// Keeps the marks of notices just committed, so later checks in the round know them.
-        mutating func told(_ deliveries: [NoticeDelivery], in key: String) {
+        mutating func told(_ deliveries: [NoticeDelivery], in key: PlaceCell) {
             let marks = Dictionary(grouping: deliveries, by: \.chatID)
             if toldDuringRead != nil {
                 for delivery in deliveries { toldDuringRead![delivery.chatID, default: [:]][delivery.mark.key] = delivery.mark.value }
@@ -118,15 +118,15 @@ public struct NoticeChecker: Service {
 
         /// A chat's notices as a step just committed them: out of the cell it was watched in, and
         /// into its city's, created when none was watched there. Returns the cell it joined.
-        mutating func rewatch(_ chatID: Int64, from old: NoticeChat?, to new: NoticeChat?) -> String? {
-            if let old, var watched = cells[NoticeChecker.cellKey(of: old.place)] {
+        mutating func rewatch(_ chatID: Int64, from old: NoticeChat?, to new: NoticeChat?) -> PlaceCell? {
+            if let old, var watched = cells[old.place.cell] {
                 watched.cell.chats.removeAll { $0.chatID == chatID }
-                cells[watched.cell.key] = watched
+                cells[watched.cell.cell] = watched
             }
             guard let new else { return nil }
             var joining = new
-            let key = NoticeChecker.cellKey(of: new.place)
-            var watched = cells[key] ?? Watched(cell: Cell(key: key, chats: []))
+            let key = new.place.cell
+            var watched = cells[key] ?? Watched(cell: NoticeDecision.Cell(cell: key, chats: []))
             // What the chat was told stays with it (a change of quiet hours, of language).
             if let index = watched.cell.chats.firstIndex(where: { $0.chatID == chatID }) {
                 joining.marks = watched.cell.chats[index].marks
@@ -138,16 +138,16 @@ public struct NoticeChecker: Service {
         }
 
         /// A round's cells in place of the last's: what was told while they were read is added.
-        mutating func replace(with fresh: [Cell]) {
+        mutating func replace(with fresh: [NoticeDecision.Cell]) {
             let told = toldDuringRead ?? [:]
             toldDuringRead = nil
-            var next: [String: Watched] = [:]
+            var next: [PlaceCell: Watched] = [:]
             for var cell in fresh {
                 for index in cell.chats.indices {
                     cell.chats[index].marks.merge(told[cell.chats[index].chatID] ?? [:]) { _, told in told }
                 }
-                let old = cells[cell.key]
-                next[cell.key] = Watched(cell: cell, busy: old?.busy ?? false, decided: old?.decided ?? .distantPast)
+                let old = cells[cell.cell]
+                next[cell.cell] = Watched(cell: cell, busy: old?.busy ?? false, decided: old?.decided ?? .distantPast)
             }
             cells = next
         }
@@ -217,17 +217,11 @@ public struct NoticeChecker: Service {
     /// weather in the cache (no call of its own), until the task is cancelled.
     public func watchFetches() async {
         for await fetched in weather.fetched() {
-            let key = Self.cellKey(latitude: fetched.latitude, longitude: fetched.longitude)
+            let key = PlaceCell(latitude: fetched.latitude, longitude: fetched.longitude)
             guard let tally = await check(key, fetchedAfter: fetched.fetchedAt.addingTimeInterval(-1), unlessDecidedFrom: fetched.fetchedAt)
             else { continue }
             state.watch.withLock { $0.between.add(tally) }
         }
-    }
-
-    /// The chats of one place cell.
-    struct Cell: Sendable {
-        var key: String
-        var chats: [NoticeChat]
     }
 
     /// One round over every cell with a chat's notices. Returns what it did, which it also
@@ -245,11 +239,8 @@ public struct NoticeChecker: Service {
             logger.error("could not read the chats with notices", metadata: ["error": "\(error)"])
             return round
         }
-        // Cells with the most chats first: when the budget cannot cover them all, most people are told.
-        let cells = Dictionary(grouping: chats, by: { Self.cellKey(of: $0.place) })
-            .map { Cell(key: $0.key, chats: $0.value) }
-            .sorted { $0.chats.count != $1.chats.count ? $0.chats.count > $1.chats.count : $0.key < $1.key }
-        state.rain.withLock { $0.keep(only: Set(cells.map(\.key))) }
+        let cells = NoticeDecision.cells(of: chats)
+        state.rain.withLock { $0.keep(only: Set(cells.map(\.cell.key))) }
         state.watch.withLock { $0.replace(with: cells) }
         let interval = configuration.interval.timeInterval
         // What the budget's background share can fetch in an interval; cells beyond wait longer.
@@ -281,7 +272,7 @@ public struct NoticeChecker: Service {
                         // the last check's own, a moment less than an interval old, will not. A check
                         // under way meanwhile (someone's fetch brought the weather) is this one.
                         let fetchedAfter = self.clock.date.addingTimeInterval(-interval * Self.acceptedAge)
-                        return await self.check(cell.key, fetchedAfter: fetchedAfter) ?? Tally(checked: true)
+                        return await self.check(cell.cell, fetchedAfter: fetchedAfter) ?? Tally(checked: true)
                     }
                     next += 1
                     running += 1
@@ -328,6 +319,21 @@ public struct NoticeChecker: Service {
         var held = 0
         var deduplicated = 0
 
+        /// What a check's decision held back, and the warnings' entries not told again.
+        init(checked: Bool = false, _ decision: NoticeDecision.Decision? = nil) {
+            self.checked = checked
+            guard let decision else { return }
+            for outcome in decision.outcomes {
+                switch outcome {
+                case .tooLate: late += 1
+                case .quiet: quiet += 1
+                case .held: held += 1
+                case .send, .toldAlready: break
+                }
+            }
+            deduplicated = decision.deduplicated
+        }
+
         mutating func add(_ other: Tally) {
             queued += other.queued
             late += other.late
@@ -340,7 +346,7 @@ public struct NoticeChecker: Service {
     /// Checks a watched cell: its weather fetched after `fetchedAfter`, then its chats' notices,
     /// committed together. Nil, having done nothing, when the cell is not watched, a check of it
     /// is under way, or one decided from weather fetched at `unlessDecidedFrom` or later.
-    func check(_ key: String, fetchedAfter: Date, unlessDecidedFrom fetched: Date? = nil) async -> Tally? {
+    func check(_ key: PlaceCell, fetchedAfter: Date, unlessDecidedFrom fetched: Date? = nil) async -> Tally? {
         guard let cell = state.watch.withLock({ $0.claim(key, unlessDecidedFrom: fetched) }) else { return nil }
         var decided: Date?
         defer { state.watch.withLock { $0.release(key, decided: decided) } }
@@ -351,13 +357,18 @@ public struct NoticeChecker: Service {
                 try await weather.weather(at: first.place, language: first.language, fetchedAfter: fetchedAfter)
             }
         } catch {
-            logger.debug("weather for notices unavailable", metadata: ["cell": "\(cell.key)", "error": "\(error)"])
+            logger.debug("weather for notices unavailable", metadata: ["cell": "\(key)", "error": "\(error)"])
             return Tally()
         }
         decided = report.fetchedAt
         let now = clock.date
-        var (deliveries, tally) = decide(cell, report: report, now: now)
-        tally.checked = true
+        let rules = self.rules
+        let episode = state.rain.withLock { NoticeDecision.rainAhead(in: report, cell: key, now: now, rules: rules, watch: &$0) }
+        let decision = NoticeDecision.decide(cell.chats, cell: key, report: report, rain: episode, now: now, rules: rules)
+        metrics.notices(decision.outcomes)
+        metrics.warningsDeduplicated(decision.deduplicated)
+        var tally = Tally(checked: true, decision)
+        let deliveries = decision.deliveries
         guard !deliveries.isEmpty else { return tally }
         do {
             let ids = try await store.commitNotices(deliveries, at: clock.date)
@@ -371,95 +382,19 @@ public struct NoticeChecker: Service {
             tally.queued = queued.count
             return tally
         } catch {
-            logger.error("could not commit notices", metadata: ["error": "\(error)", "cell": "\(cell.key)"])
+            logger.error("could not commit notices", metadata: ["error": "\(error)", "cell": "\(key)"])
             return tally
         }
     }
 
-    /// The notices of one cell's chats from its weather: rain about to begin, and warnings new or
-    /// changed, each by the chat's settings and quiet hours.
-    func decide(_ cell: Cell, report: WeatherReport, now: Date) -> ([NoticeDelivery], Tally) {
-        let forecast = report.forecast
-        let zone = forecast.timeZone.timeZone
-        // Rain is told from weather fetched for this round; older weather (a failed refresh) is
-        // no ground for «через 20 минут».
-        let fresh = !report.isStale && now.timeIntervalSince(report.fetchedAt) <= configuration.interval.timeInterval + 60
-        let episode = fresh ? state.rain.withLock { $0.observe(forecast, cell: cell.key, at: now) } : nil
-        let feedEntries = forecast.alerts.filter { $0.end > now }.count
-        var deliveries: [NoticeDelivery] = []
-        var counts: [String: Int] = [:]
-        var repeated = 0
-        var texts: [String: String] = [:]
-        for chat in cell.chats {
-            let words = Texts.for(chat.language, settings: chat.chatSettings)
-            let quiet = chat.settings.quietHours(default: configuration.quietHours)
-            if chat.settings.rain, let episode, !NoticeViews.wasTold(chat.marks[NoticeViews.rainKey], of: episode) {
-                let mark = NoticeMark(key: NoticeViews.rainKey, value: episode.id, expiresAt: episode.start.addingTimeInterval(6 * 3600))
-                if episode.start.timeIntervalSince(now) < configuration.leastLead.timeInterval {
-                    counts["rain late", default: 0] += 1
-                } else {
-                    switch NoticeViews.rainTiming(start: episode.start, at: now, quiet: quiet, zone: zone) {
-                    case .dropped:
-                        // Marked, so later checks do not count it again; nothing is sent.
-                        deliveries.append(NoticeDelivery(chatID: chat.chatID, mark: mark, requests: [], deadline: episode.start))
-                        counts["rain quiet", default: 0] += 1
-                    case .held:
-                        // Told at the first check after the quiet hours, the rain still ahead.
-                        counts["rain held", default: 0] += 1
-                    case .now:
-                        let key = "rain \(chat.language) \(chat.chatSettings.clock?.rawValue ?? "") \(chat.place.name)"
-                        let text = texts[key] ?? NoticeViews.rain(episode, place: chat.place, forecast: forecast, now: now, texts: words)
-                        texts[key] = text
-                        deliveries.append(
-                            NoticeDelivery(
-                                chatID: chat.chatID, mark: mark, requests: [.sendMessage(chatID: chat.chatID, text: text)], deadline: episode.start))
-                        counts["rain queued", default: 0] += 1
-                    }
-                }
-            }
-            guard chat.settings.warnings, feedEntries > 0 else { continue }
-            let due = NoticeViews.dueWarnings(forecast.alerts, cell: cell.key, language: chat.language, marks: chat.marks, now: now)
-            repeated += feedEntries - due.count
-            for warning in due {
-                let kind = warning.isUpdate ? "update" : "warning"
-                switch NoticeViews.warningTiming(start: warning.alert.start, at: now, quiet: quiet, zone: zone) {
-                case .held, .dropped:
-                    counts["\(kind) held", default: 0] += 1
-                case .now(let silent):
-                    let text = NoticeViews.warning(warning, place: chat.place, zone: zone, texts: words)
-                    let request: BotRequest = silent ? .sendSilently(chatID: chat.chatID, text: text) : .sendMessage(chatID: chat.chatID, text: text)
-                    deliveries.append(NoticeDelivery(chatID: chat.chatID, mark: warning.mark, requests: [request], deadline: warning.alert.end))
-                    counts["\(kind) queued", default: 0] += 1
-                }
-            }
-        }
-        var tally = Tally()
-        for (key, count) in counts {
-            let parts = key.split(separator: " ")
-            metrics.notices(String(parts[0]), String(parts[1]), count)
-            switch parts[1] {
-            case "late": tally.late += count
-            case "quiet": tally.quiet += count
-            case "held": tally.held += count
-            default: break
-            }
-        }
-        metrics.warningsDeduplicated(repeated)
-        tally.deduplicated = repeated
-        return (deliveries, tally)
+    /// The rules the core decides notices by, from the configuration.
+    var rules: NoticeDecision.Rules {
+        NoticeDecision.Rules(
+            interval: configuration.interval.timeInterval, leastLead: configuration.leastLead.timeInterval, quietHours: configuration.quietHours)
     }
 
     /// The part of the interval a round's checks are spread over; the rest is slack for the slowest.
     static let spreadOver = 0.8
     /// How old, in intervals, the weather a check takes may be.
     static let acceptedAge = 0.9
-
-    /// A place cell as the weather cache keys it: the point rounded to 0.01°.
-    static func cellKey(of place: Place) -> String {
-        cellKey(latitude: place.latitude, longitude: place.longitude)
-    }
-
-    static func cellKey(latitude: Double, longitude: Double) -> String {
-        "\(Int((latitude * 100).rounded())):\(Int((longitude * 100).rounded()))"
-    }
 }

@@ -356,7 +356,7 @@ public final class OutboxSender: Service, Sendable {
         if let deadline = queued.deadline, clock.date > deadline {
             queue.withLock { $0.answered(at: now()) }
             logger.info("a notice past its deadline was not sent", metadata: ["outbox.id": "\(queued.id)"])
-            metrics.noticeLate()
+            metrics.notice(.lateInOutbox)
             await complete(queued, logger: logger)
             return
         }
@@ -373,7 +373,7 @@ public final class OutboxSender: Service, Sendable {
             }
             metrics.replySent(method: queued.request.method.rawValue, result: "ok")
             if queued.lane == .bulk && queued.request.method == .sendMessage { metrics.dailySent() }
-            if queued.lane == .notice { metrics.notices("any", "sent", 1) }
+            if queued.lane == .notice { metrics.notice(.sent) }
             await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
         } catch let error as TelegramError {
             await handle(error, queued: queued, logger: logger)

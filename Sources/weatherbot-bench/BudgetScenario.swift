@@ -402,7 +402,7 @@ struct BudgetScenario {
     /// Whether a request was for the point (latitude, longitude), to the weather cache's cell.
     static func near(_ call: FakeOpenWeather.Call, _ latitude: Double, _ longitude: Double) -> Bool {
         guard let lat = call.query["lat"].flatMap(Double.init), let lon = call.query["lon"].flatMap(Double.init) else { return false }
-        return abs(lat - latitude) < 0.006 && abs(lon - longitude) < 0.006
+        return PlaceCell(latitude: lat, longitude: lon) == PlaceCell(latitude: latitude, longitude: longitude)
     }
 
     /// Over times in any order: the 60-second windows holding more than `limit` of them, counted

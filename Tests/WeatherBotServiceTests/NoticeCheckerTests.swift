@@ -149,7 +149,7 @@ import WeatherBotStore
 
         // Off again: the cell is watched with nobody in it.
         checker.chatCommitted(before: on, after: off, forgotten: false)
-        let cell = NoticeChecker.cellKey(of: Self.saransk)
+        let cell = Self.saransk.cell
         #expect(checker.state.watch.withLock { $0.cells[cell]?.cell.chats.isEmpty } == true)
     }
 }
