@@ -49,11 +49,13 @@ extension PlaceTimeZone {
 public struct Condition: Codable, Sendable, Hashable {
     /// OpenWeather's words for it, in the language the forecast was fetched in.
     public var description: String
+    /// OpenWeather's icon code, such as `10n`: the digits say the sky, `d` or `n` day or night; the bot picks its emoji by it.
     public var icon: String
     /// OpenWeather's condition code (800 clear, 500 light rain…), which the bot words itself in
     /// each reader's language; nil when the answer had none.
     public var id: Int?
 
+    /// A condition as decoded, or built by hand in tests; `id` stays nil when the answer gave no code.
     public init(description: String, icon: String, id: Int? = nil) {
         self.description = description
         self.icon = icon
@@ -63,20 +65,29 @@ public struct Condition: Codable, Sendable, Hashable {
 
 /// The weather at a place now.
 public struct CurrentWeather: Codable, Sendable, Hashable {
+    /// When OpenWeather measured it, not when the bot asked.
     public var time: Date
+    /// °C: the bot always asks for metric units.
     public var temperature: Double
+    /// °C as it feels with wind and humidity; the plain temperature when the answer left it out.
     public var feelsLike: Double
+    /// Cloud cover in percent, 0…100.
     public var clouds: Int
+    /// Relative humidity in percent.
     public var humidity: Int
     /// hPa
     public var pressure: Double
     /// m/s
     public var windSpeed: Double
+    /// m/s; nil when the answer gave no gusts.
     public var windGust: Double?
     /// Degrees the wind comes from.
     public var windDegrees: Double
+    /// The sky now, in the words and icon OpenWeather gives for this moment.
     public var condition: Condition
+    /// Today's sunrise at the place; nil when the answer had none.
     public var sunrise: Date?
+    /// Today's sunset at the place; nil like `sunrise`.
     public var sunset: Date?
     /// mm in the last hour.
     public var rain: Double?
@@ -85,6 +96,7 @@ public struct CurrentWeather: Codable, Sendable, Hashable {
     /// The UV index now (One Call only; none on the free plan).
     public var uvIndex: Double?
 
+    /// Weather as decoded from either plan, or built by hand in tests; the optional parts default to unknown.
     public init(
         time: Date, temperature: Double, feelsLike: Double, clouds: Int, humidity: Int, pressure: Double,
         windSpeed: Double, windGust: Double? = nil, windDegrees: Double, condition: Condition,
@@ -110,21 +122,30 @@ public struct CurrentWeather: Codable, Sendable, Hashable {
 
 /// One step of the hourly forecast: an hour with One Call, three hours on the free plan.
 public struct HourlyForecast: Codable, Sendable, Hashable {
+    /// The start of the step.
     public var time: Date
+    /// °C.
     public var temperature: Double
+    /// Cloud cover in percent, 0…100.
     public var clouds: Int
+    /// Relative humidity in percent.
     public var humidity: Int
+    /// hPa.
     public var pressure: Double
+    /// m/s.
     public var windSpeed: Double
+    /// Degrees the wind comes from.
     public var windDegrees: Double
     /// Chance of precipitation, 0…1.
     public var precipitationChance: Double
     /// mm over the step.
     public var precipitation: Double
+    /// The sky over the step.
     public var condition: Condition
     /// How the temperature feels, when OpenWeather gives it.
     public var feelsLike: Double?
 
+    /// A step as decoded from either plan, or built by hand in tests.
     public init(
         time: Date, temperature: Double, clouds: Int, humidity: Int, pressure: Double, windSpeed: Double,
         windDegrees: Double, precipitationChance: Double, precipitation: Double, condition: Condition, feelsLike: Double? = nil
@@ -147,26 +168,40 @@ public struct HourlyForecast: Codable, Sendable, Hashable {
 public struct DailyForecast: Codable, Sendable, Hashable {
     /// A moment within the day (One Call gives local noon).
     public var time: Date
+    /// °C for the afternoon (12–18 local when derived from 3-hour steps).
     public var dayTemperature: Double
+    /// °C for the night (00–06 local when derived).
     public var nightTemperature: Double
+    /// °C for the morning (06–12 local when derived).
     public var morningTemperature: Double
+    /// °C for the evening (18–24 local when derived).
     public var eveningTemperature: Double
+    /// The day's lowest °C.
     public var minimumTemperature: Double
+    /// The day's highest °C.
     public var maximumTemperature: Double
+    /// Cloud cover in percent, 0…100.
     public var clouds: Int
+    /// Relative humidity in percent.
     public var humidity: Int
+    /// hPa.
     public var pressure: Double
+    /// m/s.
     public var windSpeed: Double
+    /// Degrees the wind comes from.
     public var windDegrees: Double
+    /// Chance of precipitation at some point in the day, 0…1.
     public var precipitationChance: Double
     /// mm over the day, rain and snow.
     public var precipitation: Double
+    /// The sky that sums up the day.
     public var condition: Condition
     /// One Call 3.0's one-line summary of the day, when given.
     public var summary: String?
     /// The day's highest UV index (One Call only).
     public var uvIndex: Double?
 
+    /// A day as decoded from One Call or derived from 3-hour steps, or built by hand in tests.
     public init(
         time: Date, dayTemperature: Double, nightTemperature: Double, morningTemperature: Double,
         eveningTemperature: Double, minimumTemperature: Double, maximumTemperature: Double, clouds: Int,
@@ -195,10 +230,12 @@ public struct DailyForecast: Codable, Sendable, Hashable {
 
 /// Precipitation expected in one minute of the next hour.
 public struct MinutePrecipitation: Codable, Sendable, Hashable {
+    /// The start of the minute.
     public var time: Date
     /// Millimetres an hour.
     public var precipitation: Double
 
+    /// One minute of the next hour's precipitation, as decoded or built in tests.
     public init(time: Date, precipitation: Double) {
         self.time = time
         self.precipitation = precipitation
@@ -207,14 +244,20 @@ public struct MinutePrecipitation: Codable, Sendable, Hashable {
 
 /// A weather warning from a national service.
 public struct WeatherAlert: Codable, Sendable, Hashable {
+    /// The service that issued it, such as a national weather office; may be empty.
     public var sender: String
+    /// The warning's short title in the sender's words, such as «Yellow wind warning».
     public var event: String
+    /// When the warned weather begins.
     public var start: Date
+    /// When the warning runs out.
     public var end: Date
+    /// The sender's full text, often long and in the sender's own language.
     public var description: String
     /// The kinds of weather it is about («Rain», «Thunderstorm»), in English whatever the entry's language.
     public var tags: [String]
 
+    /// A warning as decoded from One Call, or built by hand in tests.
     public init(sender: String, event: String, start: Date, end: Date, description: String, tags: [String] = []) {
         self.sender = sender
         self.event = event
@@ -235,6 +278,7 @@ public struct WeatherAlert: Codable, Sendable, Hashable {
         var event: String?
     }
 
+    /// The key the views group this warning's language copies under, so each warning shows once.
     public var identity: Identity {
         Identity(sender: sender, start: start, end: end, tags: tags.sorted(), event: tags.isEmpty ? event : nil)
     }
@@ -250,15 +294,22 @@ public struct Forecast: Codable, Sendable, Hashable {
         case freePlan
     }
 
+    /// The place's clock, for reading times and splitting days.
     public var timeZone: PlaceTimeZone
+    /// The weather now.
     public var current: CurrentWeather
     /// Precipitation for each of the next 60 minutes (One Call only; empty on the free plan).
     public var minutely: [MinutePrecipitation]
+    /// The coming hours, oldest first, `hourlyStep` hours apart; may be empty.
     public var hourly: [HourlyForecast]
+    /// The coming days, today first; may be empty.
     public var daily: [DailyForecast]
+    /// Warnings in force or coming at the place; empty when none, and always on the free plan.
     public var alerts: [WeatherAlert]
+    /// Which OpenWeather plan answered.
     public var source: Source
 
+    /// A forecast as decoded from either plan, or built by hand in tests; the lists default to empty.
     public init(
         timeZone: PlaceTimeZone, current: CurrentWeather, minutely: [MinutePrecipitation] = [], hourly: [HourlyForecast] = [],
         daily: [DailyForecast] = [], alerts: [WeatherAlert] = [], source: Source = .oneCall

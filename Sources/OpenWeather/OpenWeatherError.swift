@@ -1,5 +1,6 @@
 /// A failed OpenWeather call, typed so that each kind can be told to the user in plain words.
 public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, which decides what the user is told.
     public enum Code: Sendable, Hashable {
         /// 401 with an invalid key.
         case invalidKey
@@ -21,9 +22,11 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
         case unexpectedStatus(Int)
     }
 
+    /// The kind of failure.
     public var code: Code
     /// The endpoint's path, such as `/geo/1.0/reverse`; never the query, which holds the key.
     public var endpoint: String
+    /// Details for the log, up to 200 characters of OpenWeather's answer; never the API key, never shown to users.
     public var message: String
     /// Refused by the client without asking OpenWeather (`rateLimited` while it waits out a 429,
     /// `overBudget`).
@@ -33,6 +36,7 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
     /// told so then (``CallBudget/Refused/repeated``).
     public var chatToldAlready: Bool
 
+    /// A failure of a call to `endpoint`; most are made by the client, tests build them to fake one.
     public init(code: Code, endpoint: String, message: String, refusedLocally: Bool = false, chatToldAlready: Bool = false) {
         self.code = code
         self.endpoint = endpoint
@@ -41,5 +45,6 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
         self.chatToldAlready = chatToldAlready
     }
 
+    /// One line for the log: the endpoint, the code and the message.
     public var description: String { "OpenWeather \(endpoint): \(code) \(message)" }
 }

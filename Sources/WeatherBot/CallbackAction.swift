@@ -60,6 +60,7 @@ public enum CallbackAction: Sendable, Hashable {
     /// The most bytes callback data may have.
     public static let maximumLength = 64
 
+    /// The button's `callback_data`, such as `v:h0:c`: at most ``maximumLength`` bytes (a retried search drops its query to fit).
     public var encoded: String {
         switch self {
         case .confirmCity(let question): "cy:\(question)"
@@ -91,6 +92,7 @@ public enum CallbackAction: Sendable, Hashable {
         }
     }
 
+    /// Reads a button's data back; nil when it is too long, of an older or unknown form, or damaged, which the bot answers as a stale button.
     public init?(encoded data: String) {
         guard data.utf8.count <= Self.maximumLength else { return nil }
         // A retried search carries its query last, which may hold colons of its own.
@@ -186,9 +188,12 @@ extension CallbackAction {
 
 /// The search a «🔄 Повторить» button runs again.
 public struct RetriedSearch: Sendable, Hashable {
+    /// The place name as the user typed it.
     public var query: String
+    /// Whether the search was for the chat's own city or to look a place up.
     public var purpose: SearchPurpose
 
+    /// A search to run again for `query`, with the purpose it had.
     public init(query: String, purpose: SearchPurpose) {
         self.query = query
         self.purpose = purpose

@@ -5,15 +5,20 @@ public import WeatherBotStore
 /// all it shows, the view, the message's language and units (its sender's), and the place's point
 /// (at four decimals, some ten metres).
 public struct InlineButton: Sendable, Hashable {
+    /// Which weather the message shows and the button brings up.
     public var view: WeatherView
     /// «🔄 Обновить»: fresh data rather than the cache's.
     public var refresh: Bool
+    /// The message's language: its sender's when the result was chosen.
     public var language: Language
     /// The units and clock the message shows (its language is ``language``).
     public var settings: ChatSettings
+    /// The place's latitude in degrees, kept to four decimals in the data.
     public var latitude: Double
+    /// The place's longitude in degrees, kept to four decimals in the data.
     public var longitude: Double
 
+    /// A button's contents; `settings` loses its language, which `language` carries.
     public init(
         view: WeatherView, refresh: Bool = false, language: Language, settings: ChatSettings = .defaults, latitude: Double, longitude: Double
     ) {

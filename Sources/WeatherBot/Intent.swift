@@ -56,9 +56,13 @@ public enum Intent: Sendable, Hashable {
 
 /// One routed update: who, in which language, and what they want.
 public struct Incoming: Sendable, Hashable {
+    /// Telegram's id of the update this came from.
     public var updateID: Int64
+    /// The chat to answer in: a user's id for a private chat, negative for a group.
     public var chatID: Int64
+    /// The language of the writer's Telegram client; a language chosen in the chat's /settings wins over it.
     public var language: Language
+    /// What the update asks for.
     public var intent: Intent
     /// Set for button presses: every one is answered.
     public var callbackQueryID: String?
@@ -78,6 +82,7 @@ public struct Incoming: Sendable, Hashable {
     /// Written on behalf of the group itself: by one of its anonymous administrators.
     public var bySelf: Bool
 
+    /// An update routed; everything past the intent defaults to a private chat's plain message.
     public init(
         updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil,
         isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false, botUsername: String? = nil,

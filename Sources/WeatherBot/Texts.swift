@@ -6,6 +6,7 @@ public import WeatherBotStore
 /// escape every value they insert. A text with a count chooses its noun's form by the language's
 /// `pluralCategory`.
 public struct Texts: Sendable {
+    /// The language every text here is in.
     public let language: Language
     /// The chat's units and clock, which every number said follows (`Texts+Units.swift`).
     public internal(set) var settings = ChatSettings.defaults
@@ -132,11 +133,17 @@ public struct Texts: Sendable {
     let chartWeekButton: String
     let chartHoursTitle: String
     let chartWeekTitle: String
+    /// The chart legend's word for the temperature line (the unit is added after it).
     public let chartTemperature: String
+    /// The chart legend's word for the dashed line of how the temperature feels.
     public let chartFeelsLike: String
+    /// The chart legend's word for the precipitation bars.
     public let chartPrecipitation: String
+    /// The chart legend's word for the chance of precipitation.
     public let chartPrecipitationChance: String
+    /// The week chart's label for its band of daytime and night-time temperatures.
     public let chartDayAndNight: String
+    /// The short word for hour in the chart's millimetres-per-hour unit.
     public let chartHour: String
     let previousDayButton: String
     let nextDayButton: String
@@ -355,6 +362,7 @@ public struct Texts: Sendable {
     let administratorsOnly: String
     let staleButton: String
     let unknownButton: String
+    /// The apology a chat gets when its message failed again and again and was set aside.
     public let couldNotHandle: String
     /// A chat sent faster than it is answered: its oldest waiting messages were dropped.
     public let tooManyMessages: String
@@ -410,8 +418,11 @@ extension Texts {
         minutes < 1 ? fetchedUnderAMinuteAgo : fetchedMinutesAgo(minutes)
     }
 
+    /// The short unit of precipitation amounts, for the chart.
     public var chartMillimetres: String { millimetres }
+    /// Short weekday names from Sunday, for the chart's day labels.
     public var chartWeekdays: [String] { weekdays }
+    /// The mark before a number's tenths in this language, for the chart's numbers.
     public var chartDecimalMark: String { decimalMark }
 
     /// The chart's subtitle: «48 часов · данные на 14:05 (UTC+3)».

@@ -8,7 +8,9 @@ public import WeatherBotStore
 public enum WeatherViews {
     /// A rendered view: its text and the buttons under it.
     public struct Rendered: Sendable, Hashable {
+        /// Telegram HTML, every inserted value escaped.
         public var text: String
+        /// The rows of buttons under the text; may have none.
         public var keyboard: InlineKeyboardMarkup
     }
 

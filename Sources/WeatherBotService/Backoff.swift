@@ -8,6 +8,7 @@ public struct Backoff: Sendable {
     var maximum: Duration = .seconds(30)
     private(set) var failures = 0
 
+    /// A backoff whose first wait is at most `initial`, and no wait longer than `maximum`.
     public init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30)) {
         self.initial = initial
         self.maximum = maximum

@@ -10,7 +10,9 @@ public import WeatherBotStore
 /// The running bot: the outbox sender, the chat workers and the poller (or the webhook) over one
 /// database.
 public struct BotRuntime: Sendable {
+    /// Sends the replies committed to the outbox, paced to Telegram's limits.
     public let outbox: OutboxSender
+    /// Handles the inbox, chat by chat.
     public let workers: ChatWorkers
     /// Where updates come from: getUpdates, or Telegram's requests to the webhook.
     public enum Intake: Sendable {
@@ -24,7 +26,9 @@ public struct BotRuntime: Sendable {
             }
         }
     }
+    /// The poller or the webhook receiver, as the configuration chose.
     public let intake: Intake
+    /// Sends the daily forecasts when they are due.
     public let scheduler: DailyScheduler
     /// Inline queries, and presses under the messages sent from their results.
     public let inline: InlineResponder
@@ -58,6 +62,7 @@ public struct BotRuntime: Sendable {
         /// Whether other replicas take webhook posts into the same inbox.
         public var sharesInbox: Bool
 
+        /// Wires every part over `database` and `telegram`; nothing runs until ``serviceGroup(signals:first:last:)`` is run.
         public init(
             pollTimeout: Int = 30,
             outbox: OutboxSender.Configuration = OutboxSender.Configuration(),

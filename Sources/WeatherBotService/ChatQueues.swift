@@ -5,7 +5,9 @@ public import WeatherBotStore
 /// An inbox item on its way to its chat, with its update when the intake just decoded it, so it
 /// is not decoded again.
 public struct QueuedItem: Sendable {
+    /// The item as committed, or as the batch will commit it.
     public var item: InboxItem
+    /// The update decoded from the item's payload; nil for a follow-up, or when the item was read back from the store.
     public var update: Update?
     /// The chat sent faster than it is answered and its oldest waiting updates were dropped:
     /// this item's step tells it so, once a flood.
@@ -14,6 +16,7 @@ public struct QueuedItem: Sendable {
     /// to it, to be committed with it.
     var receipt: PendingReceipt?
 
+    /// An item to queue, with its update when it was decoded already.
     public init(_ item: InboxItem, update: Update? = nil) {
         self.item = item
         self.update = update

@@ -35,6 +35,7 @@ public actor ChatWorkers: Service {
     /// This bot's username, once getMe told it: commands for other bots are ignored.
     private let botUsername = Mutex<String?>(nil)
 
+    /// Workers over `database`, handling each item with `conversation`; `chatBacklogLimit` is the most updates one chat may have waiting.
     public init(
         database: any BotStore, conversation: Conversation, activity: (any ChatActivity)? = nil, outbox: OutboxSender?, notices: NoticeChecker? = nil,
         logger: Logger, clock: any WallClock = SystemWallClock(), maximumConcurrentChats: Int = 64, chatBacklogLimit: Int = 50,
@@ -149,6 +150,8 @@ public actor ChatWorkers: Service {
         }
     }
 
+    /// Queues what the last run left in the inbox, then handles chats until a graceful shutdown.
+    /// Throws when the database fails at the start, or is found damaged.
     public func run() async throws {
         do {
             try await database.beginRun()

@@ -17,6 +17,7 @@ public struct CountingTransport: HTTPTransport {
         countsOpenWeatherRequests = openWeather
     }
 
+    /// Sends through the wrapped transport, counting the request (for OpenWeather) and any failure other than a cancellation.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         if countsOpenWeatherRequests { metrics.openWeatherRequestSent(OpenWeatherEndpoint(path: request.url.path).rawValue) }
         do {

@@ -16,6 +16,7 @@ public struct OpenWeatherUsage: Service {
     let metrics: BotMetrics
     let logger: Logger
 
+    /// Saves `budget`'s calls to `store` every `interval`.
     public init(budget: CallBudget, store: any BotStore, interval: Duration = .seconds(10), metrics: BotMetrics = BotMetrics(), logger: Logger) {
         self.budget = budget
         self.store = store
@@ -32,6 +33,7 @@ public struct OpenWeatherUsage: Service {
         return CallBudget(limits, clock: clock, restored: today, lastMinute: (try? await store.openWeatherMinute()) ?? [:])
     }
 
+    /// Saves at once, then every interval until a graceful shutdown, and once more after it; never throws, a failed save is tried again.
     public func run() async throws {
         await save()
         await cancelWhenGracefulShutdown {

@@ -6,9 +6,13 @@ public import WeatherBotStore
 
 /// A reply committed to the outbox, as the sender holds it until Telegram has accepted it.
 public struct QueuedReply: Sendable, Equatable {
+    /// The outbox row's id, which orders the chat's replies.
     public var id: Int64
+    /// The Telegram chat it goes to.
     public var chatID: Int64
+    /// The lane it waits in, which decides its turn.
     public var lane: OutboxLane
+    /// The Bot API call to make.
     public var request: BotRequest
     var attempts = 0
     /// Not to be sent before this time (seconds since 1970): a retry after a failure.
@@ -16,6 +20,7 @@ public struct QueuedReply: Sendable, Equatable {
     /// Not to be sent after this time: a notice that would mislead once it is late.
     public var deadline: Date?
 
+    /// A reply as read from the outbox or just committed, not yet tried.
     public init(id: Int64, chatID: Int64, lane: OutboxLane, request: BotRequest, deadline: Date? = nil) {
         self.id = id
         self.chatID = chatID

@@ -4,11 +4,13 @@ extension OutboxSender {
         /// Telegram's limits the outbox keeps to: messages a second overall (about 30; up to 1000
         /// with paid broadcasts) and per chat.
         public var messagesPerSecond: Double
+        /// Messages a second to one chat, on average (Telegram allows about one).
         public var messagesPerSecondPerChat: Double
         /// The share of `messagesPerSecond` bulk messages (daily forecasts) keep while chats take the rest.
         public var bulkShare: Double
         /// Requests under way at once; a crash repeats at most these (one message per chat).
         public var maximumMessagesInFlight: Int
+        /// Answers to button presses dropped in a flood sent at once; they share the connections with the messages.
         public var maximumAnswersInFlight: Int
         /// Attempts at one reply before it is dropped.
         public var maximumAttempts: Int
@@ -24,6 +26,7 @@ extension OutboxSender {
         /// per reply. The slot it frees stays taken meanwhile, so a crash still repeats no more.
         public var completionLinger: Duration
 
+        /// Each default keeps to Telegram's limits without paid broadcasts: 30 messages a second overall, one per chat.
         public init(
             messagesPerSecond: Double = 30,
             messagesPerSecondPerChat: Double = 1,

@@ -30,6 +30,7 @@ public struct Poller: Service {
     /// Answers inline queries and presses under inline messages; nil: they are skipped.
     let inline: InlineResponder?
 
+    /// A poller over `database` feeding `workers`; `pollTimeout` is in seconds.
     public init(
         client: TelegramClient, database: any BotStore, workers: ChatWorkers, logger: Logger, pollTimeout: Int, maximumBacklog: Int = 1000,
         clock: any WallClock = SystemWallClock(), metrics: BotMetrics = BotMetrics(), inline: InlineResponder? = nil
@@ -45,6 +46,8 @@ public struct Poller: Service {
         self.maximumBacklog = maximumBacklog
     }
 
+    /// Waits for the workers to queue what the last run left, then polls until a graceful shutdown.
+    /// Throws when Telegram refuses the token or the database is damaged.
     public func run() async throws {
         _ = try await cancelWhenGracefulShutdown {
             await workers.waitUntilLoaded()

@@ -19,6 +19,7 @@ public final class TelegramChatActivity: ChatActivity, Service, Sendable {
     private let requests: AsyncStream<(chatID: Int64, id: Int)>
     private let continuation: AsyncStream<(chatID: Int64, id: Int)>.Continuation
 
+    /// An indicator sent with `client` once a step has run longer than `delay`.
     public init(client: TelegramClient, logger: Logger, delay: Duration = .milliseconds(500)) {
         self.client = client
         self.logger = logger
@@ -26,6 +27,7 @@ public final class TelegramChatActivity: ChatActivity, Service, Sendable {
         (requests, continuation) = AsyncStream.makeStream()
     }
 
+    /// Asks for «печатает…» in the chat, sent only if its step has not settled after the delay; a request while one waits is dropped.
     public func typing(in chatID: Int64) async {
         let id = pending.withLock { pending -> Int? in
             guard pending.byChat[chatID] == nil else { return nil }

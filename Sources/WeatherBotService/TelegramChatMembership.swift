@@ -18,12 +18,14 @@ public final class TelegramChatMembership: ChatMembership, Sendable {
     private let memory: Duration
     private let answers = Mutex<[Key: (isAdministrator: Bool, until: ContinuousClock.Instant)]>([:])
 
+    /// Membership asked with `client`, each answer trusted for `memory`.
     public init(client: TelegramClient, logger: Logger, memory: Duration = .seconds(60)) {
         self.client = client
         self.logger = logger
         self.memory = memory
     }
 
+    /// Whether the member administers the group; false when Telegram could not say, and the next press asks again.
     public func isAdministrator(_ userID: Int64, of chatID: Int64) async -> Bool {
         let key = Key(chatID: chatID, userID: userID)
         let now = ContinuousClock.now

@@ -26,6 +26,7 @@ public final class WebhookReceiver: Service, Sendable {
         /// Requests Telegram makes at once, 1–100.
         public var maxConnections: Int
 
+        /// Settings for `url`, with Telegram's default of 40 connections unless told.
         public init(url: @escaping @Sendable (_ port: Int) -> URL, secret: String, maxConnections: Int = 40) {
             self.url = url
             self.secret = secret
@@ -45,8 +46,11 @@ public final class WebhookReceiver: Service, Sendable {
 
     /// Telegram would not set the webhook: the URL, or the secret, is not one it takes.
     public struct Refused: Error, CustomStringConvertible {
+        /// The URL that was refused, as it was sent.
         public var url: URL
+        /// Telegram's own words for why.
         public var reason: String
+        /// One line for the log and the operator: the URL and Telegram's reason.
         public var description: String { "Telegram refused the webhook \(url): \(reason)" }
     }
 
@@ -74,6 +78,7 @@ public final class WebhookReceiver: Service, Sendable {
     /// Answers inline queries and presses under inline messages; nil: they are only noted.
     let inline: InlineResponder?
 
+    /// A receiver storing posts in `database` and queueing them on `workers` (nil on a standby, which only stores).
     public init(
         settings: Settings, client: TelegramClient, database: any BotStore, workers: ChatWorkers?, sharesInbox: Bool = false, metrics: BotMetrics,
         logger: Logger, checkInterval: Duration = .seconds(30), maximumBacklog: Int = 1000, inline: InlineResponder? = nil
@@ -161,6 +166,8 @@ public final class WebhookReceiver: Service, Sendable {
 
     // MARK: The webhook
 
+    /// Waits for the server to listen, sets the webhook and watches it until a graceful shutdown, which leaves it set.
+    /// Throws ``Refused`` when Telegram will not take the webhook.
     public func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {

@@ -16,14 +16,17 @@ public final class ChatCache: Sendable {
     private let capacity: Int
     private let state = Mutex(State())
 
+    /// A cache of at most `capacity` chats; 0 keeps nothing, and every read goes to the database.
     public init(capacity: Int) {
         self.capacity = capacity
     }
 
+    /// The cached record of chat `id`; nil when it is not cached, which says nothing of the database.
     public func record(_ id: Int64) -> ChatRecord? {
         state.withLock { $0.records[id] }
     }
 
+    /// Caches `record` as committed, replacing the chat's older one; the oldest chats go beyond the capacity.
     public func keep(_ record: ChatRecord) {
         guard capacity > 0 else { return }
         state.withLock { state in
@@ -36,9 +39,11 @@ public final class ChatCache: Sendable {
         }
     }
 
+    /// Drops chat `id`, so its next read goes to the database: the store does so when the chat is deactivated.
     public func forget(_ id: Int64) {
         _ = state.withLock { $0.records.removeValue(forKey: id) }
     }
 
+    /// How many chats are cached now.
     public var count: Int { state.withLock { $0.records.count } }
 }

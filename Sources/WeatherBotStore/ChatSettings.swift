@@ -2,23 +2,27 @@
 /// left at nil is the default of the chat's language, so a chat that never opened `/settings`
 /// stores nothing and follows its language as before.
 public struct ChatSettings: Sendable, Hashable, Codable {
+    /// The unit temperatures are shown in; the raw value is the code stored and put in buttons.
     public enum Temperature: String, Sendable, Hashable, Codable, CaseIterable {
         case celsius = "c"
         case fahrenheit = "f"
     }
 
+    /// The unit wind speeds are shown in; the raw value is the code stored and put in buttons.
     public enum WindSpeed: String, Sendable, Hashable, Codable, CaseIterable {
         case metresPerSecond = "ms"
         case kilometresPerHour = "kmh"
         case milesPerHour = "mph"
     }
 
+    /// The unit air pressure is shown in; the raw value is the code stored and put in buttons.
     public enum Pressure: String, Sendable, Hashable, Codable, CaseIterable {
         case millimetresOfMercury = "mmhg"
         case hectopascals = "hpa"
         case inchesOfMercury = "inhg"
     }
 
+    /// How times of day are written, `14:00` or `2:00 PM`; the raw value is the code stored and put in buttons.
     public enum Clock: String, Sendable, Hashable, Codable, CaseIterable {
         case twentyFourHour = "24"
         case twelveHour = "12"
@@ -35,8 +39,10 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     /// nil: 24 hours.
     public var clock: Clock?
 
+    /// Nothing chosen: everything follows the chat's language.
     public static let defaults = ChatSettings()
 
+    /// Settings with the given choices; each one left nil follows the chat's language.
     public init(
         temperature: Temperature? = nil, windSpeed: WindSpeed? = nil, pressure: Pressure? = nil, language: Language? = nil, clock: Clock? = nil
     ) {
@@ -65,6 +71,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
         case language(Language?)
         case clock(Clock)
 
+        /// The setting's key letter: `t`, `w`, `p`, `l` or `h`.
         public var key: String {
             switch self {
             case .temperature: "t"
@@ -75,6 +82,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
             }
         }
 
+        /// The value's code, such as `kmh`; `tg` for the language of the Telegram client.
         public var value: String {
             switch self {
             case .temperature(let value): value.rawValue

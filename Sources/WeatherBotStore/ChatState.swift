@@ -30,6 +30,7 @@ public enum ChatState: Codable, Sendable, Hashable {
         self = (try? JSONDecoder().decode(ChatState.self, from: data)) ?? .idle
     }
 
+    /// The form kept in the chat's `state` column: JSON, read back by ``init(stored:)``.
     public var stored: Data {
         if self == .idle { return Self.storedIdle }
         return (try? JSONEncoder().encode(self)) ?? Data()

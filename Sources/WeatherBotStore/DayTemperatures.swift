@@ -11,6 +11,7 @@ public struct DayTemperatures: Sendable, Hashable, Codable {
     /// °C.
     public var maximum: Double
 
+    /// One day's extremes of one cell, as the daily forecast stores them.
     public init(cell: String, day: String, minimum: Double, maximum: Double) {
         self.cell = cell
         self.day = day

@@ -10,5 +10,6 @@ public enum MessageTags {
     /// tags older than this are forgotten, so a chat keeps at most a day's worth.
     public static let shortLivedFor: TimeInterval = 86_400
 
+    /// Whether `tag` names a short-lived message, forgotten after ``shortLivedFor``.
     public static func isShortLived(_ tag: String) -> Bool { tag.hasPrefix(shortLivedPrefix) }
 }

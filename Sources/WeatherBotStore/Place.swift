@@ -8,11 +8,14 @@ public struct Place: Codable, Sendable, Hashable {
     public var region: String?
     /// ISO 3166 country code, when known.
     public var country: String?
+    /// Degrees, north positive.
     public var latitude: Double
+    /// Degrees, east positive.
     public var longitude: Double
     /// IANA identifier (`Europe/Moscow`), or `UTC+05:45`-style for a fixed offset, once known.
     public var timeZone: String?
 
+    /// A place from the geocoder, a shared location or the store; the time zone stays nil until a forecast gives it.
     public init(
         name: String, localNames: [String: String] = [:], region: String? = nil, country: String? = nil,
         latitude: Double, longitude: Double, timeZone: String? = nil

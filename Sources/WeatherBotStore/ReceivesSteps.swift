@@ -22,12 +22,18 @@ public protocol ReceivesSteps: BotStore {
 
 /// The step of an update whose batch was not stored yet, to be committed with it.
 public struct ReceivedStep: Sendable {
+    /// The Telegram update the step was made of.
     public var updateID: Int64
+    /// The chat's record after the step, as it is to be stored.
     public var chat: ChatRecord
+    /// Favorites and daily forecasts the step changed, committed with it.
     public var changes: [ChatChange]
+    /// The step's replies, to go into the outbox.
     public var replies: [BotRequest]
+    /// Payloads of follow-ups the step scheduled, to go into the inbox.
     public var followUps: [Data]
 
+    /// A step made before its batch was stored, ready to commit with it.
     public init(updateID: Int64, chat: ChatRecord, changes: [ChatChange], replies: [BotRequest], followUps: [Data]) {
         self.updateID = updateID
         self.chat = chat
@@ -41,9 +47,12 @@ public struct ReceivedStep: Sendable {
 /// order, and what each step committed, by update id. An update at or below the stored offset
 /// (delivered before) is in neither, and its step was not committed.
 public struct Receipt: Sendable {
+    /// The inbox items of the batch's updates stored without a step, in the order received.
     public var items: [InboxItem]
+    /// What each committed step wrote (its replies' outbox ids, its follow-ups), by update id.
     public var steps: [Int64: CommittedStep]
 
+    /// What a batch's transaction wrote, as the store reports it.
     public init(items: [InboxItem], steps: [Int64: CommittedStep]) {
         self.items = items
         self.steps = steps

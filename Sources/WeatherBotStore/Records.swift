@@ -6,10 +6,13 @@ public import TelegramBotAPI
 /// `language` is the one the chat is spoken to in: the chat's own choice in ``settings`` when it
 /// made one, else the language of whoever wrote last.
 public struct ChatRecord: Codable, Sendable, Hashable {
+    /// Telegram's chat id: positive for private chats, negative for groups.
     public var id: Int64
+    /// The language the chat is spoken to in (see above).
     public var language: Language
     /// Where the chat's conversation stands.
     public var state: ChatState
+    /// The chat's city: the place «погода» with no name is for; nil until one is set.
     public var currentPlace: Place?
     /// Places recently shown to the chat (search results), which its buttons refer to by id.
     public var recentPlaces: [RecentPlace]
@@ -19,7 +22,9 @@ public struct ChatRecord: Codable, Sendable, Hashable {
     public var questionSeq: Int
     /// False once Telegram said the bot may not write here (the user blocked it).
     public var isActive: Bool
+    /// When the bot first stored the chat.
     public var createdAt: Date
+    /// When a step last stored the chat.
     public var updatedAt: Date
     /// The user's message the chat's latest step answered; nil when it answered a button. An edit
     /// of that message is handled as the new text, an edit of an older one is not.
@@ -29,6 +34,7 @@ public struct ChatRecord: Codable, Sendable, Hashable {
     /// Units, language and clock (`/settings`).
     public var settings: ChatSettings
 
+    /// A chat's record; the defaults are those of a chat the bot has never seen.
     public init(
         id: Int64, language: Language = .ru, state: ChatState = .idle, currentPlace: Place? = nil, recentPlaces: [RecentPlace] = [],
         placeSeq: Int = 0, questionSeq: Int = 0, isActive: Bool = true, createdAt: Date = Date(), updatedAt: Date = Date(),
@@ -53,9 +59,12 @@ public struct ChatRecord: Codable, Sendable, Hashable {
 
 /// A place shown to a chat that is neither its city nor a favorite, such as a search result.
 public struct RecentPlace: Codable, Sendable, Hashable {
+    /// The number the chat's buttons use for the place, unique within the chat (``ChatRecord/placeSeq``).
     public var id: Int
+    /// The place as it was shown.
     public var place: Place
 
+    /// A recent place under the id the chat gave it.
     public init(id: Int, place: Place) {
         self.id = id
         self.place = place
@@ -90,19 +99,26 @@ extension ChatRecord {
 /// Something a chat worker must handle: an update from Telegram, or a follow-up the conversation
 /// scheduled for itself. Rows leave the inbox in the transaction that handles them.
 public struct InboxItem: Codable, Sendable, Hashable {
+    /// Where an item came from, which says what its payload holds.
     public enum Kind: String, Codable, Sendable {
         case update
         case followUp
     }
 
+    /// The inbox row's id, which orders the items; nil until the store inserts it.
     public var seq: Int64?
+    /// The Telegram chat the item belongs to, whose worker handles it.
     public var chatId: Int64
+    /// Telegram's update id for an update; nil for a follow-up.
     public var updateId: Int64?
+    /// An update or a follow-up.
     public var kind: Kind
+    /// The update's JSON as Telegram sent it, or the follow-up's own encoding.
     public var payload: Data
     /// How many times handling it was begun and did not commit, across restarts.
     public var attempts: Int
 
+    /// An item to store or as read; `seq` stays nil until the store gives one.
     public init(seq: Int64? = nil, chatId: Int64, updateId: Int64?, kind: Kind, payload: Data, attempts: Int = 0) {
         self.seq = seq
         self.chatId = chatId
@@ -123,6 +139,7 @@ public enum OutboxLane: Int, Codable, Sendable, Hashable, CaseIterable, CustomSt
     /// bulk, each with a deadline past which it is not sent.
     case notice = 2
 
+    /// The lane's name, as `/metrics` and the status report write it.
     public var description: String {
         switch self {
         case .interactive: "interactive"
@@ -134,8 +151,11 @@ public enum OutboxLane: Int, Codable, Sendable, Hashable, CaseIterable, CustomSt
 
 /// A reply waiting to be sent, in order, per chat and lane: the Bot API call that makes it.
 public struct OutboxItem: Codable, Sendable, Hashable {
+    /// The outbox row's id, which orders a chat's replies within a lane; nil until the store inserts it.
     public var id: Int64?
+    /// The Telegram chat the reply goes to.
     public var chatId: Int64
+    /// The queue it waits in, which decides when it is sent.
     public var lane: OutboxLane
     /// The Bot API method, one of ``BotRequest/Method``'s.
     public var method: String
@@ -148,13 +168,16 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     public var messageId: Int?
     /// As ``BotRequest/photo``.
     public var photo: String?
+    /// How many times sending it failed so far.
     public var attempts: Int
     /// Not to be tried before this time (backoff after a failure).
     public var notBefore: Date
+    /// When the reply was committed, which dates a lane's oldest waiting reply.
     public var createdAt: Date
     /// Not to be sent after this time (a notice); nil for no deadline.
     public var deadline: Date?
 
+    /// A reply to queue for `request`; the row's columns are taken from it.
     public init(
         id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, request: BotRequest, attempts: Int = 0,
         notBefore: Date = Date(), createdAt: Date = Date(), deadline: Date? = nil

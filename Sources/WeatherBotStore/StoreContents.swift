@@ -4,9 +4,11 @@ public import Foundation
 /// The SQLite engine reads it from a file (`StoreContents(readingFileAt:)`); the PostgreSQL engine
 /// writes it into a database.
 public struct StoreContents: Sendable {
+    /// Every chat's record, by id.
     public var chats: [ChatRecord]
     /// Every chat's favorites, by chat and position.
     public var favorites: [Favorite]
+    /// Every daily forecast, active or not, by id.
     public var subscriptions: [Subscription]
     /// The items waiting to be handled, oldest first.
     public var inbox: [InboxItem]
@@ -14,6 +16,7 @@ public struct StoreContents: Sendable {
     public var setAside: [SetAsideItem]
     /// The replies waiting to be sent, every lane, by id, with their deadlines.
     public var outbox: [OutboxItem]
+    /// The messages remembered by tag, so replies after the move still edit them.
     public var messageTags: [TaggedMessage]
     /// What each chat was told by notices, by chat and key: without them, a notice already
     /// sent would be sent again after the move.
@@ -31,13 +34,16 @@ public struct StoreContents: Sendable {
 
     /// The file cannot be read as a bot's database; `description` says why, in one line.
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        /// The reason, in one line for the operator.
         public var description: String
 
+        /// The reason a file could not be read.
         public init(description: String) {
             self.description = description
         }
     }
 
+    /// Contents as an engine read them; without notice marks for files written before notices.
     public init(
         chats: [ChatRecord], favorites: [Favorite], subscriptions: [Subscription], inbox: [InboxItem], setAside: [SetAsideItem],
         outbox: [OutboxItem], messageTags: [TaggedMessage], noticeMarks: [ChatNoticeMark] = [], facts: [String: String], lastIDs: [String: Int64],
@@ -75,16 +81,24 @@ public struct StoreContents: Sendable {
 
 /// An inbox item set aside after failing again and again, with the error, kept for the operator.
 public struct SetAsideItem: Sendable, Hashable {
+    /// The inbox row's id it had, kept for the operator's reference.
     public var seq: Int64
+    /// The Telegram chat it belonged to.
     public var chatId: Int64
+    /// Telegram's update id; nil for a follow-up.
     public var updateId: Int64?
     /// As stored: an ``InboxItem/Kind``'s raw value.
     public var kind: String
+    /// The item's payload, unchanged, so the operator can look at the update.
     public var payload: Data
+    /// How many times handling it was begun and did not commit.
     public var attempts: Int
+    /// The last error, as logged.
     public var error: String
+    /// When it was set aside.
     public var failedAt: Date
 
+    /// A set-aside row as stored.
     public init(seq: Int64, chatId: Int64, updateId: Int64?, kind: String, payload: Data, attempts: Int, error: String, failedAt: Date) {
         self.seq = seq
         self.chatId = chatId
@@ -99,11 +113,16 @@ public struct SetAsideItem: Sendable, Hashable {
 
 /// The id Telegram gave a message the bot sent under a tag.
 public struct TaggedMessage: Sendable, Hashable {
+    /// The Telegram chat the message is in.
     public var chatID: Int64
+    /// The name the bot remembers it by, such as `locate-<update id>` (``MessageTags``).
     public var tag: String
+    /// Telegram's id of the message, within its chat.
     public var messageID: Int
+    /// When the message was sent, which decides when a short-lived tag is forgotten.
     public var createdAt: Date
 
+    /// A tagged message as stored.
     public init(chatID: Int64, tag: String, messageID: Int, createdAt: Date) {
         self.chatID = chatID
         self.tag = tag
@@ -114,9 +133,12 @@ public struct TaggedMessage: Sendable, Hashable {
 
 /// A chat's notice mark: what it was told under a key, until when that matters.
 public struct ChatNoticeMark: Sendable, Hashable {
+    /// The Telegram chat that was told.
     public var chatID: Int64
+    /// What it was told, under which key, and until when.
     public var mark: NoticeMark
 
+    /// A chat's mark as stored.
     public init(chatID: Int64, mark: NoticeMark) {
         self.chatID = chatID
         self.mark = mark

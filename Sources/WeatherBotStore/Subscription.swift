@@ -3,12 +3,17 @@ public import TelegramBotAPI
 
 /// A daily forecast a chat asked for: a place, a local time there, and when it is next due.
 public struct Subscription: Codable, Sendable, Hashable {
+    /// The row's id, which the /daily list's buttons name; nil until the store inserts it.
     public var id: Int64?
+    /// The Telegram chat the forecast goes to.
     public var chatId: Int64
+    /// Where the forecast is for.
     public var place: Place
     /// The place's zone in the stored form (`Europe/Moscow`, or `UTC+05:45` for a fixed offset).
     public var timeZone: String
+    /// The local hour it is sent at, 0…23, in `timeZone`.
     public var hour: Int
+    /// The minute of that hour, 0…59.
     public var minute: Int
     /// The next moment it is due, computed from the local date and time in its zone.
     public var nextSendAt: Date
@@ -16,10 +21,12 @@ public struct Subscription: Codable, Sendable, Hashable {
     public var lastSentDay: String?
     /// False while the chat has blocked the bot.
     public var isActive: Bool
+    /// When the chat asked for it.
     public var createdAt: Date
     /// Whether the forecast comes with the 48-hour chart (`/daily 8:00 chart`).
     public var withChart: Bool
 
+    /// A daily forecast to store or as read; `id` stays nil until the store gives one.
     public init(
         id: Int64? = nil, chatId: Int64, place: Place, timeZone: String, hour: Int, minute: Int, nextSendAt: Date,
         lastSentDay: String? = nil, isActive: Bool = true, createdAt: Date = Date(), withChart: Bool = false
@@ -40,10 +47,14 @@ public struct Subscription: Codable, Sendable, Hashable {
 
 /// A subscription that is due, with the language and settings of its chat.
 public struct DueSubscription: Sendable, Hashable {
+    /// The subscription as stored.
     public var subscription: Subscription
+    /// The language its chat is spoken to in, for the forecast's words.
     public var language: Language
+    /// Its chat's units and clock.
     public var settings: ChatSettings
 
+    /// A due subscription with its chat's language and settings, as the store reads them.
     public init(subscription: Subscription, language: Language, settings: ChatSettings = .defaults) {
         self.subscription = subscription
         self.language = language
@@ -53,7 +64,9 @@ public struct DueSubscription: Sendable, Hashable {
 
 /// What the scheduler decided for one due subscription, committed with the others of its batch.
 public struct DailyDelivery: Sendable, Hashable {
+    /// The subscription decided for.
     public var subscriptionID: Int64
+    /// The Telegram chat it belongs to.
     public var chatID: Int64
     /// The local date the forecast is for.
     public var day: String
@@ -63,6 +76,7 @@ public struct DailyDelivery: Sendable, Hashable {
     /// When the subscription is due next.
     public var nextSendAt: Date
 
+    /// A decision to commit: the day it covers, what to send, and when it is due next.
     public init(subscriptionID: Int64, chatID: Int64, day: String, requests: [BotRequest], nextSendAt: Date) {
         self.subscriptionID = subscriptionID
         self.chatID = chatID

@@ -64,6 +64,7 @@ public enum WorkerFact {
 
     /// The endpoint the calls stored without one are read as.
     public static let openWeatherUncounted = "other"
+    /// The start of every fact counting a day's OpenWeather calls: `openWeatherCalls.<day>[.<endpoint>]`.
     public static let openWeatherCallsPrefix = "openWeatherCalls."
 
     /// A stored time as it is written: seconds since 1970.

@@ -7,6 +7,7 @@ public final class CapturedLog: Sendable {
     /// Shares its entries with every copy, such as the one each logger holds.
     private let handler: InMemoryLogHandler
 
+    /// An empty log that keeps every level, trace included.
     public init() {
         var handler = InMemoryLogHandler()
         handler.logLevel = .trace

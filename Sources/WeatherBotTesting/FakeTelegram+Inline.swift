@@ -6,29 +6,43 @@ public import Foundation
 extension FakeTelegram {
     /// One `answerInlineQuery` the bot made.
     public struct InlineAnswer: Sendable, Equatable {
+        /// One result offered.
         public struct Result: Sendable, Equatable {
+            /// The result's id, which the message sent from it names.
             public var id: String
+            /// The title shown in the list.
             public var title: String
+            /// The line under the title; nil when none.
             public var description: String?
             /// The message the result sends, and its buttons (JSON).
             public var messageText: String
+            /// The buttons of that message as JSON text; nil when none.
             public var markup: String?
         }
 
+        /// The inline query answered.
         public var queryID: String
+        /// The results offered, in order.
         public var results: [Result]
+        /// `cache_time` in seconds; nil when the bot left Telegram's default.
         public var cacheTime: Int?
+        /// `is_personal`: whether Telegram keeps the results cached for this user alone; nil when left out.
         public var isPersonal: Bool?
         /// The button above the results, and the `/start` parameter it opens the bot's chat with.
         public var buttonText: String?
+        /// The parameter of that `/start`, when there is a button.
         public var startParameter: String?
+        /// When the answer was accepted.
         public var at: Date
     }
 
     /// A message sent from an inline result, as the chat it went to shows it now.
     public struct InlineMessage: Sendable, Equatable {
+        /// The `inline_message_id` Telegram gives it, which edits name.
         public var id: String
+        /// Its text now, HTML tags included.
         public var text: String
+        /// Its buttons now, as JSON text; nil when none.
         public var markup: String?
         /// How many times the bot edited it.
         public var edits: Int

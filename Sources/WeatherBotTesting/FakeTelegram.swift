@@ -15,11 +15,16 @@ import TelegramBotAPI
 /// how the benchmark times them. With ``SendingLimits`` it refuses messages beyond Telegram's
 /// limits with 429, as Telegram does.
 public final class FakeTelegram: Sendable {
+    /// A token of Telegram's shape that the fake accepts unless given another; it reaches no real bot.
     public static let token = "4242:FAKE-token-for-loopback-tests"
 
+    /// A message the bot sent (`sendMessage`, or a photo with its caption as text).
     public struct Sent: Sendable, Equatable {
+        /// The chat it went to.
         public var chatID: Int64
+        /// The id the fake gave it, counting up across chats.
         public var messageID: Int
+        /// Its text as sent, HTML tags included.
         public var text: String
         /// `reply_markup` as JSON text, when any.
         public var markup: String?
@@ -31,18 +36,27 @@ public final class FakeTelegram: Sendable {
         public var at = Date()
     }
 
+    /// An edit the bot made: `editMessageText`, `editMessageReplyMarkup` (the text kept) or `editMessageMedia` (the caption).
     public struct Edit: Sendable, Equatable {
+        /// The chat of the message edited.
         public var chatID: Int64
+        /// The message edited.
         public var messageID: Int
+        /// The new text or caption, HTML tags included.
         public var text: String
+        /// The new `reply_markup` as JSON text; nil when the edit had none, which removes the buttons.
         public var markup: String?
     }
 
     /// A photo the bot sent or put in place of another: its message and how it came.
     public struct Photo: Sendable, Equatable {
+        /// The chat it went to.
         public var chatID: Int64
+        /// The id of the message that shows it.
         public var messageID: Int
+        /// The caption, HTML tags included.
         public var caption: String
+        /// `reply_markup` as JSON text, when any.
         public var markup: String?
         /// The `file_id` of the picture shown.
         public var fileID: String
@@ -54,14 +68,19 @@ public final class FakeTelegram: Sendable {
 
     /// A webhook as setWebhook set it.
     public struct Webhook: Sendable {
+        /// Where updates are posted.
         public var url: URL
+        /// The `secret_token` the fake sends in `X-Telegram-Bot-Api-Secret-Token`; nil when the bot set none.
         public var secret: String?
+        /// How many posts may be under way at once (`max_connections`).
         public var maxConnections: Int
+        /// The kinds of update asked for (`allowed_updates`); empty when the bot named none.
         public var allowedUpdates: [String]
     }
 
     /// When scheduled updates come out: one every `interval` seconds from `start`.
     public struct Release: Sendable {
+        /// What starts the clock of a release.
         public enum Start: Sendable {
             /// At the first getUpdates, or when the webhook is set: the worker is up.
             case firstPoll
@@ -70,9 +89,12 @@ public final class FakeTelegram: Sendable {
             case firstMessage
         }
 
+        /// Seconds between two scheduled updates.
         public var interval: Double
+        /// When the first comes out.
         public var start: Start
 
+        /// A release of one update every `interval` seconds, from the first poll unless told.
         public init(interval: Double, start: Start = .firstPoll) {
             self.interval = interval
             self.start = start
@@ -81,11 +103,17 @@ public final class FakeTelegram: Sendable {
 
     /// What the fake knows and what it was told.
     public struct State: Sendable {
+        /// The id the next update gets; a test may move it (`rebaseUpdateIDs(to:)`).
         public var nextUpdateID = 1000
+        /// The id the next message gets, in any chat.
         public var nextMessageID = 1
+        /// Messages sent, in the order accepted.
         public var sent: [Sent] = []
+        /// Edits of messages and photos, in the order accepted.
         public var edits: [Edit] = []
+        /// The callback query id of every answered button press, in order.
         public var answers: [String] = []
+        /// The chat of every `sendChatAction` («печатает…»), in order.
         public var chatActions: [Int64] = []
         /// Every update id handed out by getUpdates or posted to the webhook and answered 2xx,
         /// repeats included.
@@ -129,6 +157,7 @@ public final class FakeTelegram: Sendable {
         public var webhookPosts: (delivered: Int, failed: Int) { (posting.delivered, posting.failed) }
         /// Every answer to an inline query, and the messages sent from the results.
         public var inlineAnswers: [InlineAnswer] = []
+        /// Messages sent from inline results, by the id Telegram gives them.
         public var inlineMessages: [InlineMessage] = []
         /// Whether a webhook was ever set.
         public var webhookEverSet: Bool { posting.connections > 0 }
@@ -152,7 +181,9 @@ public final class FakeTelegram: Sendable {
         var message: Int
     }
 
+    /// The transcript and the fake's own bookkeeping, for tests to read and to script (failures, administrators).
     public let state: Locked<State>
+    /// The loopback server answering as the Bot API.
     public let server: LoopbackServer
     /// Whether sent messages, edits, photos and updates handed out are kept in ``State``.
     let recording: Bool
@@ -203,6 +234,7 @@ public final class FakeTelegram: Sendable {
         for transport in transports.withLock({ $0 }) { try? await transport.shutdown() }
     }
 
+    /// The base URL to give the bot as its Bot API server.
     public var url: URL { server.url }
 
     // MARK: Acting as a user
@@ -243,15 +275,21 @@ public final class FakeTelegram: Sendable {
     /// An update the benchmark prepared: its id, JSON and chat, and for a button press the
     /// callback query's id and how many replies its chat must have received before it comes out.
     public struct ScheduledUpdate: Sendable {
+        /// The update id it carries.
         public var id: Int
+        /// The update's JSON as the fake hands it out.
         public var json: Data
+        /// The chat it belongs to, which orders it behind that chat's replies.
         public var chat: Int64
+        /// For a button press, the callback query's id, which its answer names.
         public var callbackQueryID: String?
+        /// How many replies its chat must have received before it comes out: the press waits for its message.
         public var shownAfter: Int
         /// Seconds from the release's start to this update's, when not its place times the
         /// interval (never earlier than the update before it).
         public var releaseAfter: Double?
 
+        /// An update to schedule, coming out as soon as its release and its chat allow.
         public init(id: Int, json: Data, chat: Int64, callbackQueryID: String? = nil, shownAfter: Int = 0, releaseAfter: Double? = nil) {
             self.id = id
             self.json = json
@@ -313,6 +351,7 @@ public final class FakeTelegram: Sendable {
         }
     }
 
+    /// A user writes `text` in a private chat whose id is the user's.
     public func sendText(_ text: String, from chatID: Int64, language: String = "ru") {
         enqueue(["message": [
             "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language),
@@ -320,6 +359,7 @@ public final class FakeTelegram: Sendable {
         ]])
     }
 
+    /// A user shares a location in a private chat whose id is the user's.
     public func sendLocation(latitude: Double, longitude: Double, from chatID: Int64, language: String = "ru") {
         enqueue(["message": [
             "message_id": Int.random(in: 1...1_000_000), "date": 1_700_000_000, "from": Self.user(chatID, language),
@@ -381,8 +421,10 @@ public final class FakeTelegram: Sendable {
         enqueue(["callback_query": query])
     }
 
+    /// No button with that label on the message, as the transcript shows it.
     public struct ButtonNotFound: Error { var label: String; var messageID: Int }
 
+    /// The `callback_data` of the first button whose text contains `label` in `markup` (JSON); nil when none does.
     public static func callbackData(_ label: String, in markup: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(markup.utf8)) as? [String: Any],
             let rows = object["inline_keyboard"] as? [[[String: Any]]]
@@ -410,9 +452,13 @@ public final class FakeTelegram: Sendable {
         throw TimedOut(what: what)
     }
 
+    /// A condition of ``waitUntil(timeout:_:_:)`` that did not hold in time.
     public struct TimedOut: Error, CustomStringConvertible {
+        /// What was waited for, as the test named it.
         public var what: String
+        /// A time-out waiting for `what`.
         public init(what: String) { self.what = what }
+        /// «timed out waiting for …», for the test's failure.
         public var description: String { "timed out waiting for \(what)" }
     }
 
@@ -432,22 +478,30 @@ public protocol FakeTelegramObserver: Sendable {
     func accepted(_ reply: AcceptedReply)
 }
 
+/// An update as it came out to the worker, for the benchmark's timings.
 public struct HandedOut: Sendable {
+    /// The update's id.
     public var updateID: Int
+    /// The chat it belongs to.
     public var chat: Int64
     /// When it was released, or when a press held back for its message came out, whichever is
     /// later: the time its answer is measured from.
     public var releasedAt: Date
+    /// When it was handed out, by a poll's answer or a post to the webhook.
     public var at: Date
 }
 
+/// A reply the fake accepted, for the benchmark's timings.
 public struct AcceptedReply: Sendable {
+    /// The Bot API method, such as `sendMessage`.
     public var method: String
+    /// The chat it went to.
     public var chat: Int64
     /// The button press an answerCallbackQuery answers.
     public var callbackQueryID: String?
     /// For a photo: whether its bytes were uploaded (else it went by `file_id`).
     public var uploaded: Bool?
+    /// When it was accepted.
     public var at: Date
     /// A message's text (`sendMessage`), for the benchmark to tell what it was.
     public var text: String? = nil
@@ -456,5 +510,6 @@ public struct AcceptedReply: Sendable {
     /// The inline query an answerInlineQuery answers.
     public var inlineQueryID: String? = nil
 
+    /// Whether it answers a button press (`answerCallbackQuery`), which the benchmark times apart from messages.
     public var isAnswerToPress: Bool { method == "answerCallbackQuery" }
 }

@@ -3,7 +3,9 @@ import MultipartKit
 
 /// One part of a `multipart/form-data` body: its headers (names lowercased) and bytes.
 public struct FormPart: Sendable {
+    /// The part's headers, such as `content-disposition`, by lowercased name.
     public var headers: [String: String]
+    /// The part's bytes as sent: text for a parameter, the file for an upload.
     public var body: Data
 
     /// The part's text, for a parameter sent as text.

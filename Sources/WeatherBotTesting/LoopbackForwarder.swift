@@ -14,6 +14,7 @@ public final class LoopbackForwarder: Sendable {
     /// The port the forwarder listens on.
     public let port: Int
 
+    /// Listens on a new loopback port and forwards each connection to `targetPort` on 127.0.0.1.
     public init(to targetPort: Int) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let links = Links()
@@ -39,6 +40,7 @@ public final class LoopbackForwarder: Sendable {
         links.state.withLock { $0.cut = false }
     }
 
+    /// Cuts every connection, stops listening and waits for it.
     public func shutdown() async {
         cut()
         server.channel.close(promise: nil)

@@ -7,6 +7,7 @@ import Synchronization
 /// credentials) or SOCKS5 without authentication. It resolves only the names it was given, each to
 /// 127.0.0.1, so a request that reaches such a name proves it went through the proxy.
 public final class LoopbackProxy: Sendable {
+    /// Which protocol the proxy speaks.
     public enum Kind: Sendable {
         /// HTTP `CONNECT`; with credentials, anything else is answered 407.
         case http(username: String? = nil, password: String? = nil)
@@ -44,6 +45,7 @@ public final class LoopbackProxy: Sendable {
         return "\(scheme)://\(credentials)127.0.0.1:\(port)"
     }
 
+    /// Stops listening and shuts the proxy's event loop down, which closes any tunnel still open.
     public func shutdown() async {
         server.channel.close(promise: nil)
         accepting.cancel()

@@ -2,12 +2,16 @@ public import Foundation
 
 /// A response for the loopback server to send.
 public struct LoopbackResponse: Sendable {
+    /// The HTTP status, 200 unless told.
     public var status: Int
+    /// Headers to send as given; the server sets `Content-Length` and `Connection` itself.
     public var headers: [String: String]
+    /// The bytes sent as the body.
     public var body: Data
     /// Close the connection without answering, as a server that dies mid-request does.
     public var dropsConnection = false
 
+    /// An answer with `body`, JSON by default.
     public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: Data) {
         self.status = status
         self.headers = headers

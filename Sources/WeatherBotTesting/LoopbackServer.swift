@@ -12,6 +12,7 @@ import Synchronization
 /// fake Telegram took a fifth more CPU on the two cores it shares with the worker, and the
 /// worker's throughput fell with it (BENCHMARKS.md).
 public final class LoopbackServer: Sendable {
+    /// Answers one request; ``LoopbackResponse/noAnswer`` closes the connection instead.
     public typealias Handler = @Sendable (LoopbackRequest) async -> LoopbackResponse
 
     private let group: MultiThreadedEventLoopGroup

@@ -5,6 +5,7 @@ public import NIOSSL
 /// Made once with `openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -days 36500
 /// -addext "subjectAltName=IP:127.0.0.1,DNS:localhost"`; its key guards nothing but these tests.
 public enum LoopbackTLS {
+    /// The certificate in PEM, for a client to trust or a test to read; the server pairs it with its key.
     public static let certificatePEM = """
         -----BEGIN CERTIFICATE-----
         MIIBzTCCAXKgAwIBAgIUWE2cWx9zQZiJeqHegL9WH1xRCCAwCgYIKoZIzj0EAwIw

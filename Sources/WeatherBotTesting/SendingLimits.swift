@@ -4,11 +4,16 @@ import Foundation
 /// `perWindow` messages overall, and per chat one every `window / perChatPerWindow` seconds on
 /// average, of which `perChatBurst` may come at once (1: strictly spaced).
 public struct SendingLimits: Sendable {
+    /// Messages accepted overall in any `window`, every chat together.
     public var perWindow: Int
+    /// Messages one chat may get in a `window` on average; below 1 for a chat limited to fewer than one a window.
     public var perChatPerWindow: Double
+    /// Messages a chat may get at once before the spacing applies.
     public var perChatBurst: Int
+    /// The window's length in seconds.
     public var window: Double
 
+    /// Limits with a one-second window and no bursts, unless told.
     public init(perWindow: Int, perChatPerWindow: Double, perChatBurst: Int = 1, window: Double = 1) {
         self.perWindow = perWindow
         self.perChatPerWindow = perChatPerWindow
