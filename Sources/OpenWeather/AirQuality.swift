@@ -65,7 +65,8 @@ public actor AirQualityCache {
     private let capacity: Int
     private let clock: any WallClock
     private var entries: [Key: (readings: [AirQuality], fetchedAt: Date)] = [:]
-    private var inFlight: [Key: Task<[AirQuality], any Error>] = [:]
+    /// The look-ups under way, each shared by everyone asking for its cell meanwhile.
+    private let flights = SingleFlight<Key, [AirQuality], Void>()
 
     public init(freshFor: Duration = .seconds(1800), capacity: Int = 10_000, clock: any WallClock = SystemWallClock()) {
         self.freshFor = freshFor.timeInterval
@@ -81,20 +82,27 @@ public actor AirQualityCache {
     }
 
     /// The readings of `kind` at a point: those fetched within ``freshFor``, else what `fetch`
-    /// gets. The fetch runs on its own: a caller that stops waiting leaves it to fill the cache.
+    /// gets, or the look-up of the cell under way. A `context` that is ``CallContext/cachedOnly``
+    /// starts none. The fetch runs on its own (``SingleFlight``): a caller that stops waiting
+    /// leaves it to fill the cache.
     public func readings(
-        _ kind: Kind, latitude: Double, longitude: Double, fetch: @escaping @Sendable () async throws -> [AirQuality]
+        _ kind: Kind, latitude: Double, longitude: Double, for context: CallContext, fetch: @escaping @Sendable () async throws -> [AirQuality]
     ) async throws -> [AirQuality] {
         let key = Key(kind: kind, cell: PlaceCell(latitude: latitude, longitude: longitude))
         if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor { return entry.readings }
-        if let running = inFlight[key] { return try await running.value }
-        if CallContext.cachedOnly { throw NotCached() }
-        let task = Task { try await fetch() }
-        inFlight[key] = task
-        defer { inFlight[key] = nil }
-        let readings = try await task.value
+        if context.cachedOnly {
+            guard let joined = try await flights.join(key) else { throw NotCached() }
+            return joined
+        }
+        return try await flights.value(for: key) { [weak self] in
+            let readings = try await fetch()
+            await self?.keep(readings, for: key)
+            return readings
+        }.value
+    }
+
+    private func keep(_ readings: [AirQuality], for key: Key) {
         if entries[key] == nil, entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[key] = (readings, clock.date)
-        return readings
     }
 }

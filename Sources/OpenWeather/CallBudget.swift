@@ -52,35 +52,67 @@ public enum CallPriority: Int, Sendable, Comparable, CaseIterable {
     }
 }
 
-/// On whose behalf and how urgently the calls of a task are made: set by the chat workers (the
-/// chat) and the daily scheduler (``CallPriority/soon``); a call outside any is someone waiting.
-public enum CallContext {
-    @TaskLocal public static var priority: CallPriority = .interactive
-    @TaskLocal public static var chatID: Int64?
-    /// The priority of a call made for several callers at once (a fetch they share), which
-    /// overrides `priority` as it is raised.
-    @TaskLocal public static var shared: SharedPriority?
-    /// Whoever waits for the call has older data to show when it is not made (the weather
-    /// cache's last entry for the place): a person waits for a slot only briefly then.
-    @TaskLocal public static var hasLastKnown = false
+/// On whose behalf and how urgently OpenWeather's calls are made, passed to every call that may
+/// spend the budget: a chat's (``chat(_:)``, made where the chat is handled: its step, an inline
+/// query or press by its user) or scheduled work's (``soon``, ``background``), nobody's. There is no
+/// other way to make one: every call says who pays for it.
+public struct CallContext: Sendable {
+    /// The chat the calls are counted against (its shares of the minute and the day); nil for
+    /// scheduled work, which has the part of the day kept for it.
+    public private(set) var chatID: Int64?
+    /// How urgent the calls are: someone waiting for a chat, or work that can wait.
+    public private(set) var priority: CallPriority
 
     /// The calls are a batch for one view of the chat (a favorites list's short weather, the air
     /// beside a card): counted in its share of the day (``CallBudget/Limits/perChatDay``) but not
     /// in its share of the minute, which a list of twenty on a cold cache would spend at once.
-    @TaskLocal public static var batch = false
+    public var batch = false
 
-    /// A refusal of the task's calls reaches the chat as a message's answer, and so counts as told
+    /// A refusal of these calls reaches the chat as a message's answer, and so counts as told
     /// (``CallBudget/told(_:of:)``); false where it is not shown (an inline answer, a list's rows
     /// without their weather), so that it silences nothing.
-    @TaskLocal public static var refusalsShown = true
+    public var refusalsShown = true
 
     /// Only what the caches keep, or a fetch already under way, answers: no call is started, and
     /// a look-up that would need one throws ``NotCached``. An inline query is answered this way at
     /// once, and calls only once its user stops typing.
-    @TaskLocal public static var cachedOnly = false
+    public var cachedOnly = false
 
-    /// The priority a call of this task is made with now.
-    public static var currentPriority: CallPriority { shared?.priority ?? priority }
+    /// Whoever waits for the call has older data to show when it is not made (the weather
+    /// cache's last entry for the place): a person waits for a slot only briefly then. Set by the
+    /// weather cache for its fetch.
+    public internal(set) var hasLastKnown = false
+
+    /// The priority of a call made for several callers at once (a fetch they share), which
+    /// overrides ``priority`` as it is raised. Set by the weather cache for its fetch.
+    public internal(set) var shared: SharedPriority?
+
+    private init(chatID: Int64?, priority: CallPriority) {
+        self.chatID = chatID
+        self.priority = priority
+    }
+
+    /// Calls on a chat's behalf, someone waiting for them: counted against the chat's shares and
+    /// people's part of the day. An inline query's or press's user is the chat of the same id
+    /// (their private chat with the bot).
+    public static func chat(_ id: Int64) -> CallContext { CallContext(chatID: id, priority: .interactive) }
+
+    /// Scheduled work due soon (daily forecasts due within minutes), nobody's.
+    public static let soon = CallContext(chatID: nil, priority: .soon)
+
+    /// Scheduled work that can wait (notices, fetching ahead), nobody's.
+    public static let background = CallContext(chatID: nil, priority: .background)
+
+    /// The same payer at `priority` when that is less urgent: the air beside a card is the
+    /// chat's, but waits as background work does. Never raises a priority.
+    public func lowered(to priority: CallPriority) -> CallContext {
+        var lowered = self
+        lowered.priority = min(self.priority, priority)
+        return lowered
+    }
+
+    /// The priority a call is made with now.
+    public var currentPriority: CallPriority { shared?.priority ?? priority }
 }
 
 /// A look-up made with ``CallContext/cachedOnly`` that would have needed a call.
@@ -337,38 +369,36 @@ public final class CallBudget: Sendable {
         }
     }
 
-    /// Waits for a slot for a call to `endpoint` of the task's priority and chat (``CallContext``),
-    /// up to the priority's patience; throws the refusal when there is none.
+    /// Waits for a slot for a call to `endpoint` of `context`'s priority and chat, up to the
+    /// priority's patience; throws the refusal when there is none.
     /// A shared call's priority may be raised while it waits: it looks again every second, and
     /// waits from then on with the raised priority's share and patience.
-    public func acquire(for endpoint: OpenWeatherEndpoint = .other) async throws(Refused) {
-        var priority = CallContext.currentPriority
-        let chat = CallContext.chatID
-        let batch = CallContext.batch
+    public func acquire(_ context: CallContext, for endpoint: OpenWeatherEndpoint = .other) async throws(Refused) {
+        var priority = context.currentPriority
+        let chat = context.chatID
         // Scheduled work a person joins keeps its part of the day.
-        let scheduled = chat == nil && priority < .interactive ? priority : nil
-        let hasLastKnown = CallContext.hasLastKnown
-        var giveUp = clock.date.addingTimeInterval(priority.patience(hasLastKnown: hasLastKnown).timeInterval)
+        let scheduled = chat == nil && context.priority < .interactive ? context.priority : nil
+        var giveUp = clock.date.addingTimeInterval(priority.patience(hasLastKnown: context.hasLastKnown).timeInterval)
         if priority == .interactive { askedByPeople() }
         while true {
-            switch decide(priority, chat: chat, batch: batch, scheduled: scheduled, endpoint: endpoint, at: clock.date) {
+            switch decide(priority, chat: chat, batch: context.batch, scheduled: scheduled, endpoint: endpoint, at: clock.date) {
             case .go:
                 return
             case .refused(let refusal):
                 throw Refused(refusal: refusal, repeated: wasTold(chat, of: refusal))
             case .wait(let until):
                 guard until <= giveUp else { throw Refused(refusal: .minute, repeated: wasTold(chat, of: .minute)) }
-                let wake = CallContext.shared == nil ? until : min(until, clock.date.addingTimeInterval(1))
+                let wake = context.shared == nil ? until : min(until, clock.date.addingTimeInterval(1))
                 do {
                     try await clock.sleep(until: WallInstant(wake), tolerance: nil)
                 } catch {
                     throw Refused(refusal: .minute, repeated: wasTold(chat, of: .minute))
                 }
-                let raised = CallContext.currentPriority
+                let raised = context.currentPriority
                 if raised > priority {
                     if raised == .interactive { askedByPeople() }
                     priority = raised
-                    giveUp = clock.date.addingTimeInterval(raised.patience(hasLastKnown: hasLastKnown).timeInterval)
+                    giveUp = clock.date.addingTimeInterval(raised.patience(hasLastKnown: context.hasLastKnown).timeInterval)
                 }
             }
         }

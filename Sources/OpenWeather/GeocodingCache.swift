@@ -6,8 +6,8 @@ import Foundation
 ///
 /// The key is the name as people vary it without meaning another place: case, and spaces around
 /// and between words. A name that found nothing is kept too, for less time (a typo is typed
-/// again, but a place may be added). Concurrent look-ups of one name share one call; a failure is
-/// not kept.
+/// again, but a place may be added). Concurrent look-ups of one name share one call
+/// (``SingleFlight``); a failure is not kept.
 public actor GeocodingCache {
     private struct Entry {
         var places: [GeoPlace]
@@ -19,7 +19,8 @@ public actor GeocodingCache {
     private let capacity: Int
     private let clock: any WallClock
     private var entries: [String: Entry] = [:]
-    private var inFlight: [String: Task<[GeoPlace], any Error>] = [:]
+    /// The look-ups under way, each shared by everyone asking for its name meanwhile.
+    private let flights = SingleFlight<String, [GeoPlace], Void>()
     /// The places found by name, by their point: a message sent from an inline result names its
     /// place only by the point, and is shown again under the name it was found by.
     private var byPoint: [PointKey: GeoPlace] = [:]
@@ -42,9 +43,10 @@ public actor GeocodingCache {
     }
 
     /// The places named `name`: kept ones while they are young enough (`cached`), else what
-    /// `fetch` finds.
+    /// `fetch` finds, or the look-up of the name under way. Only what is kept, or a look-up under
+    /// way, answers a `context` that is ``CallContext/cachedOnly``; `fetch` is paid as it says.
     public func places(
-        named name: String, fetch: @escaping @Sendable () async throws -> [GeoPlace]
+        named name: String, for context: CallContext, fetch: @escaping @Sendable () async throws -> [GeoPlace]
     ) async throws -> (places: [GeoPlace], cached: Bool) {
         let key = Self.key(name)
         let now = clock.date
@@ -52,15 +54,22 @@ public actor GeocodingCache {
             hits += 1
             return (entry.places, true)
         }
-        if let running = inFlight[key] {
+        if context.cachedOnly {
+            guard let joined = try await flights.join(key) else { throw NotCached() }
             hits += 1
-            return (try await running.value, true)
+            return (joined, true)
         }
-        if CallContext.cachedOnly { throw NotCached() }
-        let task = Task { try await fetch() }
-        inFlight[key] = task
-        defer { inFlight[key] = nil }
-        let places = try await task.value
+        let (places, started) = try await flights.value(for: key) { [weak self] in
+            let places = try await fetch()
+            await self?.keep(places, for: key)
+            return places
+        }
+        if !started { hits += 1 }
+        return (places, !started)
+    }
+
+    /// Keeps what a look-up found, part of the look-up (kept even when its askers stopped waiting).
+    private func keep(_ places: [GeoPlace], for key: String) {
         if entries[key] == nil, entries.count >= capacity {
             // The oldest tenth goes: eviction stays rare and cheap.
             for (victim, _) in entries.sorted(by: { $0.value.fetchedAt < $1.value.fetchedAt }).prefix(max(1, capacity / 10)) {
@@ -70,16 +79,15 @@ public actor GeocodingCache {
         entries[key] = Entry(places: places, fetchedAt: clock.date)
         if byPoint.count >= capacity * 2 { byPoint.removeAll(keepingCapacity: true) }
         for place in places { byPoint[PointKey(latitude: place.lat, longitude: place.lon, digits: 4)] = place }
-        return (places, false)
     }
 
     /// The places at a point, by ``PointKey`` at two decimals (about a kilometre): people asking
     /// for where they stand again and again, or near each other, cost one call a day. Shares the
     /// name look-ups' keeping and capacity.
     public func places(
-        atLatitude latitude: Double, longitude: Double, fetch: @escaping @Sendable () async throws -> [GeoPlace]
+        atLatitude latitude: Double, longitude: Double, for context: CallContext, fetch: @escaping @Sendable () async throws -> [GeoPlace]
     ) async throws -> (places: [GeoPlace], cached: Bool) {
-        try await places(named: PointKey(latitude: latitude, longitude: longitude, digits: 2).text, fetch: fetch)
+        try await places(named: PointKey(latitude: latitude, longitude: longitude, digits: 2).text, for: context, fetch: fetch)
     }
 
     /// A place some look-up by name found at this point (to four decimals), while it is kept.

@@ -45,14 +45,14 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
 
     // MARK: Geocoding
 
-    /// Places named `name`, at most `limit` of them.
-    public func geocode(_ name: String, limit: Int = 5) async throws(OpenWeatherError) -> [GeoPlace] {
-        try await get("/geo/1.0/direct", ["q": name, "limit": String(limit)])
+    /// Places named `name`, at most `limit` of them; the call paid as `context` says.
+    public func geocode(_ name: String, limit: Int = 5, for context: CallContext) async throws(OpenWeatherError) -> [GeoPlace] {
+        try await get("/geo/1.0/direct", ["q": name, "limit": String(limit)], for: context)
     }
 
     /// Places at a point, nearest first; empty for the open sea.
-    public func reverseGeocode(latitude: Double, longitude: Double, limit: Int = 1) async throws(OpenWeatherError) -> [GeoPlace] {
-        try await get("/geo/1.0/reverse", ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "limit": String(limit)])
+    public func reverseGeocode(latitude: Double, longitude: Double, limit: Int = 1, for context: CallContext) async throws(OpenWeatherError) -> [GeoPlace] {
+        try await get("/geo/1.0/reverse", ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "limit": String(limit)], for: context)
     }
 
     // MARK: Air
@@ -60,9 +60,9 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     /// The air at a point now (`/data/2.5/air_pollution`), or by the hour for the next days
     /// (`/data/2.5/air_pollution/forecast`); on every plan. Readings without an index from 1 to
     /// 5 are left out; none at all is an undecodable answer.
-    public func airQuality(latitude: Double, longitude: Double, forecast: Bool = false) async throws(OpenWeatherError) -> [AirQuality] {
+    public func airQuality(latitude: Double, longitude: Double, forecast: Bool = false, for context: CallContext) async throws(OpenWeatherError) -> [AirQuality] {
         let path = forecast ? "/data/2.5/air_pollution/forecast" : "/data/2.5/air_pollution"
-        let body: AirPollutionBody = try await get(path, ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude)])
+        let body: AirPollutionBody = try await get(path, ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude)], for: context)
         let readings = body.readings
         guard !readings.isEmpty else {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "no air quality index from 1 to 5")
@@ -74,12 +74,12 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
 
     /// The weather at a point now, by the hour and by the day, with descriptions in `language`
     /// (`ru` or `en`) and metric units.
-    public func forecast(latitude: Double, longitude: Double, language: String) async throws(OpenWeatherError) -> Forecast {
+    public func forecast(latitude: Double, longitude: Double, language: String, for context: CallContext) async throws(OpenWeatherError) -> Forecast {
         let point = ["lat": Self.coordinate(latitude), "lon": Self.coordinate(longitude), "units": "metric", "lang": language]
         var capped = false
         if !isOneCallUnavailable {
             do {
-                let body: OneCallBody = try await get(Self.oneCall, point)
+                let body: OneCallBody = try await get(Self.oneCall, point, for: context)
                 return body.forecast
             } catch where error.code == .subscriptionRequired {
                 markOneCallUnavailable(until: ContinuousClock.now + fallbackMemory)
@@ -89,7 +89,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             }
         }
         // The free plan's pair is admitted together: never one call of it without the other.
-        try await admit(["/data/2.5/weather", "/data/2.5/forecast"])
+        try await admit(["/data/2.5/weather", "/data/2.5/forecast"], for: context)
         async let currentBody: CurrentWeatherBody = send("/data/2.5/weather", point)
         async let stepsBody: ForecastBody = send("/data/2.5/forecast", point)
         do {
@@ -150,18 +150,19 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         }
     }
 
-    private func get<Body: Decodable>(_ path: String, _ query: [String: String]) async throws(OpenWeatherError) -> Body {
-        try await admit([path])
+    private func get<Body: Decodable>(_ path: String, _ query: [String: String], for context: CallContext) async throws(OpenWeatherError) -> Body {
+        try await admit([path], for: context)
         return try await send(path, query)
     }
 
-    /// Waits for the calls' slots in the budget, and throws while everyone waits out a 429.
-    private func admit(_ paths: [String]) async throws(OpenWeatherError) {
+    /// Waits for the calls' slots in the budget, paid as `context` says, and throws while
+    /// everyone waits out a 429.
+    private func admit(_ paths: [String], for context: CallContext) async throws(OpenWeatherError) {
         for path in paths { try checkPause(path) }
         guard let budget else { return }
         for path in paths {
             do {
-                try await budget.acquire(for: OpenWeatherEndpoint(path: path))
+                try await budget.acquire(context, for: OpenWeatherEndpoint(path: path))
             } catch {
                 throw OpenWeatherError(
                     code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true, chatToldAlready: error.repeated)

@@ -5,7 +5,7 @@ import Synchronization
 /// Forecasts shared by all chats, fetched at most once per place per `freshFor`.
 ///
 /// The key is the place rounded to 0.01° (about 1 km) plus the language (units are always
-/// metric). Concurrent requests for one key share one fetch. When a refresh fails, an entry up
+/// metric). Concurrent requests for one key share one fetch (``SingleFlight``). When a refresh fails, an entry up
 /// to `staleFor` old is returned marked stale, so the user sees the last known weather with its
 /// time. An entry is kept up to `keptFor` as the last known forecast (``lastKnown(latitude:longitude:language:)``),
 /// which a daily forecast falls back on while OpenWeather does not answer. At most `capacity`
@@ -29,7 +29,8 @@ public actor WeatherCache {
         }
     }
 
-    public typealias Fetch = @Sendable (_ latitude: Double, _ longitude: Double, _ language: String) async throws -> Forecast
+    /// Fetches a forecast, its calls paid as `context` says.
+    public typealias Fetch = @Sendable (_ latitude: Double, _ longitude: Double, _ language: String, _ context: CallContext) async throws -> Forecast
 
     private let fetch: Fetch
     private let freshFor: TimeInterval
@@ -41,39 +42,12 @@ public actor WeatherCache {
     private let capacity: Int
     private let clock: any WallClock
     private var entries: [Key: Entry] = [:]
-    private var inFlight: [Key: Flight] = [:]
-
-    /// A fetch under way, shared by everyone asking for its key meanwhile.
-    private struct Flight {
-        var id: Int
-        var task: Task<Forecast, any Error>
-        /// The most urgent of theirs, for OpenWeather's budget.
-        var priority: SharedPriority
-        /// Those waiting for it and not cancelled.
-        var waiting = Waiting()
-
-        final class Waiting: Sendable {
-            let count = Mutex(0)
-        }
-
-        /// The fetch's forecast. When everyone waiting for it is cancelled (the bot stops), so is
-        /// the fetch: one waiting for its slot in the budget does not hold the stop up.
-        func result() async throws -> Forecast {
-            waiting.count.withLock { $0 += 1 }
-            return try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: { [task, waiting] in
-                if waiting.count.withLock({ count in
-                    count -= 1
-                    return count == 0
-                }) {
-                    task.cancel()
-                }
-            }
-        }
-    }
+    /// The fetches under way, each shared by everyone asking for its key meanwhile, with the most
+    /// urgent of their priorities for OpenWeather's budget.
+    private let flights = SingleFlight<Key, Entry, SharedPriority>()
     /// How many fetches were started: for tests and the benchmark.
-    public private(set) var fetches = 0
+    public var fetches: Int { fetchCount.load(ordering: .relaxed) }
+    private let fetchCount = Atomic(0)
     private let watchers = FetchWatchers()
 
     public init(
@@ -94,63 +68,54 @@ public actor WeatherCache {
         self.clock = clock
     }
 
-    /// A fresh forecast for the point, fetching when needed; a stale one when fetching fails.
+    /// A fresh forecast for the point, fetching when needed (paid as `context` says); a stale one
+    /// when fetching fails.
     /// - Parameter refresh: fetch even when the entry is fresh (the user pressed «Обновить»),
     ///   unless it is younger than a minute; concurrent requests still share one fetch.
-    public func forecast(latitude: Double, longitude: Double, language: String, refresh: Bool = false) async throws -> Entry {
+    public func forecast(latitude: Double, longitude: Double, language: String, refresh: Bool = false, for context: CallContext) async throws -> Entry {
         let now = clock.date
         return try await forecast(
             latitude: latitude, longitude: longitude, language: language, fetchedAfter: now.addingTimeInterval(-(refresh ? refreshAfter : freshFor)),
-            staleWhenFailed: refresh)
+            staleWhenFailed: refresh, context)
     }
 
     /// A forecast fetched after `date`, fetching when the entry is older; one older when fetching
     /// fails, marked stale. A daily forecast takes weather fetched ahead of its minute this way.
-    public func forecast(latitude: Double, longitude: Double, language: String, fetchedAfter date: Date) async throws -> Entry {
-        try await forecast(latitude: latitude, longitude: longitude, language: language, fetchedAfter: date, staleWhenFailed: true)
+    public func forecast(latitude: Double, longitude: Double, language: String, fetchedAfter date: Date, for context: CallContext) async throws -> Entry {
+        try await forecast(latitude: latitude, longitude: longitude, language: language, fetchedAfter: date, staleWhenFailed: true, context)
     }
 
     /// - Parameter staleWhenFailed: an older entry that stands in for a failed fetch is stale even
     ///   when it is younger than `freshFor`.
-    private func forecast(latitude: Double, longitude: Double, language: String, fetchedAfter date: Date, staleWhenFailed: Bool) async throws -> Entry {
+    private func forecast(
+        latitude: Double, longitude: Double, language: String, fetchedAfter date: Date, staleWhenFailed: Bool, _ context: CallContext
+    ) async throws -> Entry {
         let key = Key(latitude: latitude, longitude: longitude, language: language)
         if let entry = entries[key], entry.fetchedAt > date {
             return entry
         }
-        let flight: Flight
-        if let running = inFlight[key] {
-            // Someone waiting for it makes a fetch ahead waiting for its slot urgent.
-            running.priority.raise(to: CallContext.currentPriority)
-            flight = running
-        } else if CallContext.cachedOnly {
-            throw NotCached()
-        } else {
-            fetches += 1
-            let fetch = fetch
-            let priority = SharedPriority(CallContext.currentPriority)
-            // With an entry to fall back on, a person is not kept waiting long for a slot.
-            let hasLastKnown = entries[key].map { clock.date.timeIntervalSince($0.fetchedAt) < staleFor } ?? false
-            flight = Flight(
-                id: fetches,
-                task: Task {
-                    try await CallContext.$shared.withValue(priority) {
-                        try await CallContext.$hasLastKnown.withValue(hasLastKnown) { try await fetch(latitude, longitude, language) }
-                    }
-                }, priority: priority)
-            inFlight[key] = flight
-        }
-        defer { if inFlight[key]?.id == flight.id { inFlight[key] = nil } }
         do {
-            let forecast = try await flight.result()
-            let entry = Entry(forecast: forecast, fetchedAt: clock.date, isStale: false)
-            if entries[key] == nil || entries[key]!.fetchedAt <= entry.fetchedAt {
-                store(entry, for: key)
-                // The first of those waiting tells the watchers, once the entry is there to read.
-                if inFlight[key]?.id == flight.id {
-                    watchers.tell(FetchedForecast(latitude: latitude, longitude: longitude, fetchedAt: entry.fetchedAt))
-                }
+            // Someone waiting for it makes a fetch ahead waiting for its slot urgent.
+            flights.note(of: key)?.raise(to: context.priority)
+            if context.cachedOnly {
+                guard let joined = try await flights.join(key) else { throw NotCached() }
+                return joined
             }
-            return entries[key] ?? entry
+            // The fetch is paid by whoever starts it, at the most urgent priority of those
+            // waiting; with an entry to fall back on, a person is not kept waiting long for a slot.
+            var fetching = context
+            fetching.hasLastKnown = entries[key].map { clock.date.timeIntervalSince($0.fetchedAt) < staleFor } ?? false
+            let fetch = fetch
+            return try await flights.value(for: key, note: SharedPriority(context.priority)) { [weak self, fetching] shared in
+                self?.fetchCount.add(1, ordering: .relaxed)
+                var context = fetching
+                context.shared = shared
+                let forecast = try await fetch(latitude, longitude, language, context)
+                guard let self else { throw CancellationError() }
+                return await self.keep(forecast, for: key, latitude: latitude, longitude: longitude)
+            }.value
+        } catch is NotCached {
+            throw NotCached()
         } catch {
             if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < staleFor {
                 var stale = entry
@@ -159,6 +124,22 @@ public actor WeatherCache {
             }
             throw error
         }
+    }
+
+    /// Keeps a forecast just fetched, part of its fetch (kept even when everyone waiting for it
+    /// stopped), and tells the watchers once it is there to read; returns the entry now kept.
+    private func keep(_ forecast: Forecast, for key: Key, latitude: Double, longitude: Double) -> Entry {
+        let entry = Entry(forecast: forecast, fetchedAt: clock.date, isStale: false)
+        if entries[key] == nil || entries[key]!.fetchedAt <= entry.fetchedAt {
+            store(entry, for: key)
+            watchers.tell(FetchedForecast(latitude: latitude, longitude: longitude, fetchedAt: entry.fetchedAt))
+        }
+        return entries[key] ?? entry
+    }
+
+    /// Cancels the fetches under way, for the owner's stop: see ``SingleFlight``.
+    public nonisolated func cancelFetches() {
+        flights.cancelAll()
     }
 
     /// The last forecast fetched for the point, up to `keptFor` old, marked stale; nothing is

@@ -105,7 +105,7 @@ extension Conversation {
         }
         let report: WeatherReport
         do {
-            report = try await weather.weather(at: place, language: context.language, refresh: false)
+            report = try await weather.weather(at: place, language: context.language, refresh: false, for: context.calls)
         } catch {
             let failure = context.texts.weatherFailed(Views.reason(error, context.texts))
             guard let queryID else { return context.isQuiet(about: error) ? () : context.say("⚠️ " + failure) }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenWeather
 import TelegramBotAPI
 import WeatherBotStore
 
@@ -25,7 +26,7 @@ extension Conversation {
     /// that leads nowhere readable, or cannot be followed now, is said so, with the other ways.
     func resolveMapLink(_ link: String, statusTag: String, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
-        let lookup = await mapLinks?.lookUp(link, for: context.chat.id) ?? .nowhere
+        let lookup = await mapLinks?.lookUp(link, for: context.chat.id, cachedOnly: false) ?? .nowhere
         guard case .point(let latitude, let longitude) = lookup else {
             if case .locating = context.state { context.state = .idle }
             let view = Views.locationFailed(context.texts, mapLink: lookup)
@@ -39,7 +40,7 @@ extension Conversation {
         await activity.typing(in: context.chat.id)
         let found: Place?
         do {
-            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language).first
+            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language, for: context.calls).first
         } catch {
             // An outage is not «no city here»: the user is told why, and how to go on.
             if case .locating = context.state { context.state = .idle }
@@ -126,7 +127,7 @@ extension Conversation {
         await activity.typing(in: context.chat.id)
         var places: [Place] = []
         do {
-            places = try await geocode(query, alternatives: alternatives, context.language)
+            places = try await geocode(query, alternatives: alternatives, context.language, for: context.calls)
         } catch {
             // A chat flooding names was told of a refusal moments ago: not again for each name.
             if context.isQuiet(about: error) { return }
@@ -182,22 +183,22 @@ extension Conversation {
     /// its nominatives. After a comma, a country or region the bot knows («Paris, France»,
     /// «Moscow, Idaho», «Казань, Татарстан») keeps the search to it: its places or none, never
     /// a namesake elsewhere. Other words after a comma are asked as written when the name's
-    /// places are not in a region so named («Казань, Вахитовский»).
-    func geocode(_ query: String, alternatives: [String], _ language: Language) async throws -> [Place] {
+    /// places are not in a region so named («Казань, Вахитовский»). Its calls are paid as `calls` says.
+    func geocode(_ query: String, alternatives: [String], _ language: Language, for calls: CallContext) async throws -> [Place] {
         if let (name, by) = TypedQuery.narrowed(query) {
             // One nominative guess: each narrowing asks every name, and OpenWeather counts each.
             let names = Self.searchedNames(name, alternatives: Array(TypedQuery.nominatives(of: name).prefix(1)))
             let narrowings = PlaceWords.narrowings(by)
             for narrowing in narrowings {
                 for name in names {
-                    let places = try await geocoder.places(named: narrowing.query(for: name), language: language).filter(narrowing.admits)
+                    let places = try await geocoder.places(named: narrowing.query(for: name), language: language, for: calls).filter(narrowing.admits)
                     if !places.isEmpty { return Self.distinct(places) }
                 }
             }
             if !narrowings.isEmpty { return [] }
             let region = TypedQuery.key(Substring(by))
             for name in names {
-                let places = try await geocoder.places(named: name, language: language)
+                let places = try await geocoder.places(named: name, language: language, for: calls)
                 if places.isEmpty { continue }
                 let kept = places.filter { $0.region.map { TypedQuery.key(Substring($0)) } == region }
                 if !kept.isEmpty { return Self.distinct(kept) }
@@ -205,7 +206,7 @@ extension Conversation {
             }
         }
         for name in Self.searchedNames(query, alternatives: alternatives) {
-            let places = Self.distinct(try await geocoder.places(named: name, language: language))
+            let places = Self.distinct(try await geocoder.places(named: name, language: language, for: calls))
             if !places.isEmpty { return places }
         }
         return []

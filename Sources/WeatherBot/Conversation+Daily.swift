@@ -58,7 +58,7 @@ extension Conversation {
         } else {
             await activity.typing(in: context.chat.id)
             do {
-                zone = try await weather.weather(at: place, language: context.language, refresh: false).forecast.timeZone.stored
+                zone = try await weather.weather(at: place, language: context.language, refresh: false, for: context.calls).forecast.timeZone.stored
             } catch {
                 return context.say("⚠️ " + context.texts.weatherFailed(Views.reason(error, context.texts)))
             }

@@ -79,7 +79,7 @@ extension Conversation {
         if mode == .list {
             if !rows.isEmpty || current != nil { await activity.typing(in: context.chat.id) }
             let places = [current?.place].compactMap { $0 } + rows.map(\.place)
-            let weathers = await currentWeather(of: places, language: context.language)
+            let weathers = await currentWeather(of: places, language: context.language, for: context.calls)
             if current != nil { current?.weather = weathers[0] }
             let offset = current == nil ? 0 : 1
             for index in rows.indices { rows[index].weather = weathers[index + offset] }
@@ -95,18 +95,15 @@ extension Conversation {
     /// The weather now at each place, in order, fetched concurrently; nil where it failed.
     /// Counted in the chat's share of the day's OpenWeather calls, as a batch: not in its share
     /// of the minute, which a list of twenty on a cold cache would spend at once.
-    private func currentWeather(of places: [Place], language: Language) async -> [CurrentWeather?] {
-        await CallContext.$batch.withValue(true) {
-            // A row without its weather tells no refusal.
-            await CallContext.$refusalsShown.withValue(false) { await currentWeather(concurrentlyOf: places, language: language) }
-        }
-    }
-
-    private func currentWeather(concurrentlyOf places: [Place], language: Language) async -> [CurrentWeather?] {
-        await withTaskGroup(of: (Int, CurrentWeather?).self) { group in
+    private func currentWeather(of places: [Place], language: Language, for chat: CallContext) async -> [CurrentWeather?] {
+        var list = chat
+        list.batch = true
+        // A row without its weather tells no refusal.
+        list.refusalsShown = false
+        return await withTaskGroup(of: (Int, CurrentWeather?).self) { [list] group in
             for (index, place) in places.enumerated() {
                 group.addTask {
-                    (index, try? await weather.weather(at: place, language: language, refresh: false).forecast.current)
+                    (index, try? await weather.weather(at: place, language: language, refresh: false, for: list).forecast.current)
                 }
             }
             var results = [CurrentWeather?](repeating: nil, count: places.count)

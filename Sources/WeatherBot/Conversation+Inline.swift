@@ -8,7 +8,7 @@ public import WeatherBotStore
 public struct InlineOutcome: Sendable {
     /// Nil for a query not worth an answer (one letter: the user is still typing).
     public var answer: AnswerInlineQuery?
-    /// Every look-up answered. False when one failed or was not made (``CallContext/cachedOnly``):
+    /// Every look-up answered. False when one failed or was not made (`cachedOnly`):
     /// the answer is partial, and worth making again with calls.
     public var complete: Bool
 }
@@ -43,8 +43,14 @@ extension Conversation {
     }
 
     /// The results for an inline query, in the sender's language and units: those of their
-    /// private chat with the bot when it has settings.
-    public func answer(_ query: InlineQuery) async -> InlineOutcome {
+    /// private chat with the bot when it has settings. Its OpenWeather calls are the sender's,
+    /// counted against what one chat may spend; a refusal is not told in an inline answer (the
+    /// place is left out), so it silences nothing. `cachedOnly`: only what the caches keep, or
+    /// a look-up under way, answers (``CallContext/cachedOnly``), and no call is made.
+    public func answer(_ query: InlineQuery, cachedOnly: Bool = false) async -> InlineOutcome {
+        var calls = CallContext.chat(query.from.id)
+        calls.refusalsShown = false
+        calls.cachedOnly = cachedOnly
         let settings = (try? await store.chat(query.from.id))?.settings ?? .defaults
         let language = settings.language ?? Language(telegramCode: query.from.languageCode)
         let texts = Texts.for(language, settings: settings)
@@ -53,10 +59,10 @@ extension Conversation {
         var complete = true
         let view = Self.askedView(text)
         // Words with no place in them («погода», «завтра»): the sender's own places, as in a private chat.
-        var offer = await namedOffer(text, view: view, query.from.id, texts, complete: &complete)
-        if offer == nil { offer = await personalOffer(query, view: view, texts, complete: &complete) }
+        var offer = await namedOffer(text, view: view, query.from.id, texts, calls, complete: &complete)
+        if offer == nil { offer = await personalOffer(query, view: view, texts, calls, complete: &complete) }
         guard let offer else { return InlineOutcome(answer: nil, complete: complete) }
-        let results = await results(of: offer, texts, complete: &complete)
+        let results = await results(of: offer, texts, calls, complete: &complete)
         let cacheTime =
             !complete || offer.button != nil
             ? Self.inlineCacheTime.partial : offer.isPersonal ? Self.inlineCacheTime.personal : Self.inlineCacheTime.place
@@ -105,10 +111,10 @@ extension Conversation {
 
     /// The empty query: where the sender stands (when Telegram gives it), their city, their
     /// favorites; the default city and «Выбрать свой город» for a sender with no city.
-    private func personalOffer(_ query: InlineQuery, view: WeatherView, _ texts: Texts, complete: inout Bool) async -> InlineOffer {
+    private func personalOffer(_ query: InlineQuery, view: WeatherView, _ texts: Texts, _ calls: CallContext, complete: inout Bool) async -> InlineOffer {
         var offer = InlineOffer(view: view, isPersonal: true)
         if let location = query.location, TypedCoordinates.reading(latitude: location.latitude, longitude: location.longitude) != nil {
-            offer.places.append((await place(atLatitude: location.latitude, longitude: location.longitude, texts.language, complete: &complete), .here))
+            offer.places.append((await place(atLatitude: location.latitude, longitude: location.longitude, texts.language, calls, complete: &complete), .here))
         }
         let chat: ChatRecord?
         let favorites: [Favorite]
@@ -140,7 +146,9 @@ extension Conversation {
     /// them; the sender's own places of that name first (a card shared from their chat names its
     /// place, and «Париж» shared from Paris, Texas is that Paris). Nil for text that names no
     /// place («погода завтра»), or none at all.
-    private func namedOffer(_ text: String, view: WeatherView, _ sender: Int64, _ texts: Texts, complete: inout Bool) async -> InlineOffer? {
+    private func namedOffer(
+        _ text: String, view: WeatherView, _ sender: Int64, _ texts: Texts, _ calls: CallContext, complete: inout Bool
+    ) async -> InlineOffer? {
         guard !text.isEmpty else { return nil }
         var offer = InlineOffer(view: view)
         var point: (latitude: Double, longitude: Double)?
@@ -151,7 +159,7 @@ extension Conversation {
         }
         if point == nil, let link = TypedLinks.shortLink(in: text) {
             // Followed only once the user stops typing (the pass with calls), unless remembered.
-            switch await mapLinks?.lookUp(link, for: sender) ?? .nowhere {
+            switch await mapLinks?.lookUp(link, for: sender, cachedOnly: calls.cachedOnly) ?? .nowhere {
             case .point(let latitude, let longitude): point = (latitude, longitude)
             case .nowhere: return offer
             case .unreachable, .notCached:
@@ -163,13 +171,13 @@ extension Conversation {
             }
         }
         if let point {
-            offer.places = [(await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, complete: &complete), .point)]
+            offer.places = [(await place(atLatitude: point.latitude, longitude: point.longitude, texts.language, calls, complete: &complete), .point)]
             return offer
         }
         guard let reading = TypedQuery.read(text) else { return nil }
         guard reading.query.count <= Self.longestName else { return offer }
         do {
-            let places = try await geocode(reading.query, alternatives: reading.alternatives, texts.language)
+            let places = try await geocode(reading.query, alternatives: reading.alternatives, texts.language, for: calls)
             // The sender's city, then favorites, then the places shown to them, newest first.
             let own = await ownPlaces(of: sender)
             let rank = places.map { place in own.firstIndex { $0.isSamePlace(as: place) } ?? own.count }
@@ -190,10 +198,10 @@ extension Conversation {
 
     /// The place at a point, named as a shared location is; named by its coordinates when the
     /// geocoder fails or finds no name there (the open sea). The point stays the user's own.
-    private func place(atLatitude latitude: Double, longitude: Double, _ language: Language, complete: inout Bool) async -> Place {
+    private func place(atLatitude latitude: Double, longitude: Double, _ language: Language, _ calls: CallContext, complete: inout Bool) async -> Place {
         var found: Place?
         do {
-            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: language).first
+            found = try await geocoder.places(atLatitude: latitude, longitude: longitude, language: language, for: calls).first
         } catch {
             complete = false
         }
@@ -206,12 +214,12 @@ extension Conversation {
     /// One article per place whose weather is known: its name as /search lists it, the weather
     /// now as its description, and the message the card. A place whose weather fails is left
     /// out (there is nothing to send for it).
-    private func results(of offer: InlineOffer, _ texts: Texts, complete: inout Bool) async -> [InlineQueryResultArticle] {
+    private func results(of offer: InlineOffer, _ texts: Texts, _ calls: CallContext, complete: inout Bool) async -> [InlineQueryResultArticle] {
         let weather = self.weather
         let language = texts.language
         let reports = await withTaskGroup(of: (Int, WeatherReport?).self) { group in
             for (index, entry) in offer.places.enumerated() {
-                group.addTask { (index, try? await weather.weather(at: entry.place, language: language, refresh: false)) }
+                group.addTask { (index, try? await weather.weather(at: entry.place, language: language, refresh: false, for: calls)) }
             }
             var reports = [WeatherReport?](repeating: nil, count: offer.places.count)
             for await (index, report) in group { reports[index] = report }
@@ -245,8 +253,11 @@ extension Conversation {
     }
 
     /// A press under a message sent from an inline result: the view it asks for, in the message's
-    /// language, of the place at its point. Anyone in that chat may press; nothing is stored.
-    public func pressInline(_ data: String?, presserLanguage: Language) async -> InlinePress {
+    /// language, of the place at its point. Anyone in that chat may press; nothing is stored. Its
+    /// OpenWeather calls are the presser's (`presser`, their user id), counted against what one
+    /// chat may spend.
+    public func pressInline(_ data: String?, presserLanguage: Language, presser: Int64) async -> InlinePress {
+        let calls = CallContext.chat(presser)
         // The notice is the presser's to read; the message stays in the language it was sent in.
         let notices = Texts.for(presserLanguage)
         guard let data, let button = InlineButton(encoded: data) else {
@@ -258,13 +269,13 @@ extension Conversation {
             place = known
         } else {
             var complete = true
-            place = await self.place(atLatitude: button.latitude, longitude: button.longitude, button.language, complete: &complete)
+            place = await self.place(atLatitude: button.latitude, longitude: button.longitude, button.language, calls, complete: &complete)
         }
         // The point the buttons carry, so the next press finds the same place.
         place.latitude = button.latitude
         place.longitude = button.longitude
         do {
-            let report = try await weather.weather(at: place, language: button.language, refresh: button.refresh)
+            let report = try await weather.weather(at: place, language: button.language, refresh: button.refresh, for: calls)
             let rendered = WeatherViews.inline(button.view, place: place, report: report, texts: texts, now: clock.date)
             var notice: String?
             if button.refresh {

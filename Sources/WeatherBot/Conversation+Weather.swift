@@ -75,10 +75,10 @@ extension Conversation {
         let rendered: WeatherViews.Rendered
         let shown: Shown
         do {
-            var report = try await weather.weather(at: place, language: context.language, refresh: refresh)
+            var report = try await weather.weather(at: place, language: context.language, refresh: refresh, for: context.calls)
             // The card's air once its weather is in, so that the air's call never takes the
             // minute's slot the weather needed; a reading late or failed leaves its line out.
-            if view == .now { report.air = await weather.airQuality(at: place) }
+            if view == .now { report.air = await weather.airQuality(at: place, for: context.calls) }
             shown = report.isStale ? .stale : .fresh(fetchedAt: report.fetchedAt)
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored

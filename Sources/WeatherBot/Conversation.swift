@@ -148,6 +148,9 @@ public struct Conversation: Sendable {
         /// In a group, the member whose request a destructive button or question belongs to.
         var owner: Int64? { isGroup ? senderID : nil }
 
+        /// Who pays for the step's OpenWeather calls: the chat, counted against its share.
+        var calls: CallContext { .chat(chat.id) }
+
         init(chat: ChatRecord, state: ChatState) {
             self.chat = chat
             self.state = state

@@ -2,12 +2,13 @@ public import Foundation
 public import OpenWeather
 public import WeatherBotStore
 
-/// Finds places by name and by point.
+/// Finds places by name and by point. Every look-up that may call OpenWeather says who pays for
+/// it (``CallContext``): the chat being handled, or the user of an inline query or press.
 public protocol Geocoder: Sendable {
     /// Places named `name`, best first.
-    func places(named name: String, language: Language) async throws -> [Place]
+    func places(named name: String, language: Language, for context: CallContext) async throws -> [Place]
     /// The places at a point, nearest first; empty when there is none (the open sea).
-    func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place]
+    func places(atLatitude latitude: Double, longitude: Double, language: Language, for context: CallContext) async throws -> [Place]
     /// A place found by name at this point (to four decimals) while the geocoder keeps it; nothing
     /// is looked up. A message sent from an inline result names its place only by the point.
     func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place?
@@ -23,9 +24,9 @@ extension Geocoder {
 /// one can get the bot's address blocked by a link's host, which would break links for everyone.
 public protocol MapLinkResolver: Sendable {
     /// Where `link` leads, followed (when it is not remembered) on behalf of `asker`: a user, or
-    /// the chat that sent it. Under ``CallContext/cachedOnly`` only what is remembered, or a
-    /// request already under way, answers.
-    func lookUp(_ link: String, for asker: Int64) async -> MapLinkLookup
+    /// the chat that sent it. `cachedOnly` (an inline query answered at once,
+    /// ``CallContext/cachedOnly``): only what is remembered, or a request already under way, answers.
+    func lookUp(_ link: String, for asker: Int64, cachedOnly: Bool) async -> MapLinkLookup
 }
 
 /// Where a short map link leads.
@@ -38,7 +39,7 @@ public enum MapLinkLookup: Sendable, Hashable {
     case unreachable
     /// The asker had their share of new links followed this minute.
     case tooMany
-    /// Not known, and only what is remembered may answer (``CallContext/cachedOnly``).
+    /// Not known, and only what is remembered may answer (`cachedOnly`).
     case notCached
 }
 
@@ -59,17 +60,18 @@ public struct WeatherReport: Sendable, Hashable {
     }
 }
 
-/// Tells the weather at a place.
+/// Tells the weather at a place. Every look-up that may call OpenWeather says who pays for it
+/// (``CallContext``): a chat, an inline user, or scheduled work.
 public protocol WeatherSource: Sendable {
     /// - Parameter refresh: the user asked for fresh data; a cached answer younger than the
     ///   cache's freshness would otherwise do.
-    func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport
+    func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport
     /// The last weather known at the place, however old (up to the source's keeping), marked
     /// stale; nothing is fetched. Nil when none is known.
     func lastKnown(at place: Place, language: Language) async -> WeatherReport?
     /// Weather fetched after `date`, fetching only when what is known is older: a daily forecast
     /// takes weather fetched ahead of its minute.
-    func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport
+    func weather(at place: Place, language: Language, fetchedAfter date: Date, for context: CallContext) async throws -> WeatherReport
     /// Whether forecasts carry the minutes ahead (One Call), so rain is told to the minute; on
     /// the free plan it is told from the 3-hourly steps.
     var hasMinutes: Bool { get }
@@ -78,10 +80,11 @@ public protocol WeatherSource: Sendable {
     /// it. Nothing for a source that keeps no shared forecasts.
     func fetched() -> AsyncStream<FetchedForecast>
     /// The air at the place now; nil when it cannot be had soon (the card then has no air line).
-    func airQuality(at place: Place) async -> AirQuality?
+    /// Its calls wait as background work does, paid by whoever `context` names.
+    func airQuality(at place: Place, for context: CallContext) async -> AirQuality?
     /// The air by the hour for the next days; nil when it cannot be had soon (the daily forecast
     /// then says nothing of the air).
-    func airForecast(at place: Place) async -> [AirQuality]?
+    func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]?
 }
 
 extension WeatherSource {
@@ -89,13 +92,13 @@ extension WeatherSource {
 
     public func fetched() -> AsyncStream<FetchedForecast> { AsyncStream { $0.finish() } }
 
-    public func airQuality(at place: Place) async -> AirQuality? { nil }
+    public func airQuality(at place: Place, for context: CallContext) async -> AirQuality? { nil }
 
-    public func airForecast(at place: Place) async -> [AirQuality]? { nil }
+    public func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? { nil }
 
     /// A source without a cache of its own fetches as usual.
-    public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
-        try await weather(at: place, language: language, refresh: false)
+    public func weather(at place: Place, language: Language, fetchedAfter date: Date, for context: CallContext) async throws -> WeatherReport {
+        try await weather(at: place, language: language, refresh: false, for: context)
     }
 }
 

@@ -1,5 +1,5 @@
 import DequeModule
-import OpenWeather
+public import OpenWeather
 import WeatherBotStore
 import Dispatch
 import Foundation
@@ -11,8 +11,9 @@ import WeatherChart
 /// Gives the outbox sender the photo a request names (``BotRequest/photo``).
 public protocol PhotoSource: Sendable {
     /// Makes `call` with the photo `name` names: by the `file_id` Telegram gave the same photo
-    /// before, or else made now and uploaded.
-    func send(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto
+    /// before, or else made now and uploaded; any OpenWeather call making it needs is paid as
+    /// `calls` says (the chat it answers, or scheduled work).
+    func send(_ name: String, for calls: CallContext, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto
 }
 
 /// Why a photo could not be made.
@@ -61,7 +62,7 @@ public actor ChartPhotos: PhotoSource {
         self.capacity = capacity
     }
 
-    public func send(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
+    public func send(_ name: String, for calls: CallContext, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
         while true {
             try Task.checkCancellation()
             if let fileID = fileIDs[name] {
@@ -80,7 +81,7 @@ public actor ChartPhotos: PhotoSource {
                 if let failure = await withCheckedContinuation({ uploading[name, default: []].append($0) }) { throw failure }
                 continue
             }
-            return try await upload(name, with: call)
+            return try await upload(name, calls, with: call)
         }
     }
 
@@ -95,7 +96,7 @@ public actor ChartPhotos: PhotoSource {
     }
 
     /// Draws and uploads a chart, while other requests for it wait; remembers its `file_id`.
-    private func upload(_ name: String, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
+    private func upload(_ name: String, _ calls: CallContext, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
         uploading[name] = []
         var failure: (any Error)?
         defer {
@@ -107,7 +108,7 @@ public actor ChartPhotos: PhotoSource {
             png = drawn
         } else {
             do {
-                png = try await draw(name)
+                png = try await draw(name, calls)
             } catch {
                 failure = error
                 throw error
@@ -148,14 +149,15 @@ public actor ChartPhotos: PhotoSource {
         while order.count > capacity, let oldest = order.popFirst() { fileIDs[oldest] = nil }
     }
 
-    /// The chart a name stands for, as a PNG.
-    private func draw(_ name: String) async throws -> Data {
+    /// The chart a name stands for, as a PNG; its forecast, when the cache no longer keeps it,
+    /// fetched as `calls` says.
+    private func draw(_ name: String, _ calls: CallContext) async throws -> Data {
         guard let chart = ChartRequest(encoded: name) else {
             throw PhotoUnavailable(isPermanent: true, description: "not a chart: \(name.prefix(80))")
         }
         let report: WeatherReport
         do {
-            report = try await weather.weather(at: chart.place, language: chart.language, refresh: false)
+            report = try await weather.weather(at: chart.place, language: chart.language, refresh: false, for: calls)
         } catch {
             throw PhotoUnavailable(isPermanent: false, description: "no forecast to draw: \(error)")
         }

@@ -182,15 +182,13 @@ public struct DailyScheduler: Service {
         if let first = DailyDecision.weatherWanted(by: cell, now: now, rules: rules) {
             let place = first.subscription.place
             do {
-                report = try await CallContext.$priority.withValue(.soon) {
-                    try await weather.weather(at: place, language: first.language, fetchedAfter: now.addingTimeInterval(-acceptedAge))
-                }
+                report = try await weather.weather(at: place, language: first.language, fetchedAfter: now.addingTimeInterval(-acceptedAge), for: .soon)
             } catch {
                 failure = error
                 report = await weather.lastKnown(at: place, language: first.language)
             }
             // Fetched ahead with the weather, mostly; otherwise within the air's patience, or not at all.
-            air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place) : nil
+            air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place, for: .soon) : nil
         }
         var decision = DailyDecision(report: report, air: air, now: now, rules: rules)
         for (day, cells) in decision.comparedDays(cell) {
@@ -301,12 +299,10 @@ public struct DailyScheduler: Service {
         let fetching = pending.filter { $0.due.timeIntervalSince(now) <= lead }.sorted { $0.due < $1.due }
         guard !fetching.isEmpty else { return 0 }
         let fetched = await sum(over: fetching) { cell in
-            let report = try? await CallContext.$priority.withValue(.soon) {
-                try await weather.weather(at: cell.place, language: cell.language, fetchedAfter: cell.due.addingTimeInterval(-acceptedAge))
-            }
+            let report = try? await weather.weather(at: cell.place, language: cell.language, fetchedAfter: cell.due.addingTimeInterval(-acceptedAge), for: .soon)
             // The day's air too, after it (never ahead of it for the minute's calls): the forecast
             // then finds it kept.
-            _ = await weather.airForecast(at: cell.place)
+            _ = await weather.airForecast(at: cell.place, for: .soon)
             return report?.isStale == false ? 1 : 0
         }
         logger.info("weather fetched ahead for daily forecasts", metadata: ["cells": "\(fetched)", "of": "\(fetching.count)"])

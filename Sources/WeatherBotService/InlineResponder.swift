@@ -1,5 +1,4 @@
 public import Logging
-import OpenWeather
 public import ServiceLifecycle
 import Synchronization
 public import TelegramBotAPI
@@ -121,19 +120,13 @@ public final class InlineResponder: Service, Sendable {
         defer { done(query) }
         let started = ContinuousClock.now
         guard Conversation.answersInline(query.query) else { return metrics.inline("ignored") }
-        // On the sender's behalf: their calls count against what one chat may spend.
-        // A refusal is not told in an inline answer (the place is left out): it silences nothing.
-        var outcome = await CallContext.$refusalsShown.withValue(false) {
-            await CallContext.$chatID.withValue(query.from.id) {
-                await CallContext.$cachedOnly.withValue(true) { await conversation.answer(query) }
-            }
-        }
+        // On the sender's behalf: their calls count against what one chat may spend (the
+        // conversation pays them with the sender's id). First from the caches alone.
+        var outcome = await conversation.answer(query, cachedOnly: true)
         if !outcome.complete {
             try? await Task.sleep(for: settle)
             guard isNewest(query) else { return metrics.inline("superseded") }
-            outcome = await CallContext.$refusalsShown.withValue(false) {
-                await CallContext.$chatID.withValue(query.from.id) { await conversation.answer(query) }
-            }
+            outcome = await conversation.answer(query, cachedOnly: false)
         }
         guard let answer = outcome.answer else { return metrics.inline("ignored") }
         guard isNewest(query) else { return metrics.inline("superseded") }
@@ -152,9 +145,7 @@ public final class InlineResponder: Service, Sendable {
 
     /// Answers a press; returns the message's new view, to show.
     func press(_ press: CallbackQuery, inlineMessageID: String) async -> EditInlineMessageText? {
-        let outcome = await CallContext.$chatID.withValue(press.from.id) {
-            await conversation.pressInline(press.data, presserLanguage: Language(telegramCode: press.from.languageCode))
-        }
+        let outcome = await conversation.pressInline(press.data, presserLanguage: Language(telegramCode: press.from.languageCode), presser: press.from.id)
         do throws(TelegramError) {
             _ = try await client.perform(.answerCallbackQuery(id: press.id, text: outcome.notice, showAlert: outcome.showAlert))
         } catch where error.isQueryTooOld {

@@ -353,9 +353,7 @@ public struct NoticeChecker: Service {
         guard let first = cell.chats.first else { return Tally() }
         let report: WeatherReport
         do {
-            report = try await CallContext.$priority.withValue(.background) {
-                try await weather.weather(at: first.place, language: first.language, fetchedAfter: fetchedAfter)
-            }
+            report = try await weather.weather(at: first.place, language: first.language, fetchedAfter: fetchedAfter, for: .background)
         } catch {
             logger.debug("weather for notices unavailable", metadata: ["cell": "\(key)", "error": "\(error)"])
             return Tally()

@@ -32,10 +32,10 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         self.geocoding = GeocodingCache(clock: clock)
         self.airCache = AirQualityCache(clock: clock)
         self.airPatience = airPatience
-        self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language in
+        self.cache = WeatherCache(freshFor: freshFor, staleFor: staleFor, capacity: capacity, clock: clock) { latitude, longitude, language, context in
             metrics.openWeatherCalled("forecast")
             do {
-                return try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+                return try await client.forecast(latitude: latitude, longitude: longitude, language: language, for: context)
             } catch let error as OpenWeatherError {
                 Self.countRefusal(error, metrics)
                 throw error
@@ -43,24 +43,24 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         }
     }
 
-    public func places(named name: String, language: Language) async throws -> [Place] {
+    public func places(named name: String, language: Language, for context: CallContext) async throws -> [Place] {
         let (client, metrics) = (client, metrics)
-        let found = try await logged(counting: true) {
-            try await geocoding.places(named: name) {
+        let found = try await logged(counting: true, context) {
+            try await geocoding.places(named: name, for: context) {
                 metrics.openWeatherCalled("geocode")
-                return try await client.geocode(name, limit: 5)
+                return try await client.geocode(name, limit: 5, for: context)
             }
         }
         metrics.geocodingRequested(hit: found.cached)
         return found.places.map { Place($0, language: language) }
     }
 
-    public func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
+    public func places(atLatitude latitude: Double, longitude: Double, language: Language, for context: CallContext) async throws -> [Place] {
         let (client, metrics) = (client, metrics)
-        let found = try await logged(counting: true) {
-            try await geocoding.places(atLatitude: latitude, longitude: longitude) {
+        let found = try await logged(counting: true, context) {
+            try await geocoding.places(atLatitude: latitude, longitude: longitude, for: context) {
                 metrics.openWeatherCalled("reverse")
-                return try await client.reverseGeocode(latitude: latitude, longitude: longitude)
+                return try await client.reverseGeocode(latitude: latitude, longitude: longitude, for: context)
             }
         }
         metrics.geocodingRequested(hit: found.cached)
@@ -75,22 +75,24 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     /// each reader's language, so one call serves chats of every language.
     static let fetchedLanguage = "en"
 
-    public func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
-        try await report(at: place) { cache, language in
-            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, refresh: refresh)
+    public func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
+        try await report(at: place, context) { cache, language in
+            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, refresh: refresh, for: context)
         }
     }
 
-    public func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
-        try await report(at: place) { cache, language in
-            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, fetchedAfter: date)
+    public func weather(at place: Place, language: Language, fetchedAfter date: Date, for context: CallContext) async throws -> WeatherReport {
+        try await report(at: place, context) { cache, language in
+            try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, fetchedAfter: date, for: context)
         }
     }
 
     /// The cache's entry as a report, counted as a hit or a fetch.
-    private func report(at place: Place, _ entry: (WeatherCache, String) async throws -> WeatherCache.Entry) async throws -> WeatherReport {
+    private func report(
+        at place: Place, _ context: CallContext, _ entry: (WeatherCache, String) async throws -> WeatherCache.Entry
+    ) async throws -> WeatherReport {
         let asked = clock.date
-        let entry = try await logged { try await entry(cache, Self.fetchedLanguage) }
+        let entry = try await logged(context) { try await entry(cache, Self.fetchedLanguage) }
         // Fetched before it was asked for: it was in the cache already.
         metrics.weatherRequested(hit: entry.fetchedAt < asked && !entry.isStale, stale: entry.isStale)
         if entry.isStale {
@@ -99,32 +101,32 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
     }
 
-    public func airQuality(at place: Place) async -> AirQuality? {
-        await air(.now, at: place)?.last
+    public func airQuality(at place: Place, for context: CallContext) async -> AirQuality? {
+        await air(.now, at: place, context)?.last
     }
 
-    public func airForecast(at place: Place) async -> [AirQuality]? {
-        await air(.forecast, at: place)
+    public func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? {
+        await air(.forecast, at: place, context)
     }
 
     /// The air's readings at a place, within ``airPatience``: nothing waits for the air longer
     /// than that (a slow call goes on and fills the cache for the next look). The air is a
-    /// nice-to-have: its calls are the background's, counted in the chat's share of the day as a
-    /// batch (``CallContext/batch``), and a refusal or failure is never told to anyone.
-    private func air(_ kind: AirQualityCache.Kind, at place: Place) async -> [AirQuality]? {
+    /// nice-to-have: its calls are the background's, paid by whoever `context` names (a chat's
+    /// counted in its share of the day as a batch, ``CallContext/batch``), and a refusal or
+    /// failure is never told to anyone.
+    private func air(_ kind: AirQualityCache.Kind, at place: Place, _ context: CallContext) async -> [AirQuality]? {
         // Most cards find the air kept: no task, no timer.
         if let kept = await airCache.cached(kind, latitude: place.latitude, longitude: place.longitude) { return kept }
         let (client, metrics, logger, cache) = (client, metrics, logger, airCache)
         let (latitude, longitude) = (place.latitude, place.longitude)
-        let lookUp: @Sendable () async -> [AirQuality]? = {
+        var air = context.lowered(to: .background)
+        air.batch = true
+        air.refusalsShown = false
+        let lookUp: @Sendable () async -> [AirQuality]? = { [air] in
             do {
-                return try await CallContext.$priority.withValue(.background) {
-                    try await CallContext.$batch.withValue(true) {
-                        try await cache.readings(kind, latitude: latitude, longitude: longitude) {
-                            metrics.openWeatherCalled("air")
-                            return try await client.airQuality(latitude: latitude, longitude: longitude, forecast: kind == .forecast)
-                        }
-                    }
+                return try await cache.readings(kind, latitude: latitude, longitude: longitude, for: air) {
+                    metrics.openWeatherCalled("air")
+                    return try await client.airQuality(latitude: latitude, longitude: longitude, forecast: kind == .forecast, for: air)
                 }
             } catch let error as OpenWeatherError {
                 Self.countRefusal(error, metrics)
@@ -156,9 +158,10 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         metrics.openWeatherRefused(OpenWeatherEndpoint(path: error.endpoint).rawValue, reason: reason)
     }
 
-    /// Runs a call, logging its failure: an invalid key as an error the operator must fix, the rest as warnings.
+    /// Runs a call paid as `context` says, logging its failure: an invalid key as an error the
+    /// operator must fix, the rest as warnings.
     /// `counting`: a refusal is counted here (a forecast's is counted where the cache fetches it).
-    private func logged<T>(counting: Bool = false, _ call: () async throws -> T) async throws -> T {
+    private func logged<T>(counting: Bool = false, _ context: CallContext, _ call: () async throws -> T) async throws -> T {
         do {
             return try await call()
         } catch let error as OpenWeatherError {
@@ -172,7 +175,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
                 // The bot's own rule at work, counted in /metrics: a flood is not a log line per name.
                 logger.debug("OpenWeather call not made: over the budget", metadata: ["endpoint": "\(error.endpoint)", "refusal": "\(refusal)"])
                 // It reaches the chat, to be told (older weather standing in for it is not a refusal).
-                if !error.chatToldAlready && CallContext.refusalsShown { client.budget?.told(CallContext.chatID, of: refusal) }
+                if !error.chatToldAlready && context.refusalsShown { client.budget?.told(context.chatID, of: refusal) }
             default:
                 logger.warning("OpenWeather call failed", metadata: ["error": "\(error)"])
             }

@@ -1,6 +1,7 @@
 public import BotClock
 import Foundation
 import HTTPTransport
+import OpenWeather
 public import Logging
 public import ServiceLifecycle
 import Synchronization
@@ -366,7 +367,7 @@ public final class OutboxSender: Service, Sendable {
                 defer { if !queued.isAnswer { queue.withLock { $0.answered(at: now()) } } }
                 sent =
                     if queued.request.isPhoto {
-                        try await sendPhoto(queued.request, chatID: queued.chatID, logger: logger)
+                        try await sendPhoto(queued.request, chatID: queued.chatID, calls: Self.calls(for: queued), logger: logger)
                     } else {
                         try await send(queued.request, chatID: queued.chatID, logger: logger)
                     }
@@ -446,12 +447,20 @@ public final class OutboxSender: Service, Sendable {
         }
     }
 
-    /// Makes a photo reply's call with the photo its request names; returns as ``send(_:chatID:logger:)``.
-    private func sendPhoto(_ request: BotRequest, chatID: Int64, logger: Logger) async throws -> (tag: String?, messageID: Int?) {
+    /// Who pays for the OpenWeather call a photo of `queued` may need (a chart whose forecast left
+    /// the cache): the chat, for an answer to it; scheduled work, nobody's, for a daily forecast's
+    /// chart, which is sent unasked.
+    static func calls(for queued: QueuedReply) -> CallContext {
+        queued.lane == .interactive ? .chat(queued.chatID) : .soon
+    }
+
+    /// Makes a photo reply's call with the photo its request names, any OpenWeather call it needs
+    /// paid as `calls` says; returns as ``send(_:chatID:logger:)``.
+    private func sendPhoto(_ request: BotRequest, chatID: Int64, calls: CallContext, logger: Logger) async throws -> (tag: String?, messageID: Int?) {
         let client = client
         if request.method == .editMessageMedia, let edit = await addressed(request, chatID: chatID) {
             let edited = await Self.result {
-                try await self.photo(of: edit) { photo throws(TelegramError) in try await client.perform(edit, photo: photo) }
+                try await self.photo(of: edit, calls) { photo throws(TelegramError) in try await client.perform(edit, photo: photo) }
             }
             switch edited {
             case .success:
@@ -465,7 +474,7 @@ public final class OutboxSender: Service, Sendable {
             }
         }
         let new = request.method == .editMessageMedia ? request.asNewMessage : request
-        let sent = try await photo(of: new) { photo throws(TelegramError) in try await client.perform(new, photo: photo) }
+        let sent = try await photo(of: new, calls) { photo throws(TelegramError) in try await client.perform(new, photo: photo) }
         return (request.tag, sent.messageID)
     }
 
@@ -479,12 +488,12 @@ public final class OutboxSender: Service, Sendable {
 
     /// Makes a photo call with the photo its request names.
     private func photo(
-        of request: BotRequest, _ call: @escaping @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto
+        of request: BotRequest, _ calls: CallContext, _ call: @escaping @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto
     ) async throws -> SentPhoto {
         guard let photos, let name = request.photo else {
             throw PhotoUnavailable(isPermanent: true, description: "no photo source for \(request.method)")
         }
-        return try await photos.send(name, with: call)
+        return try await photos.send(name, for: calls, with: call)
     }
 
     /// An edit with the id of the message it applies to: its own, or the one its tag was sent

@@ -2,7 +2,6 @@ public import BotClock
 public import Foundation
 public import HTTPTransport
 public import Logging
-import OpenWeather
 import Synchronization
 public import WeatherBot
 
@@ -66,10 +65,9 @@ public final class ShortMapLinks: MapLinkResolver {
         self.logger = logger
     }
 
-    public func lookUp(_ link: String, for asker: Int64) async -> MapLinkLookup {
+    public func lookUp(_ link: String, for asker: Int64, cachedOnly: Bool) async -> MapLinkLookup {
         guard ShortMapLink.isShort(link) else { return .nowhere }
         let now = clock.date
-        let cachedOnly = CallContext.cachedOnly
         let step: Step = state.withLock { state in
             if let known = state.known(link, at: now) { return .known(known) }
             if let request = state.following[link] { return .wait(request) }

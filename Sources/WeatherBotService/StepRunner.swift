@@ -1,7 +1,6 @@
 import BotClock
 import Foundation
 import Logging
-import OpenWeather
 import TelegramBotAPI
 import WeatherBot
 import WeatherBotStore
@@ -66,8 +65,9 @@ struct StepRunner: Sendable {
         // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
         try? await backoff.retry {
             let chat = try await database.chat(item.chatId)
-            // OpenWeather's calls for this step are the chat's, counted against its share.
-            let step = await CallContext.$chatID.withValue(item.chatId) { await conversation.handle(event, chat: chat) }
+            // OpenWeather's calls for this step are the chat's, counted against its share: the
+            // conversation pays each with the chat it handles.
+            let step = await conversation.handle(event, chat: chat)
             defer { activity?.settled(in: item.chatId) }
             var replies = step.replies.map { $0.request(chatID: item.chatId) }
             if queued.tellsOfFlood {

@@ -139,33 +139,38 @@ extension FakeTelegram {
             // release to come, or a press held back for its message (looked at again in 2 ms as
             // its chat's replies arrive; waking at each reply would hand presses out one by one).
             var sleep: Double?
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waiter = state.withLock { state -> (id: Int, seconds: Double)? in
-                    let now = Date()
-                    if state.feed.firstPoll == nil { state.feed.firstPoll = now }
-                    if release?.start == .firstPoll && state.feed.origin == nil { state.feed.origin = now }
-                    state.feed.confirm(below: offset)
-                    let out = handOut(limit: limit, at: now, &state)
-                    if !out.isEmpty || now >= deadline {
-                        batch = out
-                        return nil
+            // The deadline's timer is a child of this request's own: it ends with the wait.
+            await withDiscardingTaskGroup { timers in
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let waiter = state.withLock { state -> (id: Int, seconds: Double)? in
+                        let now = Date()
+                        if state.feed.firstPoll == nil { state.feed.firstPoll = now }
+                        if release?.start == .firstPoll && state.feed.origin == nil { state.feed.origin = now }
+                        state.feed.confirm(below: offset)
+                        let out = handOut(limit: limit, at: now, &state)
+                        if !out.isEmpty || now >= deadline {
+                            batch = out
+                            return nil
+                        }
+                        let next = state.feed.heldAt != nil ? now.addingTimeInterval(0.002) : nextRelease(state.feed, after: now)
+                        if let next, next < deadline {
+                            sleep = max(next.timeIntervalSince(now), 0.0002)
+                            return nil
+                        }
+                        // Nothing until a new update comes, or the deadline.
+                        let id = state.nextWaiter
+                        state.nextWaiter += 1
+                        state.waiters[id] = continuation
+                        return (id, max(deadline.timeIntervalSince(now), 0.0002))
                     }
-                    let next = state.feed.heldAt != nil ? now.addingTimeInterval(0.002) : nextRelease(state.feed, after: now)
-                    if let next, next < deadline {
-                        sleep = max(next.timeIntervalSince(now), 0.0002)
-                        return nil
+                    guard let waiter else { return continuation.resume() }
+                    timers.addTask { [state = self.state] in
+                        guard (try? await Task.sleep(for: .seconds(waiter.seconds))) != nil else { return }
+                        state.withLock { $0.waiters.removeValue(forKey: waiter.id) }?.resume()
                     }
-                    // Nothing until a new update comes, or the deadline.
-                    let id = state.nextWaiter
-                    state.nextWaiter += 1
-                    state.waiters[id] = continuation
-                    return (id, max(deadline.timeIntervalSince(now), 0.0002))
                 }
-                guard let waiter else { return continuation.resume() }
-                Task {
-                    try? await Task.sleep(for: .seconds(waiter.seconds))
-                    state.withLock { $0.waiters.removeValue(forKey: waiter.id) }?.resume()
-                }
+                // Woken by an update: the timer is not needed any more.
+                timers.cancelAll()
             }
             if let sleep { try? await Task.sleep(for: .seconds(sleep)) }
             if let batch {

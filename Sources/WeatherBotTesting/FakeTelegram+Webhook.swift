@@ -9,6 +9,8 @@ struct Posting: Sendable {
     var tasks: [Task<Void, Never>] = []
     /// Wakes the connections at each scheduled release.
     var releaser: Task<Void, Never>?
+    /// Per chat whose post failed, the wait before it is posted again: cancelled on stop.
+    var retrying: [Int64: Task<Void, Never>] = [:]
     var stopped = false
     /// Scheduled updates whose chats were looked at, from the first.
     var scanned = 0
@@ -96,7 +98,7 @@ extension FakeTelegram {
         let (tasks, idle) = state.withLock { state in
             state.posting.stopped = true
             defer { state.posting.idle = [] }
-            var tasks = state.posting.tasks
+            var tasks = state.posting.tasks + state.posting.retrying.values
             if let releaser = state.posting.releaser { tasks.append(releaser) }
             return (tasks, state.posting.idle)
         }
@@ -210,15 +212,23 @@ extension FakeTelegram {
         }
         resume([], woken)
         guard !delivered else { return }
-        Task {
-            try? await Task.sleep(for: Self.retryDelay)
+        // The wait is the fake's own task, kept until it ends and cancelled by stopPosting.
+        let retry = Task {
+            guard (try? await Task.sleep(for: Self.retryDelay)) != nil else { return }
             let woken = state.withLock { state in
+                state.posting.retrying[chat] = nil
                 state.posting.busy.remove(chat)
                 state.posting.examine.append(chat)
                 return advance(at: Date(), &state)
             }
             resume([], woken)
         }
+        let started = state.withLock { state in
+            guard !state.posting.stopped else { return false }
+            state.posting.retrying[chat] = retry
+            return true
+        }
+        if !started { retry.cancel() }
     }
 
     /// Makes due every chat's next update that is released, not behind a post in flight, and

@@ -20,7 +20,7 @@ struct CacheScenario {
             current: CurrentWeather(
                 time: Date(), temperature: 1, feelsLike: -2, clouds: 50, humidity: 80, pressure: 1013, windSpeed: 3,
                 windDegrees: 90, condition: Condition(description: "облачно", icon: "04d")))
-        let cache = WeatherCache(clock: clock) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _, _ in
             calls.increment()
             return forecast
         }
@@ -31,7 +31,7 @@ struct CacheScenario {
             clock.set(start.addingTimeInterval(time))
             let place = Int.random(in: 0..<places, using: &generator)
             let jitter = Double.random(in: -0.002...0.002, using: &generator)
-            _ = try await cache.forecast(latitude: 40 + Double(place) * 0.1 + jitter, longitude: 30 + jitter, language: "ru")
+            _ = try await cache.forecast(latitude: 40 + Double(place) * 0.1 + jitter, longitude: 30 + jitter, language: "ru", for: .chat(Int64(place)))
         }
         let made = calls.value
         return [

@@ -27,7 +27,7 @@ struct ChartScenario {
     static func forecast() async throws -> Forecast {
         let server = try await FakeOpenWeather(recording: false)
         let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(10))
-        let forecast = try await client.forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        let forecast = try await client.forecast(latitude: 55.79, longitude: 49.12, language: "ru", for: .background)
         await server.shutdown()
         return forecast
     }

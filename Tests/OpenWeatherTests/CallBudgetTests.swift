@@ -1,12 +1,21 @@
 import BotClock
 import Foundation
-import OpenWeather
+@testable import OpenWeather
 import Testing
 
 /// The budget's rules with a hand-driven clock: minutes, priorities, chats, UTC days, restarts.
 @Suite struct CallBudgetTests {
     /// 2026-11-27 23:59:00 UTC.
     let lateEvening = Date(timeIntervalSince1970: 1_795_823_940)
+    /// Someone waiting, in a chat whose shares these budgets do not limit.
+    let person = CallContext.chat(1)
+
+    /// `context` with older weather to show should its call not be made.
+    func knowingTheLast(_ context: CallContext) -> CallContext {
+        var knowing = context
+        knowing.hasLastKnown = true
+        return knowing
+    }
 
     /// OpenWeather counts a call when it arrives: the budget counts a minute as 61 seconds, so a
     /// call sent a minute after another never arrives within OpenWeather's minute of it.
@@ -79,13 +88,11 @@ import Testing
     /// nothing.
     @Test func refusalsOfOneChatSayWhetherItWasToldAlready() async throws {
         let budget = CallBudget(.init(perMinute: 100, perChat: 1), clock: ManualClock(lateEvening))
-        try await CallContext.$chatID.withValue(5) {
-            try await budget.acquire()
-            await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire() }
-            await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire() }
-            budget.told(5, of: .chat)
-            await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: true)) { try await budget.acquire() }
-        }
+        try await budget.acquire(.chat(5))
+        await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire(.chat(5)) }
+        await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: false)) { try await budget.acquire(.chat(5)) }
+        budget.told(5, of: .chat)
+        await #expect(throws: CallBudget.Refused(refusal: .chat, repeated: true)) { try await budget.acquire(.chat(5)) }
         #expect(budget.wasTold(5, of: .chat) && !budget.wasTold(5, of: .minute) && !budget.wasTold(6, of: .chat) && !budget.wasTold(nil, of: .chat))
     }
 
@@ -100,7 +107,7 @@ import Testing
         clock.set(lateEvening.addingTimeInterval(1))
         var refused = 0
         for _ in 0..<5 {
-            do { try await budget.acquire() } catch { refused += 1 }
+            do { try await budget.acquire(person) } catch { refused += 1 }
         }
         #expect(refused == 3)
         // The morning's calls leave the minute: the five people asked for are kept for them.
@@ -108,7 +115,7 @@ import Testing
         clock.set(later)
         for _ in 0..<5 { #expect(budget.decide(.soon, chat: nil, at: later) == .go) }
         #expect(budget.decide(.soon, chat: nil, at: later) == .wait(until: later.addingTimeInterval(61)))
-        for _ in 0..<3 { try await budget.acquire() }
+        for _ in 0..<3 { try await budget.acquire(person) }
         #expect(budget.lastMinute.values.reduce(0, +) == 10)
     }
 
@@ -119,7 +126,7 @@ import Testing
         for _ in 0..<5 { #expect(budget.decide(.soon, chat: nil, at: lateEvening) == .go) }
         // Twelve people ask a second later: five slots for them, seven refused.
         clock.set(lateEvening.addingTimeInterval(1))
-        for _ in 0..<12 { try? await budget.acquire() }
+        for _ in 0..<12 { try? await budget.acquire(person) }
         #expect(budget.lastMinute.values.reduce(0, +) == 10)
         let later = lateEvening.addingTimeInterval(61.2)
         clock.set(later)
@@ -215,7 +222,7 @@ import Testing
         let renews = Date(timeIntervalSince1970: 1_795_824_000)
         func ask() async -> CallBudget.Refused? {
             do {
-                try await CallContext.$chatID.withValue(7) { try await budget.acquire() }
+                try await budget.acquire(.chat(7))
                 return nil
             } catch {
                 return error as? CallBudget.Refused
@@ -275,22 +282,18 @@ import Testing
     @Test func aCallWaitsForItsSlotWithinItsPatienceAndIsRefusedBeyond() async throws {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 2, perChat: 0), clock: clock)
-        try await budget.acquire()
-        try await budget.acquire()
+        try await budget.acquire(person)
+        try await budget.acquire(person)
         // Someone waiting waits three seconds at most; the slot is a minute away.
-        await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await budget.acquire() }
+        await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await budget.acquire(person) }
         // Work due soon waits for it, on the clock.
-        try await CallContext.$priority.withValue(.soon) {
-            clock.set(lateEvening.addingTimeInterval(30))
-            try await budget.acquire()
-        }
+        clock.set(lateEvening.addingTimeInterval(30))
+        try await budget.acquire(.soon)
         #expect(clock.date == lateEvening.addingTimeInterval(61))
         // A chat's share is refused at once, without waiting.
         let shared = CallBudget(.init(perMinute: 100, perChat: 1), clock: clock)
-        try await CallContext.$chatID.withValue(5) {
-            try await shared.acquire()
-            await #expect(throws: CallBudget.Refused(refusal: .chat)) { try await shared.acquire() }
-        }
+        try await shared.acquire(.chat(5))
+        await #expect(throws: CallBudget.Refused(refusal: .chat)) { try await shared.acquire(.chat(5)) }
     }
 
     /// Someone who has the last known weather to show waits half a second for a slot, not three:
@@ -298,23 +301,21 @@ import Testing
     @Test func aPersonWithOlderWeatherToShowWaitsHalfASecondForASlot() async throws {
         let clock = ManualClock(lateEvening)
         let budget = CallBudget(.init(perMinute: 1, perChat: 0), clock: clock)
-        try await budget.acquire()
+        try await budget.acquire(person)
         // The next slot is a minute and a second after the call, 1.4 s from now.
         clock.set(lateEvening.addingTimeInterval(59.6))
-        try await CallContext.$hasLastKnown.withValue(true) {
-            await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await budget.acquire() }
-            #expect(clock.date == lateEvening.addingTimeInterval(59.6))
-            // Work due soon waits as long as ever.
-            try await CallContext.$priority.withValue(.soon) { try await budget.acquire() }
-        }
+        await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await budget.acquire(knowingTheLast(person)) }
+        #expect(clock.date == lateEvening.addingTimeInterval(59.6))
+        // Work due soon waits as long as ever.
+        try await budget.acquire(knowingTheLast(.soon))
         #expect(clock.date == lateEvening.addingTimeInterval(61))
         // 0.4 s from its slot, it waits for it.
         clock.set(lateEvening.addingTimeInterval(121.6))
-        try await CallContext.$hasLastKnown.withValue(true) { try await budget.acquire() }
+        try await budget.acquire(knowingTheLast(person))
         #expect(clock.date == lateEvening.addingTimeInterval(122))
         // With nothing to show, a person waits up to three seconds.
         clock.set(lateEvening.addingTimeInterval(181.6))
-        try await budget.acquire()
+        try await budget.acquire(person)
         #expect(clock.date == lateEvening.addingTimeInterval(183))
     }
 

@@ -7,6 +7,12 @@ import Testing
 /// Places by name kept for everyone: one call a day for a name, however it is typed.
 @Suite struct GeocodingCacheTests {
     let kazan = GeoPlace(name: "Kazan", lat: 55.79, lon: 49.12, country: "RU")
+    /// A chat's look-up that only the cache may answer.
+    static let cachedOnly = {
+        var context = CallContext.chat(1)
+        context.cachedOnly = true
+        return context
+    }()
 
     @Test func aNameTypedAgainInAnyCaseOrSpacingCostsNoCall() async throws {
         let clock = ManualClock()
@@ -17,13 +23,13 @@ import Testing
             calls.withLock { $0 += 1 }
             return [kazan]
         }
-        #expect(try await cache.places(named: "Kazan", fetch: fetch) == ([kazan], false))
-        #expect(try await cache.places(named: "  kazan ", fetch: fetch).cached)
-        #expect(try await cache.places(named: "KAZAN", fetch: fetch).places == [kazan])
+        #expect(try await cache.places(named: "Kazan", for: .chat(1), fetch: fetch) == ([kazan], false))
+        #expect(try await cache.places(named: "  kazan ", for: .chat(1), fetch: fetch).cached)
+        #expect(try await cache.places(named: "KAZAN", for: .chat(1), fetch: fetch).places == [kazan])
         #expect(calls.withLock { $0 } == 1)
         // A day later it is asked again.
         clock.advance(by: .seconds(86_400))
-        #expect(try await cache.places(named: "Kazan", fetch: fetch).cached == false)
+        #expect(try await cache.places(named: "Kazan", for: .chat(1), fetch: fetch).cached == false)
         #expect(calls.withLock { $0 } == 2)
     }
 
@@ -35,16 +41,16 @@ import Testing
             calls.withLock { $0 += 1 }
             return []
         }
-        _ = try await cache.places(named: "Асдфгх", fetch: nothing)
-        #expect(try await cache.places(named: "асдфгх", fetch: nothing).cached)
+        _ = try await cache.places(named: "Асдфгх", for: .chat(1), fetch: nothing)
+        #expect(try await cache.places(named: "асдфгх", for: .chat(1), fetch: nothing).cached)
         clock.advance(by: .seconds(3600))
-        #expect(try await cache.places(named: "асдфгх", fetch: nothing).cached == false)
+        #expect(try await cache.places(named: "асдфгх", for: .chat(1), fetch: nothing).cached == false)
         #expect(calls.withLock { $0 } == 2)
 
         struct Outage: Error {}
-        await #expect(throws: Outage.self) { try await cache.places(named: "Уфа") { throw Outage() } }
+        await #expect(throws: Outage.self) { try await cache.places(named: "Уфа", for: .chat(1)) { throw Outage() } }
         let kazan = kazan
-        #expect(try await cache.places(named: "Уфа") { [kazan] }.cached == false)
+        #expect(try await cache.places(named: "Уфа", for: .chat(1)) { [kazan] }.cached == false)
     }
 
     @Test func lookUpsOfOneNameAtOnceShareOneCall() async throws {
@@ -57,7 +63,7 @@ import Testing
             return [kazan]
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<10 { group.addTask { _ = try await cache.places(named: "Kazan", fetch: fetch) } }
+            for _ in 0..<10 { group.addTask { _ = try await cache.places(named: "Kazan", for: .chat(1), fetch: fetch) } }
             try await group.waitForAll()
         }
         #expect(calls.withLock { $0 } == 1)
@@ -71,17 +77,17 @@ import Testing
             calls.withLock { $0 += 1 }
             return [kazan]
         }
-        #expect(try await cache.places(atLatitude: 55.7912, longitude: 49.1234, fetch: fetch).cached == false)
+        #expect(try await cache.places(atLatitude: 55.7912, longitude: 49.1234, for: .chat(1), fetch: fetch).cached == false)
         // A few hundred metres away: the same place, no call.
-        #expect(try await cache.places(atLatitude: 55.7881, longitude: 49.1199, fetch: fetch) == ([kazan], true))
-        #expect(try await cache.places(atLatitude: 55.80, longitude: 49.12, fetch: fetch).cached == false)
+        #expect(try await cache.places(atLatitude: 55.7881, longitude: 49.1199, for: .chat(1), fetch: fetch) == ([kazan], true))
+        #expect(try await cache.places(atLatitude: 55.80, longitude: 49.12, for: .chat(1), fetch: fetch).cached == false)
         #expect(calls.withLock { $0 } == 2)
         // A point is never taken for a name, nor a name for a point.
-        #expect(try await cache.places(named: "55.79 49.12", fetch: { [] }).places.isEmpty)
+        #expect(try await cache.places(named: "55.79 49.12", for: .chat(1), fetch: { [] }).places.isEmpty)
 
         // A place found by name is known again by its point, to four decimals, and by nothing nearer.
         let ufa = GeoPlace(name: "Ufa", lat: 54.734_79, lon: 55.957_83, country: "RU")
-        _ = try await cache.places(named: "Уфа") { [ufa] }
+        _ = try await cache.places(named: "Уфа", for: .chat(1)) { [ufa] }
         #expect(await cache.place(atLatitude: 54.7348, longitude: 55.9578) == ufa)
         #expect(await cache.place(atLatitude: 54.7350, longitude: 55.9578) == nil)
     }
@@ -95,11 +101,11 @@ import Testing
             return [kazan]
         }
         await #expect(throws: NotCached.self) {
-            try await CallContext.$cachedOnly.withValue(true) { try await cache.places(named: "Kazan", fetch: fetch) }
+            try await cache.places(named: "Kazan", for: Self.cachedOnly, fetch: fetch)
         }
         #expect(calls.withLock { $0 } == 0)
-        _ = try await cache.places(named: "Kazan", fetch: fetch)
-        let kept = try await CallContext.$cachedOnly.withValue(true) { try await cache.places(named: "kazan", fetch: fetch) }
+        _ = try await cache.places(named: "Kazan", for: .chat(1), fetch: fetch)
+        let kept = try await cache.places(named: "kazan", for: Self.cachedOnly, fetch: fetch)
         #expect(kept == ([kazan], true) && calls.withLock { $0 } == 1)
     }
 }

@@ -15,7 +15,7 @@ import WeatherBotTesting
     @Test func directGeocodingReadsLocalNamesAndToleratesMissingOnes() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("geo-direct-paris") }
         defer { Task { await server.shutdown() } }
-        let places = try await client(server).geocode("Paris")
+        let places = try await client(server).geocode("Paris", for: .chat(1))
         #expect(places.count == 3)
         #expect(places[0].name(in: "ru") == "Париж")
         #expect(places[0].name(in: "ascii") == "Paris")
@@ -33,7 +33,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
         defer { Task { await server.shutdown() } }
         for name in ["C++", "Санкт-Петербург", "a&b=c", "Saint-Étienne #1", "100% "] {
-            _ = try await client(server).geocode(name)
+            _ = try await client(server).geocode(name, for: .chat(1))
             #expect(server.requests.last?.query["q"] == name)
         }
     }
@@ -41,14 +41,14 @@ import WeatherBotTesting
     @Test func theOpenSeaIsAnEmptyList() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
         defer { Task { await server.shutdown() } }
-        #expect(try await client(server).reverseGeocode(latitude: 0, longitude: -30).isEmpty)
+        #expect(try await client(server).reverseGeocode(latitude: 0, longitude: -30, for: .chat(1)).isEmpty)
         #expect(server.requests.first?.query["lat"] == "0.0000")
     }
 
     @Test func oneCallDecodesNowHoursDaysAndAlerts() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("onecall-kazan-ru") }
         defer { Task { await server.shutdown() } }
-        let forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        let forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru", for: .chat(1))
         #expect(forecast.source == .oneCall)
         #expect(forecast.hourlyStep == 1)
         #expect(forecast.timeZone == .identifier("Europe/Moscow"))
@@ -95,7 +95,7 @@ import WeatherBotTesting
         let server = try await Self.freePlanOnly()
         defer { Task { await server.shutdown() } }
         let client = client(server)
-        let forecast = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        let forecast = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1))
         #expect(forecast.source == .freePlan)
         #expect(forecast.hourlyStep == 3)
         #expect(forecast.timeZone == .offset(seconds: 14400))
@@ -111,7 +111,7 @@ import WeatherBotTesting
         #expect(first.precipitationChance == 0.4)
         #expect(client.isOneCallUnavailable)
 
-        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1))
         let paths = server.requests.map(\.path)
         #expect(paths.filter { $0 == "/data/3.0/onecall" }.count == 1)
         #expect(paths.filter { $0 == "/data/2.5/forecast" }.count == 2)
@@ -125,9 +125,9 @@ import WeatherBotTesting
         let client = OpenWeatherClient(
             apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: CallBudget(.init(perMinute: 4, perChat: 0)))
         // One Call refused (one slot), then the pair (two more): one slot is left.
-        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1))
         #expect(client.budget?.lastMinute == [.onecall: 1, .weather: 1, .forecast: 1])
-        await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en") }
+        await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1)) }
         #expect(server.requests.map(\.path).filter { $0.hasPrefix("/data/2.5") }.count == 2)
     }
 
@@ -138,8 +138,8 @@ import WeatherBotTesting
         }
         defer { Task { await server.shutdown() } }
         let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), fallbackMemory: .zero)
-        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
-        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en")
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1))
+        _ = try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1))
         #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2)
     }
 
@@ -155,7 +155,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in LoopbackResponse(status: status, body: Data(body.utf8)) }
         defer { Task { await server.shutdown() } }
         let error = await #expect(throws: OpenWeatherError.self) {
-            try await client(server).forecast(latitude: 1, longitude: 2, language: "ru")
+            try await client(server).forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1))
         }
         #expect(error?.code == code)
         #expect(error?.description.contains(Self.key) == false)
@@ -181,13 +181,13 @@ import WeatherBotTesting
     @Test func theUVIndexIsReadNowAndForEachDayAndAnImpossibleOneIsNone() async throws {
         var body = try Self.oneCall(setting: ["current", "uvi"], to: 6.3)
         var server = try await LoopbackServer { [body] _ in LoopbackResponse(body: body) }
-        var forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        var forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru", for: .chat(1))
         #expect(forecast.current.uvIndex == 6.3)
         #expect(forecast.daily.map(\.uvIndex) == [0.3, 0.5])
         await server.shutdown()
         body = try Self.oneCall(setting: ["current", "uvi"], to: -1)
         server = try await LoopbackServer { [body] _ in LoopbackResponse(body: body) }
-        forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        forecast = try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru", for: .chat(1))
         #expect(forecast.current.uvIndex == nil)
         await server.shutdown()
     }
@@ -209,9 +209,9 @@ import WeatherBotTesting
             return LoopbackResponse(body: request.path.hasSuffix("/forecast") ? forecast : now)
         }
         defer { Task { await server.shutdown() } }
-        let current = try await client(server).airQuality(latitude: 50, longitude: 50)
+        let current = try await client(server).airQuality(latitude: 50, longitude: 50, for: .chat(1))
         #expect(current == [AirQuality(index: 1, pm25: 5.36, time: Date(timeIntervalSince1970: 1_748_505_600))])
-        let hours = try await client(server).airQuality(latitude: 50, longitude: 50, forecast: true)
+        let hours = try await client(server).airQuality(latitude: 50, longitude: 50, forecast: true, for: .chat(1))
         #expect(hours.map(\.index) == [2, 4])
         #expect(hours.map(\.pm25) == [nil, 61.9])
         #expect(paths.withLock { $0 } == ["/data/2.5/air_pollution", "/data/2.5/air_pollution/forecast"])
@@ -234,7 +234,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in LoopbackResponse(body: body) }
         defer { Task { await server.shutdown() } }
         let error = await #expect(throws: OpenWeatherError.self) {
-            try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+            try await client(server).forecast(latitude: 55.79, longitude: 49.12, language: "ru", for: .chat(1))
         }
         #expect(error?.code == .undecodable)
         #expect(error?.message.contains("impossible") == true && error?.message.contains(path.last!) == true, "\(error?.message ?? "")")
@@ -242,13 +242,13 @@ import WeatherBotTesting
         let fine = try Self.oneCall(setting: path, to: path.last == "pop" ? 0.5 : 3)
         let fineServer = try await LoopbackServer { _ in LoopbackResponse(body: fine) }
         defer { Task { await fineServer.shutdown() } }
-        _ = try await client(fineServer).forecast(latitude: 55.79, longitude: 49.12, language: "ru")
+        _ = try await client(fineServer).forecast(latitude: 55.79, longitude: 49.12, language: "ru", for: .chat(1))
     }
 
     @Test func aPlaceAtAnImpossiblePointIsAnError() async throws {
         let server = try await LoopbackServer { _ in .json([["name": "Nowhere", "lat": 1000.0, "lon": 10.0, "country": "XX"]]) }
         defer { Task { await server.shutdown() } }
-        let error = await #expect(throws: OpenWeatherError.self) { try await client(server).geocode("Nowhere") }
+        let error = await #expect(throws: OpenWeatherError.self) { try await client(server).geocode("Nowhere", for: .chat(1)) }
         #expect(error?.code == .undecodable)
     }
 
@@ -258,7 +258,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in LoopbackResponse(status: 500, body: body) }
         defer { Task { await server.shutdown() } }
         let error = await #expect(throws: OpenWeatherError.self) {
-            try await client(server).forecast(latitude: 1, longitude: 2, language: "ru")
+            try await client(server).forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1))
         }
         let text = error.map { "\($0) \($0.message)" } ?? ""
         // Not even in part where the message is cut short.
@@ -271,13 +271,13 @@ import WeatherBotTesting
         defer { Task { await server.shutdown() } }
         let paused = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .seconds(60))
         for _ in 0..<5 {
-            let error = await #expect(throws: OpenWeatherError.self) { try await paused.geocode("Казань") }
+            let error = await #expect(throws: OpenWeatherError.self) { try await paused.geocode("Казань", for: .chat(1)) }
             #expect(error?.code == .rateLimited)
         }
         #expect(server.requests.count == 1)
         let brief = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .zero)
-        _ = try? await brief.geocode("Казань")
-        _ = try? await brief.geocode("Казань")
+        _ = try? await brief.geocode("Казань", for: .chat(1))
+        _ = try? await brief.geocode("Казань", for: .chat(1))
         #expect(server.requests.count == 3)
     }
 
@@ -294,10 +294,10 @@ import WeatherBotTesting
         }
         defer { Task { await server.shutdown() } }
         let client = client(server)
-        #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en").source == .freePlan)
+        #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1)).source == .freePlan)
         #expect(client.isOneCallUnavailable)
-        #expect(try await client.geocode("Paris").isEmpty == false)
-        #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "ru").source == .freePlan)
+        #expect(try await client.geocode("Paris", for: .chat(1)).isEmpty == false)
+        #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "ru", for: .chat(1)).source == .freePlan)
         #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
     }
 
@@ -306,10 +306,10 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
         defer { Task { await server.shutdown() } }
         let client = client(server)
-        let error = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 1, longitude: 2, language: "ru") }
+        let error = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1)) }
         #expect(error?.code == .rateLimited)
         #expect(!client.isOneCallUnavailable)
-        _ = try? await client.geocode("Казань")
+        _ = try? await client.geocode("Казань", for: .chat(1))
         // One Call, then the free plan's two; the geocoding after them is not sent.
         #expect(server.requests.count == 3)
     }
@@ -333,7 +333,7 @@ import WeatherBotTesting
             for _ in 0..<12 {
                 group.addTask {
                     do {
-                        _ = try await client.geocode("Paris")
+                        _ = try await client.geocode("Paris", for: .chat(1))
                         return nil
                     } catch {
                         return (error as? OpenWeatherError)?.code
@@ -352,7 +352,7 @@ import WeatherBotTesting
         let server = try await LoopbackServer { _ in Fixture.response("geo-reverse-open-sea") }
         let client = client(server)
         await server.shutdown()
-        let error = await #expect(throws: OpenWeatherError.self) { try await client.reverseGeocode(latitude: 1, longitude: 2) }
+        let error = await #expect(throws: OpenWeatherError.self) { try await client.reverseGeocode(latitude: 1, longitude: 2, for: .chat(1)) }
         #expect(error?.code == .network)
         #expect(error?.description.contains(Self.key) == false)
     }

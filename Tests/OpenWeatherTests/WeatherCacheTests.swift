@@ -13,6 +13,13 @@ import WeatherBotTesting
             time: Date(timeIntervalSince1970: 1_763_730_000), temperature: 1, feelsLike: -3, clouds: 100, humidity: 93,
             pressure: 1009, windSpeed: 5, windDegrees: 225, condition: Condition(description: "снег", icon: "13n")))
 
+    /// A chat's look-up that only the cache may answer.
+    static let cachedOnly = {
+        var context = CallContext.chat(1)
+        context.cachedOnly = true
+        return context
+    }()
+
     @Test func concurrentRequestsForOnePlaceShareOneHTTPCall() async throws {
         let server = try await LoopbackServer { _ in
             try? await Task.sleep(for: .milliseconds(200))
@@ -20,14 +27,14 @@ import WeatherBotTesting
         }
         defer { Task { await server.shutdown() } }
         let client = OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: NIOHTTPTransport())
-        let cache = WeatherCache { latitude, longitude, language in
-            try await client.forecast(latitude: latitude, longitude: longitude, language: language)
+        let cache = WeatherCache { latitude, longitude, language, context in
+            try await client.forecast(latitude: latitude, longitude: longitude, language: language, for: context)
         }
         // 50 requests within about 1 km of each other, all at once.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<50 {
                 group.addTask {
-                    let entry = try await cache.forecast(latitude: 55.7887 + Double(index % 5) * 0.0005, longitude: 49.1221, language: "ru")
+                    let entry = try await cache.forecast(latitude: 55.7887 + Double(index % 5) * 0.0005, longitude: 49.1221, language: "ru", for: .chat(1))
                     #expect(entry.forecast.current.condition.description == "снег")
                 }
             }
@@ -39,50 +46,50 @@ import WeatherBotTesting
 
     @Test func askedOnlyForWhatIsKeptItStartsNoFetchButJoinsOneUnderWay() async throws {
         let calls = Mutex(0)
-        let cache = WeatherCache(clock: ManualClock()) { _, _, _ in
+        let cache = WeatherCache(clock: ManualClock()) { _, _, _, _ in
             calls.withLock { $0 += 1 }
             try await Task.sleep(for: .milliseconds(200))
             return Self.sample
         }
         await #expect(throws: NotCached.self) {
-            try await CallContext.$cachedOnly.withValue(true) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+            try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: Self.cachedOnly)
         }
         #expect(calls.withLock { $0 } == 0)
         // Someone's fetch under way answers it too; then the entry does, without a call.
-        async let fetched = cache.forecast(latitude: 55.79, longitude: 49.12, language: "en")
+        async let fetched = cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: .chat(1))
         try await Task.sleep(for: .milliseconds(50))
-        let joined = try await CallContext.$cachedOnly.withValue(true) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        let joined = try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: Self.cachedOnly)
         _ = try await fetched
-        _ = try await CallContext.$cachedOnly.withValue(true) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        _ = try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: Self.cachedOnly)
         #expect(joined.forecast == Self.sample && calls.withLock { $0 } == 1)
     }
 
     @Test func entriesStayFreshForTenMinutesThenAreFetchedAgain() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let calls = Mutex(0)
-        let cache = WeatherCache(clock: clock) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _, _ in
             calls.withLock { $0 += 1 }
             return Self.sample
         }
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         clock.advance(by: .seconds(599))
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         #expect(calls.withLock { $0 } == 1)
         // Another language or a place 2 km away is another entry.
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en")
-        _ = try await cache.forecast(latitude: 55.77, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en", for: .chat(1))
+        _ = try await cache.forecast(latitude: 55.77, longitude: 37.62, language: "ru", for: .chat(1))
         #expect(calls.withLock { $0 } == 3)
         clock.advance(by: .seconds(2))
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         #expect(calls.withLock { $0 } == 4)
         // «Обновить» fetches even a fresh entry, once it is a minute old; pressed again at once, it
         // costs nothing.
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true, for: .chat(1))
         #expect(calls.withLock { $0 } == 4)
         clock.advance(by: .seconds(60))
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true, for: .chat(1))
         #expect(calls.withLock { $0 } == 5)
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true)
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", refresh: true, for: .chat(1))
         #expect(calls.withLock { $0 } == 5)
     }
 
@@ -91,22 +98,22 @@ import WeatherBotTesting
     @Test func watchersHearOfEachFetchOnceAndOfNoCacheHit() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let failing = Mutex(false)
-        let cache = WeatherCache(clock: clock) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _, _ in
             try await Task.sleep(for: .milliseconds(50))
             if failing.withLock({ $0 }) { throw OpenWeatherError(code: .server(503), endpoint: "/data/3.0/onecall", message: "") }
             return Self.sample
         }
         var heard = cache.fetched().makeAsyncIterator()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<10 { group.addTask { _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en") } }
+            for _ in 0..<10 { group.addTask { _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en", for: .chat(1)) } }
             try await group.waitForAll()
         }
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en", for: .chat(1))
         clock.advance(by: .seconds(601))
         failing.withLock { $0 = true }
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "en", for: .chat(1))
         failing.withLock { $0 = false }
-        _ = try await cache.forecast(latitude: 55.77, longitude: 37.62, language: "en")
+        _ = try await cache.forecast(latitude: 55.77, longitude: 37.62, language: "en", for: .chat(1))
         let first = await heard.next()
         let second = await heard.next()
         #expect(first == FetchedForecast(latitude: 55.75, longitude: 37.62, fetchedAt: Date(timeIntervalSince1970: 1_763_730_000)))
@@ -116,20 +123,20 @@ import WeatherBotTesting
     @Test func aFailedRefreshServesTheStaleEntryForUpToThreeHours() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let failing = Mutex(false)
-        let cache = WeatherCache(clock: clock) { _, _, _ in
+        let cache = WeatherCache(clock: clock) { _, _, _, _ in
             if failing.withLock({ $0 }) { throw OpenWeatherError(code: .server(503), endpoint: "/data/3.0/onecall", message: "") }
             return Self.sample
         }
-        let fresh = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        let fresh = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         #expect(!fresh.isStale)
         failing.withLock { $0 = true }
         clock.advance(by: .seconds(3600))
-        let stale = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        let stale = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         #expect(stale.isStale)
         #expect(stale.fetchedAt == fresh.fetchedAt)
         clock.advance(by: .seconds(2 * 3600 + 1))
         await #expect(throws: OpenWeatherError.self) {
-            try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+            try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         }
     }
 
@@ -138,22 +145,22 @@ import WeatherBotTesting
     @Test func aFetchKnowsWhetherThereIsOlderWeatherToShow() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_763_730_000))
         let seen = Mutex<[Bool]>([])
-        let cache = WeatherCache(clock: clock) { _, _, _ in
-            seen.withLock { $0.append(CallContext.hasLastKnown) }
+        let cache = WeatherCache(clock: clock) { _, _, _, context in
+            seen.withLock { $0.append(context.hasLastKnown) }
             return Self.sample
         }
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         clock.advance(by: .seconds(601))
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         clock.advance(by: .seconds(3 * 3600))
-        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru")
+        _ = try await cache.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
         #expect(seen.withLock { $0 } == [false, true, false])
     }
 
     @Test func memoryIsBounded() async throws {
-        let cache = WeatherCache(capacity: 100) { _, _, _ in Self.sample }
+        let cache = WeatherCache(capacity: 100) { _, _, _, _ in Self.sample }
         for index in 0..<1000 {
-            _ = try await cache.forecast(latitude: Double(index) * 0.1, longitude: 0, language: "ru")
+            _ = try await cache.forecast(latitude: Double(index) * 0.1, longitude: 0, language: "ru", for: .chat(1))
         }
         #expect(await cache.count <= 100)
     }
@@ -202,15 +209,15 @@ import WeatherBotTesting
         let budget = CallBudget(.init(perMinute: 10, perChat: 0), clock: clock)
         for _ in 0..<8 { #expect(budget.decide(.soon, chat: nil, at: start) == .go) }
         let shared = Locked<SharedPriority?>(nil)
-        let cache = WeatherCache(clock: clock) { _, _, _ in
-            shared.withLock { $0 = CallContext.shared }
-            try await budget.acquire(for: .onecall)
+        let cache = WeatherCache(clock: clock) { _, _, _, context in
+            shared.withLock { $0 = context.shared }
+            try await budget.acquire(context, for: .onecall)
             return WeatherCacheTests.sample
         }
-        let ahead = Task { try await CallContext.$priority.withValue(.soon) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") } }
+        let ahead = Task { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: .soon) }
         try await eventually("the fetch ahead waits for its slot") { clock.sleepers == 1 }
         #expect(shared.withLock { $0?.priority } == .soon)
-        let asked = Task { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") }
+        let asked = Task { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: .chat(1)) }
         try await eventually("the user's request joins it") { shared.withLock { $0?.priority } == .interactive }
         // Every sleep is let go from now on: without the raise, the slot would be a minute away.
         let releasing = Task {
@@ -227,20 +234,46 @@ import WeatherBotTesting
         #expect(budget.lastMinute == [.other: 8, .onecall: 1])
     }
 
-    /// The bot stops while a fetch ahead waits for its slot: the fetch is cancelled with those
-    /// waiting for it, rather than holding the stop up for its minute.
-    @Test func aFetchWaitingForItsSlotEndsWhenEveryoneWaitingForItIsCancelled() async throws {
+    /// The bot stops while a fetch ahead waits for its slot: its caller stops waiting at once,
+    /// rather than holding the stop up for its minute, and the cache's owner ends the fetch.
+    @Test func aCancelledCallerStopsWaitingAtOnceAndTheOwnerEndsTheFetch() async throws {
         let budget = CallBudget(.init(perMinute: 1, perChat: 0))
         #expect(budget.decide(.soon, chat: nil, at: Date()) == .go)
-        let cache = WeatherCache { _, _, _ in
-            try await budget.acquire(for: .onecall)
+        let cache = WeatherCache { _, _, _, context in
+            try await budget.acquire(context, for: .onecall)
             return WeatherCacheTests.sample
         }
-        let waiting = Task { try await CallContext.$priority.withValue(.soon) { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en") } }
+        let waiting = Task { try await cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: .soon) }
         try await Task.sleep(for: .milliseconds(200))
+        let cancelled = ContinuousClock.now
         waiting.cancel()
-        // Without the cancelling, the slot would come in a minute and the forecast with it.
-        await #expect(throws: CallBudget.Refused(refusal: .minute)) { try await waiting.value }
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        // Without the owner's cancelling, the slot would come in a minute and the forecast with it.
+        cache.cancelFetches()
+        try await Task.sleep(for: .milliseconds(200))
         #expect(budget.lastMinute.values.reduce(0, +) == 1)
+        #expect(await cache.count == 0)
+    }
+
+    /// Who pays for a fetch several ask for is whoever started it: scheduled work a person joins
+    /// stays scheduled work's (the person's chat is not charged for it), and a person's fetch
+    /// that scheduled work joins stays the person's. Background work never takes a chat's share.
+    @Test func aSharedFetchIsPaidByWhoStartedIt() async throws {
+        let paid = Locked<[Int64?]>([])
+        let cache = WeatherCache(clock: ManualClock()) { _, _, _, context in
+            paid.withLock { $0.append(context.chatID) }
+            try await Task.sleep(for: .milliseconds(200))
+            return WeatherCacheTests.sample
+        }
+        async let ahead = cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: .background)
+        try await Task.sleep(for: .milliseconds(50))
+        async let person = cache.forecast(latitude: 55.79, longitude: 49.12, language: "en", for: .chat(5))
+        _ = try await (ahead, person)
+        async let card = cache.forecast(latitude: 54.18, longitude: 45.17, language: "en", for: .chat(6))
+        try await Task.sleep(for: .milliseconds(50))
+        async let notice = cache.forecast(latitude: 54.18, longitude: 45.17, language: "en", for: .background)
+        _ = try await (card, notice)
+        #expect(paid.withLock { $0 } == [nil, 6])
     }
 }

@@ -16,8 +16,16 @@ import WeatherChart
         static let fetchedAt = Date(timeIntervalSince1970: 1_795_777_500)  // 2026-11-27 11:05 UTC
         /// How many coming calls fail.
         let failures = Mutex(0)
+        /// Who paid for each call: the chat and the priority.
+        let paid = Mutex<[Paid]>([])
 
-        func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        struct Paid: Hashable {
+            var chat: Int64?
+            var priority: CallPriority
+        }
+
+        func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
+            paid.withLock { $0.append(Paid(chat: context.chatID, priority: context.priority)) }
             let fails = failures.withLock { failures in
                 defer { failures = max(failures - 1, 0) }
                 return failures > 0
@@ -82,13 +90,30 @@ import WeatherChart
         }
     }
 
+    /// A chart's forecast (read again from the cache, fetched again when it left it) is paid by
+    /// whom the photo is sent for: the chat a chart answers, counted in its share; scheduled work
+    /// for a daily forecast's chart, sent unasked. Never someone waiting that no chat pays for.
+    @Test func aChartsForecastIsPaidByWhomItIsSentFor() async throws {
+        let weather = Weather()
+        let photos = ChartPhotos(weather: weather, logger: Logger(label: "test"))
+        let calls = Calls()
+        func queued(_ chart: ChartRequest, lane: OutboxLane) -> QueuedReply {
+            QueuedReply(id: 1, chatID: 7, lane: lane, request: Reply.chart(chart, caption: "", keyboard: nil).request(chatID: 7))
+        }
+        let answer = queued(Self.chart(), lane: .interactive)
+        let daily = queued(Self.chart(.week), lane: .bulk)
+        _ = try await photos.send(try #require(answer.request.photo), for: OutboxSender.calls(for: answer), with: calls.call)
+        _ = try await photos.send(try #require(daily.request.photo), for: OutboxSender.calls(for: daily), with: calls.call)
+        #expect(weather.paid.withLock { $0 } == [Weather.Paid(chat: 7, priority: .interactive), Weather.Paid(chat: nil, priority: .soon)])
+    }
+
     @Test func manyChatsAskingAtOnceCostOneDrawingAndOneUpload() async throws {
         let photos = ChartPhotos(weather: Weather(), logger: Logger(label: "test"))
         let calls = Calls()
         let name = Self.chart().encoded
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
-                group.addTask { _ = try? await photos.send(name, with: calls.call) }
+                group.addTask { _ = try? await photos.send(name, for: .chat(7), with: calls.call) }
             }
         }
         #expect(await photos.renders == 1)
@@ -96,8 +121,8 @@ import WeatherChart
         #expect(calls.uploads.withLock(\.count) == 1)
         #expect(calls.byFileID.withLock { $0 } == Array(repeating: "file-1", count: 19))
         // The week, or the same chart in English, is another picture.
-        _ = try await photos.send(Self.chart(.week).encoded, with: calls.call)
-        _ = try await photos.send(Self.chart(.hours, .en).encoded, with: calls.call)
+        _ = try await photos.send(Self.chart(.week).encoded, for: .chat(7), with: calls.call)
+        _ = try await photos.send(Self.chart(.hours, .en).encoded, for: .chat(7), with: calls.call)
         #expect(await photos.uploads == 3)
     }
 
@@ -126,7 +151,7 @@ import WeatherChart
         return await withTaskGroup(of: Result<SentPhoto, any Error>.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    do { return .success(try await photos.send(name, with: telegram.call)) } catch { return .failure(error) }
+                    do { return .success(try await photos.send(name, for: .chat(7), with: telegram.call)) } catch { return .failure(error) }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -171,11 +196,11 @@ import WeatherChart
         let photos = ChartPhotos(weather: Weather(), logger: Logger(label: "test"), capacity: 2)
         let calls = Calls()
         let names = [Self.chart(.hours, .ru), Self.chart(.week, .ru), Self.chart(.hours, .en)].map(\.encoded)
-        for name in names { _ = try await photos.send(name, with: calls.call) }
-        _ = try await photos.send(names[2], with: calls.call)
-        _ = try await photos.send(names[1], with: calls.call)
+        for name in names { _ = try await photos.send(name, for: .chat(7), with: calls.call) }
+        _ = try await photos.send(names[2], for: .chat(7), with: calls.call)
+        _ = try await photos.send(names[1], for: .chat(7), with: calls.call)
         #expect(calls.uploads.withLock(\.count) == 3)
-        _ = try await photos.send(names[0], with: calls.call)
+        _ = try await photos.send(names[0], for: .chat(7), with: calls.call)
         #expect(calls.uploads.withLock(\.count) == 4)
     }
 
@@ -187,9 +212,9 @@ import WeatherChart
             throw TelegramError(code: .api(429), method: "sendPhoto", description: "Too Many Requests: retry after 1")
         }
         let name = Self.chart().encoded
-        for _ in 0..<3 { await #expect(throws: TelegramError.self) { try await photos.send(name, with: failing) } }
+        for _ in 0..<3 { await #expect(throws: TelegramError.self) { try await photos.send(name, for: .chat(7), with: failing) } }
         let calls = Calls()
-        _ = try await photos.send(name, with: calls.call)
+        _ = try await photos.send(name, for: .chat(7), with: calls.call)
         #expect(await photos.renders == 1)
         #expect(await photos.uploads == 4)
         #expect(calls.uploads.withLock(\.count) == 1)
@@ -202,12 +227,12 @@ import WeatherChart
         weather.failures.withLock { $0 = 1 }
         let photos = ChartPhotos(weather: weather, logger: Logger(label: "test"))
         let calls = Calls()
-        await #expect(throws: PhotoUnavailable.self) { try await photos.send(Self.chart().encoded, with: calls.call) }
+        await #expect(throws: PhotoUnavailable.self) { try await photos.send(Self.chart().encoded, for: .chat(7), with: calls.call) }
         #expect(calls.uploads.withLock(\.count) == 0)
-        _ = try await photos.send(Self.chart().encoded, with: calls.call)
+        _ = try await photos.send(Self.chart().encoded, for: .chat(7), with: calls.call)
         #expect(calls.uploads.withLock(\.count) == 1)
         do {
-            _ = try await photos.send("not a chart", with: calls.call)
+            _ = try await photos.send("not a chart", for: .chat(7), with: calls.call)
             Issue.record("a name that is not a chart was sent")
         } catch let error as PhotoUnavailable {
             #expect(error.isPermanent)

@@ -30,7 +30,7 @@ import WeatherBotTesting
         let calls = Mutex(0)
         let warming: Double
         init(warming: Double = 0) { self.warming = warming }
-        func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
             calls.withLock { $0 += 1 }
             let condition = Condition(description: "ясно", icon: "01d")
             let days = (0..<8).map { index -> DailyForecast in

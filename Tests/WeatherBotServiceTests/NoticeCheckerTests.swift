@@ -30,12 +30,12 @@ import WeatherBotStore
             (feed, tell) = AsyncStream.makeStream(of: FetchedForecast.self)
         }
 
-        func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
+        func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
             calls.withLock { $0 += 1 }
             return held.withLock { $0 }
         }
 
-        func weather(at place: Place, language: Language, fetchedAfter date: Date) async throws -> WeatherReport {
+        func weather(at place: Place, language: Language, fetchedAfter date: Date, for context: CallContext) async throws -> WeatherReport {
             let report = held.withLock { $0 }
             if report.fetchedAt <= date { calls.withLock { $0 += 1 } }
             return report

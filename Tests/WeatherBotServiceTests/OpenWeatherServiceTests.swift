@@ -48,8 +48,8 @@ import WeatherBotTesting
         let service = OpenWeatherService(
             client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: CountingTransport(NIOHTTPTransport(), metrics: metrics, openWeather: true)),
             logger: CapturedLog().logger(), metrics: metrics)
-        for name in ["Казань", "Уфа", "Пермь"] { _ = try? await service.places(named: name, language: .ru) }
-        _ = try? await service.weather(at: Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96), language: .ru, refresh: false)
+        for name in ["Казань", "Уфа", "Пермь"] { _ = try? await service.places(named: name, language: .ru, for: .chat(5)) }
+        _ = try? await service.weather(at: Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96), language: .ru, refresh: false, for: .chat(5))
         let counted = prometheusSamples(registry.emitToString())
         #expect(requests.withLock { $0 } == 1)
         #expect(counted[#"weatherbot_openweather_requests_total{endpoint="geocode"}"#] == 1, "\(counted)")
@@ -114,20 +114,18 @@ import WeatherBotTesting
             clock: clock, logger: CapturedLog().logger(), airPatience: .seconds(30))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
         let nearby = Place(name: "Kazan, Kremlin", latitude: 55.7912, longitude: 49.1201)
-        await CallContext.$chatID.withValue(5) {
-            async let first = service.airQuality(at: kazan)
-            async let second = service.airQuality(at: nearby)
-            let (one, other) = await (first, second)
-            #expect(one?.index == 2 && other?.index == 2)
-            #expect(openWeather.airCalls == 1)
-            #expect(await service.airForecast(at: kazan)?.count == 96)
-            #expect(openWeather.airCalls == 2)
-            // Half an hour later, failing: nothing, and no chat told of anything.
-            clock.advance(by: .seconds(1801))
-            openWeather.setAir(nil)
-            #expect(await service.airQuality(at: kazan) == nil)
-            #expect(!budget.wasTold(5, of: .minute))
-        }
+        async let first = service.airQuality(at: kazan, for: .chat(5))
+        async let second = service.airQuality(at: nearby, for: .chat(5))
+        let (one, other) = await (first, second)
+        #expect(one?.index == 2 && other?.index == 2)
+        #expect(openWeather.airCalls == 1)
+        #expect(await service.airForecast(at: kazan, for: .chat(5))?.count == 96)
+        #expect(openWeather.airCalls == 2)
+        // Half an hour later, failing: nothing, and no chat told of anything.
+        clock.advance(by: .seconds(1801))
+        openWeather.setAir(nil)
+        #expect(await service.airQuality(at: kazan, for: .chat(5)) == nil)
+        #expect(!budget.wasTold(5, of: .minute))
     }
 
     /// A slow air answer is given up on within the patience, and kept when it comes.
@@ -140,12 +138,12 @@ import WeatherBotTesting
             logger: CapturedLog().logger(), airPatience: .milliseconds(300))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
         let asked = ContinuousClock.now
-        #expect(await service.airQuality(at: kazan) == nil)
+        #expect(await service.airQuality(at: kazan, for: .chat(5)) == nil)
         #expect(ContinuousClock.now - asked < .seconds(4))
         // The call went on: once it came, the next look finds it kept, without another call.
         try await Task.sleep(for: .seconds(6))
         openWeather.setAir(nil)
-        #expect(await service.airQuality(at: kazan)?.index == 5)
+        #expect(await service.airQuality(at: kazan, for: .chat(5))?.index == 5)
         #expect(openWeather.airCalls == 1)
     }
 
@@ -161,22 +159,26 @@ import WeatherBotTesting
             clock: clock, logger: CapturedLog().logger())
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
         let ufa = Place(name: "Ufa", localNames: ["ru": "Уфа"], country: "RU", latitude: 54.73, longitude: 55.96)
-        try await CallContext.$chatID.withValue(5) {
-            _ = try await service.weather(at: kazan, language: Language.ru, refresh: false)
-            clock.advance(by: .seconds(601))
-            _ = try await service.weather(at: ufa, language: .ru, refresh: false)
-            // The minute is spent: Kazan's weather of ten minutes ago stands in, and nothing is told.
-            #expect(try await service.weather(at: kazan, language: .ru, refresh: false).isStale)
-            #expect(!budget.wasTold(5, of: .minute))
-            // A search has nothing to stand in: its refusal reaches the chat, which is told now.
-            await #expect(throws: OpenWeatherError.self) { try await service.places(named: "Пермь", language: .ru) }
-            #expect(budget.wasTold(5, of: .minute))
-            do {
-                _ = try await service.places(named: "Самара", language: .ru)
-                Issue.record("a search over the budget was made")
-            } catch let error as OpenWeatherError {
-                #expect(error.chatToldAlready)
-            }
+        let chat = CallContext.chat(5)
+        _ = try await service.weather(at: kazan, language: Language.ru, refresh: false, for: chat)
+        clock.advance(by: .seconds(601))
+        _ = try await service.weather(at: ufa, language: .ru, refresh: false, for: chat)
+        // The minute is spent: Kazan's weather of ten minutes ago stands in, and nothing is told.
+        #expect(try await service.weather(at: kazan, language: .ru, refresh: false, for: chat).isStale)
+        #expect(!budget.wasTold(5, of: .minute))
+        // Nor is a refusal of a look-up whose refusal is not shown (an inline answer's).
+        var inline = chat
+        inline.refusalsShown = false
+        await #expect(throws: OpenWeatherError.self) { try await service.places(named: "Пермь", language: .ru, for: inline) }
+        #expect(!budget.wasTold(5, of: .minute))
+        // A search has nothing to stand in: its refusal reaches the chat, which is told now.
+        await #expect(throws: OpenWeatherError.self) { try await service.places(named: "Пермь", language: .ru, for: chat) }
+        #expect(budget.wasTold(5, of: .minute))
+        do {
+            _ = try await service.places(named: "Самара", language: .ru, for: chat)
+            Issue.record("a search over the budget was made")
+        } catch let error as OpenWeatherError {
+            #expect(error.chatToldAlready)
         }
         #expect(openWeather.log.count == 2)
     }

@@ -31,7 +31,7 @@ extension LoopbackTests {
             // Anything but a map app's short link is never asked for.
             for link in ["https://example.com/maps/-/CCUqMKR3", "https://bit.ly/abcd", "http://127.0.0.1/Xk3bTq9wZp2"] {
                 #expect(await links.follow(link) == .noRedirect)
-                #expect(await links.lookUp(link, for: 1) == .nowhere)
+                #expect(await links.lookUp(link, for: 1, cachedOnly: false) == .nowhere)
             }
             #expect(server.requests.count == 2)
             try await transport.shutdown()
@@ -57,7 +57,7 @@ extension LoopbackTests {
             let transport = NIOHTTPTransport()
             let links = ShortMapLinks(transport: transport, timeout: .milliseconds(200), server: server.url, logger: logger)
             #expect(await links.follow("https://yandex.ru/maps/-/CCUqMKR3") == .failed)
-            #expect(await links.lookUp("https://yandex.ru/maps/-/CCUqMKR3", for: 1) == .unreachable)
+            #expect(await links.lookUp("https://yandex.ru/maps/-/CCUqMKR3", for: 1, cachedOnly: false) == .unreachable)
             try await transport.shutdown()
             await server.shutdown()
         }
@@ -99,17 +99,17 @@ extension LoopbackTests {
             }
             try await withLinks(slow) { links, server, _ in
                 let link = "https://maps.app.goo.gl/Xk3bTq9wZp2"
-                #expect(await CallContext.$cachedOnly.withValue(true) { await links.lookUp(link, for: 1) } == .notCached)
+                #expect(await links.lookUp(link, for: 1, cachedOnly: true) == .notCached)
                 #expect(server.requests.isEmpty)
                 let answers = await withTaskGroup(of: MapLinkLookup.self) { group in
-                    for asker in 1...20 { group.addTask { await links.lookUp(link, for: Int64(asker)) } }
+                    for asker in 1...20 { group.addTask { await links.lookUp(link, for: Int64(asker), cachedOnly: false) } }
                     var answers: [MapLinkLookup] = []
                     for await answer in group { answers.append(answer) }
                     return answers
                 }
                 #expect(answers == Array(repeating: Self.point, count: 20))
-                for _ in 1...20 { #expect(await links.lookUp(link, for: 1) == Self.point) }
-                #expect(await CallContext.$cachedOnly.withValue(true) { await links.lookUp(link, for: 2) } == Self.point)
+                for _ in 1...20 { #expect(await links.lookUp(link, for: 1, cachedOnly: false) == Self.point) }
+                #expect(await links.lookUp(link, for: 2, cachedOnly: true) == Self.point)
                 #expect(server.requests.count == 1)
             }
         }
@@ -121,14 +121,14 @@ extension LoopbackTests {
                 let point = Self.point
                 let asked = (1...5).map { "https://maps.app.goo.gl/Link000\($0)" }
                 var answers: [MapLinkLookup] = []
-                for link in asked { answers.append(await links.lookUp(link, for: 7)) }
+                for link in asked { answers.append(await links.lookUp(link, for: 7, cachedOnly: false)) }
                 #expect(answers == [point, point, point, .tooMany, .tooMany])
                 #expect(server.requests.count == 3)
-                #expect(await links.lookUp(asked[0], for: 7) == point)
-                #expect(await links.lookUp(asked[3], for: 8) == point)
+                #expect(await links.lookUp(asked[0], for: 7, cachedOnly: false) == point)
+                #expect(await links.lookUp(asked[3], for: 8, cachedOnly: false) == point)
                 #expect(server.requests.count == 4)
                 clock.advance(by: .seconds(61))
-                #expect(await links.lookUp(asked[4], for: 7) == point)
+                #expect(await links.lookUp(asked[4], for: 7, cachedOnly: false) == point)
                 #expect(server.requests.map(\.path) == (asked.prefix(5).map { "/" + $0.split(separator: "/").last! }))
             }
         }
@@ -142,7 +142,7 @@ extension LoopbackTests {
             let transport = NIOHTTPTransport()
             let links = ShortMapLinks(transport: transport, server: URL(string: "http://127.0.0.1:\(port)")!, clock: clock, logger: logger)
             let link = "https://maps.app.goo.gl/Xk3bTq9wZp2", nowhere = "https://maps.app.goo.gl/Nowhere1"
-            #expect(await links.lookUp(link, for: 1) == .unreachable)
+            #expect(await links.lookUp(link, for: 1, cachedOnly: false) == .unreachable)
             let served = Mutex(0)
             let server = try await LoopbackServer(port: port) { request in
                 if request.path == "/Nowhere1" { return LoopbackResponse(status: 404, body: Data()) }
@@ -152,17 +152,17 @@ extension LoopbackTests {
                 }
                 return first ? LoopbackResponse(status: 503, body: Data()) : Self.saransk
             }
-            #expect(await links.lookUp(link, for: 2) == .unreachable)
-            #expect(await links.lookUp(link, for: 3) == Self.point)
-            #expect(await links.lookUp(nowhere, for: 4) == .nowhere)
-            #expect(await links.lookUp(nowhere, for: 4) == .nowhere)
+            #expect(await links.lookUp(link, for: 2, cachedOnly: false) == .unreachable)
+            #expect(await links.lookUp(link, for: 3, cachedOnly: false) == Self.point)
+            #expect(await links.lookUp(nowhere, for: 4, cachedOnly: false) == .nowhere)
+            #expect(await links.lookUp(nowhere, for: 4, cachedOnly: false) == .nowhere)
             #expect(server.requests.count == 3)
             clock.advance(by: .seconds(3601))
-            #expect(await links.lookUp(nowhere, for: 5) == .nowhere)
-            #expect(await links.lookUp(link, for: 5) == Self.point)
+            #expect(await links.lookUp(nowhere, for: 5, cachedOnly: false) == .nowhere)
+            #expect(await links.lookUp(link, for: 5, cachedOnly: false) == Self.point)
             #expect(server.requests.count == 4)
             clock.advance(by: .seconds(86_400))
-            #expect(await links.lookUp(link, for: 6) == Self.point)
+            #expect(await links.lookUp(link, for: 6, cachedOnly: false) == Self.point)
             #expect(server.requests.count == 5)
             try await transport.shutdown()
             await server.shutdown()
@@ -173,14 +173,14 @@ extension LoopbackTests {
             try await withLinks(limits: .init(perAskerPerMinute: 100, remembered: 2), { _ in Self.saransk }) { links, server, clock in
                 let asked = (1...3).map { "https://maps.app.goo.gl/Link000\($0)" }
                 for link in asked {
-                    _ = await links.lookUp(link, for: 1)
+                    _ = await links.lookUp(link, for: 1, cachedOnly: false)
                     clock.advance(by: .seconds(1))
                 }
                 #expect(server.requests.count == 3)
-                _ = await links.lookUp(asked[2], for: 1)
-                _ = await links.lookUp(asked[1], for: 1)
+                _ = await links.lookUp(asked[2], for: 1, cachedOnly: false)
+                _ = await links.lookUp(asked[1], for: 1, cachedOnly: false)
                 #expect(server.requests.count == 3)
-                _ = await links.lookUp(asked[0], for: 1)
+                _ = await links.lookUp(asked[0], for: 1, cachedOnly: false)
                 #expect(server.requests.count == 4)
             }
         }

@@ -10,6 +10,8 @@ final class FakeGeocoder: Geocoder {
     let reverse: [Place]
     let failure: OpenWeatherError?
     let calls = Mutex(0)
+    /// Who each look-up was paid by.
+    let paid = FakeWeather.OnBehalf()
 
     init(byName: [String: [Place]] = [:], reverse: [Place] = [], failure: OpenWeatherError? = nil) {
         self.byName = byName
@@ -17,8 +19,9 @@ final class FakeGeocoder: Geocoder {
         self.failure = failure
     }
 
-    func places(named name: String, language: Language) async throws -> [Place] {
+    func places(named name: String, language: Language, for context: CallContext) async throws -> [Place] {
         calls.withLock { $0 += 1 }
+        paid.calls.withLock { $0.append(.init(context)) }
         if let failure { throw failure }
         if let places = lookUp(name) { return places }
         // Like OpenWeather's, «name,FR» and «name,ID,US» keep to the country asked.
@@ -38,8 +41,9 @@ final class FakeGeocoder: Geocoder {
         return byName.values.joined().first { key($0.latitude) == key(latitude) && key($0.longitude) == key(longitude) }
     }
 
-    func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
+    func places(atLatitude latitude: Double, longitude: Double, language: Language, for context: CallContext) async throws -> [Place] {
         calls.withLock { $0 += 1 }
+        paid.calls.withLock { $0.append(.init(context)) }
         if let failure { throw failure }
         return reverse
     }
@@ -50,7 +54,7 @@ struct FakeMapLinks: MapLinkResolver {
     var targets: [String: String] = [:]
     var failures: [String: MapLinkLookup] = [:]
 
-    func lookUp(_ link: String, for asker: Int64) async -> MapLinkLookup {
+    func lookUp(_ link: String, for asker: Int64, cachedOnly: Bool) async -> MapLinkLookup {
         if let failure = failures[link] { return failure }
         guard let point = targets[link].flatMap({ ShortMapLink.point(atTarget: $0) }) else { return .nowhere }
         return .point(latitude: point.latitude, longitude: point.longitude)
@@ -62,7 +66,7 @@ struct FakeWeather: WeatherSource {
     var failure: OpenWeatherError?
     var forecast: Forecast = .sample
     var fetchedAt = Date(timeIntervalSince1970: 1_700_000_000)
-    /// Notes on whose behalf (``CallContext/chatID``) each weather was asked for.
+    /// Notes who paid (``CallContext``) for each weather asked for.
     var onBehalf: OnBehalf?
     /// False as on the free plan: no minutes ahead.
     var minutes = true
@@ -71,21 +75,35 @@ struct FakeWeather: WeatherSource {
     var air: AirQuality?
     var airHours: [AirQuality]?
 
-    func airQuality(at place: Place) async -> AirQuality? { air }
-    func airForecast(at place: Place) async -> [AirQuality]? { airHours }
+    func airQuality(at place: Place, for context: CallContext) async -> AirQuality? { air }
+    func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? { airHours }
 
-    /// The chat each call was made for, and whether as a batch (``CallContext/batch``).
+    /// Who paid for each call (``CallContext``): the chat, how urgently, whether as a batch,
+    /// whether a refusal would be shown, whether only the caches could answer.
     final class OnBehalf: Sendable {
         struct Call: Hashable {
             var chat: Int64?
-            var batch: Bool
+            var priority: CallPriority = .interactive
+            var batch = false
+            var refusalsShown = true
+            var cachedOnly = false
+
+            init(chat: Int64?, priority: CallPriority = .interactive, batch: Bool = false, refusalsShown: Bool = true, cachedOnly: Bool = false) {
+                (self.chat, self.priority, self.batch, self.refusalsShown, self.cachedOnly) = (chat, priority, batch, refusalsShown, cachedOnly)
+            }
+
+            init(_ context: CallContext) {
+                self.init(
+                    chat: context.chatID, priority: context.priority, batch: context.batch, refusalsShown: context.refusalsShown,
+                    cachedOnly: context.cachedOnly)
+            }
         }
 
         let calls = Mutex<[Call]>([])
     }
 
-    func weather(at place: Place, language: Language, refresh: Bool) async throws -> WeatherReport {
-        onBehalf?.calls.withLock { $0.append(.init(chat: CallContext.chatID, batch: CallContext.batch)) }
+    func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
+        onBehalf?.calls.withLock { $0.append(.init(context)) }
         if let failure { throw failure }
         var forecast = forecast
         // Like OpenWeather's, descriptions come in the language asked for.

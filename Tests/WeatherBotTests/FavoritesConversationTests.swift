@@ -90,18 +90,18 @@ import WeatherBotStore
 
     /// /fav's short weather for every favorite is the chat's, counted in its share of the day
     /// as a batch: not in its share of the minute, which twenty favorites on a cold cache would
-    /// spend at once. A card is counted in both.
+    /// spend at once, and a row without its weather tells no refusal. A card is counted in both.
+    /// The conversation says so itself: nothing around it sets who pays.
     @Test func theListsWeatherIsABatchOfTheChatsDay() async throws {
         let onBehalf = FakeWeather.OnBehalf()
         let chat = try Chat(weather: FakeWeather(onBehalf: onBehalf))
         try await chat.save(["Казань", "Уфа"])
         onBehalf.calls.withLock { $0 = [] }
-        try await CallContext.$chatID.withValue(chat.id) {
-            _ = try await chat.send(.command(.favorites))
-            #expect(onBehalf.calls.withLock { $0 } == [.init(chat: chat.id, batch: true), .init(chat: chat.id, batch: true)])
-            _ = try await chat.send(.command(.weather))
-            #expect(onBehalf.calls.withLock { $0 }.last == .init(chat: chat.id, batch: false))
-        }
+        _ = try await chat.send(.command(.favorites))
+        let row = FakeWeather.OnBehalf.Call(chat: chat.id, batch: true, refusalsShown: false)
+        #expect(onBehalf.calls.withLock { $0 } == [row, row])
+        _ = try await chat.send(.command(.weather))
+        #expect(onBehalf.calls.withLock { $0 }.last == .init(chat: chat.id))
     }
 
     @Test func searchWithOneResultShowsItsWeatherWithAStarThatTogglesAndAButtonToMakeItTheCity() async throws {

@@ -166,13 +166,13 @@ extension ChatState {
 /// Fails its first lookups, then answers from a table.
 final class FlakyGeocoder: Geocoder {
     let failures = Mutex(1)
-    func places(named name: String, language: Language) async throws -> [Place] {
+    func places(named name: String, language: Language, for context: CallContext) async throws -> [Place] {
         if failures.withLock({ count in defer { count -= 1 }; return count > 0 }) {
             throw OpenWeatherError(code: .server(503), endpoint: "/geo/1.0/direct", message: "")
         }
         return name == "Казань" ? [Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)] : []
     }
-    func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] { [] }
+    func places(atLatitude latitude: Double, longitude: Double, language: Language, for context: CallContext) async throws -> [Place] { [] }
 }
 
 /// A geocoder over the bot's budget: every call refused with `refusal`, the chat told of it
@@ -180,10 +180,10 @@ final class FlakyGeocoder: Geocoder {
 struct RefusedGeocoder: Geocoder {
     var refusal: CallBudget.Refusal
     var toldAlready: Bool
-    func places(named name: String, language: Language) async throws -> [Place] {
+    func places(named name: String, language: Language, for context: CallContext) async throws -> [Place] {
         throw OpenWeatherError(code: .overBudget(refusal), endpoint: "/geo/1.0/direct", message: "", refusedLocally: true, chatToldAlready: toldAlready)
     }
-    func places(atLatitude latitude: Double, longitude: Double, language: Language) async throws -> [Place] {
+    func places(atLatitude latitude: Double, longitude: Double, language: Language, for context: CallContext) async throws -> [Place] {
         throw OpenWeatherError(code: .overBudget(refusal), endpoint: "/geo/1.0/reverse", message: "", refusedLocally: true, chatToldAlready: toldAlready)
     }
 }

@@ -113,7 +113,7 @@ import WeatherBotStore
         func pressInline(_ label: String, presser: Language) async throws {
             let button = try #require(inlineMessage?.keyboard.inlineKeyboard.joined().first { $0.text.contains(label) }, "no button «\(label)»")
             lines.append("> [\(button.text)] on the inline message")
-            let press = await conversation.pressInline(button.callbackData, presserLanguage: presser)
+            let press = await conversation.pressInline(button.callbackData, presserLanguage: presser, presser: 41)
             if let edit = press.edit {
                 inlineMessage = edit
                 lines.append("< edit: " + edit.text)

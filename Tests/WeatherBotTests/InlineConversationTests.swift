@@ -27,6 +27,26 @@ import WeatherBotStore
         #expect(Conversation.answersInline("Ка") && Conversation.answersInline("") && !Conversation.answersInline("1"))
     }
 
+    /// An inline answer's calls are its sender's, counted against what one chat may spend, and
+    /// tell no refusal (a place left out says nothing); answered at once, only the caches may
+    /// answer. A press's calls are the presser's. The conversation says so itself.
+    @Test func theCallsOfAnInlineAnswerAreTheSendersAndTellNoRefusal() async {
+        let geocoder = FakeGeocoder(byName: ["Казань": [.kazan]], reverse: [.saransk])
+        let weather = FakeWeather(onBehalf: FakeWeather.OnBehalf())
+        let conversation = conversation(geocoder: geocoder, weather: weather)
+        _ = await conversation.answer(query("Казань"), cachedOnly: true)
+        _ = await conversation.answer(query("Казань"), cachedOnly: false)
+        let atOnce = FakeWeather.OnBehalf.Call(chat: 41, refusalsShown: false, cachedOnly: true)
+        let settled = FakeWeather.OnBehalf.Call(chat: 41, refusalsShown: false)
+        #expect(geocoder.paid.calls.withLock { $0 } == [atOnce, settled])
+        #expect(weather.onBehalf?.calls.withLock { $0 } == [atOnce, settled])
+        let sent = await conversation.answer(query("Казань")).answer?.results.first
+        let pressed = sent?.replyMarkup?.inlineKeyboard.joined().first { $0.text.contains("По часам") }?.callbackData
+        weather.onBehalf?.calls.withLock { $0 = [] }
+        _ = await conversation.pressInline(pressed, presserLanguage: .en, presser: 43)
+        #expect(weather.onBehalf?.calls.withLock { $0 } == [.init(chat: 43)])
+    }
+
     @Test func aFailedLookUpMakesTheAnswerIncompleteUncachedAndSaysSo() async {
         let failing = conversation(geocoder: FakeGeocoder(failure: OpenWeatherError(code: .server(503), endpoint: "/geo/1.0/direct", message: "")))
         let failed = await failing.answer(query("Казань"))
@@ -59,7 +79,7 @@ import WeatherBotStore
         let sent = try #require(await conversation.answer(query("Казань")).answer?.results.first)
         let hourly = try #require(sent.replyMarkup?.inlineKeyboard.joined().first { $0.text == "По часам" }?.callbackData)
         // An English speaker presses a Russian message's button: it stays Russian.
-        let press = await conversation.pressInline(hourly, presserLanguage: .en)
+        let press = await conversation.pressInline(hourly, presserLanguage: .en, presser: 41)
         #expect(press.edit?.text.contains("Казань") == true && press.edit?.text.contains("по часам") == true)
         #expect(press.notice == nil && !press.showAlert)
         #expect(press.edit?.keyboard.inlineKeyboard.joined().contains { $0.text == "· По часам ·" } == true)
@@ -68,14 +88,14 @@ import WeatherBotStore
     @Test func aForgedOrStrangePressIsToldSoInThePressersLanguage() async {
         let conversation = conversation()
         for data in [nil, "iv:n:ru:95:0", "cy:1", "v:n:c", "iv:n:ru:55.7887:49.1221:x"] {
-            let press = await conversation.pressInline(data, presserLanguage: .en)
+            let press = await conversation.pressInline(data, presserLanguage: .en, presser: 41)
             #expect(press.edit == nil && press.notice == Texts.for(.en).unknownButton, "\(data ?? "nil")")
         }
     }
 
     @Test func aPressOfAPlaceNobodyLookedUpNamesItByTheGeocoderAtItsPoint() async throws {
         let conversation = conversation()
-        let press = await conversation.pressInline(InlineButton(view: .now, language: .ru, latitude: 54.2, longitude: 45.2).encoded, presserLanguage: .ru)
+        let press = await conversation.pressInline(InlineButton(view: .now, language: .ru, latitude: 54.2, longitude: 45.2).encoded, presserLanguage: .ru, presser: 41)
         #expect(press.edit?.text.hasPrefix("📍 <b>Саранск</b>") == true)
         // Its buttons keep the point pressed, not the geocoder's.
         #expect(press.edit?.keyboard.inlineKeyboard.joined().contains { $0.callbackData == "iv:d:ru:54.2000:45.2000" } == true)
@@ -83,7 +103,7 @@ import WeatherBotStore
 
     @Test func aFailedRefreshSaysWhyAndLeavesTheMessage() async {
         let failing = conversation(weather: FakeWeather(failure: OpenWeatherError(code: .server(502), endpoint: "/data/3.0/onecall", message: "")))
-        let press = await failing.pressInline(InlineButton(view: .now, refresh: true, language: .ru, latitude: 55.79, longitude: 49.12).encoded, presserLanguage: .ru)
+        let press = await failing.pressInline(InlineButton(view: .now, refresh: true, language: .ru, latitude: 55.79, longitude: 49.12).encoded, presserLanguage: .ru, presser: 41)
         #expect(press.edit == nil && press.showAlert)
         #expect(press.notice?.hasPrefix("Не удалось получить погоду") == true)
     }
@@ -133,7 +153,7 @@ import WeatherBotStore
     }
 
     @Test func pressNoticesAreInThePressersLanguage() async {
-        let press = await conversation().pressInline(InlineButton(view: .now, refresh: true, language: .en, latitude: 55.79, longitude: 49.12).encoded, presserLanguage: .ru)
+        let press = await conversation().pressInline(InlineButton(view: .now, refresh: true, language: .en, latitude: 55.79, longitude: 49.12).encoded, presserLanguage: .ru, presser: 41)
         #expect(press.edit?.text.contains("Feels like") == true)
         // The weather was fetched this very moment: «Обновлено», in Russian, under an English card.
         #expect(press.notice == Texts.for(.ru).refreshed)
