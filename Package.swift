@@ -203,6 +203,7 @@ let package = Package(
                 "HTTPTransport",
                 "TelegramBotAPI",
                 "WeatherBotPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -241,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "WeatherBotPostgresTests",
             dependencies: [
-                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI",
+                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI", "WeatherBotTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
