@@ -68,6 +68,16 @@ let package = Package(
                 "BotClock",
                 "TelegramBotAPI",
                 .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The store written once for every engine: its statements and what each write does over a
+        // small seam (a dialect, bound values, rows read by position; each engine runs them on its
+        // connections), and the group commit both engines share transactions through.
+        .target(
+            name: "WeatherBotStoreSQL",
+            dependencies: [
+                "WeatherBotStore",
+                "TelegramBotAPI",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -77,6 +87,7 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotStore",
+                "WeatherBotStoreSQL",
                 "TelegramBotAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -87,6 +98,7 @@ let package = Package(
             name: "WeatherBotPostgres",
             dependencies: [
                 "WeatherBotStore",
+                "WeatherBotStoreSQL",
                 "TelegramBotAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -191,6 +203,7 @@ let package = Package(
                 "HTTPTransport",
                 "TelegramBotAPI",
                 "WeatherBotPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -229,19 +242,22 @@ let package = Package(
         .testTarget(
             name: "WeatherBotPostgresTests",
             dependencies: [
-                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI",
+                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI", "WeatherBotTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "WeatherBotSQLiteTests",
-            dependencies: ["BotClock", "WeatherBotSQLite", "WeatherBotStore", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        .testTarget(
-            name: "WeatherBotStoreTests",
             dependencies: [
-                "WeatherBotStore",
+                "BotClock", "WeatherBotSQLite", "WeatherBotStore", "WeatherBotStoreSQL", "TelegramBotAPI", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
+        .testTarget(
+            name: "WeatherBotStoreSQLTests",
+            dependencies: [
+                "WeatherBotStoreSQL",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -257,7 +273,7 @@ let package = Package(
             dependencies: [
                 "BotClock",
                 "WeatherBotService", "WeatherBot", "WeatherBotStore", "TelegramBotAPI", "OpenWeather", "HTTPTransport",
-                "WeatherBotTesting", "WeatherChart", "WeatherBotSQLite", "WeatherBotPostgres", "WeatherBotHTTP",
+                "WeatherBotTesting", "WeatherChart", "WeatherBotSQLite", "WeatherBotPostgres", "WeatherBotHTTP", "WeatherBotStoreSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

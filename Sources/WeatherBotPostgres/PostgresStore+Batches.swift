@@ -3,6 +3,7 @@ import PostgresNIO
 import Synchronization
 import TelegramBotAPI
 import WeatherBotStore
+import WeatherBotStoreSQL
 
 /// A write the chats and the sender share transactions for (``GroupCommit``).
 enum SharedWrite: Sendable {

@@ -5,6 +5,7 @@ public import ServiceLifecycle
 public import TelegramBotAPI
 import Synchronization
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 /// The bot's store on PostgreSQL: the same operations and guarantees as SQLite's `BotDatabase`, each
 /// write one transaction on a connection of the client's pool.
@@ -296,123 +297,66 @@ public final class PostgresStore: BotStore {
     }
 
     public func notePoll(at now: Date) async throws {
-        try await write { connection in
-            try await Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), connection, logger)
-        }
+        _ = try await run(Self.sql.notePoll(at: now))
     }
 
     public func lastUpdateID() async throws -> Int64? {
-        try await client.withConnection { connection in
-            try await Self.fact(.lastUpdateID, connection, logger).flatMap(Int64.init)
-        }
+        try await fact(.lastUpdateID).flatMap(Int64.init)
     }
 
     public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
-        let base = WorkerFact.openWeatherCalls(onDay: day)
-        let pattern = WorkerFact.openWeatherCallsPrefix + "%"
-        let added = calls.filter { $0.value != 0 }.sorted { $0.key < $1.key }
-        return try await write { connection in
-            try await connection.query("DELETE FROM worker_fact WHERE key LIKE \(pattern) AND key < \(base)", logger: logger)
-            // Each endpoint's row is added to in place: replicas adding at once each count theirs.
-            if !added.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO worker_fact (key, value)
-                    SELECT * FROM unnest(\(added.map { WorkerFact.openWeatherCalls(onDay: day, endpoint: $0.key) })::text[], \(added.map { String($0.value) })::text[])
-                    ON CONFLICT (key) DO UPDATE SET value = (worker_fact.value::bigint + EXCLUDED.value::bigint)::text
-                    """, logger: logger)
-            }
-            return try await Self.openWeatherCalls(onDay: day, connection, logger)
+        try await write { connection in
+            _ = try await Self.run(Self.sql.addOpenWeatherCalls(calls, onDay: day), connection, logger)
+            return WorkerFact.openWeatherCalls(onDay: day, from: try await Self.fetch(Self.sql.openWeatherCalls(onDay: day), connection, logger))
         }
     }
 
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
-        try await write { connection in try await Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), connection, logger) }
+        _ = try await run(Self.sql.keepOpenWeatherMinute(calls))
     }
 
     public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
-        try await write { connection in
-            if !records.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO day_temperature (cell, day, minimum, maximum)
-                    SELECT * FROM unnest(\(records.map(\.cell)), \(records.map(\.day)), \(records.map(\.minimum)), \(records.map(\.maximum)))
-                    ON CONFLICT (cell, day) DO UPDATE SET minimum = EXCLUDED.minimum, maximum = EXCLUDED.maximum
-                    """, logger: logger)
-            }
-            try await connection.query("DELETE FROM day_temperature WHERE day < \(day)", logger: logger)
-        }
+        _ = try await run(Self.sql.keepDayTemperatures(records, forgettingBefore: day))
     }
 
     public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
         guard !cells.isEmpty else { return [:] }
-        let rows = try await client.query(
-            "SELECT cell, minimum, maximum FROM day_temperature WHERE day = \(day) AND cell = ANY(\(cells))", logger: logger)
-        var found: [String: DayTemperatures] = [:]
-        for try await (cell, minimum, maximum) in rows.decode((String, Double, Double).self) {
-            found[cell] = DayTemperatures(cell: cell, day: day, minimum: minimum, maximum: maximum)
-        }
-        return found
+        let records = try await fetch(Self.sql.dayTemperatures(cells: cells, day: day))
+        return Dictionary(records.map { ($0.cell, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     public func keepNoticeRound(_ round: NoticeRound) async throws {
-        try await write { connection in try await Self.setFact(.noticeRound, round.stored, connection, logger) }
+        _ = try await run(Self.sql.keepNoticeRound(round))
     }
 
     public func noticeRound() async throws -> NoticeRound? {
-        try await client.withConnection { connection in NoticeRound(stored: try await Self.fact(.noticeRound, connection, logger)) }
+        NoticeRound(stored: try await fact(.noticeRound))
     }
 
     public func openWeatherMinute() async throws -> [Int: Int] {
-        try await client.withConnection { connection in WorkerFact.openWeatherMinute(try await Self.fact(.openWeatherLastMinute, connection, logger)) }
+        WorkerFact.openWeatherMinute(try await fact(.openWeatherLastMinute))
     }
 
     /// OpenWeather's calls stored for the UTC `day` by endpoint, read without writing (for `weatherbot status`).
     public func openWeatherCalls(onDay day: Int) async throws -> [String: Int] {
-        try await client.withConnection { connection in try await Self.openWeatherCalls(onDay: day, connection, logger) }
-    }
-
-    private static func openWeatherCalls(onDay day: Int, _ connection: PostgresConnection, _ logger: Logger) async throws -> [String: Int] {
-        let base = WorkerFact.openWeatherCalls(onDay: day)
-        let rows = try await connection.query("SELECT key, value FROM worker_fact WHERE key = \(base) OR key LIKE \(base + ".%")", logger: logger)
-        var facts: [(String, String)] = []
-        for try await fact in rows.decode((String, String).self) { facts.append(fact) }
-        return WorkerFact.openWeatherCalls(onDay: day, from: facts)
+        WorkerFact.openWeatherCalls(onDay: day, from: try await fetch(Self.sql.openWeatherCalls(onDay: day)))
     }
 
     public func dailyForecastsSkipped() async throws -> Int {
-        try await client.withConnection { connection in
-            try await Self.fact(.dailyForecastsSkipped, connection, logger).flatMap(Int.init) ?? 0
-        }
+        try await fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0
     }
 
     public func pendingInbox() async throws -> [InboxItem] {
-        try await inbox(client.query("SELECT seq, chat_id, update_id, kind, payload, attempts FROM inbox ORDER BY seq", logger: logger))
+        try await fetch(Self.sql.pendingInbox())
     }
 
     public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
-        try await write { connection in
-            try await connection.query("DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(chatID)", logger: logger)
-        }
+        _ = try await run(Self.sql.discardInboxItem(seq: seq, chatID: chatID))
     }
 
     public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64? {
         guard let seq = item.seq else { return nil }
-        return try await write { connection -> Int64? in
-            let deleted = try await connection.query(
-                "DELETE FROM inbox WHERE seq = \(seq) AND chat_id = \(item.chatId) RETURNING seq", logger: logger
-            ).collect()
-            guard !deleted.isEmpty else { return nil }
-            try await connection.query(
-                """
-                INSERT INTO inbox_failure (seq, chat_id, update_id, kind, payload, attempts, error, failed_at)
-                VALUES (\(seq), \(item.chatId), \(item.updateId), \(item.kind.rawValue), \(item.payload), \(attempts),
-                    \(String(error.prefix(2_000))), \(now))
-                ON CONFLICT (seq) DO UPDATE SET attempts = EXCLUDED.attempts, error = EXCLUDED.error, failed_at = EXCLUDED.failed_at
-                """, logger: logger)
-            try await connection.query("DELETE FROM inbox_failure WHERE failed_at < \(now.addingTimeInterval(-SetAside.keptFor))", logger: logger)
-            return try await Self.queue([QueuedRow(chatID: item.chatId, lane: .interactive, request: apology, at: now)], connection, logger).first
-        }
+        return try await run(Self.sql.setAside(item, seq: seq, attempts: attempts, error: error, apology: apology, at: now))?.first
     }
 
     // MARK: Chats
@@ -457,53 +401,34 @@ public final class PostgresStore: BotStore {
     var sharedTransactions: Int { group.shared }
 
     public func deactivateChat(_ chatID: Int64) async throws {
-        try await write { connection in
-            try await connection.query("DELETE FROM outbox WHERE chat_id = \(chatID)", logger: logger)
-            try await connection.query("UPDATE chat SET is_active = FALSE WHERE id = \(chatID)", logger: logger)
-            try await connection.query("UPDATE subscription SET is_active = FALSE WHERE chat_id = \(chatID)", logger: logger)
-        }
+        _ = try await run(Self.sql.deactivateChat(chatID))
         chats.forget(chatID)
     }
 
     public func favorites(chatID: Int64) async throws -> [Favorite] {
-        try await client.withConnection { connection in try await Self.favorites(chatID, connection, logger) }
+        try await fetch(Self.sql.favorites(chatID: chatID))
     }
 
     public func subscriptions(chatID: Int64) async throws -> [Subscription] {
-        try await client.withConnection { connection in try await Self.subscriptions(chatID, connection, logger) }
+        try await fetch(Self.sql.subscriptions(chatID: chatID))
     }
 
     // MARK: Outbox
 
     public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) async throws -> [OutboxItem] {
-        let rows = try await client.query(
-            """
-            SELECT id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at, deadline
-            FROM outbox WHERE lane = \(lane.rawValue) AND id >= \(id) AND (\(chatID)::bigint IS NULL OR chat_id = \(chatID))
-            ORDER BY id LIMIT \(limit)
-            """, logger: logger)
-        var items: [OutboxItem] = []
-        for try await row in rows.decode((Int64, Int64, Int, String, Data, String?, Int64?, String?, Int, Date, Date, Date?).self) {
-            // The method as stored: one this version does not make reads as no request.
-            items.append(OutboxItem(
-                id: row.0, chatId: row.1, lane: OutboxLane(rawValue: row.2) ?? .interactive, method: row.3, parameters: row.4, tag: row.5,
-                messageId: row.6.map(Int.init), photo: row.7, attempts: row.8, notBefore: row.9, createdAt: row.10, deadline: row.11))
-        }
-        return items
+        try await fetch(Self.sql.outboxItems(lane: lane, chatID: chatID, from: id, limit: limit))
     }
 
     public func outboxBacklog() async throws -> Int {
-        try await count(client.query("SELECT COUNT(*) FROM outbox", logger: logger))
+        try await fetch(Self.sql.outboxBacklog()).first ?? 0
     }
 
     public func outboxBacklog(lane: OutboxLane) async throws -> Int {
-        try await count(client.query("SELECT COUNT(*) FROM outbox WHERE lane = \(lane.rawValue)", logger: logger))
+        try await fetch(Self.sql.outboxBacklog(lane: lane)).first ?? 0
     }
 
     public func oldestOutboxItem(lane: OutboxLane) async throws -> Date? {
-        let rows = try await client.query("SELECT MIN(created_at) FROM outbox WHERE lane = \(lane.rawValue)", logger: logger)
-        for try await oldest in rows.decode(Date?.self) { return oldest }
-        return nil
+        try await fetch(Self.sql.oldestOutboxItem(lane: lane)).first ?? nil
     }
 
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingeringUpTo linger: Duration) async throws {
@@ -513,82 +438,32 @@ public final class PostgresStore: BotStore {
     public func hurryCompletions() { group.hurry() }
 
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
-        try await write { connection in
-            try await connection.query(
-                "UPDATE outbox SET attempts = attempts + 1, not_before = \(notBefore) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-        }
+        _ = try await run(Self.sql.retryOutbox(id: id, chatID: chatID, notBefore: notBefore))
     }
 
     public func messageID(chatID: Int64, tag: String) async throws -> Int? {
-        let rows = try await client.query("SELECT message_id FROM message_tag WHERE chat_id = \(chatID) AND tag = \(tag)", logger: logger)
-        for try await id in rows.decode(Int64.self) { return Int(id) }
-        return nil
+        try await fetch(Self.sql.messageID(chatID: chatID, tag: tag)).first
     }
 
     // MARK: Daily forecasts
 
     public func dueSubscriptions(at now: Date, limit: Int) async throws -> [DueSubscription] {
-        let rows = try await client.query(
-            """
-            SELECT \(unescaped: Self.subscriptionColumns("subscription.")), chat.language, chat.settings FROM subscription
-            JOIN chat ON chat.id = subscription.chat_id
-            WHERE subscription.is_active AND subscription.next_send_at <= \(now)
-            ORDER BY subscription.next_send_at LIMIT \(limit)
-            """, logger: logger)
-        var due: [DueSubscription] = []
-        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool, String, String?).self) {
-            due.append(DueSubscription(subscription: try Self.subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10), language: Language(rawValue: row.11) ?? .ru,
-                settings: ChatSettings(stored: row.12)))
-        }
-        return due
+        try await fetch(Self.sql.dueSubscriptions(at: now, limit: limit))
     }
 
     public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]] {
-        try await write { connection in
-            var written: [[Int64]] = []
-            var skipped = 0
-            for delivery in deliveries {
-                let marked = try await connection.query(
-                    """
-                    UPDATE subscription SET last_sent_day = \(delivery.day), next_send_at = \(delivery.nextSendAt)
-                    WHERE id = \(delivery.subscriptionID) AND chat_id = \(delivery.chatID)
-                        AND (last_sent_day IS NULL OR last_sent_day <> \(delivery.day))
-                    RETURNING id
-                    """, logger: logger
-                ).collect()
-                guard !marked.isEmpty else {
-                    written.append([])
-                    continue
-                }
-                if delivery.requests.isEmpty { skipped += 1 }
-                written.append(
-                    try await Self.queue(delivery.requests.map { QueuedRow(chatID: delivery.chatID, lane: .bulk, request: $0, at: now) }, connection, logger))
-            }
-            if skipped > 0 {
-                try await connection.query(
-                    """
-                    INSERT INTO worker_fact (key, value) VALUES (\(WorkerFact.Key.dailyForecastsSkipped.rawValue), \(String(skipped)))
-                    ON CONFLICT (key) DO UPDATE SET value = (worker_fact.value::bigint + EXCLUDED.value::bigint)::text
-                    """, logger: logger)
-            }
-            return written
-        }
+        let plans = Self.sql.commitDeliveries(deliveries, at: now)
+        return try await write { connection in try await Self.run(plans, connection, logger) }
     }
 
     // MARK: Runs
 
     public func beginRun() async throws {
-        try await write { connection in
-            if try await Self.fact(.stoppedCleanly, connection, logger) == "0" {
-                try await connection.query(
-                    "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chat_id)", logger: logger)
-            }
-            try await Self.setFact(.stoppedCleanly, "0", connection, logger)
-        }
+        _ = try await run(Self.sql.beginRun())
     }
 
     public func endRun() async throws {
-        try await write { connection in try await Self.setFact(.stoppedCleanly, "1", connection, logger) }
+        _ = try await run(Self.sql.endRun())
     }
 
     /// The server answers: PostgreSQL keeps its own files' health.
@@ -641,30 +516,12 @@ public final class PostgresStore: BotStore {
 // MARK: - Rows
 
 extension PostgresStore {
-    private static func fact(_ key: WorkerFact.Key, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
-        for try await value in try await connection.query("SELECT value FROM worker_fact WHERE key = \(key.rawValue)", logger: logger).decode(String.self) {
-            return value
-        }
-        return nil
+    static func fact(_ key: WorkerFact.Key, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+        try await fetch(sql.fact(key), connection, logger).first
     }
 
-    private static func setFact(_ key: WorkerFact.Key, _ value: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        try await connection.query(
-            "INSERT INTO worker_fact (key, value) VALUES (\(key.rawValue), \(value)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", logger: logger)
-    }
-
-    private func inbox(_ rows: PostgresRowSequence) async throws -> [InboxItem] {
-        var items: [InboxItem] = []
-        for try await row in rows.decode((Int64, Int64, Int64?, String, Data, Int).self) {
-            items.append(
-                InboxItem(seq: row.0, chatId: row.1, updateId: row.2, kind: InboxItem.Kind(rawValue: row.3) ?? .update, payload: row.4, attempts: row.5))
-        }
-        return items
-    }
-
-    private func count(_ rows: PostgresRowSequence) async throws -> Int {
-        for try await value in rows.decode(Int64.self) { return Int(value) }
-        return 0
+    func fact(_ key: WorkerFact.Key) async throws -> String? {
+        try await fetch(Self.sql.fact(key)).first
     }
 
     /// A chat's notice settings as its columns hold them; quiet hours that do not read are the
@@ -673,26 +530,11 @@ extension PostgresStore {
         NoticeSettings(rain: rain, warnings: warnings, quiet: quietHours.flatMap(QuietChoice.init(stored:)), setBy: setBy)
     }
 
-    static func favorites(_ chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Favorite] {
-        let rows = try await connection.query(
-            "SELECT id, chat_id, position, place, created_at FROM favorite WHERE chat_id = \(chatID) ORDER BY position, id", logger: logger)
-        var favorites: [Favorite] = []
-        for try await row in rows.decode((Int64, Int64, Int, String, Date).self) {
-            favorites.append(
-                Favorite(id: row.0, chatId: row.1, position: row.2, place: try JSONDecoder().decode(Place.self, from: Data(row.3.utf8)), createdAt: row.4))
-        }
-        return favorites
-    }
-
     /// A subscription row's columns after its id, in the order ``bind(_:to:)`` binds them and
     /// reads decode them.
     static let subscriptionValueColumns = [
         "chat_id", "place", "time_zone", "hour", "minute", "next_send_at", "last_sent_day", "is_active", "created_at", "with_chart",
     ]
-
-    static func subscriptionColumns(_ prefix: String) -> String {
-        (["id"] + subscriptionValueColumns).map { prefix + $0 }.joined(separator: ", ")
-    }
 
     /// Appends a subscription's values in the order of ``subscriptionValueColumns``.
     static func bind(_ subscription: Subscription, to row: inout PostgresBindings) throws {
@@ -708,75 +550,13 @@ extension PostgresStore {
         row.append(subscription.withChart)
     }
 
-    static let subscriptionColumns = subscriptionColumns("")
-
-    private static func subscription(
-        _ id: Int64, _ chatID: Int64, _ place: String, _ zone: String, _ hour: Int, _ minute: Int, _ next: Date, _ lastSentDay: String?,
-        _ isActive: Bool, _ createdAt: Date, _ withChart: Bool
-    ) throws -> Subscription {
-        Subscription(
-            id: id, chatId: chatID, place: try JSONDecoder().decode(Place.self, from: Data(place.utf8)), timeZone: zone, hour: hour, minute: minute,
-            nextSendAt: next, lastSentDay: lastSentDay, isActive: isActive, createdAt: createdAt, withChart: withChart)
-    }
-
-    /// Applies one change to the chat's saved data inside the step's transaction, with the writes
-    /// ``ChatChange`` decides.
+    /// Applies one change inside the caller's transaction: the chat's rows it reads, then the
+    /// statements the store decides for them.
     static func apply(_ change: ChatChange, chatID: Int64, now: Date, _ connection: PostgresConnection, _ logger: Logger) async throws {
         let reads = change.reads
-        let favorites = reads.favorites ? try await favorites(chatID, connection, logger) : []
-        let subscriptions = reads.subscriptions ? try await subscriptions(chatID, connection, logger) : []
-        for write in change.writes(chatID: chatID, favorites: favorites, subscriptions: subscriptions, now: now) {
-            try await execute(write, chatID: chatID, connection, logger)
-        }
-    }
-
-    /// One write of a change; every statement names the chat.
-    private static func execute(_ write: ChatChange.Write, chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        switch write {
-        case .insertFavorite(let favorite):
-            let place = String(decoding: try JSONEncoder().encode(favorite.place), as: UTF8.self)
-            try await connection.query(
-                """
-                INSERT INTO favorite (chat_id, position, place, created_at)
-                VALUES (\(chatID), \(favorite.position), \(place), \(favorite.createdAt))
-                """, logger: logger)
-        case .deleteFavorite(let id):
-            try await connection.query("DELETE FROM favorite WHERE chat_id = \(chatID) AND id = \(id)", logger: logger)
-        case .moveFavorite(let id, let position):
-            try await connection.query("UPDATE favorite SET position = \(position) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-        case .insertSubscription(var subscription):
-            subscription.chatId = chatID
-            var values = PostgresBindings(capacity: subscriptionValueColumns.count)
-            try bind(subscription, to: &values)
-            let sql = """
-                INSERT INTO subscription (\(subscriptionValueColumns.joined(separator: ", ")))
-                VALUES (\(subscriptionValueColumns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))
-                """
-            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: values), logger: logger)
-        case .deleteSubscription(let id):
-            try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID) AND id = \(id)", logger: logger)
-        case .deleteAllSubscriptions:
-            try await connection.query("DELETE FROM subscription WHERE chat_id = \(chatID)", logger: logger)
-        case .setChart(let id, let withChart):
-            try await connection.query("UPDATE subscription SET with_chart = \(withChart) WHERE id = \(id) AND chat_id = \(chatID)", logger: logger)
-        case .resumeSubscriptions:
-            try await connection.query("UPDATE subscription SET is_active = TRUE WHERE chat_id = \(chatID) AND NOT is_active", logger: logger)
-        case .forgetChat:
-            for table in ["subscription", "message_tag", "outbox", "notice_mark"] {
-                try await connection.query("DELETE FROM \(unescaped: table) WHERE chat_id = \(chatID)", logger: logger)
-            }
-            try await connection.query("DELETE FROM chat WHERE id = \(chatID)", logger: logger)
-        }
-    }
-
-    private static func subscriptions(_ chatID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [Subscription] {
-        let rows = try await connection.query(
-            "SELECT \(unescaped: subscriptionColumns) FROM subscription WHERE chat_id = \(chatID) ORDER BY id", logger: logger)
-        var subscriptions: [Subscription] = []
-        for try await row in rows.decode((Int64, Int64, String, String, Int, Int, Date, String?, Bool, Date, Bool).self) {
-            subscriptions.append(try subscription(row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-        }
-        return subscriptions
+        let favorites = reads.favorites ? try await fetch(sql.favorites(chatID: chatID), connection, logger) : []
+        let subscriptions = reads.subscriptions ? try await fetch(sql.subscriptions(chatID: chatID), connection, logger) : []
+        _ = try await run(sql.statements(for: change, chatID: chatID, favorites: favorites, subscriptions: subscriptions, at: now), connection, logger)
     }
 }
 

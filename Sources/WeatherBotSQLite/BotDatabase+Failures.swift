@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 public import TelegramBotAPI
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 // MARK: - Items that keep failing
 
@@ -9,17 +10,12 @@ extension BotDatabase {
     /// The chat workers start. When the last run did not stop cleanly, the first waiting item of
     /// each chat may be the one whose handling stopped it (a crash), so it counts an attempt.
     public func beginRun() async throws {
-        try transaction { db in
-            if try Self.fact(.stoppedCleanly, db) == "0" {
-                try db.execute(sql: "UPDATE inbox SET attempts = attempts + 1 WHERE seq IN (SELECT MIN(seq) FROM inbox GROUP BY chatId)")
-            }
-            try Self.setFact(.stoppedCleanly, "0", db)
-        }
+        _ = try transaction { db in try Self.run(Self.sql.beginRun(), db) }
     }
 
     /// The chat workers stopped cleanly: no item was cut off.
     public func endRun() async throws {
-        try transaction { db in try Self.setFact(.stoppedCleanly, "1", db) }
+        _ = try transaction { db in try Self.run(Self.sql.endRun(), db) }
     }
 
     /// Moves an item that cannot be handled aside, into `inboxFailure` with its error, where the
@@ -28,18 +24,8 @@ extension BotDatabase {
     /// - Returns: the outbox id of the apology, nil when the item was already gone.
     public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date = Date()) async throws -> Int64? {
         guard let seq = item.seq else { return nil }
-        return try await group.submit { db in
-            try db.execute(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?", arguments: [seq, item.chatId])
-            guard db.changesCount == 1 else { return nil }
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO inboxFailure (seq, chatId, updateId, kind, payload, attempts, error, failedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [seq, item.chatId, item.updateId, item.kind.rawValue, item.payload, attempts, String(error.prefix(2_000)), now])
-            try db.execute(sql: "DELETE FROM inboxFailure WHERE failedAt < ?", arguments: [now.addingTimeInterval(-SetAside.keptFor)])
-            return try Self.queue(apology, chatID: item.chatId, lane: .interactive, now: now, db)
-        }
+        let plan = Self.sql.setAside(item, seq: seq, attempts: attempts, error: error, apology: apology, at: now)
+        return try await group.submit { db in try Self.run(plan, db)?.first }
     }
 }
 

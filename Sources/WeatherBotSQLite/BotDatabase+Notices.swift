@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 /// Notices (`/alerts`): the chats the checker looks at, and the marks that keep each notice to one.
 extension BotDatabase: NoticeStore {
@@ -78,7 +79,7 @@ extension BotDatabase: NoticeStore {
     }
 
     public func keepNoticeRound(_ round: NoticeRound) async throws {
-        try transaction { db in try Self.setFact(.noticeRound, round.stored, db) }
+        _ = try transaction { db in try Self.run(Self.sql.keepNoticeRound(round), db) }
     }
 
     public func noticeRound() async throws -> NoticeRound? {

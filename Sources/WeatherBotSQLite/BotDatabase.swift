@@ -4,6 +4,7 @@ public import GRDB
 public import ServiceLifecycle
 public import TelegramBotAPI
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 /// The bot's SQLite database: one writer, its migrations, and every query the service runs.
 ///
@@ -376,50 +377,23 @@ extension BotDatabase {
 
     public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
         try transaction { db in
-            try db.execute(
-                sql: "DELETE FROM workerFact WHERE key LIKE ? AND key < ?",
-                arguments: [WorkerFact.openWeatherCallsPrefix + "%", WorkerFact.openWeatherCalls(onDay: day)])
-            for (endpoint, count) in calls where count != 0 {
-                try db.execute(
-                    sql: """
-                        INSERT INTO workerFact (key, value) VALUES (?, ?)
-                        ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)
-                        """, arguments: [WorkerFact.openWeatherCalls(onDay: day, endpoint: endpoint), String(count)])
-            }
+            _ = try Self.run(Self.sql.addOpenWeatherCalls(calls, onDay: day), db)
             return try Self.openWeatherCalls(onDay: day, db)
         }
     }
 
     public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
-        try transaction { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO dayTemperature (cell, day, minimum, maximum) VALUES (?, ?, ?, ?)
-                ON CONFLICT(cell, day) DO UPDATE SET minimum = excluded.minimum, maximum = excluded.maximum
-                """)
-            for record in records {
-                try statement.execute(arguments: [record.cell, record.day, record.minimum, record.maximum])
-            }
-            try db.execute(sql: "DELETE FROM dayTemperature WHERE day < ?", arguments: [day])
-        }
+        _ = try transaction { db in try Self.run(Self.sql.keepDayTemperatures(records, forgettingBefore: day), db) }
     }
 
     public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
         guard !cells.isEmpty else { return [:] }
-        return try reading { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT cell, minimum, maximum FROM dayTemperature WHERE day = ? AND cell IN (\(databaseQuestionMarks(count: cells.count)))",
-                arguments: StatementArguments([day] + cells))
-            var found: [String: DayTemperatures] = [:]
-            for row in rows {
-                let cell: String = row["cell"]
-                found[cell] = DayTemperatures(cell: cell, day: day, minimum: row["minimum"], maximum: row["maximum"])
-            }
-            return found
-        }
+        let records = try reading { db in try Self.fetch(Self.sql.dayTemperatures(cells: cells, day: day), db) }
+        return Dictionary(records.map { ($0.cell, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
-        try transaction { db in try Self.setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls), db) }
+        _ = try transaction { db in try Self.run(Self.sql.keepOpenWeatherMinute(calls), db) }
     }
 
     public func openWeatherMinute() async throws -> [Int: Int] {
@@ -428,9 +402,7 @@ extension BotDatabase {
 
     /// OpenWeather's calls stored for the UTC `day`, by endpoint.
     static func openWeatherCalls(onDay day: Int, _ db: Database) throws -> [String: Int] {
-        let base = WorkerFact.openWeatherCalls(onDay: day)
-        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM workerFact WHERE key = ? OR key LIKE ?", arguments: [base, base + ".%"])
-        return WorkerFact.openWeatherCalls(onDay: day, from: rows.map { ($0["key"] as String, $0["value"] as String) })
+        WorkerFact.openWeatherCalls(onDay: day, from: try fetch(sql.openWeatherCalls(onDay: day), db))
     }
 
     /// When getUpdates last answered.
@@ -522,17 +494,16 @@ extension BotDatabase {
 
     /// Records that getUpdates answered, with nothing new.
     public func notePoll(at now: Date = Date()) async throws {
-        try transaction { db in try Self.setFact(.lastSuccessfulPoll, WorkerFact.time(now), db) }
+        _ = try transaction { db in try Self.run(Self.sql.notePoll(at: now), db) }
     }
 
     /// A fact, by a statement prepared once: the poller reads and writes two on every answer.
     static func fact(_ key: WorkerFact.Key, _ db: Database) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM workerFact WHERE key = ?"), arguments: [key.rawValue])
+        try fetchOne(sql.fact(key), db)
     }
 
     static func setFact(_ key: WorkerFact.Key, _ value: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO workerFact (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-            .execute(arguments: [key.rawValue, value])
+        _ = try run([sql.setFact(key, value)], db)
     }
 }
 
@@ -560,7 +531,7 @@ extension BotDatabase {
 
     /// Every inbox item not yet handled, oldest first.
     public func pendingInbox() throws -> [InboxItem] {
-        try writer.read { db in try InboxItem.order(InboxItem.Columns.seq).fetchAll(db) }
+        try writer.read { db in try Self.fetch(Self.sql.pendingInbox(), db) }
     }
 
     /// Commits one handled inbox item for the chat workers: the chat's new record, the item's
@@ -613,23 +584,15 @@ extension BotDatabase {
     /// `deadline` (a notice), not after it; returns its id.
     @discardableResult
     static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, deadline: Date? = nil, _ db: Database) throws -> Int64 {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO outbox (chatId, lane, method, parameters, tag, messageId, photo, attempts, notBefore, createdAt, deadline)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            chatID, lane.rawValue, request.method.rawValue, request.parameters, request.tag, request.messageID, request.photo, StoredDate(now),
-            StoredDate(now), deadline.map(StoredDate.init),
-        ])
+        // The store's statement; its id read as SQLite keeps it rather than as a returned row.
+        let statement = sql.queue(request, chatID: chatID, lane: lane, at: now, deadline: deadline)
+        try db.cachedStatement(sql: statement.sql).execute(arguments: StatementArguments(statement.values.map(\.databaseValue)))
         return db.lastInsertedRowID
     }
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.
     public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
-        _ = try transaction { db in
-            try InboxItem.filter(InboxItem.Columns.seq == seq && InboxItem.Columns.chatId == chatID).deleteAll(db)
-        }
+        _ = try transaction { db in try Self.run(Self.sql.discardInboxItem(seq: seq, chatID: chatID), db) }
     }
 }
 
@@ -644,17 +607,7 @@ extension BotDatabase {
     }
 
     public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) throws -> [OutboxItem] {
-        try writer.unsafeRead { db in
-            if let chatID {
-                try OutboxItem.fetchAll(
-                    db.cachedStatement(sql: "SELECT * FROM outbox WHERE chatId = ? AND lane = ? AND id >= ? ORDER BY id LIMIT ?"),
-                    arguments: [chatID, lane.rawValue, id, limit])
-            } else {
-                try OutboxItem.fetchAll(
-                    db.cachedStatement(sql: "SELECT * FROM outbox WHERE lane = ? AND id >= ? ORDER BY id LIMIT ?"),
-                    arguments: [lane.rawValue, id, limit])
-            }
-        }
+        try writer.unsafeRead { db in try Self.fetch(Self.sql.outboxItems(lane: lane, chatID: chatID, from: id, limit: limit), db) }
     }
 
     /// Removes a delivered or abandoned reply; when it was sent under a tag, remembers the message
@@ -680,41 +633,31 @@ extension BotDatabase {
 
     /// Puts a reply back to be tried again no earlier than `notBefore`.
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
-        try transaction { db in
-            try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, notBefore = ? WHERE id = ? AND chatId = ?",
-                arguments: [notBefore, id, chatID])
-        }
+        _ = try transaction { db in try Self.run(Self.sql.retryOutbox(id: id, chatID: chatID, notBefore: notBefore), db) }
     }
 
     /// The bot may no longer write to this chat: its waiting replies are dropped, it is marked
     /// inactive and its daily forecasts are paused.
     public func deactivateChat(_ chatID: Int64) async throws {
-        try transaction { db in
-            _ = try OutboxItem.filter(OutboxItem.Columns.chatId == chatID).deleteAll(db)
-            try db.execute(sql: "UPDATE chat SET isActive = 0 WHERE id = ?", arguments: [chatID])
-            try db.execute(sql: "UPDATE subscription SET isActive = 0 WHERE chatId = ?", arguments: [chatID])
-        }
+        _ = try transaction { db in try Self.run(Self.sql.deactivateChat(chatID), db) }
         chats.forget(chatID)
     }
 
     /// The id of the message sent under `tag` in this chat.
     public func messageID(chatID: Int64, tag: String) throws -> Int? {
-        try writer.unsafeRead { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT messageId FROM messageTag WHERE chatId = ? AND tag = ?"), arguments: [chatID, tag])
-        }
+        try writer.unsafeRead { db in try Self.fetchOne(Self.sql.messageID(chatID: chatID, tag: tag), db) }
     }
 
     public func outboxBacklog() throws -> Int {
-        try writer.read { db in try OutboxItem.fetchCount(db) }
+        try writer.read { db in try Self.fetchOne(Self.sql.outboxBacklog(), db) ?? 0 }
     }
 
     /// How many replies wait in one lane.
     public func outboxBacklog(lane: OutboxLane) throws -> Int {
-        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE lane = ?", arguments: [lane.rawValue]) ?? 0 }
+        try writer.read { db in try Self.fetchOne(Self.sql.outboxBacklog(lane: lane), db) ?? 0 }
     }
 
     public func oldestOutboxItem(lane: OutboxLane) throws -> Date? {
-        try writer.read { db in try Date.fetchOne(db, sql: "SELECT MIN(createdAt) FROM outbox WHERE lane = ?", arguments: [lane.rawValue]) }
+        try writer.read { db in try Self.fetchOne(Self.sql.oldestOutboxItem(lane: lane), db) ?? nil }
     }
 }

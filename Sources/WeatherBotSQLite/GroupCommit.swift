@@ -1,5 +1,5 @@
 public import GRDB
-import WeatherBotStore
+import WeatherBotStoreSQL
 
 /// A write of the busy paths (chat steps, delivered replies, deliveries, posts): the part of a
 /// transaction it needs, whose value it returns.

@@ -63,7 +63,7 @@ public protocol BotStore: ChatStore, NoticeStore {
     func oldestOutboxItem(lane: OutboxLane) async throws -> Date?
     /// Removes a reply that was sent or given up; for a message sent under a tag, remembers its id.
     /// Shares commits with the chats' steps: it may wait up to `linger` for one that commits at
-    /// once (``GroupCommit/write(_:lingeringUpTo:)``), when nobody waits for it.
+    /// once (WeatherBotStoreSQL's `GroupCommit.write(_:lingeringUpTo:)`), when nobody waits for it.
     func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingeringUpTo linger: Duration) async throws
     /// Commits at once the removals lingering now: someone waits for them.
     func hurryCompletions()

@@ -4,6 +4,7 @@ import PostgresNIO
 import Testing
 import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotTesting
 import WeatherBotSQLite
 
 /// The store engines a contract test runs on: SQLite always, PostgreSQL when `TEST_DATABASE_URL`

@@ -5,6 +5,7 @@ import TelegramBotAPI
 import Testing
 import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotTesting
 import WeatherBotSQLite
 
 /// Moving house: a bot's SQLite file, filled through the store's own API, copied into an empty

@@ -4,6 +4,7 @@ import TelegramBotAPI
 import Testing
 @testable import WeatherBotPostgres
 import WeatherBotStore
+import WeatherBotTesting
 
 /// What every store engine keeps of notices (`/alerts`), run on each (``Engine/available``): the
 /// chats' settings, the chats the checker looks at with their marks, and notices queued once.

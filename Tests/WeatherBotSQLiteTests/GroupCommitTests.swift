@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
-import WeatherBotStore
+import WeatherBotStoreSQL
 @testable import WeatherBotSQLite
 
 @Suite struct GroupCommitTests {

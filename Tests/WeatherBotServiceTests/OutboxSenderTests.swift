@@ -10,6 +10,7 @@ import WeatherBot
 @testable import WeatherBotService
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotStoreSQL
 import WeatherBotTesting
 
 extension LoopbackTests {

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
-@testable import WeatherBotStore
+@testable import WeatherBotStoreSQL
 
 /// The group commit with a commit kept in memory: who commits, and what a failure does.
 @Suite struct GroupCommitLoopTests {

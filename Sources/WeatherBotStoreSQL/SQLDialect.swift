@@ -1,0 +1,91 @@
+/// What differs between the engines' SQL for the statements the store writes once: how a
+/// statement's values are marked, and how tables and columns are named. Everything else the
+/// store's statements use is read alike by SQLite (3.35 and later) and PostgreSQL: `INSERT … ON
+/// CONFLICT (…) DO UPDATE SET x = excluded.x`, `RETURNING`, `CAST(… AS BIGINT)`, booleans
+/// compared as `x` and `NOT x`. The types of the values are the engine's own binding
+/// (``SQLValue``), so no type name appears in a statement.
+///
+/// A statement is written once, with `?` for each value and names in snake_case, as the
+/// PostgreSQL schema has them; ``render(_:)`` gives the engine's text. Rendering walks the text,
+/// so the store renders each statement once (``StoreSQL``) and keeps the result.
+public struct SQLDialect: Sendable, Hashable {
+    public enum Placeholders: Sendable, Hashable {
+        /// `?`, `?`, …: SQLite.
+        case question
+        /// `$1`, `$2`, …: PostgreSQL.
+        case numbered
+    }
+
+    public enum Names: Sendable, Hashable {
+        /// As written: `chat_id`, `worker_fact`.
+        case snakeCase
+        /// `chatId`, `workerFact`, as the SQLite file's first versions named them; a name whose
+        /// camelCase form differs from the rule is in `exceptions` (`last_message_id`:
+        /// `lastMessageID`).
+        case camelCase(exceptions: [String: String])
+    }
+
+    public var placeholders: Placeholders
+    public var names: Names
+
+    public init(placeholders: Placeholders, names: Names) {
+        self.placeholders = placeholders
+        self.names = names
+    }
+
+    /// The embedded engine's: its tables were named in camelCase from the first version.
+    public static let sqlite = SQLDialect(placeholders: .question, names: .camelCase(exceptions: ["last_message_id": "lastMessageID"]))
+    public static let postgres = SQLDialect(placeholders: .numbered, names: .snakeCase)
+
+    /// The statement in this dialect: each `?` outside a quoted literal becomes the engine's
+    /// placeholder, and each name with an underscore the engine's name.
+    public func render(_ portable: String) -> String {
+        var output = ""
+        output.reserveCapacity(portable.utf8.count + 16)
+        var number = 0
+        var word = ""
+        var quoted = false
+        func flush() {
+            guard !word.isEmpty else { return }
+            output += name(word)
+            word = ""
+        }
+        for character in portable {
+            if quoted {
+                output.append(character)
+                if character == "'" { quoted = false }
+                continue
+            }
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+                continue
+            }
+            flush()
+            switch character {
+            case "'":
+                quoted = true
+                output.append(character)
+            case "?":
+                number += 1
+                switch placeholders {
+                case .question: output.append("?")
+                case .numbered: output += "$\(number)"
+                }
+            default:
+                output.append(character)
+            }
+        }
+        flush()
+        return output
+    }
+
+    /// A table's or column's name in this dialect.
+    public func name(_ snake: String) -> String {
+        guard case .camelCase(let exceptions) = names, snake.contains("_") else { return snake }
+        if let exception = exceptions[snake] { return exception }
+        var parts = snake.split(separator: "_", omittingEmptySubsequences: true)
+        guard !parts.isEmpty else { return snake }
+        let first = String(parts.removeFirst())
+        return first + parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

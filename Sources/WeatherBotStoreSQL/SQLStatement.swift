@@ -1,0 +1,125 @@
+public import Foundation
+
+/// A value bound to a statement, as the store's records hold it; each engine binds it as its
+/// columns take it (a date as SQLite's text or PostgreSQL's `timestamptz`, a flag as 0 and 1 or a
+/// boolean, bytes as a BLOB or a `bytea`).
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+    case bool(Bool)
+    case date(Date)
+}
+
+/// A Swift value that binds as one ``SQLValue``.
+public protocol SQLBindable {
+    var sqlValue: SQLValue { get }
+}
+
+extension Int64: SQLBindable { public var sqlValue: SQLValue { .integer(self) } }
+extension Int: SQLBindable { public var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Double: SQLBindable { public var sqlValue: SQLValue { .real(self) } }
+extension String: SQLBindable { public var sqlValue: SQLValue { .text(self) } }
+extension Data: SQLBindable { public var sqlValue: SQLValue { .blob(self) } }
+extension Bool: SQLBindable { public var sqlValue: SQLValue { .bool(self) } }
+extension Date: SQLBindable { public var sqlValue: SQLValue { .date(self) } }
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
+
+/// One statement of the store in an engine's dialect, with its values, and what its rows mean
+/// to the write it is part of (``SQLPlan``).
+public struct SQLStatement: Sendable {
+    public enum Role: Sendable {
+        /// Its rows, if any, are not read.
+        case execute
+        /// The rest of the plan runs only when it returns a row (a `RETURNING` of the row it
+        /// changed): the write applies only to what is still there.
+        case guarding
+        /// Its rows' first column (an id, by `RETURNING`) is the plan's result, in order.
+        case collecting
+    }
+
+    public var sql: String
+    public var values: [SQLValue]
+    public var role: Role
+
+    public init(_ sql: String, _ values: [SQLValue] = [], role: Role = .execute) {
+        self.sql = sql
+        self.values = values
+        self.role = role
+    }
+}
+
+/// A write's statements in order, for one transaction: each engine runs a plan the same way
+/// (``SQLStatement/Role``), so what a write does is decided here once.
+public typealias SQLPlan = [SQLStatement]
+
+/// The outcome of a plan: the ids its collecting statements returned, or nil when a guarding
+/// statement found nothing and the rest did not run.
+public typealias SQLPlanResult = [Int64]?
+
+/// A row read by one of the store's statements, its columns by position, each as the record
+/// holds it: the engine converts its own storage (SQLite's text dates, PostgreSQL's integers of
+/// any width).
+public protocol SQLRow {
+    func int64(_ column: Int) throws -> Int64?
+    func double(_ column: Int) throws -> Double?
+    func text(_ column: Int) throws -> String?
+    func blob(_ column: Int) throws -> Data?
+    func date(_ column: Int) throws -> Date?
+    func bool(_ column: Int) throws -> Bool?
+}
+
+/// A column held NULL where the record needs a value.
+public struct UnexpectedNull: Error, CustomStringConvertible {
+    public var column: Int
+    public var description: String { "column \(column) is NULL" }
+}
+
+extension SQLRow {
+    public func int64(required column: Int) throws -> Int64 {
+        guard let value = try int64(column) else { throw UnexpectedNull(column: column) }
+        return value
+    }
+
+    public func int(required column: Int) throws -> Int { Int(try int64(required: column)) }
+
+    public func text(required column: Int) throws -> String {
+        guard let value = try text(column) else { throw UnexpectedNull(column: column) }
+        return value
+    }
+
+    public func blob(required column: Int) throws -> Data {
+        guard let value = try blob(column) else { throw UnexpectedNull(column: column) }
+        return value
+    }
+
+    public func date(required column: Int) throws -> Date {
+        guard let value = try date(column) else { throw UnexpectedNull(column: column) }
+        return value
+    }
+
+    public func bool(required column: Int) throws -> Bool {
+        guard let value = try bool(column) else { throw UnexpectedNull(column: column) }
+        return value
+    }
+
+    public func double(required column: Int) throws -> Double {
+        guard let value = try double(column) else { throw UnexpectedNull(column: column) }
+        return value
+    }
+}
+
+/// A read of the store: a statement and how each of its rows becomes a value.
+public struct SQLQuery<Value>: Sendable {
+    public var statement: SQLStatement
+    public var decode: @Sendable (any SQLRow) throws -> Value
+
+    public init(_ statement: SQLStatement, decode: @escaping @Sendable (any SQLRow) throws -> Value) {
+        self.statement = statement
+        self.decode = decode
+    }
+}

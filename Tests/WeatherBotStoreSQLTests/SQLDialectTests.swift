@@ -1,0 +1,20 @@
+import Testing
+import WeatherBotStoreSQL
+
+@Suite struct SQLDialectTests {
+    let statement = "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ? AND chat_id = ? AND tag LIKE 'a_b?%'"
+
+    @Test func postgresNumbersTheValuesAndKeepsTheNames() {
+        #expect(
+            SQLDialect.postgres.render(statement)
+                == "UPDATE outbox SET attempts = attempts + 1, not_before = $1 WHERE id = $2 AND chat_id = $3 AND tag LIKE 'a_b?%'")
+    }
+
+    @Test func sqliteNamesColumnsAsItsFileDoesAndLeavesLiteralsAlone() {
+        #expect(
+            SQLDialect.sqlite.render(statement)
+                == "UPDATE outbox SET attempts = attempts + 1, notBefore = ? WHERE id = ? AND chatId = ? AND tag LIKE 'a_b?%'")
+        #expect(SQLDialect.sqlite.render("SELECT last_message_id FROM chat") == "SELECT lastMessageID FROM chat")
+        #expect(SQLDialect.sqlite.render("INSERT INTO day_temperature (cell) VALUES (?)") == "INSERT INTO dayTemperature (cell) VALUES (?)")
+    }
+}
