@@ -1,7 +1,7 @@
 /// A message, reduced to what the bot reads. Every other field is ignored.
 public struct Message: Codable, Sendable, Hashable {
     /// The message's number within its chat; with the chat's id, what an edit or a reply names.
-    public var messageId: Int
+    public var messageID: Int
     /// Who wrote it; nil in a channel. Their language picks the answer's, and in a group the bot
     /// checks their rights by their id.
     public var from: User?
@@ -24,18 +24,18 @@ public struct Message: Codable, Sendable, Hashable {
     public var senderChat: Chat?
 
     enum CodingKeys: String, CodingKey {
-        case messageId = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message", viaBot = "via_bot"
+        case messageID = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message", viaBot = "via_bot"
         case senderChat = "sender_chat"
     }
 
     /// A message as a test or the benchmark makes one up; `date` is Unix time in seconds.
     public init(
-        messageId: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
+        messageID: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
         replyToMessage: RepliedMessage? = nil, viaBot: User? = nil, senderChat: Chat? = nil
     ) {
         self.senderChat = senderChat
         self.viaBot = viaBot
-        self.messageId = messageId
+        self.messageID = messageID
         self.from = from
         self.date = date
         self.chat = chat
@@ -63,18 +63,18 @@ public struct ChatMember: Codable, Sendable, Hashable {
 /// A message another one replies to: only who sent it.
 public struct RepliedMessage: Codable, Sendable, Hashable {
     /// The replied-to message's number in the same chat.
-    public var messageId: Int
+    public var messageID: Int
     /// Who wrote the replied-to message; when that is the bot itself (a bot with its username), the
     /// reply is addressed to it.
     public var from: User?
 
     enum CodingKeys: String, CodingKey {
-        case messageId = "message_id", from
+        case messageID = "message_id", from
     }
 
     /// A replied-to message as a test makes one up.
-    public init(messageId: Int, from: User?) {
-        self.messageId = messageId
+    public init(messageID: Int, from: User?) {
+        self.messageID = messageID
         self.from = from
     }
 }
@@ -207,14 +207,14 @@ public struct CallbackQuery: Codable, Sendable, Hashable {
 /// The part of a sent message the bot keeps: its id, for later edits.
 public struct SentMessage: Decodable, Sendable, Hashable {
     /// The new message's number in the chat it was sent to.
-    public var messageId: Int
+    public var messageID: Int
 
     enum CodingKeys: String, CodingKey {
-        case messageId = "message_id"
+        case messageID = "message_id"
     }
 
     /// The part of a sent message with this number, as a fake Telegram answers.
-    public init(messageId: Int) {
-        self.messageId = messageId
+    public init(messageID: Int) {
+        self.messageID = messageID
     }
 }

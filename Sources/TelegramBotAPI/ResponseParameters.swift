@@ -2,17 +2,17 @@
 public struct ResponseParameters: Codable, Sendable, Hashable {
     /// Set when a group became a supergroup: the supergroup's chat id, which messages for the group
     /// must be sent to instead.
-    public var migrateToChatId: Int64?
+    public var migrateToChatID: Int64?
     /// Set when the bot sent too fast: whole seconds to wait before trying again.
     public var retryAfter: Int?
 
     enum CodingKeys: String, CodingKey {
-        case migrateToChatId = "migrate_to_chat_id", retryAfter = "retry_after"
+        case migrateToChatID = "migrate_to_chat_id", retryAfter = "retry_after"
     }
 
     /// Parameters as a fake Telegram sends them; nil leaves a field out.
-    public init(migrateToChatId: Int64? = nil, retryAfter: Int? = nil) {
-        self.migrateToChatId = migrateToChatId
+    public init(migrateToChatID: Int64? = nil, retryAfter: Int? = nil) {
+        self.migrateToChatID = migrateToChatID
         self.retryAfter = retryAfter
     }
 }

@@ -95,7 +95,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
         precondition(!request.isEdit || request.messageID != nil, "an edit names its message")
         if request.method == .sendMessage {
             let message: SentMessage = try await call(request.method.rawValue, body: request.parameters)
-            return message.messageId
+            return message.messageID
         }
         let _: IgnoredResult = try await call(request.method.rawValue, body: request.parameters)
         return nil
@@ -201,7 +201,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
             method: method,
             description: redacted(envelope.description ?? "no description"),
             retryAfter: envelope.parameters?.retryAfter,
-            migrateToChatID: envelope.parameters?.migrateToChatId
+            migrateToChatID: envelope.parameters?.migrateToChatID
         )
     }
 

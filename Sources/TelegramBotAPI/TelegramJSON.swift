@@ -53,10 +53,10 @@ struct LossyUpdate: Decodable {
     var update: Update
 
     private struct IDOnly: Decodable {
-        var updateId: Int64
+        var updateID: Int64
 
         enum CodingKeys: String, CodingKey {
-            case updateId = "update_id"
+            case updateID = "update_id"
         }
     }
 
@@ -64,7 +64,7 @@ struct LossyUpdate: Decodable {
         if let update = try? Update(from: decoder) {
             self.update = update
         } else {
-            self.update = Update(updateId: try IDOnly(from: decoder).updateId)
+            self.update = Update(updateID: try IDOnly(from: decoder).updateID)
         }
     }
 }

@@ -8,7 +8,7 @@ extension Update: JSONWritable {
     /// The update as Telegram's JSON, reduced to what the bot reads.
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.field("update_id", updateId)
+            json.field("update_id", updateID)
             if let message {
                 json.key("message")
                 message.write(to: &json)
@@ -44,7 +44,7 @@ extension Update: JSONWritable {
 extension Message {
     func write(to json: inout JSONWriter) {
         json.object { json in
-            json.field("message_id", messageId)
+            json.field("message_id", messageID)
             if let from {
                 json.key("from")
                 from.write(to: &json)
@@ -74,7 +74,7 @@ extension Message {
             // Kept so that a reply to the bot read back after a restart is still addressed to it.
             if let replyToMessage {
                 json.field("reply_to_message", object: { json in
-                    json.field("message_id", replyToMessage.messageId)
+                    json.field("message_id", replyToMessage.messageID)
                     if let from = replyToMessage.from {
                         json.key("from")
                         from.write(to: &json)

@@ -1,8 +1,8 @@
-/// One incoming update. Kinds the bot does not handle decode with only `updateId` set.
+/// One incoming update. Kinds the bot does not handle decode with only `updateID` set.
 public struct Update: Codable, Sendable, Hashable {
     /// Telegram's number for the update, rising from one update to the next: the next `getUpdates`
     /// offset is the last one seen plus one, and a posted update seen before is known by it.
-    public var updateId: Int64
+    public var updateID: Int64
     /// A new message in a chat the bot is in: a command, a reply, a place's name, a shared
     /// location.
     public var message: Message?
@@ -15,14 +15,14 @@ public struct Update: Codable, Sendable, Hashable {
     public var inlineQuery: InlineQuery?
 
     enum CodingKeys: String, CodingKey {
-        case updateId = "update_id", message, editedMessage = "edited_message", callbackQuery = "callback_query", inlineQuery = "inline_query"
+        case updateID = "update_id", message, editedMessage = "edited_message", callbackQuery = "callback_query", inlineQuery = "inline_query"
     }
 
     /// An update as a test or the benchmark makes one up: set one kind at most, as Telegram does.
     public init(
-        updateId: Int64, message: Message? = nil, editedMessage: Message? = nil, callbackQuery: CallbackQuery? = nil, inlineQuery: InlineQuery? = nil
+        updateID: Int64, message: Message? = nil, editedMessage: Message? = nil, callbackQuery: CallbackQuery? = nil, inlineQuery: InlineQuery? = nil
     ) {
-        self.updateId = updateId
+        self.updateID = updateID
         self.message = message
         self.editedMessage = editedMessage
         self.callbackQuery = callbackQuery

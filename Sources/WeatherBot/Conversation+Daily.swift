@@ -69,7 +69,7 @@ extension Conversation {
         stored.timeZone = zone
         context.changes.append(.subscribe(
             Subscription(
-                chatId: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock.date,
+                chatID: context.chat.id, place: stored, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date, createdAt: clock.date,
                 withChart: withChart),
             limit: maximumSubscriptions))
         var calendar = Calendar(identifier: .gregorian)

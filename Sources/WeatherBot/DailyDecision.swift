@@ -134,7 +134,7 @@ public struct DailyDecision: Sendable {
         let subscription = due.subscription
         switch plan(due) {
         case .unschedulable:
-            return .unschedulable(chatID: subscription.chatId)
+            return .unschedulable(chatID: subscription.chatID)
         case .wait(let id):
             return .waiting(subscriptionID: id)
         case .skip(let id, let day, let zone):
@@ -158,7 +158,7 @@ public struct DailyDecision: Sendable {
             if subscription.withChart && !report.isStale {
                 replies.append(DailyForecastView.chart(subscriptionID: id, place: subscription.place, report: report, texts: words))
             }
-            let sent = delivery(id, subscription, day: day, zone: zone, requests: replies.map { $0.request(chatID: subscription.chatId) })
+            let sent = delivery(id, subscription, day: day, zone: zone, requests: replies.map { $0.request(chatID: subscription.chatID) })
             return report.isStale ? .sentLastKnown(sent) : .sent(sent)
         }
     }
@@ -181,7 +181,7 @@ public struct DailyDecision: Sendable {
     /// Marks a subscription done for the local date it was due on, and schedules the next one.
     private mutating func delivery(_ id: Int64, _ subscription: Subscription, day: String, zone: TimeZone, requests: [BotRequest]) -> DailyDelivery {
         let next = schedules.nextSend(after: max(now, subscription.nextSendAt), hour: subscription.hour, minute: subscription.minute, in: zone)
-        return DailyDelivery(subscriptionID: id, chatID: subscription.chatId, day: day, requests: requests, nextSendAt: next)
+        return DailyDelivery(subscriptionID: id, chatID: subscription.chatID, day: day, requests: requests, nextSendAt: next)
     }
 
     static func isMissed(_ subscription: Subscription, now: Date, rules: Rules) -> Bool {

@@ -16,27 +16,27 @@ public enum UpdateRouter {
         if let query = update.callbackQuery {
             let chatID = query.message?.chat.id ?? query.from.id
             let action = query.data.flatMap(CallbackAction.init(encoded:))
-            let messageID = query.message.flatMap { $0.date == 0 && $0.messageId == 0 ? nil : $0.messageId }
+            let messageID = query.message.flatMap { $0.date == 0 && $0.messageID == 0 ? nil : $0.messageID }
             return Incoming(
-                updateID: update.updateId, chatID: chatID, language: Language(telegramCode: query.from.languageCode),
+                updateID: update.updateID, chatID: chatID, language: Language(telegramCode: query.from.languageCode),
                 intent: .button(action), callbackQueryID: query.id, messageID: messageID,
                 isGroup: query.message.map { $0.chat.type != .private } ?? false, senderID: query.from.id)
         }
         if let message = update.message {
             return Incoming(
-                updateID: update.updateId, chatID: message.chat.id,
+                updateID: update.updateID, chatID: message.chat.id,
                 language: Language(telegramCode: message.from?.languageCode),
                 intent: intent(of: message, botUsername: botUsername),
-                isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageId,
+                isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageID,
                 bySelf: message.senderChat?.id == message.chat.id)
         }
         if let edited = update.editedMessage {
             // A corrected typo is read again; a live location moving is not a new request.
             let intent: Intent = edited.location == nil ? intent(of: edited, botUsername: botUsername) : .ignored
             return Incoming(
-                updateID: update.updateId, chatID: edited.chat.id,
+                updateID: update.updateID, chatID: edited.chat.id,
                 language: Language(telegramCode: edited.from?.languageCode), intent: intent,
-                isGroup: edited.chat.type != .private, senderID: edited.from?.id, userMessageID: edited.messageId, isEdit: true,
+                isGroup: edited.chat.type != .private, senderID: edited.from?.id, userMessageID: edited.messageID, isEdit: true,
                 bySelf: edited.senderChat?.id == edited.chat.id)
         }
         return nil

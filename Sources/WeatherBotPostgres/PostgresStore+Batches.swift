@@ -126,7 +126,7 @@ extension PostgresStore {
                 chats.append(chat)
                 handled.append((seq, chat.id))
                 self.replies += replies.map { QueuedRow(chatID: chat.id, lane: .interactive, request: $0, at: now) }
-                self.followUps += followUps.map { InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: $0) }
+                self.followUps += followUps.map { InboxItem(chatID: chat.id, updateID: nil, kind: .followUp, payload: $0) }
                 steps.append((index, replies.count, followUps.count))
             case .sent(let reply):
                 sent.append(reply)
@@ -241,7 +241,7 @@ extension PostgresStore {
             """
             INSERT INTO inbox (chat_id, update_id, kind, payload)
             SELECT chat_id, NULLIF(update_id, \(absent)), kind, payload
-            FROM unnest(\(items.map(\.chatId)), \(items.map { $0.updateId ?? absent }), \(items.map(\.kind.rawValue)),
+            FROM unnest(\(items.map(\.chatID)), \(items.map { $0.updateID ?? absent }), \(items.map(\.kind.rawValue)),
                 \(items.map { ByteBuffer(bytes: $0.payload) }))
                 WITH ORDINALITY AS item(chat_id, update_id, kind, payload, n)
             ORDER BY n

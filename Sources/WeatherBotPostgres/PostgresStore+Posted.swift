@@ -47,7 +47,7 @@ extension PostgresStore {
         return updates.map { update in
             guard let seq = stored.removeValue(forKey: update.updateID) else { return nil }
             guard let seq, let chatID = update.chatID else { return [] }
-            var item = InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload)
+            var item = InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload)
             item.seq = seq
             return [item]
         }

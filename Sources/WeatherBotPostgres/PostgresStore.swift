@@ -264,7 +264,7 @@ public final class PostgresStore: BotStore {
             seqs[updateID] = min(seq, seqs[updateID] ?? seq)
         }
         return received.compactMap { update in
-            seqs[update.updateID].map { InboxItem(seq: $0, chatId: update.chatID, updateId: update.updateID, kind: .update, payload: update.payload) }
+            seqs[update.updateID].map { InboxItem(seq: $0, chatID: update.chatID, updateID: update.updateID, kind: .update, payload: update.payload) }
         }.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
     }
 
@@ -538,7 +538,7 @@ extension PostgresStore {
 
     /// Appends a subscription's values in the order of ``subscriptionValueColumns``.
     static func bind(_ subscription: Subscription, to row: inout PostgresBindings) throws {
-        row.append(subscription.chatId)
+        row.append(subscription.chatID)
         row.append(String(decoding: try JSONEncoder().encode(subscription.place), as: UTF8.self))
         row.append(subscription.timeZone)
         row.append(subscription.hour)

@@ -111,7 +111,7 @@ public enum StoreMigration {
         try await insert(contents.favorites, into: "favorite", columns: ["id", "chat_id", "position", "place", "created_at"], connection, logger) {
             favorite, row in
             row.append(favorite.id)
-            row.append(favorite.chatId)
+            row.append(favorite.chatID)
             row.append(favorite.position)
             row.append(try json(favorite.place))
             row.append(favorite.createdAt)
@@ -124,8 +124,8 @@ public enum StoreMigration {
         try await insert(contents.inbox, into: "inbox", columns: ["seq", "chat_id", "update_id", "kind", "payload", "attempts"], connection, logger) {
             item, row in
             row.append(item.seq)
-            row.append(item.chatId)
-            row.append(item.updateId)
+            row.append(item.chatID)
+            row.append(item.updateID)
             row.append(item.kind.rawValue)
             try row.append(item.payload)
             row.append(item.attempts)
@@ -135,8 +135,8 @@ public enum StoreMigration {
             columns: ["seq", "chat_id", "update_id", "kind", "payload", "attempts", "error", "failed_at"], connection, logger
         ) { item, row in
             row.append(item.seq)
-            row.append(item.chatId)
-            row.append(item.updateId)
+            row.append(item.chatID)
+            row.append(item.updateID)
             row.append(item.kind)
             try row.append(item.payload)
             row.append(item.attempts)
@@ -149,12 +149,12 @@ public enum StoreMigration {
             connection, logger
         ) { item, row in
             row.append(item.id)
-            row.append(item.chatId)
+            row.append(item.chatID)
             row.append(item.lane.rawValue)
             row.append(item.method)
             try row.append(item.parameters)
             row.append(item.tag)
-            row.append(item.messageId.map(Int64.init))
+            row.append(item.messageID.map(Int64.init))
             row.append(item.photo)
             row.append(item.attempts)
             row.append(item.notBefore)

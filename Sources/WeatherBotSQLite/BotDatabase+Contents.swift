@@ -72,17 +72,17 @@ extension StoreContents {
         }
         return StoreContents(
             chats: try ChatRecord.order(ChatRecord.Columns.id).fetchAll(db),
-            favorites: try Favorite.order(Favorite.Columns.chatId, Favorite.Columns.position, Favorite.Columns.id).fetchAll(db),
+            favorites: try Favorite.order(Favorite.Columns.chatID, Favorite.Columns.position, Favorite.Columns.id).fetchAll(db),
             subscriptions: try Subscription.order(Subscription.Columns.id).fetchAll(db),
             inbox: try InboxItem.order(InboxItem.Columns.seq).fetchAll(db),
             setAside: try Row.fetchAll(db, sql: "SELECT * FROM inboxFailure ORDER BY seq").map { row in
                 SetAsideItem(
-                    seq: row["seq"], chatId: row["chatId"], updateId: row["updateId"], kind: row["kind"], payload: row["payload"],
+                    seq: row["seq"], chatID: row["chatId"], updateID: row["updateId"], kind: row["kind"], payload: row["payload"],
                     attempts: row["attempts"], error: row["error"], failedAt: row["failedAt"])
             },
             outbox: try OutboxItem.order(OutboxItem.Columns.id).fetchAll(db),
             messageTags: try MessageTag.fetchAll(db, sql: "SELECT * FROM messageTag ORDER BY chatId, tag").map {
-                TaggedMessage(chatID: $0.chatId, tag: $0.tag, messageID: $0.messageId, createdAt: $0.createdAt)
+                TaggedMessage(chatID: $0.chatID, tag: $0.tag, messageID: $0.messageID, createdAt: $0.createdAt)
             },
             noticeMarks: try Row.fetchAll(db, sql: "SELECT chatId, key, value, expiresAt FROM noticeMark ORDER BY chatId, key").map { row in
                 ChatNoticeMark(chatID: row["chatId"], mark: NoticeMark(key: row["key"], value: row["value"], expiresAt: row["expiresAt"]))

@@ -450,7 +450,7 @@ extension BotDatabase {
                         chat: chat, handled: nil, changes: step.changes, replies: step.replies, followUps: step.followUps, placesUnchanged: placesUnchanged,
                         now: now, db)
                 } else {
-                    items.append(try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db))
+                    items.append(try InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload).written(to: db))
                 }
             }
             try Self.setFact(.lastUpdateID, String(max(previous, lastUpdateID)), db)
@@ -478,7 +478,7 @@ extension BotDatabase {
                 .execute(arguments: [update.updateID, now])
             guard db.changesCount > 0 else { return nil }
             guard let chatID = update.chatID else { return [] }
-            return [try InboxItem(chatId: chatID, updateId: update.updateID, kind: .update, payload: update.payload).written(to: db)]
+            return [try InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload).written(to: db)]
         }
     }
 
@@ -575,7 +575,7 @@ extension BotDatabase {
         }
         var items: [InboxItem] = []
         for payload in followUps {
-            items.append(try InboxItem(chatId: chat.id, updateId: nil, kind: .followUp, payload: payload).written(to: db))
+            items.append(try InboxItem(chatID: chat.id, updateID: nil, kind: .followUp, payload: payload).written(to: db))
         }
         return CommittedStep(replyIDs: ids, followUps: items)
     }
@@ -623,7 +623,7 @@ extension BotDatabase {
     private static func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ? AND chatId = ?").execute(arguments: [id, chatID])
         if let tag, let messageID {
-            try MessageTag(chatId: chatID, tag: tag, messageId: messageID, createdAt: now).upsert(db)
+            try MessageTag(chatID: chatID, tag: tag, messageID: messageID, createdAt: now).upsert(db)
             if MessageTags.isShortLived(tag) {
                 try db.cachedStatement(sql: "DELETE FROM messageTag WHERE chatId = ? AND tag LIKE ? AND createdAt < ?")
                     .execute(arguments: [chatID, MessageTags.shortLivedPrefix + "%", now.addingTimeInterval(-MessageTags.shortLivedFor)])

@@ -107,14 +107,14 @@ extension InboxItem: FetchableRecord, PersistableRecord {
 
     public enum Columns {
         public static let seq = Column("seq")
-        public static let chatId = Column("chatId")
+        public static let chatID = Column("chatId")
     }
 
     /// Inserts the item with one prepared statement (every update passes here) and returns it
     /// with its `seq`.
     func written(to db: Database) throws -> InboxItem {
         try db.cachedStatement(sql: "INSERT INTO inbox (chatId, updateId, kind, payload) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [chatId, updateId, kind.rawValue, payload])
+            .execute(arguments: [chatID, updateID, kind.rawValue, payload])
         var item = self
         item.seq = db.lastInsertedRowID
         return item
@@ -130,7 +130,7 @@ extension OutboxItem: FetchableRecord, PersistableRecord {
 
     public enum Columns {
         public static let id = Column("id")
-        public static let chatId = Column("chatId")
+        public static let chatID = Column("chatId")
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -143,7 +143,7 @@ extension Favorite: FetchableRecord, PersistableRecord {
 
     public enum Columns {
         public static let id = Column("id")
-        public static let chatId = Column("chatId")
+        public static let chatID = Column("chatId")
         public static let position = Column("position")
     }
 
@@ -157,7 +157,7 @@ extension Subscription: FetchableRecord, PersistableRecord {
 
     public enum Columns {
         public static let id = Column("id")
-        public static let chatId = Column("chatId")
+        public static let chatID = Column("chatId")
         public static let nextSendAt = Column("nextSendAt")
         public static let isActive = Column("isActive")
     }
@@ -171,9 +171,9 @@ extension Subscription: FetchableRecord, PersistableRecord {
 struct MessageTag: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "messageTag"
 
-    var chatId: Int64
+    var chatID: Int64
     var tag: String
-    var messageId: Int
+    var messageID: Int
     var createdAt: Date
 }
 

@@ -76,11 +76,11 @@ struct ChatQueues {
             let item = queuedItem.item
             if let seq = item.seq, !known.insert(seq).inserted { continue }
             if queuedItem.receipt != nil {
-                let startsAtOnce = pending[item.chatId] == nil && !running.contains(item.chatId) && running.count + ready.count < chatsAtOnce
+                let startsAtOnce = pending[item.chatID] == nil && !running.contains(item.chatID) && running.count + ready.count < chatsAtOnce
                 if !startsAtOnce { result.behind.append(queuedItem) }
             }
             append(queuedItem)
-            grown.insert(item.chatId)
+            grown.insert(item.chatID)
             result.any = true
         }
         for chatID in grown { result.dropped += trim(chatID) }
@@ -104,12 +104,12 @@ struct ChatQueues {
         for item in items {
             guard let seq = item.seq, !finished.contains(seq), known.insert(seq).inserted else { continue }
             // Before the chat's items queued here that came later (posted to this replica meanwhile).
-            let position = pending[item.chatId].map { queue in queue.firstIndex { ($0.item.seq ?? .max) > seq } ?? queue.endIndex } ?? 0
-            pending[item.chatId, default: []].insert(QueuedItem(item), at: position)
+            let position = pending[item.chatID].map { queue in queue.firstIndex { ($0.item.seq ?? .max) > seq } ?? queue.endIndex } ?? 0
+            pending[item.chatID, default: []].insert(QueuedItem(item), at: position)
             backlog += 1
             adopted += 1
-            if pending[item.chatId]?.count == 1 && !running.contains(item.chatId) { ready.append(item.chatId) }
-            grown.insert(item.chatId)
+            if pending[item.chatID]?.count == 1 && !running.contains(item.chatID) { ready.append(item.chatID) }
+            grown.insert(item.chatID)
         }
         return (adopted, grown.flatMap { trim($0) })
     }
@@ -124,7 +124,7 @@ struct ChatQueues {
     mutating func enqueueFollowUps(_ items: [InboxItem]) {
         for item in items {
             if let seq = item.seq { known.insert(seq) }
-            pending[item.chatId, default: []].append(QueuedItem(item))
+            pending[item.chatID, default: []].append(QueuedItem(item))
             backlog += 1
         }
     }
@@ -187,7 +187,7 @@ struct ChatQueues {
     }
 
     private mutating func append(_ queuedItem: QueuedItem) {
-        let chatID = queuedItem.item.chatId
+        let chatID = queuedItem.item.chatID
         pending[chatID, default: []].append(queuedItem)
         backlog += 1
         if pending[chatID]!.count == 1 && !running.contains(chatID) { ready.append(chatID) }

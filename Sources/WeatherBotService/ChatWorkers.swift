@@ -67,7 +67,7 @@ public actor ChatWorkers: Service {
         let queued = queues.enqueue(items, chatsAtOnce: maximumConcurrentChats)
         if queued.any { changes.signal() }
         // A batch not stored yet waits for no step that cannot start at once.
-        for behind in queued.behind { if let updateID = behind.item.updateId { behind.receipt?.release(updateID) } }
+        for behind in queued.behind { if let updateID = behind.item.updateID { behind.receipt?.release(updateID) } }
         await discard(queued.dropped)
     }
 
@@ -82,19 +82,19 @@ public actor ChatWorkers: Service {
         await withTaskGroup(of: Void.self) { group in
             for queued in dropped {
                 let item = queued.item
-                if let receipt = queued.receipt, item.seq == nil, let updateID = item.updateId {
+                if let receipt = queued.receipt, item.seq == nil, let updateID = item.updateID {
                     // Still open while the intake hands the batch over: nothing to remove.
                     group.addTask { [database] in
-                        if let seq = await receipt.skip(updateID) { try? await database.discardInboxItem(seq: seq, chatID: item.chatId) }
+                        if let seq = await receipt.skip(updateID) { try? await database.discardInboxItem(seq: seq, chatID: item.chatID) }
                     }
                     continue
                 }
                 guard let seq = item.seq else { continue }
                 group.addTask { [database, logger] in
                     do {
-                        try await database.discardInboxItem(seq: seq, chatID: item.chatId)
+                        try await database.discardInboxItem(seq: seq, chatID: item.chatID)
                     } catch {
-                        logger.error("could not drop a flooding chat's update", metadata: ["chat.id": "\(item.chatId)", "error": "\(database.describe(error))"])
+                        logger.error("could not drop a flooding chat's update", metadata: ["chat.id": "\(item.chatID)", "error": "\(database.describe(error))"])
                     }
                 }
             }

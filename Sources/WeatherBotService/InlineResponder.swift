@@ -99,7 +99,7 @@ public final class InlineResponder: Service, Sendable {
                         }
                         // The edit waits for its pace outside the queries' and presses' room.
                         self.inFlight.withLock { $0 -= 1 }
-                        if let edit { await self.show(edit, pressed: update.updateId) }
+                        if let edit { await self.show(edit, pressed: update.updateID) }
                     }
                 }
             }

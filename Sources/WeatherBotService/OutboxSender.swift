@@ -294,11 +294,11 @@ public final class OutboxSender: Service, Sendable {
             guard let id = item.id else { continue }
             guard let request = item.request else {
                 logger.error(
-                    "a stored reply the sender cannot make was dropped from the outbox", metadata: ["chat.id": "\(item.chatId)", "method": "\(item.method)"])
-                await record { try await database.completeOutbox(id: id, chatID: item.chatId, tag: nil, messageID: nil, at: clock.date) }
+                    "a stored reply the sender cannot make was dropped from the outbox", metadata: ["chat.id": "\(item.chatID)", "method": "\(item.method)"])
+                await record { try await database.completeOutbox(id: id, chatID: item.chatID, tag: nil, messageID: nil, at: clock.date) }
                 continue
             }
-            var row = QueuedReply(id: id, chatID: item.chatId, lane: lane, request: request, deadline: item.deadline)
+            var row = QueuedReply(id: id, chatID: item.chatID, lane: lane, request: request, deadline: item.deadline)
             row.attempts = item.attempts
             row.notBefore = now() + max(item.notBefore.timeIntervalSince(clock.date), 0)
             rows.append(row)

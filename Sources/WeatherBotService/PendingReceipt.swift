@@ -144,7 +144,7 @@ final class PendingReceipt: Sendable {
     private static func outcome(of updateID: Int64, _ state: State) -> Outcome {
         guard let receipt = state.receipt else { return .dropped }
         if let committed = receipt.steps[updateID] { return .committed(committed) }
-        if let seq = receipt.items.first(where: { $0.updateId == updateID })?.seq { return .stored(seq: seq) }
+        if let seq = receipt.items.first(where: { $0.updateID == updateID })?.seq { return .stored(seq: seq) }
         return .dropped
     }
 }

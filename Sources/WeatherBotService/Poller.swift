@@ -84,11 +84,11 @@ public struct Poller: Service {
                 conflictBackoff.reset()
                 // Telegram chooses the next id at random after a week without updates: a batch wholly
                 // below the stored id starts new ids, which are taken, not dropped as seen.
-                let rebasing = lastUpdateID.map { stored in !updates.isEmpty && updates.allSatisfy { $0.updateId < stored } } ?? false
+                let rebasing = lastUpdateID.map { stored in !updates.isEmpty && updates.allSatisfy { $0.updateID < stored } } ?? false
                 if rebasing {
                     logger.notice(
                         "Telegram started update ids anew (it does after a quiet week); following the new ids",
-                        metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateId).max() ?? 0)"])
+                        metadata: ["update.id.stored": "\(lastUpdateID ?? 0)", "update.id": "\(updates.map(\.updateID).max() ?? 0)"])
                 }
                 let committed = try await commit(updates, after: lastUpdateID, rebasing: rebasing, handingOverFirst: storedABatch, lastNoted: &lastNoted)
                 // Healthy is answered and stored: a batch the database refuses comes again and again.
@@ -171,7 +171,7 @@ public struct Poller: Service {
     private func commit(
         _ updates: [Update], after stored: Int64?, rebasing: Bool, handingOverFirst: Bool, lastNoted: inout ContinuousClock.Instant?
     ) async throws -> Int64? {
-        guard let last = updates.map(\.updateId).max() else {
+        guard let last = updates.map(\.updateID).max() else {
             // An empty poll only refreshes the health mark, at most twice a minute.
             if lastNoted.map({ ContinuousClock.now - $0 > .seconds(30) }) ?? true {
                 try await database.notePoll(at: clock.date)
@@ -187,8 +187,8 @@ public struct Poller: Service {
             for update in updates where update.isInline { inline.take(update) }
         }
         let kept = updates.filter { $0.chatID != nil }
-        let rows = kept.map { update in (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData) }
-        let decoded = Dictionary(kept.map { ($0.updateId, $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = kept.map { update in (updateID: update.updateID, chatID: update.chatID, payload: update.jsonData) }
+        let decoded = Dictionary(kept.map { ($0.updateID, $0) }, uniquingKeysWith: { first, _ in first })
         let items: [InboxItem]
         // On a quiet day the chats get the batch before it is stored, and the steps made meanwhile
         // are stored with it: one commit for an update and its answer. Behind a backlog the batch
@@ -198,7 +198,7 @@ public struct Poller: Service {
             let receipt = PendingReceipt(updateIDs: fresh.map(\.updateID))
             await workers.enqueue(
                 fresh.map { row in
-                    var queued = QueuedItem(InboxItem(chatId: row.chatID ?? 0, updateId: row.updateID, kind: .update, payload: row.payload), update: decoded[row.updateID])
+                    var queued = QueuedItem(InboxItem(chatID: row.chatID ?? 0, updateID: row.updateID, kind: .update, payload: row.payload), update: decoded[row.updateID])
                     queued.receipt = receipt
                     return queued
                 })
@@ -225,7 +225,7 @@ public struct Poller: Service {
         } else {
             items = try await database.receive(rows, lastUpdateID: last, rebasing: rebasing, at: clock.date)
             logger.debug("updates committed", metadata: ["updates": "\(updates.count)", "inbox": "\(items.count)", "update.id": "\(last)"])
-            await workers.enqueue(items.map { QueuedItem($0, update: $0.updateId.flatMap { decoded[$0] }) })
+            await workers.enqueue(items.map { QueuedItem($0, update: $0.updateID.flatMap { decoded[$0] }) })
         }
         metrics.received(updates.count)
         return last

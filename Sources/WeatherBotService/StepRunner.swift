@@ -46,8 +46,8 @@ struct StepRunner: Sendable {
         guard let event = Self.event(of: item, update: queued.update, botUsername: botUsername) else {
             logger.notice("inbox item dropped: nothing to handle in it")
             var seq = item.seq
-            if let receipt, let updateID = item.updateId { seq = await receipt.skip(updateID) }
-            if let seq { await loggingFailure(logger) { try await database.discardInboxItem(seq: seq, chatID: item.chatId) } }
+            if let receipt, let updateID = item.updateID { seq = await receipt.skip(updateID) }
+            if let seq { await loggingFailure(logger) { try await database.discardInboxItem(seq: seq, chatID: item.chatID) } }
             return []
         }
         if item.attempts >= Self.maximumAttempts,
@@ -64,21 +64,21 @@ struct StepRunner: Sendable {
         var stored = item
         // Gives up (thrown by `failed`) when the item is set aside, the file is damaged or the workers stop.
         try? await backoff.retry {
-            let chat = try await database.chat(item.chatId)
+            let chat = try await database.chat(item.chatID)
             // OpenWeather's calls for this step are the chat's, counted against its share: the
             // conversation pays each with the chat it handles.
             let step = await conversation.handle(event, chat: chat)
-            defer { activity?.settled(in: item.chatId) }
-            var replies = step.replies.map { $0.request(chatID: item.chatId) }
+            defer { activity?.settled(in: item.chatID) }
+            var replies = step.replies.map { $0.request(chatID: item.chatID) }
             if queued.tellsOfFlood {
                 // The chat's oldest waiting updates were dropped: said once, before this answer.
                 let language = Self.language(of: event, stored: step.chat.language)
-                replies.insert(Reply.send(text: Texts.for(language).tooManyMessages).request(chatID: item.chatId), at: 0)
+                replies.insert(Reply.send(text: Texts.for(language).tooManyMessages).request(chatID: item.chatID), at: 0)
             }
             let encoder = JSONEncoder()
             let encodedFollowUps = try step.followUps.map { try encoder.encode($0) }
             var written: CommittedStep?
-            if let receipt, stored.seq == nil, let updateID = item.updateId {
+            if let receipt, stored.seq == nil, let updateID = item.updateID {
                 let offered = ReceivedStep(updateID: updateID, chat: step.chat, changes: step.changes, replies: replies, followUps: encodedFollowUps)
                 switch await receipt.offer(offered) {
                 case .committed(let committed): written = committed
@@ -100,8 +100,8 @@ struct StepRunner: Sendable {
                 "handled",
                 metadata: Self.metadata(of: item).merging(["replies": "\(replies.count)", "followUps": "\(encodedFollowUps.count)"]) { $1 })
             outbox?.committed(
-                zip(written.replyIDs, replies).map { QueuedReply(id: $0, chatID: item.chatId, lane: .interactive, request: $1) },
-                emptying: step.changes.contains(.forgetChat) ? item.chatId : nil)
+                zip(written.replyIDs, replies).map { QueuedReply(id: $0, chatID: item.chatID, lane: .interactive, request: $1) },
+                emptying: step.changes.contains(.forgetChat) ? item.chatID : nil)
             notices?.chatCommitted(before: chat, after: step.chat, forgotten: step.changes.contains(.forgetChat))
             followUps = written.followUps
         } failed: { error, delay in
@@ -137,13 +137,13 @@ struct StepRunner: Sendable {
     /// item stays, to be tried again.
     private func setAside(_ item: InboxItem, _ event: Conversation.Event, attempts: Int, error: String, logger: Logger) async -> Bool {
         logger.error("inbox item set aside after failing", metadata: ["attempts": "\(attempts)", "error": "\(error)"])
-        let language = Self.language(of: event, stored: (try? await database.chat(item.chatId))??.language)
-        let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatId)
+        let language = Self.language(of: event, stored: (try? await database.chat(item.chatID))??.language)
+        let apology = Reply.send(text: Texts.for(language).couldNotHandle).request(chatID: item.chatID)
         do {
             let id = try await database.setAside(item, attempts: attempts, error: error, apology: apology, at: clock.date)
             faults.committed()
             if let id {
-                outbox?.committed([QueuedReply(id: id, chatID: item.chatId, lane: .interactive, request: apology)])
+                outbox?.committed([QueuedReply(id: id, chatID: item.chatID, lane: .interactive, request: apology)])
             }
             return true
         } catch {
@@ -160,8 +160,8 @@ struct StepRunner: Sendable {
 
     /// The item's chat and update ids, as log metadata.
     private static func metadata(of item: InboxItem) -> Logger.Metadata {
-        var metadata: Logger.Metadata = ["chat.id": "\(item.chatId)"]
-        if let updateID = item.updateId { metadata["update.id"] = "\(updateID)" }
+        var metadata: Logger.Metadata = ["chat.id": "\(item.chatID)"]
+        if let updateID = item.updateID { metadata["update.id"] = "\(updateID)" }
         return metadata
     }
 
@@ -181,12 +181,12 @@ struct StepRunner: Sendable {
         switch item.kind {
         case .update:
             guard let update = decoded ?? (try? TelegramJSON.decoder().decode(Update.self, from: item.payload)),
-                let incoming = UpdateRouter.route(update, botUsername: botUsername), incoming.chatID == item.chatId
+                let incoming = UpdateRouter.route(update, botUsername: botUsername), incoming.chatID == item.chatID
             else { return nil }
             return .incoming(incoming)
         case .followUp:
             guard let followUp = try? JSONDecoder().decode(FollowUp.self, from: item.payload) else { return nil }
-            return .followUp(followUp, chatID: item.chatId)
+            return .followUp(followUp, chatID: item.chatID)
         }
     }
 }

@@ -143,19 +143,19 @@ public final class WebhookReceiver: Service, Sendable {
         let items: [InboxItem]?
         do {
             items = try await database.receivePosted(
-                (updateID: update.updateId, chatID: update.chatID, payload: update.jsonData), forgettingBefore: forget, at: now)
+                (updateID: update.updateID, chatID: update.chatID, payload: update.jsonData), forgettingBefore: forget, at: now)
         } catch {
             if forget != nil { pruned.withLock { $0 = nil } }
             metrics.webhookRequest("failed")
             logger.error(
                 "could not store an update posted to the webhook; Telegram posts it again",
-                metadata: ["update.id": "\(update.updateId)", "error": "\(database.describe(error))"])
+                metadata: ["update.id": "\(update.updateID)", "error": "\(database.describe(error))"])
             throw error
         }
         metrics.heardFromTelegram()
         guard let items else {
             metrics.webhookRequest("repeated")
-            logger.debug("an update posted again was taken before", metadata: ["update.id": "\(update.updateId)"])
+            logger.debug("an update posted again was taken before", metadata: ["update.id": "\(update.updateID)"])
             return .repeated
         }
         metrics.webhookRequest("accepted")

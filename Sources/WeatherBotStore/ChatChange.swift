@@ -59,7 +59,7 @@ extension ChatChange {
                     $0.place.isSamePlace(as: subscription.place) && $0.hour == subscription.hour && $0.minute == subscription.minute
                 })
             else { return [] }
-            subscription.chatId = chatID
+            subscription.chatID = chatID
             return [.insertSubscription(subscription)]
         case .unsubscribe(let id):
             return [.deleteSubscription(id: id)]

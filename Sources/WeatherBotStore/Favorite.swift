@@ -5,7 +5,7 @@ public struct Favorite: Codable, Sendable, Hashable {
     /// The row's id, which the favorites' buttons name; nil until the store inserts it.
     public var id: Int64?
     /// The Telegram chat it belongs to (negative for groups).
-    public var chatId: Int64
+    public var chatID: Int64
     /// 1-based, gap-free within a chat.
     public var position: Int
     /// The saved place, with the name it was saved under.
@@ -14,9 +14,9 @@ public struct Favorite: Codable, Sendable, Hashable {
     public var createdAt: Date
 
     /// A favorite to store or as read; `id` stays nil until the store gives one.
-    public init(id: Int64? = nil, chatId: Int64, position: Int, place: Place, createdAt: Date = Date()) {
+    public init(id: Int64? = nil, chatID: Int64, position: Int, place: Place, createdAt: Date = Date()) {
         self.id = id
-        self.chatId = chatId
+        self.chatID = chatID
         self.position = position
         self.place = place
         self.createdAt = createdAt

@@ -8,7 +8,7 @@ public enum FavoriteList {
         switch change {
         case .addFavorite(let place, let limit):
             if list.count < limit, !list.contains(where: { $0.place.isSamePlace(as: place) }) {
-                list.append(Favorite(chatId: chatID, position: list.count + 1, place: place, createdAt: now))
+                list.append(Favorite(chatID: chatID, position: list.count + 1, place: place, createdAt: now))
             }
         case .deleteFavorite(let id):
             list.removeAll { $0.id == id }

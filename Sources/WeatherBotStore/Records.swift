@@ -108,9 +108,9 @@ public struct InboxItem: Codable, Sendable, Hashable {
     /// The inbox row's id, which orders the items; nil until the store inserts it.
     public var seq: Int64?
     /// The Telegram chat the item belongs to, whose worker handles it.
-    public var chatId: Int64
+    public var chatID: Int64
     /// Telegram's update id for an update; nil for a follow-up.
-    public var updateId: Int64?
+    public var updateID: Int64?
     /// An update or a follow-up.
     public var kind: Kind
     /// The update's JSON as Telegram sent it, or the follow-up's own encoding.
@@ -119,10 +119,10 @@ public struct InboxItem: Codable, Sendable, Hashable {
     public var attempts: Int
 
     /// An item to store or as read; `seq` stays nil until the store gives one.
-    public init(seq: Int64? = nil, chatId: Int64, updateId: Int64?, kind: Kind, payload: Data, attempts: Int = 0) {
+    public init(seq: Int64? = nil, chatID: Int64, updateID: Int64?, kind: Kind, payload: Data, attempts: Int = 0) {
         self.seq = seq
-        self.chatId = chatId
-        self.updateId = updateId
+        self.chatID = chatID
+        self.updateID = updateID
         self.kind = kind
         self.payload = payload
         self.attempts = attempts
@@ -154,7 +154,7 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     /// The outbox row's id, which orders a chat's replies within a lane; nil until the store inserts it.
     public var id: Int64?
     /// The Telegram chat the reply goes to.
-    public var chatId: Int64
+    public var chatID: Int64
     /// The queue it waits in, which decides when it is sent.
     public var lane: OutboxLane
     /// The Bot API method, one of ``BotRequest/Method``'s.
@@ -165,7 +165,7 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     public var tag: String?
     /// As ``BotRequest/messageID``. The parameters hold it too; rows written before the outbox
     /// kept typed requests name an edit's message only here.
-    public var messageId: Int?
+    public var messageID: Int?
     /// As ``BotRequest/photo``.
     public var photo: String?
     /// How many times sending it failed so far.
@@ -179,28 +179,28 @@ public struct OutboxItem: Codable, Sendable, Hashable {
 
     /// A reply to queue for `request`; the row's columns are taken from it.
     public init(
-        id: Int64? = nil, chatId: Int64, lane: OutboxLane = .interactive, request: BotRequest, attempts: Int = 0,
+        id: Int64? = nil, chatID: Int64, lane: OutboxLane = .interactive, request: BotRequest, attempts: Int = 0,
         notBefore: Date = Date(), createdAt: Date = Date(), deadline: Date? = nil
     ) {
         self.init(
-            id: id, chatId: chatId, lane: lane, method: request.method.rawValue, parameters: request.parameters, tag: request.tag,
-            messageId: request.messageID, photo: request.photo, attempts: attempts, notBefore: notBefore, createdAt: createdAt,
+            id: id, chatID: chatID, lane: lane, method: request.method.rawValue, parameters: request.parameters, tag: request.tag,
+            messageID: request.messageID, photo: request.photo, attempts: attempts, notBefore: notBefore, createdAt: createdAt,
             deadline: deadline)
     }
 
     /// A row as its columns hold it.
     public init(
-        id: Int64?, chatId: Int64, lane: OutboxLane, method: String, parameters: Data, tag: String?, messageId: Int?, photo: String?, attempts: Int,
+        id: Int64?, chatID: Int64, lane: OutboxLane, method: String, parameters: Data, tag: String?, messageID: Int?, photo: String?, attempts: Int,
         notBefore: Date, createdAt: Date, deadline: Date? = nil
     ) {
         self.deadline = deadline
         self.id = id
-        self.chatId = chatId
+        self.chatID = chatID
         self.lane = lane
         self.method = method
         self.parameters = parameters
         self.tag = tag
-        self.messageId = messageId
+        self.messageID = messageID
         self.photo = photo
         self.attempts = attempts
         self.notBefore = notBefore
@@ -210,6 +210,6 @@ public struct OutboxItem: Codable, Sendable, Hashable {
     /// The call to make; nil when the method is not one the sender makes, or its parameters do
     /// not read as that method's.
     public var request: BotRequest? {
-        BotRequest.Method(rawValue: method).flatMap { try? BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageId, photo: photo) }
+        BotRequest.Method(rawValue: method).flatMap { try? BotRequest(method: $0, parameters: parameters, tag: tag, messageID: messageID, photo: photo) }
     }
 }

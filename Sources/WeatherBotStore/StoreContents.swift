@@ -84,9 +84,9 @@ public struct SetAsideItem: Sendable, Hashable {
     /// The inbox row's id it had, kept for the operator's reference.
     public var seq: Int64
     /// The Telegram chat it belonged to.
-    public var chatId: Int64
+    public var chatID: Int64
     /// Telegram's update id; nil for a follow-up.
-    public var updateId: Int64?
+    public var updateID: Int64?
     /// As stored: an ``InboxItem/Kind``'s raw value.
     public var kind: String
     /// The item's payload, unchanged, so the operator can look at the update.
@@ -99,10 +99,10 @@ public struct SetAsideItem: Sendable, Hashable {
     public var failedAt: Date
 
     /// A set-aside row as stored.
-    public init(seq: Int64, chatId: Int64, updateId: Int64?, kind: String, payload: Data, attempts: Int, error: String, failedAt: Date) {
+    public init(seq: Int64, chatID: Int64, updateID: Int64?, kind: String, payload: Data, attempts: Int, error: String, failedAt: Date) {
         self.seq = seq
-        self.chatId = chatId
-        self.updateId = updateId
+        self.chatID = chatID
+        self.updateID = updateID
         self.kind = kind
         self.payload = payload
         self.attempts = attempts

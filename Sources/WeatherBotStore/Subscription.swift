@@ -6,7 +6,7 @@ public struct Subscription: Codable, Sendable, Hashable {
     /// The row's id, which the /daily list's buttons name; nil until the store inserts it.
     public var id: Int64?
     /// The Telegram chat the forecast goes to.
-    public var chatId: Int64
+    public var chatID: Int64
     /// Where the forecast is for.
     public var place: Place
     /// The place's zone in the stored form (`Europe/Moscow`, or `UTC+05:45` for a fixed offset).
@@ -28,11 +28,11 @@ public struct Subscription: Codable, Sendable, Hashable {
 
     /// A daily forecast to store or as read; `id` stays nil until the store gives one.
     public init(
-        id: Int64? = nil, chatId: Int64, place: Place, timeZone: String, hour: Int, minute: Int, nextSendAt: Date,
+        id: Int64? = nil, chatID: Int64, place: Place, timeZone: String, hour: Int, minute: Int, nextSendAt: Date,
         lastSentDay: String? = nil, isActive: Bool = true, createdAt: Date = Date(), withChart: Bool = false
     ) {
         self.id = id
-        self.chatId = chatId
+        self.chatID = chatID
         self.place = place
         self.timeZone = timeZone
         self.hour = hour

@@ -19,7 +19,7 @@ public struct SQLDialect: Sendable, Hashable {
     public enum Names: Sendable, Hashable {
         /// As written: `chat_id`, `worker_fact`.
         case snakeCase
-        /// `chatId`, `workerFact`, as the SQLite file's first versions named them; a name whose
+        /// `chatID`, `workerFact`, as the SQLite file's first versions named them; a name whose
         /// camelCase form differs from the rule is in `exceptions` (`last_message_id`:
         /// `lastMessageID`).
         case camelCase(exceptions: [String: String])

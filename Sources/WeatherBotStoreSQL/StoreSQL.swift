@@ -233,15 +233,15 @@ extension StoreSQL {
     /// when the item is still there (the plan's result is then the apology's id).
     public func setAside(_ item: InboxItem, seq: Int64, attempts: Int, error: String, apology: BotRequest, at now: Date) -> SQLPlan {
         [
-            SQLStatement(takeFromInbox, [.integer(seq), .integer(item.chatId)], role: .guarding),
+            SQLStatement(takeFromInbox, [.integer(seq), .integer(item.chatID)], role: .guarding),
             SQLStatement(
                 keepFailure,
                 [
-                    .integer(seq), .integer(item.chatId), item.updateId.sqlValue, .text(item.kind.rawValue), .blob(item.payload),
+                    .integer(seq), .integer(item.chatID), item.updateID.sqlValue, .text(item.kind.rawValue), .blob(item.payload),
                     .integer(Int64(attempts)), .text(String(error.prefix(2_000))), .date(now),
                 ]),
             SQLStatement(forgetFailures, [.date(now.addingTimeInterval(-SetAside.keptFor))]),
-            queue(apology, chatID: item.chatId, lane: .interactive, at: now),
+            queue(apology, chatID: item.chatID, lane: .interactive, at: now),
         ]
     }
 
@@ -262,7 +262,7 @@ extension StoreSQL {
     public func pendingInbox() -> SQLQuery<InboxItem> {
         SQLQuery(SQLStatement(readInbox)) { row in
             InboxItem(
-                seq: try row.int64(required: 0), chatId: try row.int64(required: 1), updateId: try row.int64(2),
+                seq: try row.int64(required: 0), chatID: try row.int64(required: 1), updateID: try row.int64(2),
                 kind: InboxItem.Kind(rawValue: try row.text(required: 3)) ?? .update, payload: try row.blob(required: 4), attempts: try row.int(required: 5))
         }
     }
@@ -277,8 +277,8 @@ extension StoreSQL {
         return SQLQuery(statement) { row in
             // The method as stored: one this version does not make reads as no request.
             OutboxItem(
-                id: try row.int64(required: 0), chatId: try row.int64(required: 1), lane: OutboxLane(rawValue: try row.int(required: 2)) ?? .interactive,
-                method: try row.text(required: 3), parameters: try row.blob(required: 4), tag: try row.text(5), messageId: try row.int64(6).map(Int.init),
+                id: try row.int64(required: 0), chatID: try row.int64(required: 1), lane: OutboxLane(rawValue: try row.int(required: 2)) ?? .interactive,
+                method: try row.text(required: 3), parameters: try row.blob(required: 4), tag: try row.text(5), messageID: try row.int64(6).map(Int.init),
                 photo: try row.text(7), attempts: try row.int(required: 8), notBefore: try row.date(required: 9), createdAt: try row.date(required: 10),
                 deadline: try row.date(11))
         }
@@ -348,7 +348,7 @@ extension StoreSQL {
     public func favorites(chatID: Int64) -> SQLQuery<Favorite> {
         SQLQuery(SQLStatement(readFavorites, [.integer(chatID)])) { row in
             Favorite(
-                id: try row.int64(required: 0), chatId: try row.int64(required: 1), position: try row.int(required: 2),
+                id: try row.int64(required: 0), chatID: try row.int64(required: 1), position: try row.int(required: 2),
                 place: try Self.place(try row.text(required: 3)), createdAt: try row.date(required: 4))
         }
     }
@@ -360,7 +360,7 @@ extension StoreSQL {
     /// A subscription from the first columns of a row, in the order of ``subscriptionColumns``.
     static func subscription(_ row: any SQLRow) throws -> Subscription {
         Subscription(
-            id: try row.int64(required: 0), chatId: try row.int64(required: 1), place: try place(try row.text(required: 2)),
+            id: try row.int64(required: 0), chatID: try row.int64(required: 1), place: try place(try row.text(required: 2)),
             timeZone: try row.text(required: 3), hour: try row.int(required: 4), minute: try row.int(required: 5),
             nextSendAt: try row.date(required: 6), lastSentDay: try row.text(7), isActive: try row.bool(required: 8),
             createdAt: try row.date(required: 9), withChart: try row.bool(required: 10))

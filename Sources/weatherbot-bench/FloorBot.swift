@@ -43,7 +43,7 @@ struct FloorBot {
             while !Task.isCancelled {
                 do {
                     let updates = try await client.getUpdates(offset: offset, limit: 100, timeout: 25, allowedUpdates: ["message"])
-                    guard let last = updates.map(\.updateId).max() else { continue }
+                    guard let last = updates.map(\.updateID).max() else { continue }
                     if let store {
                         // On the loop, as the bot's own commits run.
                         try store.inDatabase { db in
@@ -51,7 +51,7 @@ struct FloorBot {
                                 for update in updates {
                                     try db.execute(
                                         sql: "INSERT INTO received (updateId, chatId, payload) VALUES (?, ?, ?)",
-                                        arguments: [update.updateId, update.chatID, update.jsonData])
+                                        arguments: [update.updateID, update.chatID, update.jsonData])
                                 }
                                 return .commit
                             }

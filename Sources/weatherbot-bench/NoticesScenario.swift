@@ -133,7 +133,7 @@ struct NoticesScenario {
                 chats: chats,
                 subscriptions: chats.map { chat in
                     Subscription(
-                        chatId: chat.id, place: chat.currentPlace!, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                        chatID: chat.id, place: chat.currentPlace!, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
                         nextSendAt: now.addingTimeInterval(-1))
                 })
             try await Seed.askedAboutTheirCity(chats: Self.firstChat...Self.firstChat + 999, in: database)

@@ -21,7 +21,7 @@ enum Seed {
             chats: zip(ids, places).map { id, place in ChatRecord(id: id, language: .ru, state: .idle, currentPlace: place) },
             subscriptions: zip(ids, places).map { id, place in
                 Subscription(
-                    chatId: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                    chatID: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
                     nextSendAt: now.addingTimeInterval(-1))
             })
     }
@@ -50,7 +50,7 @@ enum Seed {
             chats: chats,
             subscriptions: chats.map { chat in
                 Subscription(
-                    chatId: chat.id, place: chat.currentPlace!, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
+                    chatID: chat.id, place: chat.currentPlace!, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
                     nextSendAt: due)
             })
     }

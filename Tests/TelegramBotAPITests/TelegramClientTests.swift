@@ -152,7 +152,7 @@ import WeatherBotTesting
         }
         defer { Task { await api.server.shutdown() } }
         let updates = try await api.client.getUpdates(offset: 1, timeout: 0, allowedUpdates: ["message"])
-        #expect(updates.map(\.updateId) == [1, 2, 3, 4])
+        #expect(updates.map(\.updateID) == [1, 2, 3, 4])
         #expect(updates[0].message?.text == "hi")
         #expect(updates[1].chatID == nil)
         #expect(updates[2].message == nil)

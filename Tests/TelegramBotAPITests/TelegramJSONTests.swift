@@ -89,14 +89,14 @@ import Testing
             EditMessageReplyMarkup(chatID: 5, messageID: nil, replyMarkup: nil),
             AnswerCallbackQuery(callbackQueryID: "q", text: "⭐", showAlert: true),
             AnswerCallbackQuery(callbackQueryID: "q"),
-            Update(updateId: 1),
-            Update(updateId: 2, message: Message(
-                messageId: 5, from: user, date: 1, chat: Chat(id: -100, type: .supergroup), text: "x", location: Location(latitude: 55.75, longitude: 37.62),
-                replyToMessage: RepliedMessage(messageId: 4, from: user))),
-            Update(updateId: 3, editedMessage: Message(messageId: 6, date: 2, chat: Chat(id: 1, type: .other("forum")))),
-            Update(updateId: 4, callbackQuery: CallbackQuery(id: "q", from: user, message: Message(messageId: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
-            Update(updateId: 5, callbackQuery: CallbackQuery(id: "q", from: user, inlineMessageID: "im", data: "iv:n:ru:1.0000:2.0000")),
-            Update(updateId: 6, inlineQuery: InlineQuery(id: "iq", from: user, query: "Казань", chatType: "private", location: Location(latitude: 1.5, longitude: -2))),
+            Update(updateID: 1),
+            Update(updateID: 2, message: Message(
+                messageID: 5, from: user, date: 1, chat: Chat(id: -100, type: .supergroup), text: "x", location: Location(latitude: 55.75, longitude: 37.62),
+                replyToMessage: RepliedMessage(messageID: 4, from: user))),
+            Update(updateID: 3, editedMessage: Message(messageID: 6, date: 2, chat: Chat(id: 1, type: .other("forum")))),
+            Update(updateID: 4, callbackQuery: CallbackQuery(id: "q", from: user, message: Message(messageID: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
+            Update(updateID: 5, callbackQuery: CallbackQuery(id: "q", from: user, inlineMessageID: "im", data: "iv:n:ru:1.0000:2.0000")),
+            Update(updateID: 6, inlineQuery: InlineQuery(id: "iq", from: user, query: "Казань", chatType: "private", location: Location(latitude: 1.5, longitude: -2))),
             GetUpdates(offset: 1_000_001, limit: 100, timeout: 30, allowedUpdates: ["message", "callback_query"]),
             GetUpdates(offset: nil, limit: 1, timeout: 0, allowedUpdates: []),
         ]

@@ -7,28 +7,28 @@ import Testing
 
     @Test func everyKindOfUpdateReadsBackAsItWas() throws {
         var updates = [
-            Update(updateId: 1),
-            Update(updateId: 2, message: Message(messageId: 5, from: Self.user, date: 1_795_000_000, chat: Chat(id: 77), text: "/search Казань\n\\")),
-            Update(updateId: 3, message: Message(messageId: 6, date: 1, chat: Chat(id: -100123, type: .supergroup), location: Location(latitude: 55.75, longitude: 37.62))),
-            Update(updateId: 4, editedMessage: Message(messageId: 7, from: User(id: 1, isBot: true, firstName: ""), date: 2, chat: Chat(id: 1, type: .other("forum")), text: "")),
-            Update(updateId: 5, callbackQuery: CallbackQuery(id: "77:5", from: Self.user, message: Message(messageId: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
-            Update(updateId: Int64.max, callbackQuery: CallbackQuery(id: "q", from: Self.user)),
+            Update(updateID: 1),
+            Update(updateID: 2, message: Message(messageID: 5, from: Self.user, date: 1_795_000_000, chat: Chat(id: 77), text: "/search Казань\n\\")),
+            Update(updateID: 3, message: Message(messageID: 6, date: 1, chat: Chat(id: -100123, type: .supergroup), location: Location(latitude: 55.75, longitude: 37.62))),
+            Update(updateID: 4, editedMessage: Message(messageID: 7, from: User(id: 1, isBot: true, firstName: ""), date: 2, chat: Chat(id: 1, type: .other("forum")), text: "")),
+            Update(updateID: 5, callbackQuery: CallbackQuery(id: "77:5", from: Self.user, message: Message(messageID: 0, date: 0, chat: Chat(id: 77)), data: "cy:1")),
+            Update(updateID: Int64.max, callbackQuery: CallbackQuery(id: "q", from: Self.user)),
             // A reply to the bot in a group: read back after a restart, it must still be addressed to it.
-            Update(updateId: 6, message: Message(
-                messageId: 8, from: Self.user, date: 3, chat: Chat(id: -100, type: .supergroup), text: "Казань",
-                replyToMessage: RepliedMessage(messageId: 4, from: User(id: 999, isBot: true, firstName: "Погода", username: "weather_bot")))),
-            Update(updateId: 7, message: Message(
-                messageId: 9, date: 3, chat: Chat(id: -100, type: .group), text: "x", replyToMessage: RepliedMessage(messageId: 2, from: nil))),
-            Update(updateId: 8, callbackQuery: CallbackQuery(id: "q8", from: Self.user, inlineMessageID: "AgAAAP8", data: "iv:h0:ru:55.7887:49.1221")),
-            Update(updateId: 9, inlineQuery: InlineQuery(id: "iq", from: Self.user, query: "Казань \"центр\"", chatType: "supergroup", location: Location(latitude: 55.79, longitude: 49.12))),
-            Update(updateId: 10, inlineQuery: InlineQuery(id: "iq2", from: Self.user, query: "")),
-            Update(updateId: 11, message: Message(
-                messageId: 10, from: Self.user, date: 4, chat: Chat(id: 77), text: "📍 Казань", viaBot: User(id: 4242, isBot: true, firstName: "W", username: "weather_bot"))),
+            Update(updateID: 6, message: Message(
+                messageID: 8, from: Self.user, date: 3, chat: Chat(id: -100, type: .supergroup), text: "Казань",
+                replyToMessage: RepliedMessage(messageID: 4, from: User(id: 999, isBot: true, firstName: "Погода", username: "weather_bot")))),
+            Update(updateID: 7, message: Message(
+                messageID: 9, date: 3, chat: Chat(id: -100, type: .group), text: "x", replyToMessage: RepliedMessage(messageID: 2, from: nil))),
+            Update(updateID: 8, callbackQuery: CallbackQuery(id: "q8", from: Self.user, inlineMessageID: "AgAAAP8", data: "iv:h0:ru:55.7887:49.1221")),
+            Update(updateID: 9, inlineQuery: InlineQuery(id: "iq", from: Self.user, query: "Казань \"центр\"", chatType: "supergroup", location: Location(latitude: 55.79, longitude: 49.12))),
+            Update(updateID: 10, inlineQuery: InlineQuery(id: "iq2", from: Self.user, query: "")),
+            Update(updateID: 11, message: Message(
+                messageID: 10, from: Self.user, date: 4, chat: Chat(id: 77), text: "📍 Казань", viaBot: User(id: 4242, isBot: true, firstName: "W", username: "weather_bot"))),
         ]
         // Coordinates anywhere on Earth, to the last bit.
         for id in 12..<200 {
             let location = Location(latitude: Double.random(in: -90...90), longitude: Double.random(in: -180...180))
-            updates.append(Update(updateId: Int64(id), message: Message(messageId: id, date: 3, chat: Chat(id: 9, type: .group), location: location)))
+            updates.append(Update(updateID: Int64(id), message: Message(messageID: id, date: 3, chat: Chat(id: 9, type: .group), location: location)))
         }
         for update in updates {
             #expect(try TelegramJSON.decoder().decode(Update.self, from: update.jsonData) == update, "\(String(decoding: update.jsonData, as: UTF8.self))")
@@ -42,7 +42,7 @@ import Testing
         #expect(query.chatID == nil && query.isInline)
         let press = try Update.posted(Data(#"{"update_id":6,"callback_query":{"id":"2","from":{"id":77,"is_bot":false,"first_name":"A"},"chat_instance":"-1","inline_message_id":"AgA","data":"iv:n:ru:1.0000:2.0000"}}"#.utf8))
         #expect(press.callbackQuery?.inlineMessageID == "AgA" && press.chatID == nil && press.isInline)
-        let chatPress = Update(updateId: 7, callbackQuery: CallbackQuery(id: "3", from: Self.user, data: "cy:1"))
+        let chatPress = Update(updateID: 7, callbackQuery: CallbackQuery(id: "3", from: Self.user, data: "cy:1"))
         #expect(chatPress.chatID == 77 && !chatPress.isInline)
     }
 }

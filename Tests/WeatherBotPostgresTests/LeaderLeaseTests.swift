@@ -69,7 +69,7 @@ import WeatherBotStore
             }
             #expect(postgres.isDamage(NotLeading(lease: first)), "a replica that lost the lease stops")
             #expect(try await postgres.lastUpdateID() == 2)
-            #expect(try await postgres.pendingInbox().map(\.updateId) == [2], "the refused step handled nothing")
+            #expect(try await postgres.pendingInbox().map(\.updateID) == [2], "the refused step handled nothing")
             #expect(try await postgres.chat(2) == nil)
             #expect(try await postgres.favorites(chatID: 2).isEmpty)
             #expect(try await postgres.outboxBacklog() == 1, "the refused completion removed nothing")

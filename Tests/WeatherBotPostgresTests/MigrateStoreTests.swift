@@ -338,7 +338,7 @@ import WeatherBotSQLite
 
     static func forecast(for chat: Int64, at place: Place, withChart: Bool = false) -> Subscription {
         Subscription(
-            chatId: chat, place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: now.addingTimeInterval(-60), createdAt: now,
+            chatID: chat, place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: now.addingTimeInterval(-60), createdAt: now,
             withChart: withChart)
     }
 
@@ -381,7 +381,7 @@ import WeatherBotSQLite
                 (9, nil, Data()),
             ]
             let items = try await database.receive(updates, lastUpdateID: 9, at: now)
-            func seq(_ update: Int64) throws -> Int64 { try #require(items.first { $0.updateId == update }?.seq) }
+            func seq(_ update: Int64) throws -> Int64 { try #require(items.first { $0.updateID == update }?.seq) }
 
             var first = chat(100)
             first.state = .confirmingCity(kazan)
@@ -413,7 +413,7 @@ import WeatherBotSQLite
                         nextSendAt: now.addingTimeInterval(86_400))
                 ], at: now)
 
-            let failing = try #require(items.first { $0.updateId == 3 })
+            let failing = try #require(items.first { $0.updateID == 3 })
             try await database.commitStep(chat: chat(200), handled: try seq(7), changes: [], replies: [], followUps: [], at: now)
             _ = try await database.setAside(failing, attempts: 5, error: "boom", apology: .sendMessage(chatID: 200, text: "Не удалось"), at: now)
 

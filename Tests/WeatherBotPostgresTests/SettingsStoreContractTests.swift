@@ -27,9 +27,9 @@ import WeatherBotStore
             for id: Int64 in [1, 2] {
                 try await NoticeStoreContractTests.step(
                     store, try #require(try await store.chat(id)),
-                    changes: [.subscribe(Subscription(chatId: id, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now), limit: 5)])
+                    changes: [.subscribe(Subscription(chatID: id, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now), limit: 5)])
             }
-            let due = try await store.dueSubscriptions(at: Self.now, limit: 10).sorted { $0.subscription.chatId < $1.subscription.chatId }
+            let due = try await store.dueSubscriptions(at: Self.now, limit: 10).sorted { $0.subscription.chatID < $1.subscription.chatID }
             #expect(due.map(\.settings) == [Self.units, .defaults])
             #expect(due.map(\.language) == [.en, .ru])
 

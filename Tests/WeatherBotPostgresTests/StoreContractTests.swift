@@ -25,21 +25,21 @@ import WeatherBotStore
         try await engine.withStore { store in
             #expect(try await store.lastUpdateID() == nil)
             let first = try await store.receive([Self.update(10, chat: 1), Self.update(11, chat: nil), Self.update(12, chat: 2)], lastUpdateID: 12, rebasing: false, at: Self.now)
-            #expect(first.map(\.updateId) == [10, 12])
+            #expect(first.map(\.updateID) == [10, 12])
             #expect(first.allSatisfy { $0.seq != nil && $0.kind == .update && $0.attempts == 0 })
             #expect(try await store.lastUpdateID() == 12)
             // The same batch again (Telegram re-sent it) is not taken twice.
-            #expect(try await store.receive([Self.update(12, chat: 2), Self.update(13, chat: 1)], lastUpdateID: 13, rebasing: false, at: Self.now).map(\.updateId) == [13])
+            #expect(try await store.receive([Self.update(12, chat: 2), Self.update(13, chat: 1)], lastUpdateID: 13, rebasing: false, at: Self.now).map(\.updateID) == [13])
             let pending = try await store.pendingInbox()
-            #expect(pending.map(\.updateId) == [10, 12, 13])
+            #expect(pending.map(\.updateID) == [10, 12, 13])
             #expect(pending.first?.payload == Data(#"{"update_id":10}"#.utf8))
             // After a quiet week Telegram starts lower: re-based, the ids are taken and the offset moves down.
-            #expect(try await store.receive([Self.update(5, chat: 3)], lastUpdateID: 5, rebasing: true, at: Self.now).map(\.updateId) == [5])
+            #expect(try await store.receive([Self.update(5, chat: 3)], lastUpdateID: 5, rebasing: true, at: Self.now).map(\.updateID) == [5])
             #expect(try await store.lastUpdateID() == 5)
             try await store.discardInboxItem(seq: try #require(pending.first?.seq), chatID: 99)
             #expect(try await store.pendingInbox().count == 4, "another chat's id removes nothing")
             try await store.discardInboxItem(seq: try #require(pending.first?.seq), chatID: 1)
-            #expect(try await store.pendingInbox().map(\.updateId) == [12, 13, 5])
+            #expect(try await store.pendingInbox().map(\.updateID) == [12, 13, 5])
         }
     }
 
@@ -47,15 +47,15 @@ import WeatherBotStore
     func aPostedUpdateIsTakenOnceUntilItsIDIsForgotten(_ engine: Engine) async throws {
         try await engine.withStore { store in
             let first = try #require(try await store.receivePosted(Self.update(20, chat: 1), forgettingBefore: nil, at: Self.now))
-            #expect(first.map(\.updateId) == [20])
+            #expect(first.map(\.updateID) == [20])
             #expect(first.first?.seq != nil)
             // Posted again (Telegram had no answer in time): answered, not taken.
             #expect(try await store.receivePosted(Self.update(20, chat: 1), forgettingBefore: nil, at: Self.now.addingTimeInterval(60)) == nil)
             // Out of order, as concurrent posts for different chats come, and one of no chat.
-            #expect(try await store.receivePosted(Self.update(19, chat: 2), forgettingBefore: nil, at: Self.now)?.map(\.updateId) == [19])
+            #expect(try await store.receivePosted(Self.update(19, chat: 2), forgettingBefore: nil, at: Self.now)?.map(\.updateID) == [19])
             #expect(try await store.receivePosted(Self.update(21, chat: nil), forgettingBefore: nil, at: Self.now) == [])
             #expect(try await store.receivePosted(Self.update(21, chat: nil), forgettingBefore: nil, at: Self.now) == nil)
-            #expect(try await store.pendingInbox().map(\.updateId) == [20, 19])
+            #expect(try await store.pendingInbox().map(\.updateID) == [20, 19])
             // The polling offset is not the webhook's business.
             #expect(try await store.lastUpdateID() == nil)
             // Two days on, the ids of then are forgotten: after a quiet week Telegram may use them anew.
@@ -85,7 +85,7 @@ import WeatherBotStore
             #expect(Set(taken.map(\.0)) == Set(100..<140))
             let items = taken.flatMap(\.1)
             #expect(items.count == 36)
-            #expect(items.allSatisfy { $0.chatId == $0.updateId! % 7 + 1 })
+            #expect(items.allSatisfy { $0.chatID == $0.updateID! % 7 + 1 })
             let pending = try await store.pendingInbox()
             #expect(pending.count == 36)
             #expect(Set(pending.compactMap(\.seq)) == Set(items.compactMap(\.seq)))
@@ -186,7 +186,7 @@ import WeatherBotStore
                     chat: try await store.chat(chat) ?? Self.chat(chat), handled: try #require(items.first?.seq), changes: changes, replies: [],
                     followUps: [], at: Self.now)
             }
-            let forecast = Subscription(chatId: 1, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now)
+            let forecast = Subscription(chatID: 1, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now)
             try await step(1, [.addFavorite(Self.moscow, limit: 20), .addFavorite(Self.kazan, limit: 20), .subscribe(forecast, limit: 5)])
             try await step(2, [.addFavorite(Self.kazan, limit: 20)])
             let mine = try await store.favorites(chatID: 1)
@@ -244,7 +244,7 @@ import WeatherBotStore
             var chat = Self.chat(3)
             chat.language = .en
             let forecast = Subscription(
-                chatId: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60), withChart: true)
+                chatID: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60), withChart: true)
             _ = try await store.commitStep(
                 chat: chat, handled: try #require(item.seq), changes: [.subscribe(forecast, limit: 5)], replies: [], followUps: [], at: Self.now)
             #expect(try await store.dueSubscriptions(at: Self.now.addingTimeInterval(-120), limit: 10).isEmpty)
@@ -300,7 +300,7 @@ import WeatherBotStore
             #expect(try await skipped() == 0)
             let item = try #require(try await store.receive([Self.update(1, chat: 3)], lastUpdateID: 1, rebasing: false, at: Self.now).first)
             let forecasts = [8, 9].map { hour in
-                Subscription(chatId: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: hour, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60))
+                Subscription(chatID: 3, place: Self.moscow, timeZone: "Europe/Moscow", hour: hour, minute: 0, nextSendAt: Self.now.addingTimeInterval(-60))
             }
             _ = try await store.commitStep(
                 chat: Self.chat(3), handled: try #require(item.seq), changes: forecasts.map { .subscribe($0, limit: 5) }, replies: [], followUps: [], at: Self.now)
@@ -332,7 +332,7 @@ import WeatherBotStore
             let id = try await store.setAside(items[0], attempts: 5, error: "boom", apology: apology, at: Self.now)
             #expect(id != nil)
             #expect(try await store.setAside(items[0], attempts: 5, error: "boom", apology: apology, at: Self.now) == nil, "already gone")
-            #expect(try await store.pendingInbox().map(\.updateId) == [2])
+            #expect(try await store.pendingInbox().map(\.updateID) == [2])
             #expect(try await store.outboxItems(lane: .interactive, chatID: nil, from: .min, limit: 10).map(\.request) == [apology])
             #expect(try await store.quickCheck() == nil)
         }
@@ -352,7 +352,7 @@ import WeatherBotStore
             let items = try await store.receive(chats.map { Self.update($0, chat: $0) }, lastUpdateID: 40, rebasing: false, at: Self.now)
             let steps = try await withThrowingTaskGroup(of: (Int64, CommittedStep).self) { group in
                 for item in items {
-                    let chatID = item.chatId
+                    let chatID = item.chatID
                     group.addTask {
                         var chat = Self.chat(chatID)
                         chat.lastMessageID = chatID % 3 == 0 ? nil : Int(chatID) * 10
@@ -372,7 +372,7 @@ import WeatherBotStore
                 #expect(step.replyIDs.map { byID[$0]?.request } == Self.replies(chatID))
                 #expect(step.replyIDs == step.replyIDs.sorted())
                 #expect(step.followUps.map(\.payload) == (chatID % 5 == 0 ? [Data("more \(chatID)".utf8)] : []))
-                #expect(step.followUps.allSatisfy { $0.chatId == chatID && $0.seq != nil })
+                #expect(step.followUps.allSatisfy { $0.chatID == chatID && $0.seq != nil })
                 #expect(try await store.chat(chatID)?.lastMessageID == (chatID % 3 == 0 ? nil : Int(chatID) * 10))
             }
             #expect(try await store.pendingInbox().map(\.kind) == Array(repeating: .followUp, count: 8))
@@ -382,8 +382,8 @@ import WeatherBotStore
                 for item in outbox {
                     let id = try #require(item.id)
                     group.addTask {
-                        try await store.completeOutbox(id: id, chatID: item.chatId + 1_000, tag: nil, messageID: nil, at: Self.now)
-                        try await store.completeOutbox(id: id, chatID: item.chatId, tag: item.request?.tag, messageID: Int(id), at: Self.now)
+                        try await store.completeOutbox(id: id, chatID: item.chatID + 1_000, tag: nil, messageID: nil, at: Self.now)
+                        try await store.completeOutbox(id: id, chatID: item.chatID, tag: item.request?.tag, messageID: Int(id), at: Self.now)
                     }
                 }
                 try await group.waitForAll()
@@ -393,7 +393,7 @@ import WeatherBotStore
                 #expect(await postgres.sharedTransactions > 0, "the writes shared transactions")
             }
             for item in outbox where item.request?.tag == "t" {
-                #expect(try await store.messageID(chatID: item.chatId, tag: "t") == item.id.map(Int.init))
+                #expect(try await store.messageID(chatID: item.chatID, tag: "t") == item.id.map(Int.init))
             }
         }
     }

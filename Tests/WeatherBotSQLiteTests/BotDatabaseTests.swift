@@ -252,7 +252,7 @@ import WeatherBotStore
             [(updateID: 100, chatID: 1, payload: payload("a")), (updateID: 101, chatID: nil, payload: payload("b")),
              (updateID: 102, chatID: 2, payload: payload("c"))],
             lastUpdateID: 102)
-        #expect(items.map(\.updateId) == [100, 102])
+        #expect(items.map(\.updateID) == [100, 102])
         #expect(try database.lastUpdateID() == 102)
         #expect(try database.lastSuccessfulPoll() != nil)
 
@@ -280,7 +280,7 @@ import WeatherBotStore
         #expect(followUps.followUps.map(\.kind) == [.followUp])
         #expect(try reopened.outboxBacklog() == 2)
         let entries = try reopened.outboxItems(lane: .interactive, from: .min, limit: 10)
-        #expect(entries.map(\.chatId) == [7, 7])
+        #expect(entries.map(\.chatID) == [7, 7])
         #expect(entries.map(\.parameters) == [reply("r1").parameters, reply("r2").parameters])
     }
 
@@ -354,20 +354,20 @@ import WeatherBotStore
         try await database.writer.write { db in
             for chat in Int64(100)..<300 {
                 try ChatRecord(id: chat, language: .ru, state: .idle).insert(db)
-                try Subscription(chatId: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast).insert(db)
+                try Subscription(chatID: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast).insert(db)
             }
         }
         let due = try database.dueSubscriptions(at: Date())
         let ids = try await database.commitDeliveries(due.map {
-            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23", requests: [reply("f")], nextSendAt: .distantFuture)
+            DailyDelivery(subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatID, day: "2026-11-23", requests: [reply("f")], nextSendAt: .distantFuture)
         })
         #expect(ids.joined().count == 200)
         try await database.commitStep(chat: ChatRecord(id: 2, language: .ru, state: .idle), handled: items[1].seq!, replies: [reply("2a")], followUps: [])
 
         let first = try database.outboxItems(lane: .interactive, from: .min, limit: 2)
-        #expect(first.map(\.chatId) == [1, 1])
+        #expect(first.map(\.chatID) == [1, 1])
         let rest = try database.outboxItems(lane: .interactive, from: first[1].id! + 1, limit: 10)
-        #expect(rest.map(\.chatId) == [2])
+        #expect(rest.map(\.chatID) == [2])
         #expect(rest.map(\.parameters) == [reply("2a").parameters])
         let bulk = try database.outboxItems(lane: .bulk, from: .min, limit: 1_000)
         #expect(bulk.count == 200 && bulk.allSatisfy { $0.lane == .bulk && $0.parameters == reply("f").parameters })
@@ -396,7 +396,7 @@ import WeatherBotStore
         let entries = try database.outboxItems(lane: .interactive, from: .min, limit: 100)
         try await withThrowingTaskGroup { group in
             for entry in entries {
-                group.addTask { try await database.completeOutbox(id: entry.id!, chatID: entry.chatId, tag: "t", messageID: Int(entry.chatId) * 10) }
+                group.addTask { try await database.completeOutbox(id: entry.id!, chatID: entry.chatID, tag: "t", messageID: Int(entry.chatID) * 10) }
             }
             try await group.waitForAll()
         }
@@ -429,7 +429,7 @@ import WeatherBotStore
         let mine = try #require(try database.outboxItems(lane: .interactive, from: .min, limit: 10).first)
         #expect(mine.attempts == 0)
         #expect(mine.parameters == reply("mine").parameters)
-        #expect(try database.pendingInbox().first { $0.chatId == 2 }?.seq == items[1].seq)
+        #expect(try database.pendingInbox().first { $0.chatID == 2 }?.seq == items[1].seq)
     }
 }
 

@@ -73,10 +73,10 @@ import WeatherBotStore
             let path = folder.appendingPathComponent("bot.sqlite").path
             let database = try BotDatabase.open(path: path)
             _ = try await database.receive([(1, 7, Data("{}".utf8))], lastUpdateID: 1, at: Self.now)
-            #expect(try StoreContents(readingFileAt: path).inbox.map(\.updateId) == [1])
+            #expect(try StoreContents(readingFileAt: path).inbox.map(\.updateID) == [1])
             _ = try await database.receive([(2, 7, Data("{}".utf8))], lastUpdateID: 2, at: Self.now)
             let contents = try StoreContents(readingFileAt: path)
-            #expect(contents.inbox.map(\.updateId) == [1, 2] && contents.lastUpdateID == 2 && contents.rowCounts["inbox"] == 2)
+            #expect(contents.inbox.map(\.updateID) == [1, 2] && contents.lastUpdateID == 2 && contents.rowCounts["inbox"] == 2)
             #expect(contents.lastIDs["inbox"] == 2)
         }
     }

@@ -122,7 +122,7 @@ import WeatherBotStore
 
 @Suite struct SubscriptionStoreTests {
     func subscription(_ chat: Int64, hour: Int = 8) -> Subscription {
-        Subscription(chatId: chat, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), timeZone: "Europe/Moscow",
+        Subscription(chatID: chat, place: Place(name: "Moscow", latitude: 55.75, longitude: 37.62), timeZone: "Europe/Moscow",
                      hour: hour, minute: 0, nextSendAt: Date(timeIntervalSince1970: 1_763_701_200))
     }
 

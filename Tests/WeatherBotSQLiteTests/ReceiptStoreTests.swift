@@ -18,14 +18,14 @@ import WeatherBotStore
              (updateID: 12, chatID: nil, payload: payload("c")), (updateID: 13, chatID: 3, payload: payload("d"))],
             steps: [step], skipping: [13], lastUpdateID: 13)
         // The stepped update is no inbox item; the skipped one is nothing; the other waits.
-        #expect(receipt.items.map(\.updateId) == [11])
+        #expect(receipt.items.map(\.updateID) == [11])
         let committed = try #require(receipt.steps[10])
         #expect(committed.replyIDs.count == 1 && committed.followUps.count == 1)
         #expect(try database.lastUpdateID() == 13)
         let reopened = try temporary.reopen()
-        #expect(try reopened.pendingInbox().map { $0.updateId ?? -1 } == [-1, 11])
+        #expect(try reopened.pendingInbox().map { $0.updateID ?? -1 } == [-1, 11])
         #expect(try reopened.chat(1)?.questionSeq == 4)
-        #expect(try reopened.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.chatId) == [1])
+        #expect(try reopened.outboxItems(lane: .interactive, from: .min, limit: 10).map(\.chatID) == [1])
     }
 
     @Test func aStepOfAnUpdateTakenBeforeIsNotCommitted() async throws {

@@ -18,7 +18,7 @@ extension LoopbackTests {
                         name: "Place \(id % 4)", localNames: ["ru": "Место \(id % 4)"], country: "RU", latitude: 54 + Double(id % 4),
                         longitude: 45, timeZone: "Europe/Moscow")
                     let chat = ChatRecord(id: Int64(10_000 + id), language: .ru, state: .idle, currentPlace: place)
-                    let subscription = Subscription(chatId: chat.id, place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due)
+                    let subscription = Subscription(chatID: chat.id, place: place, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due)
                     _ = try await store.commitStep(chat: chat, handled: -1, changes: [.subscribe(subscription, limit: 1)], replies: [], followUps: [], at: Date())
                 }
             }

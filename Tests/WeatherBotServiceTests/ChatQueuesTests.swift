@@ -5,7 +5,7 @@ import WeatherBotStore
 
 @Suite struct ChatQueuesTests {
     static func item(_ seq: Int64, chat: Int64) -> QueuedItem {
-        QueuedItem(InboxItem(seq: seq, chatId: chat, updateId: seq, kind: .update, payload: Data()))
+        QueuedItem(InboxItem(seq: seq, chatID: chat, updateID: seq, kind: .update, payload: Data()))
     }
 
     /// Takes a running chat's items until it stops, finishing each.
@@ -97,7 +97,7 @@ import WeatherBotStore
         queues.enqueue([Self.item(1, chat: 1), Self.item(2, chat: 1)])
         _ = queues.startNextChat(limit: 8)
         _ = queues.take(1, finished: nil, stopping: false)
-        queues.enqueueFollowUps([InboxItem(seq: 9, chatId: 1, updateId: nil, kind: .followUp, payload: Data())])
+        queues.enqueueFollowUps([InboxItem(seq: 9, chatID: 1, updateID: nil, kind: .followUp, payload: Data())])
         #expect(queues.backlog == 2)
         #expect(queues.take(1, finished: 1, stopping: false)?.item.seq == 2)
         #expect(queues.take(1, finished: 2, stopping: false)?.item.seq == 9)
@@ -160,7 +160,7 @@ import WeatherBotStore
         queues.enqueue([Self.item(1, chat: 1)])
         _ = queues.startNextChat(limit: 8)
         _ = queues.take(1, finished: nil, stopping: false)
-        queues.enqueueFollowUps([InboxItem(seq: 2, chatId: 1, updateId: nil, kind: .followUp, payload: Data())])
+        queues.enqueueFollowUps([InboxItem(seq: 2, chatID: 1, updateID: nil, kind: .followUp, payload: Data())])
         let dropped = queues.enqueue((3...6).map { Self.item($0, chat: 1) }).dropped.map(\.item.seq)
         #expect(dropped == [3, 4])
         #expect(Self.drain(&queues, 1) == [2, 5, 6])
@@ -169,7 +169,7 @@ import WeatherBotStore
     @Test func aFloodAdoptedFromTheSharedInboxIsTrimmedToo() {
         var queues = ChatQueues(chatLimit: 10)
         queues.beginAdoption()
-        let (adopted, dropped) = queues.adopt((1...30).map { InboxItem(seq: $0, chatId: 1, updateId: $0, kind: .update, payload: Data()) })
+        let (adopted, dropped) = queues.adopt((1...30).map { InboxItem(seq: $0, chatID: 1, updateID: $0, kind: .update, payload: Data()) })
         #expect(adopted == 30 && dropped.map(\.item.seq) == (1...20).map { Optional($0) })
         #expect(queues.backlog == 10)
     }

@@ -64,7 +64,7 @@ import WeatherBotTesting
         settings: ChatSettings = .defaults
     ) async throws {
         let next = DailySchedule.nextSend(after: now, hour: hour, minute: minute, in: PlaceTimeZone(stored: zone)!.timeZone)
-        let subscription = Subscription(chatId: chat, place: place, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date)
+        let subscription = Subscription(chatID: chat, place: place, timeZone: zone, hour: hour, minute: minute, nextSendAt: next.date)
         let item = try await database.receive([(updateID: chat * 1000 + Int64(hour * 60 + minute), chatID: chat, payload: Data())], lastUpdateID: 0).first
         try await database.commitStep(
             chat: ChatRecord(id: chat, language: language, state: .idle, settings: settings), handled: item?.seq ?? -1,
@@ -179,7 +179,7 @@ import WeatherBotTesting
         #expect(await scheduler.tick() == 4)
         #expect(weather.calls.withLock { $0 } <= 2)  // one per cell and language
         for chat in chats {
-            let entry = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 10).first { $0.chatId == chat.id })
+            let entry = try #require(try database.outboxItems(lane: .bulk, from: .min, limit: 10).first { $0.chatID == chat.id })
             let forecast = try JSONDecoder().decode(ForecastMessage.self, from: entry.parameters)
             for text in chat.expected { #expect(forecast.text.contains(text), "\(chat.id): \(forecast.text)") }
             guard let keyboard = forecast.keyboard else {
@@ -215,7 +215,7 @@ import WeatherBotTesting
         let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
         func texts() throws -> [Int64: String] {
             let items = try database.outboxItems(lane: .bulk, from: .min, limit: 10)
-            return try Dictionary(items.map { ($0.chatId, try JSONDecoder().decode(ForecastMessage.self, from: $0.parameters).text) }, uniquingKeysWith: { $1 })
+            return try Dictionary(items.map { ($0.chatID, try JSONDecoder().decode(ForecastMessage.self, from: $0.parameters).text) }, uniquingKeysWith: { $1 })
         }
         #expect(await scheduler.tick() == 2)
         let first = try texts()

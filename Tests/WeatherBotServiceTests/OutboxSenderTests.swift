@@ -88,14 +88,14 @@ extension LoopbackTests {
                     for chat in Int64(100_000)..<Int64(100_000 + count) {
                         try ChatRecord(id: chat, language: .ru, state: .idle).insert(db)
                         try Subscription(
-                            chatId: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast
+                            chatID: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast
                         ).insert(db)
                     }
                 }
                 try await database.commitDeliveries(try database.dueSubscriptions(at: Date(), limit: count).map {
                     DailyDelivery(
-                        subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatId, day: "2026-11-23",
-                        requests: [.sendMessage(chatID: $0.subscription.chatId, text: "🗓 Прогноз на сегодня")], nextSendAt: .distantFuture)
+                        subscriptionID: $0.subscription.id!, chatID: $0.subscription.chatID, day: "2026-11-23",
+                        requests: [.sendMessage(chatID: $0.subscription.chatID, text: "🗓 Прогноз на сегодня")], nextSendAt: .distantFuture)
                 })
             }
 
@@ -137,7 +137,7 @@ extension LoopbackTests {
             let item = try await setup.database.receive([(updateID: 77, chatID: chatID, payload: Data())], lastUpdateID: 77)[0]
             try await setup.database.commitStep(
                 chat: try #require(try setup.database.chat(chatID)), handled: item.seq!,
-                changes: [.subscribe(Subscription(chatId: chatID, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC+00:00", hour: 8, minute: 0, nextSendAt: .distantPast), limit: 5)],
+                changes: [.subscribe(Subscription(chatID: chatID, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC+00:00", hour: 8, minute: 0, nextSendAt: .distantPast), limit: 5)],
                 replies: [], followUps: [])
             setup.fail("sendMessage", with: [Self.error(403, "Forbidden: bot was blocked by the user")])
             try await setup.commit([.send(text: "1"), .send(text: "2"), .send(text: "3")], chat: chatID)

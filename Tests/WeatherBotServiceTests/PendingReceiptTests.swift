@@ -42,7 +42,7 @@ import WeatherBotStore
         // Offered while the batch commits: it waits for the outcome, then commits on its own.
         async let late = receipt.offer(Self.step(10))
         try? await Task.sleep(for: .milliseconds(20))
-        receipt.end(Receipt(items: [InboxItem(seq: 77, chatId: 1, updateId: 10, kind: .update, payload: Data())], steps: [:]))
+        receipt.end(Receipt(items: [InboxItem(seq: 77, chatID: 1, updateID: 10, kind: .update, payload: Data())], steps: [:]))
         guard case .stored(let seq) = await late else {
             Issue.record("a late step was not told its inbox item")
             return
@@ -81,7 +81,7 @@ import WeatherBotStore
         async let skippedLate = receipt.skip(11)
         try? await Task.sleep(for: .milliseconds(20))
         receipt.end(
-            Receipt(items: [InboxItem(seq: 5, chatId: 1, updateId: 11, kind: .update, payload: Data())], steps: [12: Self.committed(replyID: 3)]))
+            Receipt(items: [InboxItem(seq: 5, chatID: 1, updateID: 11, kind: .update, payload: Data())], steps: [12: Self.committed(replyID: 3)]))
         #expect(await skippedLate == 5)
         guard case .committed = await offered else {
             Issue.record("the step that came in time was not committed")

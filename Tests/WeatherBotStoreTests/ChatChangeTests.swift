@@ -8,14 +8,14 @@ import WeatherBotStore
     func place(_ n: Int) -> Place { Place(name: "Place \(n)", latitude: 40 + Double(n), longitude: 20) }
 
     func favorites(_ count: Int) -> [Favorite] {
-        (1...count).map { Favorite(id: Int64($0 * 10), chatId: 7, position: $0, place: place($0)) }
+        (1...count).map { Favorite(id: Int64($0 * 10), chatID: 7, position: $0, place: place($0)) }
     }
 
     @Test func aFavoriteAddedGoesLastAndOneAlreadySavedOrOverTheLimitWritesNothing() {
         let list = favorites(3)
         #expect(
             ChatChange.addFavorite(place(9), limit: 5).writes(chatID: 7, favorites: list, subscriptions: [], now: now)
-                == [.insertFavorite(Favorite(chatId: 7, position: 4, place: place(9), createdAt: now))])
+                == [.insertFavorite(Favorite(chatID: 7, position: 4, place: place(9), createdAt: now))])
         #expect(ChatChange.addFavorite(place(2), limit: 5).writes(chatID: 7, favorites: list, subscriptions: [], now: now).isEmpty)
         #expect(ChatChange.addFavorite(place(9), limit: 3).writes(chatID: 7, favorites: list, subscriptions: [], now: now).isEmpty)
     }
@@ -33,13 +33,13 @@ import WeatherBotStore
     }
 
     @Test func aDailyForecastForTheSamePlaceAndTimeOrOverTheLimitIsNotAddedAgain() {
-        let morning = Subscription(chatId: 1, place: place(1), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: now)
-        let stored = [Subscription(id: 5, chatId: 7, place: place(1), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: now)]
+        let morning = Subscription(chatID: 1, place: place(1), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: now)
+        let stored = [Subscription(id: 5, chatID: 7, place: place(1), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: now)]
         #expect(ChatChange.subscribe(morning, limit: 5).writes(chatID: 7, favorites: [], subscriptions: stored, now: now).isEmpty)
         var evening = morning
         evening.hour = 20
         var expected = evening
-        expected.chatId = 7
+        expected.chatID = 7
         #expect(ChatChange.subscribe(evening, limit: 5).writes(chatID: 7, favorites: [], subscriptions: stored, now: now) == [.insertSubscription(expected)])
         #expect(ChatChange.subscribe(evening, limit: 1).writes(chatID: 7, favorites: [], subscriptions: stored, now: now).isEmpty)
     }

@@ -53,7 +53,7 @@ import WeatherBotStore
     @Test func theRouterTakesAnyTextWithoutCrashing() {
         for text in Self.nasty + Self.randomStrings(count: 3000) {
             for type in [Chat.Kind.private, .group] {
-                let update = Update(updateId: 1, message: Message(messageId: 1, date: 1, chat: Chat(id: 1, type: type), text: text))
+                let update = Update(updateID: 1, message: Message(messageID: 1, date: 1, chat: Chat(id: 1, type: type), text: text))
                 _ = UpdateRouter.route(update, botUsername: "weather_bot")
             }
             _ = CallbackAction(encoded: text)

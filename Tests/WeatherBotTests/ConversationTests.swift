@@ -390,7 +390,7 @@ import WeatherBotSQLite
 
     @Test func typedCoordinatesAskAboutTheCityThere() async {
         for typed in ["55.75, 37.62", "55.75 37.62", "55,75 37,62", "55.75,37.62", "-33.92; 18.42"] {
-            let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: typed))
+            let intent = UpdateRouter.intent(of: Message(messageID: 1, date: 1, chat: Chat(id: chatID), text: typed))
             guard case .location = intent else {
                 Issue.record("«\(typed)» is not read as coordinates: \(intent)")
                 continue
@@ -399,12 +399,12 @@ import WeatherBotSQLite
             #expect(step.replies.first?.text == "🔎 Определяем город…")
         }
         for notCoordinates in ["Москва", "1.2.3 4", "55.75", "12 34 56", "5e1 3"] {
-            let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: notCoordinates))
+            let intent = UpdateRouter.intent(of: Message(messageID: 1, date: 1, chat: Chat(id: chatID), text: notCoordinates))
             #expect(intent == .text(notCoordinates), "«\(notCoordinates)»")
         }
         // Two whole numbers are coordinates too: off the globe, they are said to be, not searched.
         for offTheGlobe in ["91, 10", "10, 181"] {
-            let intent = UpdateRouter.intent(of: Message(messageId: 1, date: 1, chat: Chat(id: chatID), text: offTheGlobe))
+            let intent = UpdateRouter.intent(of: Message(messageID: 1, date: 1, chat: Chat(id: chatID), text: offTheGlobe))
             #expect(intent == .coordinatesOutOfRange, "«\(offTheGlobe)»")
         }
     }
@@ -531,8 +531,8 @@ final class FakeMembership: ChatMembership {
         let chat = try Chat(id: Self.groupID, membership: membership)
         try await chat.save(["Уфа"])
         // Telegram's placeholder user, on behalf of the group itself.
-        let update = Update(updateId: 1, message: Message(
-            messageId: 5, from: User(id: 1_087_968_824, isBot: true, firstName: "Group"), date: 1,
+        let update = Update(updateID: 1, message: Message(
+            messageID: 5, from: User(id: 1_087_968_824, isBot: true, firstName: "Group"), date: 1,
             chat: TelegramBotAPI.Chat(id: Self.groupID, type: .supergroup), text: "/del 1",
             senderChat: TelegramBotAPI.Chat(id: Self.groupID, type: .supergroup)))
         let incoming = try #require(UpdateRouter.route(update))

@@ -161,7 +161,7 @@ final class FakeFavorites: ChatStore {
     }
 
     func favorites(chatID: Int64) async throws -> [Favorite] {
-        list.withLock { $0.filter { $0.chatId == chatID } }
+        list.withLock { $0.filter { $0.chatID == chatID } }
     }
 
     func subscriptions(chatID: Int64) async throws -> [Subscription] { [] }

@@ -13,8 +13,8 @@ import WeatherBotSQLite
 
     func message(_ text: String, language: String = "ru") -> Intent? {
         UpdateRouter.route(Update(
-            updateId: 1,
-            message: Message(messageId: 1, from: User(id: 77, firstName: "А", languageCode: language), date: 1, chat: TelegramBotAPI.Chat(id: 77), text: text)))?.intent
+            updateID: 1,
+            message: Message(messageID: 1, from: User(id: 77, firstName: "А", languageCode: language), date: 1, chat: TelegramBotAPI.Chat(id: 77), text: text)))?.intent
     }
 
     func withCity() async throws -> Chat {

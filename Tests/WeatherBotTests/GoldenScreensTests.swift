@@ -56,11 +56,11 @@ import WeatherBotStore
         func type(_ text: String, group: Bool = false, replyingToBot: Bool = false) async throws {
             let bot = User(id: 999, isBot: true, firstName: "Weather", username: "weather_bot")
             let message = Message(
-                messageId: nextMessageID, from: User(id: 7, firstName: "Anna", languageCode: language.rawValue), date: 1,
+                messageID: nextMessageID, from: User(id: 7, firstName: "Anna", languageCode: language.rawValue), date: 1,
                 chat: Chat(id: chatID, type: group ? .supergroup : .private), text: text,
-                replyToMessage: replyingToBot ? RepliedMessage(messageId: 1, from: bot) : nil)
+                replyToMessage: replyingToBot ? RepliedMessage(messageID: 1, from: bot) : nil)
             nextMessageID += 1
-            let incoming = try #require(UpdateRouter.route(Update(updateId: update + 1, message: message), botUsername: "weather_bot"))
+            let incoming = try #require(UpdateRouter.route(Update(updateID: update + 1, message: message), botUsername: "weather_bot"))
             lines.append("> \(text)")
             try await handle(incoming)
         }

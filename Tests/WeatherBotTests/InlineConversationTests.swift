@@ -63,7 +63,7 @@ import WeatherBotStore
     }
 
     @Test func theSendersOwnPlacesComeFromTheirPrivateChatOnly() async {
-        let store = FakeFavorites([Favorite(id: 1, chatId: 41, position: 1, place: .kazan), Favorite(id: 2, chatId: 42, position: 1, place: .parisFR)])
+        let store = FakeFavorites([Favorite(id: 1, chatID: 41, position: 1, place: .kazan), Favorite(id: 2, chatID: 42, position: 1, place: .parisFR)])
         store.chats.withLock { $0[41] = ChatRecord(id: 41, language: .ru, state: .idle, currentPlace: .saransk) }
         let answer = await conversation(store: store).answer(query("")).answer
         #expect(answer?.results.map(\.title) == ["🏠 Саранск, Республика Мордовия, Россия 🇷🇺", "⭐ Казань, Татарстан, Россия 🇷🇺"])

@@ -239,7 +239,7 @@ import WeatherBotStore
     ) -> DueSubscription {
         DueSubscription(
             subscription: Subscription(
-                id: id, chatId: chat, place: moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due, withChart: chart),
+                id: id, chatID: chat, place: moscow, timeZone: "Europe/Moscow", hour: 8, minute: 0, nextSendAt: due, withChart: chart),
             language: language, settings: settings)
     }
 

@@ -6,9 +6,9 @@ import WeatherBotStore
 @Suite struct UpdateRouterTests {
     func message(_ text: String? = nil, location: Location? = nil, language: String? = "ru") -> Update {
         Update(
-            updateId: 10,
+            updateID: 10,
             message: Message(
-                messageId: 5, from: User(id: 77, firstName: "Анна", languageCode: language), date: 1_700_000_000,
+                messageID: 5, from: User(id: 77, firstName: "Анна", languageCode: language), date: 1_700_000_000,
                 chat: Chat(id: 77), text: text, location: location))
     }
 
@@ -68,10 +68,10 @@ import WeatherBotStore
 
     @Test func buttonsCarryQueryAndMessage() {
         let update = Update(
-            updateId: 11,
+            updateID: 11,
             callbackQuery: CallbackQuery(
                 id: "q1", from: User(id: 77, firstName: "A", languageCode: "en"),
-                message: Message(messageId: 9, date: 1, chat: Chat(id: 77)), data: "cy:3"))
+                message: Message(messageID: 9, date: 1, chat: Chat(id: 77)), data: "cy:3"))
         let routed = UpdateRouter.route(update)
         #expect(routed?.intent == .button(.confirmCity(question: 3)))
         #expect(routed?.callbackQueryID == "q1")
@@ -84,17 +84,17 @@ import WeatherBotStore
     }
 
     @Test func editsAreReadAsEditsButALiveLocationMovingIsNotAndUnknownUpdatesAreDropped() {
-        let edited = UpdateRouter.route(Update(updateId: 12, editedMessage: Message(messageId: 1, date: 1, chat: Chat(id: 5), text: "Казань")))
+        let edited = UpdateRouter.route(Update(updateID: 12, editedMessage: Message(messageID: 1, date: 1, chat: Chat(id: 5), text: "Казань")))
         #expect(edited?.intent == .text("Казань"))
         #expect(edited?.isEdit == true && edited?.userMessageID == 1)
-        let moving = Update(updateId: 13, editedMessage: Message(messageId: 2, date: 1, chat: Chat(id: 5), location: Location(latitude: 55, longitude: 37)))
+        let moving = Update(updateID: 13, editedMessage: Message(messageID: 2, date: 1, chat: Chat(id: 5), location: Location(latitude: 55, longitude: 37)))
         #expect(UpdateRouter.route(moving)?.intent == .ignored)
-        #expect(UpdateRouter.route(Update(updateId: 14)) == nil)
+        #expect(UpdateRouter.route(Update(updateID: 14)) == nil)
     }
 
     @Test func inGroupsOnlyCommandsForThisBotAndLocationsCount() {
         func group(_ text: String?, location: Location? = nil) -> Update {
-            Update(updateId: 20, message: Message(messageId: 1, from: User(id: 5, firstName: "A"), date: 1, chat: Chat(id: -100, type: .supergroup), text: text, location: location))
+            Update(updateID: 20, message: Message(messageID: 1, from: User(id: 5, firstName: "A"), date: 1, chat: Chat(id: -100, type: .supergroup), text: text, location: location))
         }
         #expect(UpdateRouter.route(group("/start@weather_test_bot"), botUsername: "Weather_Test_Bot")?.intent == .command(.start))
         #expect(UpdateRouter.route(group("/start@other_bot"), botUsername: "weather_test_bot")?.intent == .ignored)
@@ -111,10 +111,10 @@ import WeatherBotStore
     func group(_ text: String, replyingTo author: User? = nil) -> Incoming? {
         UpdateRouter.route(
             Update(
-                updateId: 3,
+                updateID: 3,
                 message: Message(
-                    messageId: 41, from: User(id: 7, firstName: "Анна", languageCode: "ru"), date: 1, chat: Chat(id: -100, type: .supergroup),
-                    text: text, replyToMessage: author.map { RepliedMessage(messageId: 40, from: $0) })),
+                    messageID: 41, from: User(id: 7, firstName: "Анна", languageCode: "ru"), date: 1, chat: Chat(id: -100, type: .supergroup),
+                    text: text, replyToMessage: author.map { RepliedMessage(messageID: 40, from: $0) })),
             botUsername: "weather_bot")
     }
 
