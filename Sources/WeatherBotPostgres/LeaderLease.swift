@@ -10,15 +10,21 @@ public import PostgresNIO
 public struct LeaderLease: Sendable {
     /// A lease as this replica holds it.
     public struct Held: Sendable, Hashable {
+        /// The name it was taken under, as ``replicaName`` gives it: host and process id.
         public var holder: String
+        /// Counts the takeovers from 1; writes are fenced by it, so a former holder's epoch is refused.
         public var epoch: Int64
     }
 
     /// The lease as anyone reads it, for `weatherbot status`.
     public struct Standing: Sendable, Hashable {
+        /// Who holds or last held it: host and process id, as ``replicaName`` gives it.
         public var holder: String
+        /// The takeovers so far, counted from 1.
         public var epoch: Int64
+        /// When the holder took it, on the server's clock; renewals leave it as it is.
         public var acquiredAt: Date
+        /// When it runs out unless renewed, on the server's clock; in the past after a release.
         public var expiresAt: Date
         /// Whether it had not run out when read.
         public var isCurrent: Bool
@@ -38,6 +44,8 @@ public struct LeaderLease: Sendable {
     public let duration: Duration
     static let name = "bot"
 
+    /// A lease on the `leader_lease` table of `client`'s database (migrated by ``PostgresStore/migrate()``); the client's pool must run.
+    /// Six seconds is what the replicas use: a standby takes over within about that long after the holder stops.
     public init(client: PostgresClient, duration: Duration = .seconds(6), logger: Logger) {
         self.client = client
         self.duration = duration
@@ -106,12 +114,15 @@ public struct LeaderLease: Sendable {
 
 /// This replica's lease ran out or another replica took it: what it would write is refused.
 public struct NotLeading: Error, Sendable, CustomStringConvertible {
+    /// The lease the refused write was made under.
     public var lease: LeaderLease.Held
 
+    /// The refusal of a write made under `lease`.
     public init(lease: LeaderLease.Held) {
         self.lease = lease
     }
 
+    /// One line for the log, naming the holder and epoch that lost the lease.
     public var description: String { "this replica (\(lease.holder), epoch \(lease.epoch)) no longer holds the lease" }
 }
 

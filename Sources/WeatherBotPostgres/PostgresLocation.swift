@@ -11,6 +11,7 @@ public import PostgresNIO
 /// certificate checked against the system's roots, or `sslrootcert`'s; `verify-full` also checks
 /// the host's name).
 public struct PostgresLocation: Sendable, CustomStringConvertible {
+    /// What PostgresNIO's client connects with: host, port (5432 when the URL names none), user, password, database and TLS.
     public var configuration: PostgresClient.Configuration
     /// The URL without its password.
     public let description: String
@@ -23,10 +24,14 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         case require(TLSConfiguration)
     }
 
+    /// The URL cannot be used: not `postgres://` or `postgresql://`, no host, user or database, or an unknown `sslmode`.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// What is wrong with the URL, in one line; it never quotes the password.
         public var description: String
     }
 
+    /// Reads `text` as a PostgreSQL URL; the port defaults to 5432 and `sslmode` to `prefer`. Nothing connects yet.
+    /// - Throws: ``Invalid`` for a URL that is not one, or lacks a host, a user or a database, or names an unknown `sslmode`.
     public init(url text: String) throws(Invalid) {
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme.lowercased()) else {
             throw Invalid(description: "not a postgres:// URL")

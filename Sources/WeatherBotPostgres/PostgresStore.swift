@@ -12,6 +12,7 @@ import WeatherBotStoreSQL
 ///
 /// The client's pool must run while the store is used (``withRunning(_:_:)``).
 public final class PostgresStore: BotStore {
+    /// The pool every read and write of the store goes through, at most 16 connections; `weatherbot status` and moving house query it too.
     public let client: PostgresClient
     let logger: Logger
     /// The lease this replica writes under; nil writes unfenced (one replica, tests, moving house).
@@ -28,6 +29,8 @@ public final class PostgresStore: BotStore {
         let lease = Mutex<LeaderLease.Held?>(nil)
     }
 
+    /// A store on the database at `location`, keeping up to `cachedChats` chats' records in memory. Nothing connects until the
+    /// client runs (``withRunning(_:_:)``), and the schema is not made until ``migrate()``; the group commits of ``commits`` must run too.
     public init(_ location: PostgresLocation, cachedChats: Int = 10_000, logger: Logger) {
         var configuration = location.configuration
         configuration.options.maximumConnections = 16
@@ -279,6 +282,8 @@ public final class PostgresStore: BotStore {
         return try await posted.write(PostedUpdate(updateID: update.updateID, chatID: update.chatID, payload: update.payload, at: now))
     }
 
+    /// Every replica gets the same: a replica that keeps its own at the same moment reads the other's back.
+    /// - Throws: ``PostgresStoreError`` when the secret was neither kept nor found, which the server should not allow.
     public func webhookSecret(generated: String) async throws -> String {
         let rows = try await client.query(
             """
@@ -296,14 +301,17 @@ public final class PostgresStore: BotStore {
         return kept
     }
 
+    /// The poll's time, one row of `worker_fact`, in a fenced transaction of its own.
     public func notePoll(at now: Date) async throws {
         _ = try await run(Self.sql.notePoll(at: now))
     }
 
+    /// Read from `worker_fact`; nil before the first update was stored.
     public func lastUpdateID() async throws -> Int64? {
         try await fact(.lastUpdateID).flatMap(Int64.init)
     }
 
+    /// Adds and reads back in one fenced transaction, so the counts returned include every replica's additions so far.
     public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
         try await write { connection in
             _ = try await Self.run(Self.sql.addOpenWeatherCalls(calls, onDay: day), connection, logger)
@@ -311,28 +319,34 @@ public final class PostgresStore: BotStore {
         }
     }
 
+    /// One row of `worker_fact`, replaced in a fenced transaction of its own.
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
         _ = try await run(Self.sql.keepOpenWeatherMinute(calls))
     }
 
+    /// Rows of `day_temperature`, each replaced in place, then the older days deleted.
     public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
         _ = try await run(Self.sql.keepDayTemperatures(records, forgettingBefore: day))
     }
 
+    /// One query for all the cells; no cells reads nothing and returns an empty dictionary.
     public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
         guard !cells.isEmpty else { return [:] }
         let records = try await fetch(Self.sql.dayTemperatures(cells: cells, day: day))
         return Dictionary(records.map { ($0.cell, $0) }, uniquingKeysWith: { _, last in last })
     }
 
+    /// Kept in `worker_fact`, in place of the round kept before.
     public func keepNoticeRound(_ round: NoticeRound) async throws {
         _ = try await run(Self.sql.keepNoticeRound(round))
     }
 
+    /// The round ``keepNoticeRound(_:)`` kept last; nil before the first, or when what is kept no longer reads.
     public func noticeRound() async throws -> NoticeRound? {
         NoticeRound(stored: try await fact(.noticeRound))
     }
 
+    /// Empty when none were kept.
     public func openWeatherMinute() async throws -> [Int: Int] {
         WorkerFact.openWeatherMinute(try await fact(.openWeatherLastMinute))
     }
@@ -342,18 +356,22 @@ public final class PostgresStore: BotStore {
         WorkerFact.openWeatherCalls(onDay: day, from: try await fetch(Self.sql.openWeatherCalls(onDay: day)))
     }
 
+    /// 0 before the first skip.
     public func dailyForecastsSkipped() async throws -> Int {
         try await fact(.dailyForecastsSkipped).flatMap(Int.init) ?? 0
     }
 
+    /// Every replica's receipts, from the shared inbox, by `seq`.
     public func pendingInbox() async throws -> [InboxItem] {
         try await fetch(Self.sql.pendingInbox())
     }
 
+    /// Does nothing when the item is gone already.
     public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
         _ = try await run(Self.sql.discardInboxItem(seq: seq, chatID: chatID))
     }
 
+    /// Returns nil, writing nothing, for an item never stored (no `seq`).
     public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64? {
         guard let seq = item.seq else { return nil }
         return try await run(Self.sql.setAside(item, seq: seq, attempts: attempts, error: error, apology: apology, at: now))?.first
@@ -361,6 +379,7 @@ public final class PostgresStore: BotStore {
 
     // MARK: Chats
 
+    /// From the cache when this replica committed or read the chat lately; the database is read only on a miss.
     public func chat(_ id: Int64) async throws -> ChatRecord? {
         if let cached = chats.record(id) { return cached }
         let record = try await readChat(id)
@@ -386,6 +405,8 @@ public final class PostgresStore: BotStore {
         return nil
     }
 
+    /// The step shares a fenced transaction with others under load (the group commit); the cache keeps the record once committed.
+    /// - Throws: ``NotLeading`` when this replica lost the lease, or the server's error (a failing statement is tried again alone).
     public func commitStep(chat: ChatRecord, handled seq: Int64, changes: [ChatChange], replies: [BotRequest], followUps: [Data], at now: Date)
         async throws -> CommittedStep
     {
@@ -400,57 +421,70 @@ public final class PostgresStore: BotStore {
     /// Transactions that carried more than one chat's step or sent reply so far.
     var sharedTransactions: Int { group.shared }
 
+    /// The chat's cached record is dropped too, so the next read sees it inactive.
     public func deactivateChat(_ chatID: Int64) async throws {
         _ = try await run(Self.sql.deactivateChat(chatID))
         chats.forget(chatID)
     }
 
+    /// Read from the database, not the cache.
     public func favorites(chatID: Int64) async throws -> [Favorite] {
         try await fetch(Self.sql.favorites(chatID: chatID))
     }
 
+    /// Read from the database, not the cache; paused ones too.
     public func subscriptions(chatID: Int64) async throws -> [Subscription] {
         try await fetch(Self.sql.subscriptions(chatID: chatID))
     }
 
     // MARK: Outbox
 
+    /// Every replica's queued replies, from the shared outbox, by outbox id.
     public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) async throws -> [OutboxItem] {
         try await fetch(Self.sql.outboxItems(lane: lane, chatID: chatID, from: id, limit: limit))
     }
 
+    /// Replies waiting in every lane (the sender logs what is left when it stops); 0 when none.
     public func outboxBacklog() async throws -> Int {
         try await fetch(Self.sql.outboxBacklog()).first ?? 0
     }
 
+    /// Replies waiting in `lane`; 0 when none.
     public func outboxBacklog(lane: OutboxLane) async throws -> Int {
         try await fetch(Self.sql.outboxBacklog(lane: lane)).first ?? 0
     }
 
+    /// By the reply's `created_at`, on the queuing replica's clock.
     public func oldestOutboxItem(lane: OutboxLane) async throws -> Date? {
         try await fetch(Self.sql.oldestOutboxItem(lane: lane)).first ?? nil
     }
 
+    /// Shares the fenced transactions of the chats' steps.
     public func completeOutbox(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date, lingeringUpTo linger: Duration) async throws {
         _ = try await group.write(.sent(SentReply(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now)), lingeringUpTo: linger)
     }
 
+    /// Ends the group commit's lingering at once.
     public func hurryCompletions() { group.hurry() }
 
+    /// Does nothing when the reply is gone already.
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {
         _ = try await run(Self.sql.retryOutbox(id: id, chatID: chatID, notBefore: notBefore))
     }
 
+    /// Nil when no message was sent under the tag, or it was forgotten with the chat.
     public func messageID(chatID: Int64, tag: String) async throws -> Int? {
         try await fetch(Self.sql.messageID(chatID: chatID, tag: tag)).first
     }
 
     // MARK: Daily forecasts
 
+    /// One query joining each subscription to its chat; `limit` is the scheduler's batch.
     public func dueSubscriptions(at now: Date, limit: Int) async throws -> [DueSubscription] {
         try await fetch(Self.sql.dueSubscriptions(at: now, limit: limit))
     }
 
+    /// Every delivery in one fenced transaction: all of them commit, or none.
     public func commitDeliveries(_ deliveries: [DailyDelivery], at now: Date) async throws -> [[Int64]] {
         let plans = Self.sql.commitDeliveries(deliveries, at: now)
         return try await write { connection in try await Self.run(plans, connection, logger) }
@@ -458,10 +492,12 @@ public final class PostgresStore: BotStore {
 
     // MARK: Runs
 
+    /// Counts the attempt only when the last run did not stop cleanly, as `worker_fact` says.
     public func beginRun() async throws {
         _ = try await run(Self.sql.beginRun())
     }
 
+    /// The chat workers stopped cleanly: the next run counts no attempt.
     public func endRun() async throws {
         _ = try await run(Self.sql.endRun())
     }
@@ -481,6 +517,7 @@ public final class PostgresStore: BotStore {
     /// message (PostgresNIO's description hides it); none carries the connection's password.
     public func describe(_ error: any Error) -> String { Self.describe(error) }
 
+    /// The same as ``describe(_:)``, for callers without a store: a failed connection while making one, `weatherbot status`.
     public static func describe(_ error: any Error) -> String {
         if let error = error as? PostgresTransactionError {
             return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())
@@ -562,5 +599,6 @@ extension PostgresStore {
 
 /// The store met something it did not expect of the server.
 public struct PostgresStoreError: Error, Sendable, CustomStringConvertible {
+    /// What was met, in one line for the log.
     public var description: String
 }

@@ -9,6 +9,7 @@ public import WeatherBotStore
 public enum StoreMigration {
     /// The copy was not made (nothing was written but the schema); `description` says why, in one line.
     public struct Refusal: Error, Sendable, CustomStringConvertible {
+        /// Why the copy was refused, in one line for the operator.
         public var description: String
     }
 
@@ -16,14 +17,18 @@ public enum StoreMigration {
     public struct Count: Sendable, Hashable {
         /// The table's name in PostgreSQL.
         public var table: String
+        /// Rows the SQLite file held when it was read.
         public var sqlite: Int
+        /// Rows PostgreSQL holds once the copy committed.
         public var postgres: Int
 
+        /// Whether both sides hold as many rows.
         public var matches: Bool { sqlite == postgres }
     }
 
     /// The copy's outcome: every table's rows counted on both sides once it was committed.
     public struct Report: Sendable {
+        /// One per table copied, in the order of the SQLite tables moving house carries.
         public var counts: [Count]
 
         /// Whether every table holds as many rows in PostgreSQL as in SQLite.
