@@ -37,10 +37,12 @@ public struct DatabaseDamaged: Error, Sendable, CustomStringConvertible {
     /// What SQLite said.
     public var detail: String
 
+    /// Damage SQLite reported, `detail` being its own words.
     public init(detail: String) {
         self.detail = detail
     }
 
+    /// One line for the operator: the damage, and that the file must be restored or moved away.
     public var description: String {
         "the database is damaged (\(detail)); restore it from a backup, or move it away to start with an empty one"
     }

@@ -21,10 +21,12 @@ extension BotDatabase {
     /// The database's file was deleted, or another file put at its path, while the bot ran: what
     /// it wrote from then on would reach no file the next start opens.
     public struct FileReplaced: Error, Equatable, CustomStringConvertible {
+        /// The path the database was opened from.
         public var path: String
         /// Nothing is at the path any more.
         public var deleted: Bool
 
+        /// One line for the operator: whether the file went or was replaced, and what that means for what was written.
         public var description: String {
             deleted
                 ? "the database file \(path) was deleted while the bot ran; restore it (chats' data written since is in the deleted file only while this process has it open)"

@@ -78,10 +78,12 @@ extension BotDatabase: NoticeStore {
         }
     }
 
+    /// One row of `workerFact`, replaced in a transaction on the caller's thread.
     public func keepNoticeRound(_ round: NoticeRound) async throws {
         _ = try transaction { db in try Self.run(Self.sql.keepNoticeRound(round), db) }
     }
 
+    /// Nil before the first round, or when what is kept does not read.
     public func noticeRound() async throws -> NoticeRound? {
         try reading { db in NoticeRound(stored: try Self.fact(.noticeRound, db)) }
     }

@@ -29,10 +29,12 @@ public struct BotDatabase: Sendable {
     /// A SQLite file at the database's path that is some other program's: it is not used, let
     /// alone migrated.
     public struct NotThisBotsDatabase: Error, CustomStringConvertible {
+        /// The path of the file that was refused.
         public var path: String
         /// The file's application id, or 0 with tables of another program.
         public var applicationID: Int32
 
+        /// One line for the operator: whose file it is not, and where to point the path instead.
         public var description: String {
             "\(path) is a SQLite database of another program (application id \(applicationID), and no tables of this bot's); "
                 + "point the database path at this bot's file, or at a path where none exists yet to start a new one"
@@ -41,8 +43,10 @@ public struct BotDatabase: Sendable {
 
     /// Another process holds the database: a bot already running on the same file.
     public struct HeldByAnotherProcess: Error, CustomStringConvertible {
+        /// The path of the file another process holds.
         public var path: String
 
+        /// One line for the operator: most likely another weatherbot, and how to part them.
         public var description: String {
             "\(path) is held by another process, most likely a weatherbot already running on it; one bot works on a file at a time "
                 + "(stop the other, or give this one its own DATABASE_PATH)"
@@ -58,6 +62,7 @@ public struct BotDatabase: Sendable {
     /// The database's file, or its folder, cannot be written by this process: SQLite keeps a
     /// journal (`-wal`) and shared memory (`-shm`) beside the file and must create them there.
     public struct NotWritable: Error, CustomStringConvertible {
+        /// The database file that cannot be opened for writing.
         public var path: String
         /// The folder when it is the folder that cannot be written.
         public var folder: String?
@@ -74,6 +79,7 @@ public struct BotDatabase: Sendable {
             }
         }
 
+        /// One line for the operator, naming the user and what must be made writable (the folder too, for `-wal` and `-shm`).
         public var description: String {
             let user = "user \(getuid())"
             guard let folder else { return "the file \(path) cannot be read and written by this process (\(user)); give it write access" }
@@ -371,10 +377,12 @@ extension BotDatabase {
         try writer.read { db in try Self.fact(.lastUpdateID, db).flatMap(Int64.init) }
     }
 
+    /// Read from `workerFact`; 0 before the first skip.
     public func dailyForecastsSkipped() throws -> Int {
         try writer.read { db in try Self.fact(.dailyForecastsSkipped, db).flatMap(Int.init) ?? 0 }
     }
 
+    /// Adds and reads back in one transaction on the caller's thread.
     public func addOpenWeatherCalls(_ calls: [String: Int], onDay day: Int) async throws -> [String: Int] {
         try transaction { db in
             _ = try Self.run(Self.sql.addOpenWeatherCalls(calls, onDay: day), db)
@@ -382,20 +390,24 @@ extension BotDatabase {
         }
     }
 
+    /// Rows of `dayTemperature`, each replaced in place, then the older days deleted, in one transaction.
     public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) async throws {
         _ = try transaction { db in try Self.run(Self.sql.keepDayTemperatures(records, forgettingBefore: day), db) }
     }
 
+    /// One read for all the cells; no cells reads nothing and returns an empty dictionary.
     public func dayTemperatures(cells: [String], day: String) async throws -> [String: DayTemperatures] {
         guard !cells.isEmpty else { return [:] }
         let records = try reading { db in try Self.fetch(Self.sql.dayTemperatures(cells: cells, day: day), db) }
         return Dictionary(records.map { ($0.cell, $0) }, uniquingKeysWith: { _, last in last })
     }
 
+    /// One row of `workerFact`, replaced in a transaction on the caller's thread.
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) async throws {
         _ = try transaction { db in try Self.run(Self.sql.keepOpenWeatherMinute(calls), db) }
     }
 
+    /// Empty when none were kept.
     public func openWeatherMinute() async throws -> [Int: Int] {
         try reading { db in WorkerFact.openWeatherMinute(try Self.fact(.openWeatherLastMinute, db)) }
     }
@@ -510,6 +522,7 @@ extension BotDatabase {
 // MARK: - Chats and the inbox
 
 extension BotDatabase {
+    /// From the cache when the chat was committed or read lately; otherwise one prepared statement, outside a transaction.
     public func chat(_ id: Int64) throws -> ChatRecord? {
         if let cached = chats.record(id) { return cached }
         // One statement reads a consistent row: no transaction needed around it.
@@ -606,6 +619,7 @@ extension BotDatabase {
         try outboxItems(lane: lane, chatID: nil, from: id, limit: limit)
     }
 
+    /// Of one chat only when `chatID` is given; read outside a transaction, one statement.
     public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) throws -> [OutboxItem] {
         try writer.unsafeRead { db in try Self.fetch(Self.sql.outboxItems(lane: lane, chatID: chatID, from: id, limit: limit), db) }
     }
@@ -618,6 +632,7 @@ extension BotDatabase {
         try await group.submit(lingeringUpTo: linger) { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
     }
 
+    /// Commits at once the removals lingering in the group commit: someone waits for them.
     public func hurryCompletions() { group.hurry() }
 
     private static func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ db: Database) throws {
@@ -648,6 +663,7 @@ extension BotDatabase {
         try writer.unsafeRead { db in try Self.fetchOne(Self.sql.messageID(chatID: chatID, tag: tag), db) }
     }
 
+    /// How many replies wait in every lane; 0 when none.
     public func outboxBacklog() throws -> Int {
         try writer.read { db in try Self.fetchOne(Self.sql.outboxBacklog(), db) ?? 0 }
     }
@@ -657,6 +673,7 @@ extension BotDatabase {
         try writer.read { db in try Self.fetchOne(Self.sql.outboxBacklog(lane: lane), db) ?? 0 }
     }
 
+    /// When the oldest reply waiting in `lane` was queued; nil when none waits.
     public func oldestOutboxItem(lane: OutboxLane) throws -> Date? {
         try writer.read { db in try Self.fetchOne(Self.sql.oldestOutboxItem(lane: lane), db) ?? nil }
     }

@@ -30,7 +30,9 @@ extension BotStatus {
     /// The database is held by a process that keeps no report: a worker of a version before
     /// reports, or another program.
     public struct HeldWithoutReport: Error, CustomStringConvertible {
+        /// The database's path, as given to ``read(path:)``.
         public var path: String
+        /// One line for `weatherbot status`, naming the report it looked for.
         public var description: String {
             "the database at \(path) is held by a running process, and no report of its status is beside it (\(BotStatus.reportPath(for: path)))"
         }
@@ -86,6 +88,8 @@ extension BotStatus {
 
 /// SQLite on GRDB, the embedded engine.
 extension BotDatabase: BotStore, ReceivesSteps {
+    /// SQLITE_CORRUPT or SQLITE_NOTADB, as `BotDatabase.isDamage(_:)` tells.
     public func isDamage(_ error: any Error) -> Bool { Self.isDamage(error) }
+    /// A constraint, a value too big or of the wrong type, as `BotDatabase.isRejection(_:)` tells.
     public func isRejection(_ error: any Error) -> Bool { Self.isRejection(error) }
 }
