@@ -30,8 +30,10 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
     /// A statement of a shared transaction failed, `underlying` saying why: its writes are tried
     /// again one transaction each.
     public struct StatementFailed: Error {
+        /// The engine's error for the failed statement.
         public let underlying: any Error
 
+        /// Wraps the engine's `underlying` error, so that the writes are tried again one by one.
         public init(underlying: any Error) {
             self.underlying = underlying
         }
@@ -71,6 +73,7 @@ public final class GroupCommit<Write: Sendable, Written: Sendable>: Service, Sen
     private let maximumBatch: Int
     private let state = Mutex(State())
 
+    /// Commits through `commit`, at most `maximumBatch` writes a transaction (SQLite takes 256, PostgreSQL 128).
     public init(maximumBatch: Int, commit: @escaping Commit) {
         self.maximumBatch = maximumBatch
         self.commit = commit

@@ -9,6 +9,7 @@
 /// PostgreSQL schema has them; ``render(_:)`` gives the engine's text. Rendering walks the text,
 /// so the store renders each statement once (``StoreSQL``) and keeps the result.
 public struct SQLDialect: Sendable, Hashable {
+    /// How a statement's values are marked in its text.
     public enum Placeholders: Sendable, Hashable {
         /// `?`, `?`, …: SQLite.
         case question
@@ -16,6 +17,7 @@ public struct SQLDialect: Sendable, Hashable {
         case numbered
     }
 
+    /// How the engine's tables and columns are named.
     public enum Names: Sendable, Hashable {
         /// As written: `chat_id`, `worker_fact`.
         case snakeCase
@@ -25,9 +27,12 @@ public struct SQLDialect: Sendable, Hashable {
         case camelCase(exceptions: [String: String])
     }
 
+    /// The engine's marks for values.
     public var placeholders: Placeholders
+    /// The engine's names for tables and columns.
     public var names: Names
 
+    /// A dialect; the store's engines use ``sqlite`` and ``postgres``.
     public init(placeholders: Placeholders, names: Names) {
         self.placeholders = placeholders
         self.names = names
@@ -35,6 +40,7 @@ public struct SQLDialect: Sendable, Hashable {
 
     /// The embedded engine's: its tables were named in camelCase from the first version.
     public static let sqlite = SQLDialect(placeholders: .question, names: .camelCase(exceptions: ["last_message_id": "lastMessageID"]))
+    /// The server's: numbered placeholders, and names as the statements write them, since its schema was made in snake_case.
     public static let postgres = SQLDialect(placeholders: .numbered, names: .snakeCase)
 
     /// The statement in this dialect: each `?` outside a quoted literal becomes the engine's

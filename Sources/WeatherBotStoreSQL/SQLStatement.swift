@@ -26,12 +26,14 @@ extension Data: SQLBindable { public var sqlValue: SQLValue { .blob(self) } }
 extension Bool: SQLBindable { public var sqlValue: SQLValue { .bool(self) } }
 extension Date: SQLBindable { public var sqlValue: SQLValue { .date(self) } }
 extension Optional: SQLBindable where Wrapped: SQLBindable {
+    /// The wrapped value's, or ``SQLValue/null`` for nil.
     public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
 
 /// One statement of the store in an engine's dialect, with its values, and what its rows mean
 /// to the write it is part of (``SQLPlan``).
 public struct SQLStatement: Sendable {
+    /// What an engine does with the statement's rows when it runs a plan.
     public enum Role: Sendable {
         /// Its rows, if any, are not read.
         case execute
@@ -42,10 +44,14 @@ public struct SQLStatement: Sendable {
         case collecting
     }
 
+    /// The text in the engine's dialect, rendered once by ``StoreSQL``; values are placeholders, never spliced in.
     public var sql: String
+    /// The values bound to the placeholders, in order.
     public var values: [SQLValue]
+    /// What its rows mean to the plan; ``Role/execute`` unless it guards or collects.
     public var role: Role
 
+    /// A statement already in the engine's dialect, with a value for each placeholder, in order.
     public init(_ sql: String, _ values: [SQLValue] = [], role: Role = .execute) {
         self.sql = sql
         self.values = values
@@ -75,38 +81,47 @@ public protocol SQLRow {
 
 /// A column held NULL where the record needs a value.
 public struct UnexpectedNull: Error, CustomStringConvertible {
+    /// The column's position in the row, from 0.
     public var column: Int
+    /// One line naming the column, for the log.
     public var description: String { "column \(column) is NULL" }
 }
 
 extension SQLRow {
+    /// The column as an integer; throws ``UnexpectedNull`` when it is NULL.
     public func int64(required column: Int) throws -> Int64 {
         guard let value = try int64(column) else { throw UnexpectedNull(column: column) }
         return value
     }
 
+    /// The column as an `Int` (a position, a count); throws ``UnexpectedNull`` when it is NULL.
     public func int(required column: Int) throws -> Int { Int(try int64(required: column)) }
 
+    /// The column as text; throws ``UnexpectedNull`` when it is NULL.
     public func text(required column: Int) throws -> String {
         guard let value = try text(column) else { throw UnexpectedNull(column: column) }
         return value
     }
 
+    /// The column's bytes (a payload, a state); throws ``UnexpectedNull`` when it is NULL.
     public func blob(required column: Int) throws -> Data {
         guard let value = try blob(column) else { throw UnexpectedNull(column: column) }
         return value
     }
 
+    /// The column as a date, however the engine stores it; throws ``UnexpectedNull`` when it is NULL.
     public func date(required column: Int) throws -> Date {
         guard let value = try date(column) else { throw UnexpectedNull(column: column) }
         return value
     }
 
+    /// The column as a flag, 0 and 1 or a boolean; throws ``UnexpectedNull`` when it is NULL.
     public func bool(required column: Int) throws -> Bool {
         guard let value = try bool(column) else { throw UnexpectedNull(column: column) }
         return value
     }
 
+    /// The column as a real (a temperature); throws ``UnexpectedNull`` when it is NULL.
     public func double(required column: Int) throws -> Double {
         guard let value = try double(column) else { throw UnexpectedNull(column: column) }
         return value
@@ -115,9 +130,12 @@ extension SQLRow {
 
 /// A read of the store: a statement and how each of its rows becomes a value.
 public struct SQLQuery<Value>: Sendable {
+    /// The statement that reads the rows.
     public var statement: SQLStatement
+    /// Makes one value of each row, in the order the statement returns them; throws when a column does not read.
     public var decode: @Sendable (any SQLRow) throws -> Value
 
+    /// A read of `statement` whose rows become values by `decode`.
     public init(_ statement: SQLStatement, decode: @escaping @Sendable (any SQLRow) throws -> Value) {
         self.statement = statement
         self.decode = decode

@@ -16,6 +16,7 @@ public import WeatherBotStore
 ///
 /// Every statement that touches a chat's rows names the chat.
 public struct StoreSQL: Sendable {
+    /// The engine's dialect, every statement here rendered in it.
     public let dialect: SQLDialect
 
     // Rendered once: the statements of every plan below.
@@ -24,6 +25,7 @@ public struct StoreSQL: Sendable {
     let addToFact: String
     let forgetCallsBefore: String
     let readCalls: String
+    /// The `INSERT` that queues one reply and returns its id, rendered in the dialect (``queue(_:chatID:lane:at:deadline:)`` binds it).
     public let queueReply: String
     let dropChatOutbox: String
     let pauseChat: String
@@ -62,6 +64,7 @@ public struct StoreSQL: Sendable {
     static let subscriptionColumns = "id, chat_id, place, time_zone, hour, minute, next_send_at, last_sent_day, is_active, created_at, with_chart"
     static let outboxColumns = "id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at, deadline"
 
+    /// Renders every statement of the store in `dialect`: done once, when the engine makes its store.
     public init(_ dialect: SQLDialect) {
         self.dialect = dialect
         let r = dialect.render
@@ -143,10 +146,12 @@ public struct StoreSQL: Sendable {
 // MARK: - Facts
 
 extension StoreSQL {
+    /// The worker fact under `key`; no row when it was never kept.
     public func fact(_ key: WorkerFact.Key) -> SQLQuery<String> {
         SQLQuery(SQLStatement(readFact, [.text(key.rawValue)])) { try $0.text(required: 0) }
     }
 
+    /// Keeps `value` under `key` in place of what was there.
     public func setFact(_ key: WorkerFact.Key, _ value: String) -> SQLStatement {
         SQLStatement(writeFact, [.text(key.rawValue), .text(value)])
     }
@@ -170,10 +175,12 @@ extension StoreSQL {
     /// The chat workers stopped cleanly: no item was cut off.
     public func endRun() -> SQLPlan { [setFact(.stoppedCleanly, "1")] }
 
+    /// Keeps the last minute's OpenWeather calls, by second since 1970, in place of the minute kept before.
     public func keepOpenWeatherMinute(_ calls: [Int: Int]) -> SQLPlan {
         [setFact(.openWeatherLastMinute, WorkerFact.openWeatherMinute(calls))]
     }
 
+    /// Keeps the notice checker's last round, in its stored form, in place of the one before.
     public func keepNoticeRound(_ round: NoticeRound) -> SQLPlan { [setFact(.noticeRound, round.stored)] }
 
     /// Adds the day's calls by endpoint to what is kept, each row in place, after forgetting
@@ -195,6 +202,7 @@ extension StoreSQL {
 // MARK: - Days' temperatures
 
 extension StoreSQL {
+    /// Keeps each record in place of its cell and day's, then forgets the days before `day` (`yyyy-MM-dd`, compared as text).
     public func keepDayTemperatures(_ records: [DayTemperatures], forgettingBefore day: String) -> SQLPlan {
         records.map { SQLStatement(keepTemperature, [.text($0.cell), .text($0.day), .real($0.minimum), .real($0.maximum)]) }
             + [SQLStatement(forgetTemperatures, [.text(day)])]
@@ -224,6 +232,7 @@ extension StoreSQL {
             ], role: .collecting)
     }
 
+    /// Deletes one inbox item, named by its chat too; nothing when it is gone.
     public func discardInboxItem(seq: Int64, chatID: Int64) -> SQLPlan {
         [SQLStatement(discard, [.integer(seq), .integer(chatID)])]
     }
@@ -255,10 +264,12 @@ extension StoreSQL {
         ]
     }
 
+    /// Counts a failed attempt at one reply and holds it until `notBefore`; nothing when it is gone.
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) -> SQLPlan {
         [SQLStatement(retry, [.date(notBefore), .integer(id), .integer(chatID)])]
     }
 
+    /// The whole inbox by `seq`; an item of a kind this version does not know reads as an update.
     public func pendingInbox() -> SQLQuery<InboxItem> {
         SQLQuery(SQLStatement(readInbox)) { row in
             InboxItem(
@@ -267,6 +278,7 @@ extension StoreSQL {
         }
     }
 
+    /// Replies of one lane from outbox id `id` on, at most `limit`, by id; of one chat only when `chatID` is given.
     public func outboxItems(lane: OutboxLane, chatID: Int64?, from id: Int64, limit: Int) -> SQLQuery<OutboxItem> {
         let statement =
             if let chatID {
@@ -284,15 +296,18 @@ extension StoreSQL {
         }
     }
 
+    /// How many replies wait: in `lane`, or in every lane when it is nil.
     public func outboxBacklog(lane: OutboxLane? = nil) -> SQLQuery<Int> {
         let statement = lane.map { SQLStatement(countLane, [.integer(Int64($0.rawValue))]) } ?? SQLStatement(countOutbox)
         return SQLQuery(statement) { try $0.int(required: 0) }
     }
 
+    /// When the oldest reply waiting in `lane` was queued: one row, NULL when none waits.
     public func oldestOutboxItem(lane: OutboxLane) -> SQLQuery<Date?> {
         SQLQuery(SQLStatement(oldestInLane, [.integer(Int64(lane.rawValue))])) { try $0.date(0) }
     }
 
+    /// The message id remembered under `tag` in the chat; no row when none is.
     public func messageID(chatID: Int64, tag: String) -> SQLQuery<Int> {
         SQLQuery(SQLStatement(readMessageID, [.integer(chatID), .text(tag)])) { try $0.int(required: 0) }
     }
@@ -345,6 +360,7 @@ extension StoreSQL {
         }
     }
 
+    /// The chat's favorites by position, then id.
     public func favorites(chatID: Int64) -> SQLQuery<Favorite> {
         SQLQuery(SQLStatement(readFavorites, [.integer(chatID)])) { row in
             Favorite(
@@ -353,6 +369,7 @@ extension StoreSQL {
         }
     }
 
+    /// The chat's daily forecasts by id (the order they were made), paused ones too.
     public func subscriptions(chatID: Int64) -> SQLQuery<Subscription> {
         SQLQuery(SQLStatement(readSubscriptions, [.integer(chatID)])) { try Self.subscription($0) }
     }
