@@ -7,8 +7,10 @@ public struct AirQuality: Codable, Sendable, Hashable {
     public var index: Int
     /// Fine particles, µg/m³, when given.
     public var pm25: Double?
+    /// The time the reading is for, from OpenWeather's `dt`: now, or an hour of the forecast.
     public var time: Date
 
+    /// A reading; `index` on OpenWeather's scale of 1 to 5, `pm25` in µg/m³.
     public init(index: Int, pm25: Double? = nil, time: Date) {
         self.index = index
         self.pm25 = pm25
@@ -52,6 +54,7 @@ struct AirPollutionBody: Decodable {
 /// reading now and the forecast apart, shared by everyone asking: concurrent look-ups of one cell
 /// share one call, and a failure is not kept.
 public actor AirQualityCache {
+    /// Which of the two calls a reading came from: kept apart, each with its own freshness.
     public enum Kind: Sendable, Hashable {
         case now, forecast
     }
@@ -68,6 +71,9 @@ public actor AirQualityCache {
     /// The look-ups under way, each shared by everyone asking for its cell meanwhile.
     private let flights = SingleFlight<Key, [AirQuality], Void>()
 
+    /// - Parameters:
+    ///   - freshFor: how long readings are answered without a call (half an hour).
+    ///   - capacity: the most cells' readings kept of each kind, at least 1.
     public init(freshFor: Duration = .seconds(1800), capacity: Int = 10_000, clock: any WallClock = SystemWallClock()) {
         self.freshFor = freshFor.timeInterval
         self.capacity = max(1, capacity)

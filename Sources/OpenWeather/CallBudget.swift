@@ -11,6 +11,7 @@ public enum CallPriority: Int, Sendable, Comparable, CaseIterable {
     /// Someone waiting for an answer.
     case interactive
 
+    /// By urgency: ``background`` is the least, ``interactive`` the most.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The part of the minute's calls this priority may use: the rest is kept for the more
@@ -117,6 +118,7 @@ public struct CallContext: Sendable {
 
 /// A look-up made with ``CallContext/cachedOnly`` that would have needed a call.
 public struct NotCached: Error, Sendable, Hashable {
+    /// The refusal of a look-up that only reads the caches.
     public init() {}
 }
 
@@ -126,12 +128,15 @@ public struct NotCached: Error, Sendable, Hashable {
 public final class SharedPriority: Sendable {
     private let value: Mutex<CallPriority>
 
+    /// Starts at the first caller's priority.
     public init(_ priority: CallPriority) {
         value = Mutex(priority)
     }
 
+    /// The most urgent priority of the callers so far.
     public var priority: CallPriority { value.withLock { $0 } }
 
+    /// A caller joins with `priority`: the shared call takes it when it is more urgent, never less.
     public func raise(to priority: CallPriority) {
         value.withLock { $0 = max($0, priority) }
     }
@@ -144,9 +149,13 @@ public final class SharedPriority: Sendable {
 /// scheduled work's. A call over the minute's budget waits for a slot, up to its priority's
 /// patience; a chat over its share and a day spent are refused at once. A limit of 0 is none.
 public final class CallBudget: Sendable {
+    /// The limits the operator set; 0 is none.
     public struct Limits: Sendable, Hashable {
+        /// Calls in any minute, every caller's; OpenWeather's free plan allows 60.
         public var perMinute: Int
+        /// Calls in a UTC day, every caller's; 0: no daily limit.
         public var perDay: Int
+        /// Calls in any minute on one chat's behalf.
         public var perChat: Int
         /// The calls a chat may make in a UTC day: by default a twentieth of the day, at least
         /// ten, never more than people's part of it (``CallBudget/peopleDayShare``); none
@@ -154,6 +163,7 @@ public final class CallBudget: Sendable {
         /// everyone's day.
         public var perChatDay: Int
 
+        /// A nil `perChatDay` takes the chat's share of `perDay` (``chatsShare(ofDay:)``).
         public init(perMinute: Int = 60, perDay: Int = 0, perChat: Int = 10, perChatDay: Int? = nil) {
             self.perMinute = perMinute
             self.perDay = perDay
@@ -197,14 +207,18 @@ public final class CallBudget: Sendable {
     /// The day's count as it stands, for storing it: the UTC day (days since 1970) and its calls
     /// by endpoint.
     public struct DayCount: Sendable, Hashable {
+        /// The UTC day counted, in days since 1970.
         public var day: Int
+        /// The day's calls by endpoint; an endpoint without calls may be absent.
         public var calls: [OpenWeatherEndpoint: Int]
 
+        /// A day's count, as the store gives it back after a restart.
         public init(day: Int, calls: [OpenWeatherEndpoint: Int]) {
             self.day = day
             self.calls = calls
         }
 
+        /// The day's calls, every endpoint's.
         public var total: Int { calls.values.reduce(0, +) }
     }
 
@@ -239,6 +253,7 @@ public final class CallBudget: Sendable {
         var peopleAsked: [Date] = []
     }
 
+    /// The limits it was made with; they do not change while it runs.
     public let limits: Limits
     private let clock: any WallClock
     private let state: Mutex<State>
@@ -406,11 +421,13 @@ public final class CallBudget: Sendable {
 
     /// A call the budget did not allow.
     public struct Refused: Error, Sendable, Hashable {
+        /// Which limit refused it.
         public var refusal: Refusal
         /// The chat it was for was told of a refusal like it lately (``wasTold(_:of:)``): a chat
         /// is told once a minute, not once per message. Whoever shows it calls ``told(_:of:)``.
         public var repeated: Bool
 
+        /// A refusal; `repeated` when the chat was told of one like it lately.
         public init(refusal: Refusal, repeated: Bool = false) {
             self.refusal = refusal
             self.repeated = repeated

@@ -27,6 +27,10 @@ public actor GeocodingCache {
     /// Look-ups answered without a call: for `/metrics` and the tests.
     public private(set) var hits = 0
 
+    /// - Parameters:
+    ///   - keptFor: how long a name that found places is answered without a call (a day).
+    ///   - emptyKeptFor: the same for a name that found nothing (an hour).
+    ///   - capacity: the most names kept, at least 1.
     public init(
         keptFor: Duration = .seconds(86_400), emptyKeptFor: Duration = .seconds(3600), capacity: Int = 20_000,
         clock: any WallClock = SystemWallClock()
@@ -112,5 +116,6 @@ public actor GeocodingCache {
         var text: String { "\u{1}\(digits):\(latitude):\(longitude)" }
     }
 
+    /// Names held now, fresh or not (those that found nothing too), up to the capacity.
     public var count: Int { entries.count }
 }

@@ -23,6 +23,13 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     /// What the key may spend; nil: no limit of the bot's own.
     public let budget: CallBudget?
 
+    /// - Parameters:
+    ///   - apiKey: the key sent as `appid`; never shown (``description`` redacts it).
+    ///   - apiURL: where OpenWeather answers: `https://api.openweathermap.org` unless configured (a fake in tests).
+    ///   - requestTimeout: how long one request may take before it fails.
+    ///   - fallbackMemory: how long a 401 from One Call keeps the free plan's endpoints in use.
+    ///   - rateLimitPause: how long no call is made after a 429.
+    ///   - budget: what the key may spend; nil calls without a limit of the bot's own.
     public init(
         apiKey: String,
         apiURL: URL,
@@ -41,6 +48,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         self.budget = budget
     }
 
+    /// The host the client calls, never the key: safe for the log.
     public var description: String { "OpenWeatherClient(\(apiURL.host ?? "?"), key: <redacted>)" }
 
     // MARK: Geocoding

@@ -4,8 +4,10 @@
 public struct PlaceCell: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Hundredths of a degree.
     public let latitude: Int
+    /// Hundredths of a degree, rounded.
     public let longitude: Int
 
+    /// The cell holding the point, each coordinate (degrees) rounded to the nearest hundredth.
     public init(latitude: Double, longitude: Double) {
         self.latitude = Int((latitude * 100).rounded())
         self.longitude = Int((longitude * 100).rounded())
@@ -15,6 +17,7 @@ public struct PlaceCell: Sendable, Hashable, Comparable, CustomStringConvertible
     /// day temperatures, rain marks and warning marks saved under it must keep their meaning.
     public var key: String { "\(latitude):\(longitude)" }
 
+    /// The stored ``key``, as logs show cells.
     public var description: String { key }
 
     /// By the stored key, so an order of cells is the same in every run.

@@ -33,6 +33,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable, Note:
     /// No fetch under way for the key, and the caller only joins.
     private struct NoFlight: Error {}
 
+    /// No fetch under way yet.
     public init() {}
 
     /// The note of the fetch under way for `key`; nil when none is.

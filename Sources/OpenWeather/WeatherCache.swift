@@ -13,7 +13,9 @@ import Synchronization
 public actor WeatherCache {
     /// A forecast and how old it is.
     public struct Entry: Sendable {
+        /// What OpenWeather answered for the entry's point, in metric units and the key's language.
         public var forecast: Forecast
+        /// When the fetch that brought it ended, on the cache's clock: the time a card shows for stale weather.
         public var fetchedAt: Date
         /// True when a refresh failed and this older entry stands in.
         public var isStale: Bool
@@ -50,6 +52,13 @@ public actor WeatherCache {
     private let fetchCount = Atomic(0)
     private let watchers = FetchWatchers()
 
+    /// - Parameters:
+    ///   - freshFor: how long an entry is served without a call (10 minutes).
+    ///   - staleFor: how old an entry may be and still stand in, marked stale, when a refresh fails (3 hours).
+    ///   - keptFor: how long an entry stays the place's last known forecast (36 hours).
+    ///   - refreshAfter: how young an entry is returned to «Обновить» as it is (a minute).
+    ///   - capacity: the most entries kept, at least 1; the oldest tenth goes when it is reached.
+    ///   - fetch: OpenWeather's call, made at most once at a time per key.
     public init(
         freshFor: Duration = .seconds(600),
         staleFor: Duration = .seconds(3 * 3600),
@@ -161,6 +170,7 @@ public actor WeatherCache {
         entries[key] = entry
     }
 
+    /// Entries held now, fresh or not, up to the capacity.
     public var count: Int { entries.count }
 
     /// Each forecast fetched from now on, whoever asked for it, told once its entry is in the
@@ -174,10 +184,14 @@ public actor WeatherCache {
 
 /// A forecast the cache fetched: for the point asked, at `fetchedAt`.
 public struct FetchedForecast: Sendable, Hashable {
+    /// The point's latitude as the caller asked for it, in degrees (not rounded to the cell).
     public var latitude: Double
+    /// The point's longitude as the caller asked for it, in degrees.
     public var longitude: Double
+    /// When the fetch ended, as its entry says.
     public var fetchedAt: Date
 
+    /// A fetch's announcement; the cache makes them, tests make their own.
     public init(latitude: Double, longitude: Double, fetchedAt: Date) {
         self.latitude = latitude
         self.longitude = longitude
