@@ -15,17 +15,21 @@ public struct ChartRequest: Codable, Sendable, Hashable {
         case week = "w"
     }
 
+    /// Which chart: the next 48 hours or the week.
     public var view: View
     /// The place: its name in ``language`` and its coordinates, all a chart shows of it.
     public var place: Place
+    /// The language of the chart's labels and of the place's name.
     public var language: Language
     /// When the forecast drawn was fetched; a newer forecast makes another picture.
     public var forecastTime: Date
     /// The chat's temperature unit and clock, nil at their defaults: a chart in °F or on the
     /// 12-hour clock is another picture, and a chart at the defaults keeps the name it had.
     public var temperature: ChatSettings.Temperature?
+    /// The 12-hour clock, or nil for the 24-hour default.
     public var clock: ChatSettings.Clock?
 
+    /// A request for `view` at `place`, its name taken in `language`; only the settings that change the picture are kept.
     public init(view: View, place: Place, language: Language, forecastTime: Date, settings: ChatSettings = .defaults) {
         self.temperature = settings.temperature == .fahrenheit ? .fahrenheit : nil
         self.clock = settings.clock == .twelveHour ? .twelveHour : nil

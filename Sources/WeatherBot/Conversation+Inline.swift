@@ -16,7 +16,9 @@ public struct InlineOutcome: Sendable {
 /// What a press under a message sent from an inline result does: the message's new text and
 /// buttons (nil: left as it is) and the short notice the presser sees.
 public struct InlinePress: Sendable {
+    /// The message's new text and buttons; nil leaves the message as it is.
     public var edit: WeatherViews.Rendered?
+    /// The short text the presser sees at the top of the chat; nil shows none.
     public var notice: String?
     /// The notice shows as an alert the presser closes.
     public var showAlert = false

@@ -25,9 +25,13 @@ public struct Conversation: Sendable {
 
     /// The outcome of one step, to be committed in one transaction.
     public struct Step: Sendable {
+        /// The chat's record as the step leaves it, to be stored in place of the one read.
         public var chat: ChatRecord
+        /// The changes to the chat's other rows (favorites, daily forecasts), in order.
         public var changes: [ChatChange]
+        /// The messages to send, in order, into the outbox with the commit.
         public var replies: [Reply]
+        /// Work the step leaves for later steps of the same chat, put back into the inbox.
         public var followUps: [FollowUp]
     }
 
@@ -50,6 +54,8 @@ public struct Conversation: Sendable {
     let defaultQuietHours: QuietHours?
     let clock: any WallClock
 
+    /// A conversation over its collaborators; the limits are per chat: favorites, daily forecasts and charts a minute.
+    /// `defaultPlace` is shown to chats without a city; `defaultQuietHours` are those of chats that chose none (nil: none).
     public init(
         geocoder: any Geocoder,
         weather: any WeatherSource,

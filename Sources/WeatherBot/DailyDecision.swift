@@ -21,6 +21,7 @@ public struct DailyDecision: Sendable {
         /// last known weather of its place, marked with its age (when that tells its day).
         public var lastKnownAfter: TimeInterval
 
+        /// Rules as the scheduler is configured, both in seconds.
         public init(gracePeriod: TimeInterval, lastKnownAfter: TimeInterval) {
             self.gracePeriod = gracePeriod
             self.lastKnownAfter = lastKnownAfter
@@ -66,7 +67,9 @@ public struct DailyDecision: Sendable {
     public let report: WeatherReport?
     /// The air by the hour, when it came with fresh weather.
     public let air: [AirQuality]?
+    /// The moment the batch is decided at: whether a forecast is missed or waits is told against it.
     public let now: Date
+    /// The grace period and the wait for fresh weather.
     public let rules: Rules
     /// The temperatures kept of the days before, which the forecasts compare with (``know(_:)``).
     private var kept: [DayKey: DayTemperatures] = [:]
@@ -76,6 +79,7 @@ public struct DailyDecision: Sendable {
     private var texts: [TextKey: String] = [:]
     private var schedules = Schedules()
 
+    /// A decision for one batch: `report` fresh, stale or nil (none to be had), `air` only with fresh weather.
     public init(report: WeatherReport?, air: [AirQuality]? = nil, now: Date, rules: Rules) {
         self.report = report
         self.air = air

@@ -15,6 +15,7 @@ public protocol Geocoder: Sendable {
 }
 
 extension Geocoder {
+    /// Nil: a geocoder that remembers nothing knows no place by its point.
     public func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place? { nil }
 }
 
@@ -46,12 +47,16 @@ public enum MapLinkLookup: Sendable, Hashable {
 /// A forecast as the views get it: the data, when it was fetched, and whether it is older than
 /// it should be because a refresh failed.
 public struct WeatherReport: Sendable, Hashable {
+    /// What OpenWeather answered for the place, in metric units; the views convert for the chat.
     public var forecast: Forecast
+    /// When it was fetched: a stale card shows this time.
     public var fetchedAt: Date
+    /// True when a refresh failed and older weather stands in: the card says how old it is.
     public var isStale: Bool
     /// The air now, when the view shows it and it came in time.
     public var air: AirQuality?
 
+    /// A report; fresh unless `isStale`, without air unless `air` is given.
     public init(forecast: Forecast, fetchedAt: Date, isStale: Bool = false, air: AirQuality? = nil) {
         self.air = air
         self.forecast = forecast
@@ -88,12 +93,16 @@ public protocol WeatherSource: Sendable {
 }
 
 extension WeatherSource {
+    /// Sources that do not say otherwise carry the minutes.
     public var hasMinutes: Bool { true }
 
+    /// A source without a shared cache announces nothing: the stream ends at once.
     public func fetched() -> AsyncStream<FetchedForecast> { AsyncStream { $0.finish() } }
 
+    /// No air by default: the card shows no air line.
     public func airQuality(at place: Place, for context: CallContext) async -> AirQuality? { nil }
 
+    /// No air forecast by default: the daily forecast says nothing of the air.
     public func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? { nil }
 
     /// A source without a cache of its own fetches as usual.
@@ -118,5 +127,6 @@ public protocol ChatActivity: Sendable {
 }
 
 extension ChatActivity {
+    /// Nothing to stop for activities that keep no state between steps.
     public func settled(in chatID: Int64) {}
 }

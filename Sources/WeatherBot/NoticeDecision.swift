@@ -20,6 +20,7 @@ public enum NoticeDecision {
         /// The quiet hours of chats that chose none; nil for none.
         public var quietHours: QuietHours?
 
+        /// Rules as the checker is configured: its interval and least lead in seconds, the default quiet hours.
         public init(interval: TimeInterval, leastLead: TimeInterval, quietHours: QuietHours?) {
             self.interval = interval
             self.leastLead = leastLead
@@ -60,6 +61,7 @@ public enum NoticeDecision {
             }
         }
 
+        /// The chat the outcome is for, whichever the case.
         public var chatID: Int64 {
             switch self {
             case .send(_, let delivery), .quiet(let delivery): delivery.chatID
@@ -82,9 +84,12 @@ public enum NoticeDecision {
 
     /// The chats of one place cell, checked with one weather fetch.
     public struct Cell: Sendable, Hashable {
+        /// The cell whose weather is fetched for all of them.
         public var cell: PlaceCell
+        /// The active chats in the cell with a notice on, each with its marks not yet expired.
         public var chats: [NoticeChat]
 
+        /// The chats of one cell, as the checker groups them.
         public init(cell: PlaceCell, chats: [NoticeChat]) {
             self.cell = cell
             self.chats = chats

@@ -55,6 +55,7 @@ public enum NoticeViews {
     public struct DueWarning: Sendable, Hashable {
         /// The entry in the chat's language where the feed has one.
         public var alert: WeatherAlert
+        /// The mark kept once the chat is told: the warning's key, its end as the value, kept a day past that end.
         public var mark: NoticeMark
         /// The warning was told before and has changed (a new end): a short update.
         public var isUpdate: Bool

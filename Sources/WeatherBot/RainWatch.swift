@@ -36,6 +36,7 @@ public struct RainWatch: Sendable {
 
     private var episodes: [String: Episode] = [:]
 
+    /// No cell watched yet: every cell's first episode is news.
     public init() {}
 
     /// The cell's episode as last seen.
@@ -121,6 +122,7 @@ public enum Precipitation: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// How hard it rains or snows, from the peak in mm/h: it picks the rain notice's word for the precipitation.
     public enum Strength: Int, Sendable, Hashable, CaseIterable {
         case light, moderate, heavy
 
