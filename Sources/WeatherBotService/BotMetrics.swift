@@ -23,6 +23,7 @@ public final class BotMetrics: Sendable {
     /// Since when the database has not answered, and why, while it does not.
     private let databaseTrouble = Mutex<DatabaseOutage?>(nil)
 
+    /// Metrics recorded through `factory` for `/metrics`; nil records nothing, the health figures still kept (tests, one-off commands).
     public init(factory: (any MetricsFactory)? = nil) {
         self.factory = factory
         updatesReceived = factory.map { Counter(label: "weatherbot_updates_received_total", factory: $0) }
@@ -322,6 +323,8 @@ public final class BotMetrics: Sendable {
 
 /// A time the database did not answer: since when, on the monotonic clock, and the last reason.
 public struct DatabaseOutage: Sendable {
+    /// The first failure of the outage, on the monotonic clock: a step of the wall clock does not change how long it has lasted.
     public let since: ContinuousClock.Instant
+    /// The latest failure, as the store describes it (``BotStore/describe(_:)``).
     public var reason: String
 }

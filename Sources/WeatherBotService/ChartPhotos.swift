@@ -20,6 +20,7 @@ public protocol PhotoSource: Sendable {
 public struct PhotoUnavailable: Error, CustomStringConvertible {
     /// Trying again will not help (the name does not read, the forecast cannot be drawn).
     public var isPermanent: Bool
+    /// What went wrong, in one line for the log.
     public var description: String
 }
 
@@ -52,6 +53,7 @@ public actor ChartPhotos: PhotoSource {
     private static let drawnNotSentLimit = 32
     /// Charts drawn, and uploads made, since start.
     public private(set) var renders = 0
+    /// Photos uploaded since start; every other sending went by `file_id`.
     public private(set) var uploads = 0
 
     /// - Parameter capacity: the most `file_id`s kept; a chart is asked for while its forecast is
@@ -62,6 +64,7 @@ public actor ChartPhotos: PhotoSource {
         self.capacity = capacity
     }
 
+    /// Throws ``PhotoUnavailable`` when the name does not read or the chart cannot be drawn, or the call's error.
     public func send(_ name: String, for calls: CallContext, with call: @Sendable (InputPhoto) async throws(TelegramError) -> SentPhoto) async throws -> SentPhoto {
         while true {
             try Task.checkCancellation()

@@ -61,6 +61,8 @@ public struct DailyScheduler: Service {
         /// minute: the time the last fetches of a morning take.
         public var aheadMargin: Duration
 
+        /// Every 20 seconds, two hours' grace, the last known weather after 15 minutes, 8 fetches at once, batches of 10 000,
+        /// weather fetched at most 30 minutes ahead with 2 minutes' margin, unless told otherwise.
         public init(
             interval: Duration = .seconds(20), gracePeriod: Duration = .seconds(2 * 3600), lastKnownAfter: Duration = .seconds(15 * 60),
             maximumConcurrentFetches: Int = 8, batchSize: Int = 10_000, acceptedAge: Duration = .seconds(30 * 60), aheadMargin: Duration = .seconds(120)
@@ -75,6 +77,8 @@ public struct DailyScheduler: Service {
         }
     }
 
+    /// A scheduler reading and committing through `database`, handing what it queues to `outbox` (nil: no sender to hand it to,
+    /// as in tests); `budget`'s share for work due soon sets how early the weather is fetched.
     public init(
         database: any BotStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger,
         clock: any WallClock = SystemWallClock(), configuration: Configuration = Configuration(), budget: CallBudget? = nil,
@@ -96,6 +100,7 @@ public struct DailyScheduler: Service {
         self.batchSize = configuration.batchSize
     }
 
+    /// Sends what is due and fetches ahead every interval, side by side, until graceful shutdown.
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in

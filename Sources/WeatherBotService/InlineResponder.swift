@@ -48,6 +48,8 @@ public final class InlineResponder: Service, Sendable {
         var waiting: EditInlineMessageText?
     }
 
+    /// A responder answering through `client` and sending its edits through `outbox`'s pacing: a query that needs a call waits `settle`
+    /// (half a second) for a newer one; past `maximumInFlight` at once, updates are dropped.
     public init(
         client: TelegramClient, outbox: OutboxSender, conversation: Conversation, logger: Logger = Logger(label: "weatherbot.inline"),
         metrics: BotMetrics = BotMetrics(), settle: Duration = .milliseconds(500), maximumInFlight: Int = 256
@@ -86,6 +88,7 @@ public final class InlineResponder: Service, Sendable {
         intake.yield(update)
     }
 
+    /// Answers the updates ``take(_:)`` hands over, each in its own task, until graceful shutdown.
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in

@@ -45,8 +45,11 @@ public struct NoticeChecker: Service {
         /// A rain notice decided less than this before its rain would come too late to be of use.
         public var leastLead: Duration
 
+        /// The intervals allowed, in seconds: 10 s to an hour; ``init(interval:quietHours:maximumConcurrentFetches:leastLead:)`` clamps to it.
         public static let intervalRange: ClosedRange<Int> = 10...3600
 
+        /// Every 10 minutes, night quiet hours, 8 fetches at once, rain told at least a minute ahead, unless told otherwise.
+        /// The interval is clamped to ``intervalRange``, and at least one fetch runs.
         public init(
             interval: Duration = .seconds(600), quietHours: QuietHours? = .night, maximumConcurrentFetches: Int = 8, leastLead: Duration = .seconds(60)
         ) {
@@ -153,6 +156,8 @@ public struct NoticeChecker: Service {
         }
     }
 
+    /// A checker committing to `store` and handing what it queues to `outbox` (nil: no sender to hand it to, as in tests); its
+    /// fetches wait for `budget`'s background share when there is one.
     public init(
         store: any NoticeStore, weather: any WeatherSource, outbox: OutboxSender?, logger: Logger, clock: any WallClock = SystemWallClock(),
         configuration: Configuration = Configuration(), budget: CallBudget? = nil, metrics: BotMetrics = BotMetrics()
@@ -168,6 +173,7 @@ public struct NoticeChecker: Service {
         self.state = State()
     }
 
+    /// Checks rounds every interval, and every watched cell's fresh forecast as it comes, until graceful shutdown.
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in

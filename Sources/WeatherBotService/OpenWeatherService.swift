@@ -8,7 +8,9 @@ public import WeatherBotStore
 /// Geocoding and weather from the one shared OpenWeather client, weather through the shared cache.
 /// Every failure is logged here, once, whatever the user is told.
 public struct OpenWeatherService: Geocoder, WeatherSource {
+    /// The one client: its budget counts every call the service makes.
     public let client: OpenWeatherClient
+    /// The forecasts shared by all chats, fetched in English whatever the reader's language.
     public let cache: WeatherCache
     /// Places by name, a day.
     public let geocoding: GeocodingCache
@@ -20,6 +22,8 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     let metrics: BotMetrics
     let clock: any WallClock
 
+    /// A service over `client`: forecasts fresh for `freshFor` and standing in when stale for up to `staleFor`, at most `capacity` cached;
+    /// a card waits `airPatience` for the air before going without it.
     public init(
         client: OpenWeatherClient, freshFor: Duration = .seconds(600), staleFor: Duration = .seconds(3 * 3600), capacity: Int = 10_000,
         clock: any WallClock = SystemWallClock(), logger: Logger = Logger(label: "weatherbot.openweather"), metrics: BotMetrics = BotMetrics(),
@@ -43,6 +47,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         }
     }
 
+    /// Up to five, from the geocoding cache when it holds the name.
     public func places(named name: String, language: Language, for context: CallContext) async throws -> [Place] {
         let (client, metrics) = (client, metrics)
         let found = try await logged(counting: true, context) {
@@ -55,6 +60,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return found.places.map { Place($0, language: language) }
     }
 
+    /// From the geocoding cache when it holds the point.
     public func places(atLatitude latitude: Double, longitude: Double, language: Language, for context: CallContext) async throws -> [Place] {
         let (client, metrics) = (client, metrics)
         let found = try await logged(counting: true, context) {
@@ -67,6 +73,7 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return found.places.map { Place($0, language: language) }
     }
 
+    /// A place the geocoding cache found by name at this point; no call.
     public func knownPlace(atLatitude latitude: Double, longitude: Double, language: Language) async -> Place? {
         await geocoding.place(atLatitude: latitude, longitude: longitude).map { Place($0, language: language) }
     }
@@ -75,12 +82,14 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
     /// each reader's language, so one call serves chats of every language.
     static let fetchedLanguage = "en"
 
+    /// Through the shared cache; a failed refresh returns older weather marked stale, up to the cache's `staleFor`.
     public func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
         try await report(at: place, context) { cache, language in
             try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, refresh: refresh, for: context)
         }
     }
 
+    /// Through the shared cache, fetching only when its entry is as old as `date` or older.
     public func weather(at place: Place, language: Language, fetchedAfter date: Date, for context: CallContext) async throws -> WeatherReport {
         try await report(at: place, context) { cache, language in
             try await cache.forecast(latitude: place.latitude, longitude: place.longitude, language: language, fetchedAfter: date, for: context)
@@ -101,10 +110,12 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: entry.isStale)
     }
 
+    /// The latest reading, or nil when it did not come within the air's patience; never an error.
     public func airQuality(at place: Place, for context: CallContext) async -> AirQuality? {
         await air(.now, at: place, context)?.last
     }
 
+    /// The hourly readings, or nil when they did not come within the air's patience; never an error.
     public func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? {
         await air(.forecast, at: place, context)
     }
@@ -140,10 +151,13 @@ public struct OpenWeatherService: Geocoder, WeatherSource {
         return (try? await Deadline.within(airPatience) { await lookUp() }) ?? nil
     }
 
+    /// False while the key is known to have no One Call subscription (the free plan's endpoints stand in).
     public var hasMinutes: Bool { !client.isOneCallUnavailable }
 
+    /// The shared cache's announcements.
     public func fetched() -> AsyncStream<FetchedForecast> { cache.fetched() }
 
+    /// The cache's last known forecast, kept up to a day and a half; no call.
     public func lastKnown(at place: Place, language: Language) async -> WeatherReport? {
         guard let entry = await cache.lastKnown(latitude: place.latitude, longitude: place.longitude, language: Self.fetchedLanguage) else {
             return nil

@@ -58,6 +58,10 @@ public final class OutboxSender: Service, Sendable {
         var stopping = false
     }
 
+    /// - Parameters:
+    ///   - photos: makes the charts; nil fails every photo for good (a setup without charts).
+    ///   - deliveryFence: whether this replica may still send; nil for a single process.
+    ///   - configuration: the rates, windows, attempts and drain time.
     public init(
         database: any BotStore,
         client: TelegramClient,
@@ -179,6 +183,7 @@ public final class OutboxSender: Service, Sendable {
     /// so that a slot due already never spins the loop.
     private func instant(at time: Double) -> ContinuousClock.Instant { started + .seconds(max(time, now() + 0.0005)) }
 
+    /// Reads the table, then sends until graceful shutdown and for up to the drain timeout after it; logs what is left.
     public func run() async throws {
         let deadline = Mutex<ContinuousClock.Instant?>(nil)
         queue.withLock { $0.readAll() }

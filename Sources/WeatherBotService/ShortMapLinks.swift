@@ -25,6 +25,7 @@ public final class ShortMapLinks: MapLinkResolver {
         /// How long a link that leads nowhere is remembered.
         public var nowhereLifetime: Duration
 
+        /// Three new links a minute per asker, 4096 remembered, a point kept a day and a dead end an hour, unless told otherwise.
         public init(perAskerPerMinute: Int = 3, remembered: Int = 4096, pointLifetime: Duration = .seconds(86_400), nowhereLifetime: Duration = .seconds(3600)) {
             self.perAskerPerMinute = perAskerPerMinute
             self.remembered = remembered
@@ -65,6 +66,7 @@ public final class ShortMapLinks: MapLinkResolver {
         self.logger = logger
     }
 
+    /// Anything but a short link of a known host is ``MapLinkLookup/nowhere`` at once, with no request.
     public func lookUp(_ link: String, for asker: Int64, cachedOnly: Bool) async -> MapLinkLookup {
         guard ShortMapLink.isShort(link) else { return .nowhere }
         let now = clock.date
