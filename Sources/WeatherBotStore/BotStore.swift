@@ -122,6 +122,7 @@ public protocol BotStore: ChatStore, NoticeStore {
 }
 
 extension BotStore {
+    /// The error's own description, for engines whose errors say enough.
     public func describe(_ error: any Error) -> String { "\(error)" }
 
     /// Removes a reply that was sent or given up, committing at once.
@@ -143,9 +144,12 @@ public protocol ChatStore: Sendable {
 
 /// What committing a step wrote: the ids its replies got in the outbox, in order, and its follow-ups.
 public struct CommittedStep: Sendable {
+    /// The outbox ids of the step's replies, in the order they were given: the runtime hands them to the sender.
     public var replyIDs: [Int64]
+    /// The follow-ups as inbox items, with the `seq` each got.
     public var followUps: [InboxItem]
 
+    /// What an engine returns once the step committed.
     public init(replyIDs: [Int64], followUps: [InboxItem]) {
         self.replyIDs = replyIDs
         self.followUps = followUps

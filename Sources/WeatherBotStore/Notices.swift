@@ -14,6 +14,7 @@ public struct NoticeSettings: Codable, Sendable, Hashable {
     /// Who turned notices on in a group: they or an administrator change them.
     public var setBy: Int64?
 
+    /// Every notice off and the default quiet hours unless told otherwise.
     public init(rain: Bool = false, warnings: Bool = false, quiet: QuietChoice? = nil, setBy: Int64? = nil) {
         self.rain = rain
         self.warnings = warnings
@@ -78,6 +79,7 @@ public enum QuietChoice: Codable, Sendable, Hashable {
         }
     }
 
+    /// Reads the forms ``stored`` writes; nil for anything else, which a chat's record reads as the default.
     public init?(stored: String) {
         if stored == "off" {
             self = .off
@@ -96,8 +98,10 @@ public enum QuietChoice: Codable, Sendable, Hashable {
 public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
     /// Minutes since local midnight, 0..<1440.
     public var start: Int
+    /// Minutes since local midnight, 0..<1440, where quiet ends (this minute is no longer quiet).
     public var end: Int
 
+    /// Nil when either minute is outside 0..<1440 or both are the same.
     public init?(start: Int, end: Int) {
         guard (0..<1440).contains(start), (0..<1440).contains(end), start != end else { return nil }
         self.start = start
@@ -124,6 +128,7 @@ public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
         return hour * 60 + minute
     }
 
+    /// `HH:MM-HH:MM`, 24-hour, as columns hold it and ``init(stored:)`` reads it back.
     public var description: String { "\(Self.clock(start))-\(Self.clock(end))" }
 
     /// `HH:MM`.
@@ -161,15 +166,20 @@ public struct QuietHours: Codable, Sendable, Hashable, CustomStringConvertible {
 
 /// An active chat with a city and notices on, as the checker reads it.
 public struct NoticeChat: Sendable, Hashable {
+    /// The Telegram chat to tell.
     public var chatID: Int64
+    /// The language the chat's notices are written in.
     public var language: Language
+    /// The chat's city, whose place cell is checked.
     public var place: Place
+    /// Which notices are on and the chat's quiet hours.
     public var settings: NoticeSettings
     /// What the chat was told already (``NoticeMark/key`` → ``NoticeMark/value``), marks not expired.
     public var marks: [String: String]
     /// The chat's units and clock (`/settings`).
     public var chatSettings: ChatSettings
 
+    /// A chat as the store reads it; no marks and the default units and clock unless given.
     public init(
         chatID: Int64, language: Language, place: Place, settings: NoticeSettings, marks: [String: String] = [:],
         chatSettings: ChatSettings = .defaults
@@ -186,11 +196,14 @@ public struct NoticeChat: Sendable, Hashable {
 /// What a chat was told: the rain episode of its place (`rain`), or a warning (`warning:…`) as it
 /// stood. Committed with the notice, so no notice goes twice, even after a crash.
 public struct NoticeMark: Codable, Sendable, Hashable {
+    /// What was told: `rain`, or the warning's key. One value per key and chat is kept.
     public var key: String
+    /// How it stood when told: the rain episode's id, or the warning's end; a different value is news.
     public var value: String
     /// When the mark may be forgotten: nothing it guards against can come again.
     public var expiresAt: Date
 
+    /// A mark kept until `expiresAt`.
     public init(key: String, value: String, expiresAt: Date) {
         self.key = key
         self.value = value
@@ -200,12 +213,16 @@ public struct NoticeMark: Codable, Sendable, Hashable {
 
 /// A notice for one chat, committed in the notice lane with the mark that says it was sent.
 public struct NoticeDelivery: Sendable, Hashable {
+    /// The Telegram chat the notice goes to.
     public var chatID: Int64
+    /// The mark committed with it; a chat holding the same value already gets nothing.
     public var mark: NoticeMark
+    /// The messages, in order; none for rain in quiet hours, only marked.
     public var requests: [BotRequest]
     /// After this a notice is not sent: it would mislead («дождь через 20 минут» once it rains).
     public var deadline: Date
 
+    /// A notice for `chatID`, dropped by the sender if still waiting at `deadline`.
     public init(chatID: Int64, mark: NoticeMark, requests: [BotRequest], deadline: Date) {
         self.chatID = chatID
         self.mark = mark
@@ -220,22 +237,29 @@ public struct NoticeRound: Sendable, Hashable, Codable {
     public var at: Date
     /// Chats with notices on, and the place cells they make.
     public var chats = 0
+    /// The place cells those chats make: each is one weather fetch.
     public var cells = 0
     /// Cells whose weather came in the round.
     public var checked = 0
     /// Seconds the round took, and since the round before began (the interval achieved).
     public var seconds = 0.0
+    /// Seconds from the round before's start to this one's: the interval achieved; 0 when not known.
     public var interval = 0.0
     /// Cells OpenWeather's budget cannot check each interval (the ones with fewest chats wait).
     public var uncovered = 0
     /// Notices queued, rain notices too late to send, rain in quiet hours dropped, warnings held
     /// for the end of quiet hours, and warnings' entries not told again.
     public var queued = 0
+    /// Rain notices not sent because the rain was too close to be told in time.
     public var late = 0
+    /// Rain in a chat's quiet hours: marked, never sent.
     public var quiet = 0
+    /// Warnings held until a chat's quiet hours end.
     public var held = 0
+    /// Warnings' entries not told again: other languages of one warning, or told as they stand.
     public var deduplicated = 0
 
+    /// A round beginning at `at`, every count 0.
     public init(at: Date) {
         self.at = at
     }
