@@ -4,8 +4,10 @@ public import Foundation
 /// small tables, and One Call 3.0 answers shaped like the real ones, starting at the current hour
 /// so that today's and tomorrow's forecasts are in them. It counts the forecasts asked for.
 public final class FakeOpenWeather: Sendable {
+    /// The only `appid` the fake accepts; any other is answered 401 as OpenWeather does.
     public static let apiKey = "fake-openweather-key"
 
+    /// The loopback server answering; its URL is the client's `apiURL`.
     public let server: LoopbackServer
     private let calls: Locked<Int>
     private let all: Locked<Int>
@@ -20,12 +22,16 @@ public final class FakeOpenWeather: Sendable {
     /// What the sky does at a point, beyond the usual dry forecast: rain or snow from a time, for
     /// some minutes, and warnings. One Call answers there carry the minutes ahead and the warnings.
     public struct Sky: Sendable {
+        /// When the rain begins; nil: dry all along.
         public var rainStarts: Date?
+        /// How long it rains from `rainStarts`, in minutes.
         public var rainMinutes: Int
         /// mm/h.
         public var rate: Double
+        /// The warnings One Call lists at the point, as `alerts`.
         public var warnings: [Warning]
 
+        /// Half an hour of rain at 1.5 mm/h from `rainStarts`, and no warnings, unless told otherwise.
         public init(rainStarts: Date? = nil, rainMinutes: Int = 30, rate: Double = 1.5, warnings: [Warning] = []) {
             self.rainStarts = rainStarts
             self.rainMinutes = rainMinutes
@@ -36,13 +42,20 @@ public final class FakeOpenWeather: Sendable {
 
     /// A warning as the feed lists it (one entry per language).
     public struct Warning: Sendable {
+        /// The issuing service, as `sender_name`.
         public var sender: String
+        /// What it warns of, in the entry's language.
         public var event: String
+        /// When it comes into force; sent as seconds since 1970.
         public var start: Date
+        /// When it ends; sent as seconds since 1970.
         public var end: Date
+        /// The feed's text of the warning.
         public var description: String
+        /// The feed's kinds (`Rain`, `Wind`, …); the bot keys a warning by them, by `event` when there are none.
         public var tags: [String]
 
+        /// One entry of the feed; list it once per language for a warning in several.
         public init(sender: String, event: String, start: Date, end: Date, description: String, tags: [String]) {
             self.sender = sender
             self.event = event
@@ -72,9 +85,13 @@ public final class FakeOpenWeather: Sendable {
     /// A request as it came, when `logging`: its time of arrival, endpoint, query (without the key)
     /// and the status it was answered with.
     public struct Call: Sendable {
+        /// When the request arrived, on the wall clock.
         public var at: Date
+        /// The endpoint's path, such as `/data/3.0/onecall`.
         public var path: String
+        /// The query's items, without `appid`.
         public var query: [String: String]
+        /// The HTTP status it was answered with.
         public var status: Int
     }
 
@@ -193,6 +210,7 @@ public final class FakeOpenWeather: Sendable {
         }
     }
 
+    /// Stops the loopback server, at the end of a test or a benchmark run.
     public func shutdown() async {
         await server.shutdown()
     }
