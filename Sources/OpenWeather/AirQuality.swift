@@ -73,7 +73,7 @@ public actor AirQualityCache {
 
     /// - Parameters:
     ///   - freshFor: how long readings are answered without a call (half an hour).
-    ///   - capacity: the most cells' readings kept of each kind, at least 1.
+    ///   - capacity: the most entries kept (a cell's reading now and its forecast are two), at least 1; when full, all are forgotten.
     public init(freshFor: Duration = .seconds(1800), capacity: Int = 10_000, clock: any WallClock = SystemWallClock()) {
         self.freshFor = freshFor.timeInterval
         self.capacity = max(1, capacity)

@@ -54,7 +54,7 @@ public struct Conversation: Sendable {
     let defaultQuietHours: QuietHours?
     let clock: any WallClock
 
-    /// A conversation over its collaborators; the limits are per chat: favorites, daily forecasts and charts a minute.
+    /// A conversation over its collaborators. The limits are each chat's: its favorites, its daily forecasts, its charts a minute.
     /// `defaultPlace` is shown to chats without a city; `defaultQuietHours` are those of chats that chose none (nil: none).
     public init(
         geocoder: any Geocoder,

@@ -45,7 +45,7 @@ public struct LeaderLease: Sendable {
     static let name = "bot"
 
     /// A lease on the `leader_lease` table of `client`'s database (migrated by ``PostgresStore/migrate()``); the client's pool must run.
-    /// Six seconds is what the replicas use: a standby takes over within about that long after the holder stops.
+    /// Replicas take the default six seconds: a holder that stops renewing loses the lease within that long.
     public init(client: PostgresClient, duration: Duration = .seconds(6), logger: Logger) {
         self.client = client
         self.duration = duration

@@ -30,7 +30,7 @@ public final class PostgresStore: BotStore {
     }
 
     /// A store on the database at `location`, keeping up to `cachedChats` chats' records in memory. Nothing connects until the
-    /// client runs (``withRunning(_:_:)``), and the schema is not made until ``migrate()``; the group commits of ``commits`` must run too.
+    /// client runs (``withRunning(_:_:)``), and the schema is not made until ``migrate()``; ``commits`` join the service group.
     public init(_ location: PostgresLocation, cachedChats: Int = 10_000, logger: Logger) {
         var configuration = location.configuration
         configuration.options.maximumConnections = 16
@@ -517,7 +517,7 @@ public final class PostgresStore: BotStore {
     /// message (PostgresNIO's description hides it); none carries the connection's password.
     public func describe(_ error: any Error) -> String { Self.describe(error) }
 
-    /// The same as ``describe(_:)``, for callers without a store: a failed connection while making one, `weatherbot status`.
+    /// The same as ``describe(_:)``, for callers holding no store: the lease keeper, `weatherbot status`, the runtime's damage line.
     public static func describe(_ error: any Error) -> String {
         if let error = error as? PostgresTransactionError {
             return describe(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? CancellationError())
