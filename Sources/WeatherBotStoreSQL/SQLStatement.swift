@@ -88,44 +88,32 @@ public struct UnexpectedNull: Error, CustomStringConvertible {
 }
 
 extension SQLRow {
-    /// The column as an integer; throws ``UnexpectedNull`` when it is NULL.
-    public func int64(required column: Int) throws -> Int64 {
-        guard let value = try int64(column) else { throw UnexpectedNull(column: column) }
+    /// The column as `read` gives it; throws ``UnexpectedNull`` when it is NULL.
+    private func required<Value>(_ column: Int, _ read: (Int) throws -> Value?) throws -> Value {
+        guard let value = try read(column) else { throw UnexpectedNull(column: column) }
         return value
     }
+
+    /// The column as an integer; throws ``UnexpectedNull`` when it is NULL.
+    public func int64(required column: Int) throws -> Int64 { try required(column) { try int64($0) } }
 
     /// The column as an `Int` (a position, a count); throws ``UnexpectedNull`` when it is NULL.
     public func int(required column: Int) throws -> Int { Int(try int64(required: column)) }
 
     /// The column as text; throws ``UnexpectedNull`` when it is NULL.
-    public func text(required column: Int) throws -> String {
-        guard let value = try text(column) else { throw UnexpectedNull(column: column) }
-        return value
-    }
+    public func text(required column: Int) throws -> String { try required(column) { try text($0) } }
 
     /// The column's bytes (a payload, a state); throws ``UnexpectedNull`` when it is NULL.
-    public func blob(required column: Int) throws -> Data {
-        guard let value = try blob(column) else { throw UnexpectedNull(column: column) }
-        return value
-    }
+    public func blob(required column: Int) throws -> Data { try required(column) { try blob($0) } }
 
     /// The column as a date, however the engine stores it; throws ``UnexpectedNull`` when it is NULL.
-    public func date(required column: Int) throws -> Date {
-        guard let value = try date(column) else { throw UnexpectedNull(column: column) }
-        return value
-    }
+    public func date(required column: Int) throws -> Date { try required(column) { try date($0) } }
 
     /// The column as a flag, 0 and 1 or a boolean; throws ``UnexpectedNull`` when it is NULL.
-    public func bool(required column: Int) throws -> Bool {
-        guard let value = try bool(column) else { throw UnexpectedNull(column: column) }
-        return value
-    }
+    public func bool(required column: Int) throws -> Bool { try required(column) { try bool($0) } }
 
     /// The column as a real (a temperature); throws ``UnexpectedNull`` when it is NULL.
-    public func double(required column: Int) throws -> Double {
-        guard let value = try double(column) else { throw UnexpectedNull(column: column) }
-        return value
-    }
+    public func double(required column: Int) throws -> Double { try required(column) { try double($0) } }
 }
 
 /// A read of the store: a statement and how each of its rows becomes a value.
