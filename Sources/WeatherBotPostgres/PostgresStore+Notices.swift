@@ -2,41 +2,18 @@ public import Foundation
 import Logging
 import PostgresNIO
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 /// Notices (`/alerts`): the chats the checker looks at, and the marks that keep each notice to one.
 /// ``NoticeStore``'s conformance is declared with the class's (``BotStore`` refines it): a class's
 /// `Sendable` is declared in its own file.
 extension PostgresStore {
-    /// The condition of a chat the checker looks at, as the partial index `chat_notices` reads it.
-    static let noticeChatCondition = "(chat.notice_rain OR chat.notice_warnings) AND chat.is_active AND chat.current_place IS NOT NULL"
-
-    /// One statement, whatever the number of chats: each chat with its marks not expired as two
-    /// arrays. A chat whose city does not read is left out: no notice can be made for it.
+    /// Two statements in one transaction, whatever the number of chats: the chats, then all their marks not expired.
     public func noticeChats(at now: Date) async throws -> [NoticeChat] {
-        let rows = try await client.query(
-            """
-            SELECT chat.id, chat.language, chat.current_place, chat.notice_rain, chat.notice_warnings, chat.quiet_hours, chat.notices_set_by,
-                chat.settings, COALESCE(array_agg(mark.key ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}'),
-                COALESCE(array_agg(mark.value ORDER BY mark.key) FILTER (WHERE mark.key IS NOT NULL), '{}')
-            FROM chat LEFT JOIN notice_mark AS mark ON mark.chat_id = chat.id AND mark.expires_at > \(now)
-            WHERE \(unescaped: Self.noticeChatCondition)
-            GROUP BY chat.id
-            ORDER BY chat.id
-            """, logger: logger)
-        let decoder = JSONDecoder()
-        // Many chats share a city: each stored form is decoded once.
-        var places: [String: Place] = [:]
-        var chats: [NoticeChat] = []
-        for try await row in rows.decode((Int64, String, String, Bool, Bool, String?, Int64?, String?, [String], [String]).self) {
-            guard let place = places[row.2] ?? (try? decoder.decode(Place.self, from: Data(row.2.utf8))) else { continue }
-            places[row.2] = place
-            chats.append(
-                NoticeChat(
-                    chatID: row.0, language: Language(rawValue: row.1) ?? .ru, place: place,
-                    settings: Self.notices(rain: row.3, warnings: row.4, quietHours: row.5, setBy: row.6),
-                    marks: Dictionary(zip(row.8, row.9), uniquingKeysWith: { first, _ in first }), chatSettings: ChatSettings(stored: row.7)))
+        try await client.withTransaction(logger: logger) { connection in
+            StoreSQL.noticeChats(
+                try await Self.fetch(Self.sql.noticeChats(), connection, logger), marks: try await Self.fetch(Self.sql.noticeMarks(at: now), connection, logger))
         }
-        return chats
     }
 
     /// One transaction, fenced as every write of the leader: the expired marks go; then each
@@ -100,9 +77,7 @@ extension PostgresStore {
 
     /// Active chats with a city and a notice on, for `weatherbot status`.
     public func noticeChatCount() async throws -> Int {
-        let rows = try await client.query("SELECT COUNT(*) FROM chat WHERE \(unescaped: Self.noticeChatCondition)", logger: logger)
-        for try await count in rows.decode(Int64.self) { return Int(count) }
-        return 0
+        try await fetch(Self.sql.noticeChatCount()).first ?? 0
     }
 }
 

@@ -382,27 +382,9 @@ public final class PostgresStore: BotStore {
     /// From the cache when this replica committed or read the chat lately; the database is read only on a miss.
     public func chat(_ id: Int64) async throws -> ChatRecord? {
         if let cached = chats.record(id) { return cached }
-        let record = try await readChat(id)
+        let record = try await fetch(Self.sql.chat(id: id)).first
         if let record { chats.keep(record) }
         return record
-    }
-
-    private func readChat(_ id: Int64) async throws -> ChatRecord? {
-        let rows = try await client.query(
-            """
-            SELECT id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id,
-                notice_rain, notice_warnings, quiet_hours, notices_set_by, settings
-            FROM chat WHERE id = \(id)
-            """, logger: logger)
-        for try await row in rows.decode((Int64, String, Data, String?, String, Int, Int, Bool, Date, Date, Int64?, Bool, Bool, String?, Int64?, String?).self) {
-            let decoder = JSONDecoder()
-            return ChatRecord(
-                id: row.0, language: Language(rawValue: row.1) ?? .ru, state: ChatState(stored: row.2), currentPlace: try row.3.map { try decoder.decode(Place.self, from: Data($0.utf8)) },
-                recentPlaces: try decoder.decode([RecentPlace].self, from: Data(row.4.utf8)), placeSeq: row.5, questionSeq: row.6, isActive: row.7,
-                createdAt: row.8, updatedAt: row.9, lastMessageID: row.10.map(Int.init),
-                notices: Self.notices(rain: row.11, warnings: row.12, quietHours: row.13, setBy: row.14), settings: ChatSettings(stored: row.15))
-        }
-        return nil
     }
 
     /// The step shares a fenced transaction with others under load (the group commit); the cache keeps the record once committed.
@@ -559,12 +541,6 @@ extension PostgresStore {
 
     func fact(_ key: WorkerFact.Key) async throws -> String? {
         try await fetch(Self.sql.fact(key)).first
-    }
-
-    /// A chat's notice settings as its columns hold them; quiet hours that do not read are the
-    /// default, so a setting never makes the chat unreadable.
-    static func notices(rain: Bool, warnings: Bool, quietHours: String?, setBy: Int64?) -> NoticeSettings {
-        NoticeSettings(rain: rain, warnings: warnings, quiet: quietHours.flatMap(QuietChoice.init(stored:)), setBy: setBy)
     }
 
     /// A subscription row's columns after its id, in the order ``bind(_:to:)`` binds them and

@@ -38,6 +38,8 @@ extension PostgresStore {
                 guard !rows.isEmpty else { return nil }
             case .collecting:
                 ids += try rows.map { try $0.decode(Int64.self) }
+            case .updating(let orElse):
+                if rows.isEmpty { _ = try await run([try orElse()], connection, logger) }
             }
         }
         return ids

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 extension StoreContents {
     /// Reads the database at `path` in one read transaction, opening it read-only. A file of
@@ -71,7 +72,7 @@ extension StoreContents {
             rowCounts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
         }
         return StoreContents(
-            chats: try ChatRecord.order(ChatRecord.Columns.id).fetchAll(db),
+            chats: try BotDatabase.fetch(BotDatabase.sql.allChats(), db),
             favorites: try Favorite.order(Favorite.Columns.chatID, Favorite.Columns.position, Favorite.Columns.id).fetchAll(db),
             subscriptions: try Subscription.order(Subscription.Columns.id).fetchAll(db),
             inbox: try InboxItem.order(InboxItem.Columns.seq).fetchAll(db),

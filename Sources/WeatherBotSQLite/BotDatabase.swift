@@ -462,7 +462,7 @@ extension BotDatabase {
                         chat: chat, handled: nil, changes: step.changes, replies: step.replies, followUps: step.followUps, placesUnchanged: placesUnchanged,
                         now: now, db)
                 } else {
-                    items.append(try InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload).written(to: db))
+                    items.append(try Self.insert(InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload), db))
                 }
             }
             try Self.setFact(.lastUpdateID, String(max(previous, lastUpdateID)), db)
@@ -490,7 +490,7 @@ extension BotDatabase {
                 .execute(arguments: [update.updateID, now])
             guard db.changesCount > 0 else { return nil }
             guard let chatID = update.chatID else { return [] }
-            return [try InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload).written(to: db)]
+            return [try Self.insert(InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload), db)]
         }
     }
 
@@ -526,9 +526,7 @@ extension BotDatabase {
     public func chat(_ id: Int64) throws -> ChatRecord? {
         if let cached = chats.record(id) { return cached }
         // One statement reads a consistent row: no transaction needed around it.
-        let record = try writer.unsafeRead { db in
-            try ChatRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM chat WHERE id = ?"), arguments: [id])
-        }
+        let record = try writer.unsafeRead { db in try Self.fetchOne(Self.sql.chat(id: id), db) }
         if let record { chats.keep(record) }
         return record
     }
@@ -537,7 +535,7 @@ extension BotDatabase {
     /// database prepared for a benchmark. A chat or forecast whose id exists is refused.
     public func insert(chats: [ChatRecord], subscriptions: [Subscription] = []) async throws {
         try transaction { db in
-            for chat in chats { try chat.insert(db) }
+            _ = try Self.run(Self.sql.insertChats(chats), db)
             for subscription in subscriptions { try subscription.insert(db) }
         }
     }
@@ -580,27 +578,15 @@ extension BotDatabase {
         for change in changes {
             try apply(change, chatID: chat.id, db, now: now)
         }
-        try chat.store(db, placesUnchanged: placesUnchanged)
-        if let seq { try db.cachedStatement(sql: "DELETE FROM inbox WHERE seq = ? AND chatId = ?").execute(arguments: [seq, chat.id]) }
-        var ids: [Int64] = []
-        for reply in replies {
-            ids.append(try queue(reply, chatID: chat.id, lane: .interactive, now: now, db))
-        }
-        var items: [InboxItem] = []
-        for payload in followUps {
-            items.append(try InboxItem(chatID: chat.id, updateID: nil, kind: .followUp, payload: payload).written(to: db))
-        }
-        return CommittedStep(replyIDs: ids, followUps: items)
+        let plan = try sql.step(chat: chat, placesUnchanged: placesUnchanged, handled: seq, replies: replies, followUps: followUps, at: now)
+        return sql.committedStep(try run(plan, db) ?? [], chatID: chat.id, replies: replies.count, followUps: followUps)
     }
 
-    /// Puts one reply at the end of its lane of the outbox, to be sent from `now` and, with a
-    /// `deadline` (a notice), not after it; returns its id.
-    @discardableResult
-    static func queue(_ request: BotRequest, chatID: Int64, lane: OutboxLane, now: Date, deadline: Date? = nil, _ db: Database) throws -> Int64 {
-        // The store's statement; its id read as SQLite keeps it rather than as a returned row.
-        let statement = sql.queue(request, chatID: chatID, lane: lane, at: now, deadline: deadline)
-        try db.cachedStatement(sql: statement.sql).execute(arguments: StatementArguments(statement.values.map(\.databaseValue)))
-        return db.lastInsertedRowID
+    /// Puts an item at the end of the inbox and returns it with its `seq`.
+    static func insert(_ item: InboxItem, _ db: Database) throws -> InboxItem {
+        var written = item
+        written.seq = try run([sql.insert(item)], db)?.first
+        return written
     }
 
     /// Removes an inbox item that cannot be handled at all (it does not decode), changing nothing else.

@@ -2,6 +2,7 @@ import BotClock
 import Foundation
 import GRDB
 public import WeatherBotStore
+import WeatherBotStoreSQL
 
 extension BotStatus {
     /// Reads the status of the database at `path` without writing anything: opened read-only
@@ -66,7 +67,7 @@ extension BotStatus {
     /// migrated to notices.
     private static func noticeChats(_ db: Database) throws -> Int {
         guard try db.columns(in: "chat").contains(where: { $0.name == "noticeRain" }) else { return 0 }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chat WHERE \(BotDatabase.noticeChatCondition)") ?? 0
+        return try BotDatabase.fetchOne(BotDatabase.sql.noticeChatCount(), db) ?? 0
     }
 
     /// Each lane's backlog and oldest reply. A database the worker has not yet migrated to lanes

@@ -24,6 +24,9 @@ extension BotDatabase {
                 guard !(try Row.fetchAll(prepared, arguments: arguments).isEmpty) else { return nil }
             case .collecting:
                 ids += try Int64.fetchAll(prepared, arguments: arguments)
+            case .updating(let orElse):
+                try prepared.execute(arguments: arguments)
+                if db.changesCount == 0 { _ = try run([try orElse()], db) }
             }
         }
         return ids

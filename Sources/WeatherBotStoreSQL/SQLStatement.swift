@@ -42,6 +42,9 @@ public struct SQLStatement: Sendable {
         case guarding
         /// Its rows' first column (an id, by `RETURNING`) is the plan's result, in order.
         case collecting
+        /// It updates a row that may be gone: when it changes none, the statement `orElse` makes
+        /// runs in its place (made only then: what only it needs is not encoded otherwise).
+        case updating(orElse: @Sendable () throws -> SQLStatement)
     }
 
     /// The text in the engine's dialect, rendered once by ``StoreSQL``; values are placeholders, never spliced in.

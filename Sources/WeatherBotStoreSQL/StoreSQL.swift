@@ -59,10 +59,28 @@ public struct StoreSQL: Sendable {
     let countLane: String
     let oldestInLane: String
     let readMessageID: String
+    let readChat: String
+    let readChats: String
+    let storeChatRow: String
+    let insertChatRow: String
+    let updateChatRow: String
+    let insertInboxItem: String
+    let forgetMarks: String
+    let readNoticeChats: String
+    let readNoticeMarks: String
+    let countNoticeChats: String
+    let markNotice: String
 
     /// A subscription's columns, in the order ``subscription(_:from:)`` reads them.
     static let subscriptionColumns = "id, chat_id, place, time_zone, hour, minute, next_send_at, last_sent_day, is_active, created_at, with_chart"
     static let outboxColumns = "id, chat_id, lane, method, parameters, tag, message_id, photo, attempts, not_before, created_at, deadline"
+    /// A chat's columns, in the order ``chat(_:)`` reads them and ``chatValues(_:places:)`` binds them.
+    static let chatColumns = [
+        "id", "language", "state", "current_place", "recent_places", "place_seq", "question_seq", "is_active", "created_at", "updated_at",
+        "last_message_id", "notice_rain", "notice_warnings", "quiet_hours", "notices_set_by", "settings",
+    ]
+    /// The chat's columns a step writes when the row holds its places already: all but the id and the places.
+    static let chatColumnsBesidesPlaces = chatColumns.filter { !["id", "current_place", "recent_places"].contains($0) }
 
     /// Renders every statement of the store in `dialect`: done once, when the engine makes its store.
     public init(_ dialect: SQLDialect) {
@@ -140,6 +158,41 @@ public struct StoreSQL: Sendable {
         countLane = r("SELECT COUNT(*) FROM outbox WHERE lane = ?")
         oldestInLane = r("SELECT MIN(created_at) FROM outbox WHERE lane = ?")
         readMessageID = r("SELECT message_id FROM message_tag WHERE chat_id = ? AND tag = ?")
+        let chat = Self.chatColumns.joined(separator: ", ")
+        let chatMarks = Array(repeating: "?", count: Self.chatColumns.count).joined(separator: ", ")
+        readChat = r("SELECT \(chat) FROM chat WHERE id = ?")
+        readChats = r("SELECT \(chat) FROM chat ORDER BY id")
+        insertChatRow = r("INSERT INTO chat (\(chat)) VALUES (\(chatMarks))")
+        storeChatRow = r(
+            "INSERT INTO chat (\(chat)) VALUES (\(chatMarks)) ON CONFLICT (id) DO UPDATE SET "
+                + Self.chatColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        updateChatRow = r(
+            "UPDATE chat SET \(Self.chatColumnsBesidesPlaces.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? RETURNING id")
+        forgetMarks = r("DELETE FROM notice_mark WHERE expires_at <= ?")
+        // The chats the checker looks at, as the partial index `chat_notices` reads them.
+        let noticeChat = "(chat.notice_rain OR chat.notice_warnings) AND chat.is_active AND chat.current_place IS NOT NULL"
+        readNoticeChats = r(
+            """
+            SELECT id, language, current_place, notice_rain, notice_warnings, quiet_hours, notices_set_by, settings FROM chat
+            WHERE \(noticeChat) ORDER BY id
+            """)
+        countNoticeChats = r("SELECT COUNT(*) FROM chat WHERE \(noticeChat)")
+        readNoticeMarks = r(
+            """
+            SELECT notice_mark.chat_id, notice_mark.key, notice_mark.value FROM notice_mark JOIN chat ON chat.id = notice_mark.chat_id
+            WHERE notice_mark.expires_at > ? AND \(noticeChat)
+            """)
+        // A row changes, and is returned, only when the mark is new or its value another, and the
+        // chat still takes notices.
+        markNotice = r(
+            """
+            INSERT INTO notice_mark (chat_id, key, value, expires_at)
+            SELECT id, ?, ?, ? FROM chat WHERE id = ? AND is_active AND (notice_rain OR notice_warnings)
+            ON CONFLICT (chat_id, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+            WHERE notice_mark.value <> excluded.value
+            RETURNING chat_id
+            """)
+        insertInboxItem = r("INSERT INTO inbox (chat_id, update_id, kind, payload) VALUES (?, ?, ?, ?) RETURNING seq")
     }
 }
 
@@ -421,5 +474,162 @@ extension StoreSQL {
         -> [SQLStatement]
     {
         try change.writes(chatID: chatID, favorites: favorites, subscriptions: subscriptions, now: now).flatMap { try statements(for: $0, chatID: chatID) }
+    }
+}
+
+// MARK: - Chats and their steps
+
+extension StoreSQL {
+    /// The chat's record; no row when the bot never met it or forgot it.
+    public func chat(id: Int64) -> SQLQuery<ChatRecord> {
+        SQLQuery(SQLStatement(readChat, [.integer(id)])) { try Self.chat($0) }
+    }
+
+    /// Every chat's record by id (moving house).
+    public func allChats() -> SQLQuery<ChatRecord> {
+        SQLQuery(SQLStatement(readChats)) { try Self.chat($0) }
+    }
+
+    /// A chat from a row in the order of ``chatColumns``. The places are JSON; a language or
+    /// quiet hours this version does not read fall back to the defaults, so a setting never makes
+    /// the chat unreadable.
+    static func chat(_ row: any SQLRow) throws -> ChatRecord {
+        let decoder = JSONDecoder()
+        return ChatRecord(
+            id: try row.int64(required: 0), language: Language(rawValue: try row.text(required: 1)) ?? .ru,
+            state: ChatState(stored: try row.blob(required: 2)),
+            currentPlace: try row.text(3).map { try decoder.decode(Place.self, from: Data($0.utf8)) },
+            recentPlaces: try row.text(4).map { try decoder.decode([RecentPlace].self, from: Data($0.utf8)) } ?? [],
+            placeSeq: try row.int(required: 5), questionSeq: try row.int(required: 6), isActive: try row.bool(required: 7),
+            createdAt: try row.date(required: 8), updatedAt: try row.date(required: 9), lastMessageID: try row.int64(10).map(Int.init),
+            notices: NoticeSettings(
+                rain: try row.bool(11) ?? false, warnings: try row.bool(12) ?? false, quiet: try row.text(13).flatMap(QuietChoice.init(stored:)),
+                setBy: try row.int64(14)),
+            settings: ChatSettings(stored: try row.text(15)))
+    }
+
+    /// The chats the notice checker looks at, without their marks (``noticeMarks(at:)``), each
+    /// with its city as stored (``noticeChats(_:marks:)`` decodes them).
+    public func noticeChats() -> SQLQuery<(chat: NoticeChat, place: String)> {
+        SQLQuery(SQLStatement(readNoticeChats)) { row in
+            let chat = NoticeChat(
+                chatID: try row.int64(required: 0), language: Language(rawValue: try row.text(required: 1)) ?? .ru,
+                place: Place(name: "", latitude: 0, longitude: 0),
+                settings: NoticeSettings(
+                    rain: try row.bool(3) ?? false, warnings: try row.bool(4) ?? false, quiet: try row.text(5).flatMap(QuietChoice.init(stored:)),
+                    setBy: try row.int64(6)),
+                chatSettings: ChatSettings(stored: try row.text(7)))
+            return (chat, try row.text(required: 2))
+        }
+    }
+
+    /// How many chats the notice checker looks at.
+    public func noticeChatCount() -> SQLQuery<Int> {
+        SQLQuery(SQLStatement(countNoticeChats)) { try $0.int(required: 0) }
+    }
+
+    /// The marks not expired by `now` of the chats ``noticeChats()`` reads: chat, key, value.
+    public func noticeMarks(at now: Date) -> SQLQuery<(chatID: Int64, key: String, value: String)> {
+        SQLQuery(SQLStatement(readNoticeMarks, [.date(now)])) { (try $0.int64(required: 0), try $0.text(required: 1), try $0.text(required: 2)) }
+    }
+
+    /// The chats with their cities and marks; a chat whose city does not read is left out: no
+    /// notice can be made for it. Many chats share a city: each stored form is decoded once.
+    public static func noticeChats(_ rows: [(chat: NoticeChat, place: String)], marks: [(chatID: Int64, key: String, value: String)]) -> [NoticeChat] {
+        let decoder = JSONDecoder()
+        var places: [String: Place] = [:]
+        var kept: [Int64: [String: String]] = [:]
+        for mark in marks { kept[mark.chatID, default: [:]][mark.key] = mark.value }
+        return rows.compactMap { row in
+            guard let place = places[row.place] ?? (try? decoder.decode(Place.self, from: Data(row.place.utf8))) else { return nil }
+            places[row.place] = place
+            var chat = row.chat
+            chat.place = place
+            chat.marks = kept[chat.chatID] ?? [:]
+            return chat
+        }
+    }
+
+    /// The chat's values in the order of ``chatColumns``; without `places`, those of
+    /// ``chatColumnsBesidesPlaces`` then the id, as ``updateChatRow`` binds them.
+    func chatValues(_ chat: ChatRecord, places: Bool) throws -> [SQLValue] {
+        let besides: [SQLValue] = [
+            .text(chat.language.rawValue), .blob(chat.state.stored), .integer(Int64(chat.placeSeq)), .integer(Int64(chat.questionSeq)),
+            .bool(chat.isActive), .date(chat.createdAt), .date(chat.updatedAt), chat.lastMessageID.sqlValue, .bool(chat.notices.rain),
+            .bool(chat.notices.warnings), chat.notices.quiet?.stored.sqlValue ?? .null, chat.notices.setBy.sqlValue, chat.settings.stored.sqlValue,
+        ]
+        guard places else { return besides + [.integer(chat.id)] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let current = try chat.currentPlace.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let recent = String(decoding: try encoder.encode(chat.recentPlaces), as: UTF8.self)
+        return [.integer(chat.id), besides[0], besides[1], current.sqlValue, .text(recent)] + besides[2...]
+    }
+
+    /// Inserts the chat's row, or replaces the one there. With `placesUnchanged` (the row holds
+    /// the record's current and recent places already, as most steps leave them) the places are
+    /// neither encoded nor written, unless the row turns out to be gone.
+    public func storeChat(_ chat: ChatRecord, placesUnchanged: Bool = false) throws -> SQLStatement {
+        guard placesUnchanged else { return SQLStatement(storeChatRow, try chatValues(chat, places: true)) }
+        return SQLStatement(
+            updateChatRow, try chatValues(chat, places: false),
+            role: .updating(orElse: { [storeChatRow] in SQLStatement(storeChatRow, try chatValues(chat, places: true)) }))
+    }
+
+    /// Inserts chats' rows as they are (a restore, a prepared benchmark); an id that exists is refused.
+    public func insertChats(_ chats: [ChatRecord]) throws -> SQLPlan {
+        try chats.map { SQLStatement(insertChatRow, try chatValues($0, places: true)) }
+    }
+
+    /// Puts an item at the end of the inbox; the plan collects its `seq`.
+    public func insert(_ item: InboxItem) -> SQLStatement {
+        SQLStatement(
+            insertInboxItem, [.integer(item.chatID), item.updateID.sqlValue, .text(item.kind.rawValue), .blob(item.payload)], role: .collecting)
+    }
+
+    /// What a step writes besides its changes to the chat's saved data (``statements(for:chatID:favorites:subscriptions:at:)``,
+    /// run before it): the chat's record (``storeChat(_:placesUnchanged:)``), the handled inbox
+    /// item removed (none for a step committed with its update's receipt), its replies queued in
+    /// the interactive lane, its follow-ups put in the inbox. The plan collects the replies' ids,
+    /// then the follow-ups' `seq`s (``committedStep(_:replies:followUps:)``).
+    public func step(chat: ChatRecord, placesUnchanged: Bool, handled seq: Int64?, replies: [BotRequest], followUps: [Data], at now: Date) throws
+        -> SQLPlan
+    {
+        var plan = [try storeChat(chat, placesUnchanged: placesUnchanged)]
+        if let seq { plan += discardInboxItem(seq: seq, chatID: chat.id) }
+        plan += replies.map { queue($0, chatID: chat.id, lane: .interactive, at: now) }
+        plan += followUps.map { insert(InboxItem(chatID: chat.id, updateID: nil, kind: .followUp, payload: $0)) }
+        return plan
+    }
+
+    /// A step's committed ids from what its plan (``step(chat:placesUnchanged:handled:replies:followUps:at:)``) collected.
+    public func committedStep(_ collected: [Int64], chatID: Int64, replies: Int, followUps: [Data]) -> CommittedStep {
+        let items = zip(followUps, collected.dropFirst(replies)).map { payload, seq in
+            InboxItem(seq: seq, chatID: chatID, updateID: nil, kind: .followUp, payload: payload)
+        }
+        return CommittedStep(replyIDs: Array(collected.prefix(replies)), followUps: items)
+    }
+}
+
+// MARK: - Notices
+
+extension StoreSQL {
+    /// Forgets the marks that expired by `now`: what they kept from being told twice may be told again.
+    public func forgetExpiredMarks(at now: Date) -> SQLPlan {
+        [SQLStatement(forgetMarks, [.date(now)])]
+    }
+
+    /// Each notice's plan, run in order in one transaction after ``forgetExpiredMarks(at:)``: its
+    /// mark is kept, and only when it is new or says something new, and the chat still takes
+    /// notices, are its messages queued in the notice lane with its deadline. Each plan's result is
+    /// the notice's outbox ids (nil: it was told already, or no longer wanted).
+    public func commitNotices(_ deliveries: [NoticeDelivery], at now: Date) -> [SQLPlan] {
+        deliveries.map { delivery in
+            let mark = SQLStatement(
+                markNotice,
+                [.text(delivery.mark.key), .text(delivery.mark.value), .date(delivery.mark.expiresAt), .integer(delivery.chatID)],
+                role: .guarding)
+            return [mark] + delivery.requests.map { queue($0, chatID: delivery.chatID, lane: .notice, at: now, deadline: delivery.deadline) }
+        }
     }
 }

@@ -5,6 +5,7 @@ import TelegramBotAPI
 import Testing
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotStoreSQL
 
 @Suite struct BotDatabaseTests {
     func payload(_ text: String) -> Data { Data(text.utf8) }
@@ -353,7 +354,7 @@ import WeatherBotStore
         // A broadcast committed between the two chats' steps.
         try await database.writer.write { db in
             for chat in Int64(100)..<300 {
-                try ChatRecord(id: chat, language: .ru, state: .idle).insert(db)
+                _ = try BotDatabase.run(BotDatabase.sql.insertChats([ChatRecord(id: chat, language: .ru, state: .idle)]), db)
                 try Subscription(chatID: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast).insert(db)
             }
         }

@@ -7,6 +7,7 @@ import Testing
 import WeatherBotService
 @testable import WeatherBotSQLite
 import WeatherBotStore
+import WeatherBotStoreSQL
 import WeatherBotTesting
 
 extension LoopbackTests {
@@ -20,7 +21,7 @@ extension LoopbackTests {
             let database = try BotDatabase.open(path: path)
             try database.writer.write { db in
                 for id in Int64(1)...3_000 {
-                    try ChatRecord(id: id, language: .ru, state: .idle).insert(db)
+                    _ = try BotDatabase.run(BotDatabase.sql.insertChats([ChatRecord(id: id, language: .ru, state: .idle)]), db)
                 }
             }
             try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }

@@ -86,7 +86,7 @@ extension LoopbackTests {
             func commitForecasts(_ count: Int) async throws {
                 try await database.writer.write { db in
                     for chat in Int64(100_000)..<Int64(100_000 + count) {
-                        try ChatRecord(id: chat, language: .ru, state: .idle).insert(db)
+                        _ = try BotDatabase.run(BotDatabase.sql.insertChats([ChatRecord(id: chat, language: .ru, state: .idle)]), db)
                         try Subscription(
                             chatID: chat, place: Place(name: "X", latitude: 1, longitude: 2), timeZone: "UTC", hour: 8, minute: 0, nextSendAt: .distantPast
                         ).insert(db)
