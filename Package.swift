@@ -242,9 +242,10 @@ let package = Package(
         .testTarget(
             name: "WeatherBotPostgresTests",
             dependencies: [
-                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "TelegramBotAPI", "WeatherBotTesting",
+                "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "WeatherBotStoreSQL", "TelegramBotAPI", "WeatherBotTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

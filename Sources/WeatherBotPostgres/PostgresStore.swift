@@ -5,7 +5,7 @@ public import ServiceLifecycle
 public import TelegramBotAPI
 import Synchronization
 public import WeatherBotStore
-import WeatherBotStoreSQL
+public import WeatherBotStoreSQL
 
 /// The bot's store on PostgreSQL: the same operations and guarantees as SQLite's `BotDatabase`, each
 /// write one transaction on a connection of the client's pool.
@@ -166,10 +166,12 @@ public final class PostgresStore: BotStore {
     /// The advisory lock migrations take: one replica migrates, the others wait and find it done.
     static let migrationLock: Int64 = 0x7765_6174_6865_7201
 
-    /// Applies the migrations not applied yet; returns their names.
+    /// Applies the migrations not applied yet: this engine's history, then the store's changes
+    /// written once (``StoreSchema``, or `changes`); returns their names.
     @discardableResult
-    public func migrate() async throws -> [String] {
-        try await client.withTransaction(logger: logger) { connection in
+    public func migrate(adding changes: [SchemaChange] = StoreSchema.changes) async throws -> [String] {
+        let migrations = Self.migrations + changes.map { ($0.name, $0.statements(in: .postgres)) }
+        return try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)", logger: logger)
@@ -178,7 +180,7 @@ public final class PostgresStore: BotStore {
                 applied.insert(name)
             }
             var done: [String] = []
-            for migration in Self.migrations where !applied.contains(migration.name) {
+            for migration in migrations where !applied.contains(migration.name) {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }

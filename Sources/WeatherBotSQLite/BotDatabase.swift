@@ -172,7 +172,11 @@ public struct BotDatabase: Sendable {
     /// services that write.
     public var commits: any Service { group }
 
-    static var migrator: DatabaseMigrator {
+    /// The file's migrations: this engine's history, then the store's changes written once (``StoreSchema``).
+    static var migrator: DatabaseMigrator { migrator(adding: StoreSchema.changes) }
+
+    /// The history up to v13, then `changes` in SQLite's dialect, each in its own transaction.
+    static func migrator(adding changes: [SchemaChange]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(firstMigration) { db in
             try db.create(table: "chat") { t in
@@ -322,6 +326,11 @@ public struct BotDatabase: Sendable {
                 t.primaryKey(["cell", "day"])
             }
             try db.create(index: "dayTemperature_day", on: "dayTemperature", columns: ["day"])
+        }
+        for change in changes {
+            migrator.registerMigration(change.name) { db in
+                for statement in change.statements(in: .sqlite) { try db.execute(sql: statement) }
+            }
         }
         return migrator
     }
@@ -483,14 +492,9 @@ extension BotDatabase {
         -> [InboxItem]?
     {
         try await group.submit { db in
-            if let forgettingBefore {
-                try db.cachedStatement(sql: "DELETE FROM receivedUpdate WHERE receivedAt < ?").execute(arguments: [forgettingBefore])
-            }
-            try db.cachedStatement(sql: "INSERT INTO receivedUpdate (updateId, receivedAt) VALUES (?, ?) ON CONFLICT DO NOTHING")
-                .execute(arguments: [update.updateID, now])
-            guard db.changesCount > 0 else { return nil }
-            guard let chatID = update.chatID else { return [] }
-            return [try Self.insert(InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload), db)]
+            guard let seqs = try Self.run(Self.sql.receivePosted(update, forgettingBefore: forgettingBefore, at: now), db) else { return nil }
+            guard let chatID = update.chatID, let seq = seqs.first else { return [] }
+            return [InboxItem(seq: seq, chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload)]
         }
     }
 
@@ -615,22 +619,13 @@ extension BotDatabase {
     public func completeOutbox(
         id: Int64, chatID: Int64, tag: String? = nil, messageID: Int? = nil, at now: Date = Date(), lingeringUpTo linger: Duration = .zero
     ) async throws {
-        try await group.submit(lingeringUpTo: linger) { db in try Self.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, now: now, db) }
+        try await group.submit(lingeringUpTo: linger) { db in
+            _ = try Self.run(Self.sql.complete(id: id, chatID: chatID, tag: tag, messageID: messageID, at: now), db)
+        }
     }
 
     /// Commits at once the removals lingering in the group commit: someone waits for them.
     public func hurryCompletions() { group.hurry() }
-
-    private static func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, now: Date, _ db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE id = ? AND chatId = ?").execute(arguments: [id, chatID])
-        if let tag, let messageID {
-            try MessageTag(chatID: chatID, tag: tag, messageID: messageID, createdAt: now).upsert(db)
-            if MessageTags.isShortLived(tag) {
-                try db.cachedStatement(sql: "DELETE FROM messageTag WHERE chatId = ? AND tag LIKE ? AND createdAt < ?")
-                    .execute(arguments: [chatID, MessageTags.shortLivedPrefix + "%", now.addingTimeInterval(-MessageTags.shortLivedFor)])
-            }
-        }
-    }
 
     /// Puts a reply back to be tried again no earlier than `notBefore`.
     public func retryOutbox(id: Int64, chatID: Int64, notBefore: Date) async throws {

@@ -31,20 +31,28 @@ public struct SQLDialect: Sendable, Hashable {
     public var placeholders: Placeholders
     /// The engine's names for tables and columns.
     public var names: Names
+    /// The engine's words for the portable types a schema change writes (``SchemaChange``), by portable word.
+    public var types: [String: String]
 
     /// A dialect; the store's engines use ``sqlite`` and ``postgres``.
-    public init(placeholders: Placeholders, names: Names) {
+    public init(placeholders: Placeholders, names: Names, types: [String: String] = [:]) {
         self.placeholders = placeholders
         self.names = names
+        self.types = types
     }
 
-    /// The embedded engine's: its tables were named in camelCase from the first version.
-    public static let sqlite = SQLDialect(placeholders: .question, names: .camelCase(exceptions: ["last_message_id": "lastMessageID"]))
+    /// The embedded engine's: its tables were named in camelCase from the first version, and its
+    /// types are those GRDB's table definitions write (a time as `DATETIME`, text in the file).
+    public static let sqlite = SQLDialect(
+        placeholders: .question, names: .camelCase(exceptions: ["last_message_id": "lastMessageID"]),
+        types: ["BIGSERIAL": "INTEGER PRIMARY KEY AUTOINCREMENT", "TIMESTAMPTZ": "DATETIME", "BYTEA": "BLOB", "FLOAT8": "DOUBLE"])
     /// The server's: numbered placeholders, and names as the statements write them, since its schema was made in snake_case.
-    public static let postgres = SQLDialect(placeholders: .numbered, names: .snakeCase)
+    public static let postgres = SQLDialect(
+        placeholders: .numbered, names: .snakeCase, types: ["BIGSERIAL": "BIGSERIAL PRIMARY KEY", "FLOAT8": "DOUBLE PRECISION"])
 
     /// The statement in this dialect: each `?` outside a quoted literal becomes the engine's
-    /// placeholder, and each name with an underscore the engine's name.
+    /// placeholder, each name with an underscore the engine's name, and each portable type word
+    /// (``types``) the engine's type.
     public func render(_ portable: String) -> String {
         var output = ""
         output.reserveCapacity(portable.utf8.count + 16)
@@ -53,7 +61,7 @@ public struct SQLDialect: Sendable, Hashable {
         var quoted = false
         func flush() {
             guard !word.isEmpty else { return }
-            output += name(word)
+            output += types[word] ?? name(word)
             word = ""
         }
         for character in portable {

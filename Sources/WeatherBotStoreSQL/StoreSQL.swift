@@ -66,6 +66,11 @@ public struct StoreSQL: Sendable {
     let updateChatRow: String
     let insertInboxItem: String
     let forgetMarks: String
+    let removeSent: String
+    let keepTag: String
+    let forgetShortLivedTags: String
+    let forgetReceived: String
+    let remember: String
     let readNoticeChats: String
     let readNoticeMarks: String
     let countNoticeChats: String
@@ -169,6 +174,15 @@ public struct StoreSQL: Sendable {
         updateChatRow = r(
             "UPDATE chat SET \(Self.chatColumnsBesidesPlaces.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? RETURNING id")
         forgetMarks = r("DELETE FROM notice_mark WHERE expires_at <= ?")
+        removeSent = r("DELETE FROM outbox WHERE id = ? AND chat_id = ?")
+        keepTag = r(
+            """
+            INSERT INTO message_tag (chat_id, tag, message_id, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (chat_id, tag) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
+            """)
+        forgetShortLivedTags = r("DELETE FROM message_tag WHERE chat_id = ? AND tag LIKE ? AND created_at < ?")
+        forgetReceived = r("DELETE FROM received_update WHERE received_at < ?")
+        remember = r("INSERT INTO received_update (update_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING update_id")
         // The chats the checker looks at, as the partial index `chat_notices` reads them.
         let noticeChat = "(chat.notice_rain OR chat.notice_warnings) AND chat.is_active AND chat.current_place IS NOT NULL"
         readNoticeChats = r(
@@ -315,6 +329,32 @@ extension StoreSQL {
             SQLStatement(pauseChat, [.bool(false), .integer(chatID)]),
             SQLStatement(pauseSubscriptions, [.bool(false), .integer(chatID)]),
         ]
+    }
+
+    /// Telegram accepted a reply, or it was abandoned: it leaves the outbox and, sent under a tag,
+    /// its message id is kept for later edits (a chat keeps a day's short-lived tags at most).
+    public func complete(id: Int64, chatID: Int64, tag: String?, messageID: Int?, at now: Date) -> SQLPlan {
+        var plan = [SQLStatement(removeSent, [.integer(id), .integer(chatID)])]
+        guard let tag, let messageID else { return plan }
+        plan.append(SQLStatement(keepTag, [.integer(chatID), .text(tag), .integer(Int64(messageID)), .date(now)]))
+        if MessageTags.isShortLived(tag) {
+            plan.append(
+                SQLStatement(
+                    forgetShortLivedTags,
+                    [.integer(chatID), .text(MessageTags.shortLivedPrefix + "%"), .date(now.addingTimeInterval(-MessageTags.shortLivedFor))]))
+        }
+        return plan
+    }
+
+    /// An update Telegram posted to the webhook: the ids received before `forgettingBefore` are
+    /// forgotten, then its id is remembered and, only when it was not before, the update goes to
+    /// the inbox when it belongs to a chat. The plan's result is nil for an id received before,
+    /// else the item's `seq`, if any.
+    public func receivePosted(_ update: (updateID: Int64, chatID: Int64?, payload: Data), forgettingBefore: Date?, at now: Date) -> SQLPlan {
+        var plan = forgettingBefore.map { [SQLStatement(forgetReceived, [.date($0)])] } ?? []
+        plan.append(SQLStatement(remember, [.integer(update.updateID), .date(now)], role: .guarding))
+        if let chatID = update.chatID { plan.append(insert(InboxItem(chatID: chatID, updateID: update.updateID, kind: .update, payload: update.payload))) }
+        return plan
     }
 
     /// Counts a failed attempt at one reply and holds it until `notBefore`; nothing when it is gone.

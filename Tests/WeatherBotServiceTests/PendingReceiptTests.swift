@@ -14,10 +14,11 @@ import WeatherBotStore
         let receipt = PendingReceipt(updateIDs: [10, 11])
         async let first = receipt.offer(Self.step(10))
         async let second = receipt.offer(Self.step(11, chat: 2))
-        // Both steps came: the intake does not wait for the time it allows.
+        // Both steps came: the intake does not wait for the time it allows. The margin is wide: on
+        // a loaded machine the two offers alone may take seconds to be scheduled.
         let started = ContinuousClock.now
-        await receipt.waitForSteps(atMost: .seconds(30))
-        #expect(ContinuousClock.now - started < .seconds(10))
+        await receipt.waitForSteps(atMost: .seconds(300))
+        #expect(ContinuousClock.now - started < .seconds(150))
         let (steps, skipping) = receipt.close()
         #expect(Set(steps.map(\.updateID)) == [10, 11] && skipping.isEmpty)
         receipt.end(Receipt(items: [], steps: [10: Self.committed(replyID: 1), 11: Self.committed(replyID: 2)]))

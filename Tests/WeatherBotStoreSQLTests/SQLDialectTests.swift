@@ -17,4 +17,16 @@ import WeatherBotStoreSQL
         #expect(SQLDialect.sqlite.render("SELECT last_message_id FROM chat") == "SELECT lastMessageID FROM chat")
         #expect(SQLDialect.sqlite.render("INSERT INTO day_temperature (cell) VALUES (?)") == "INSERT INTO dayTemperature (cell) VALUES (?)")
     }
+
+    @Test func aSchemaChangesTypesBecomeEachEnginesOwn() {
+        let change = SchemaChange(
+            name: "v900: a probe",
+            statements: ["CREATE TABLE probe_reading (id BIGSERIAL, taken_at TIMESTAMPTZ NOT NULL, payload BYTEA, level FLOAT8, is_kept BOOLEAN)"])
+        #expect(
+            change.statements(in: .sqlite)
+                == ["CREATE TABLE probeReading (id INTEGER PRIMARY KEY AUTOINCREMENT, takenAt DATETIME NOT NULL, payload BLOB, level DOUBLE, isKept BOOLEAN)"])
+        #expect(
+            change.statements(in: .postgres)
+                == ["CREATE TABLE probe_reading (id BIGSERIAL PRIMARY KEY, taken_at TIMESTAMPTZ NOT NULL, payload BYTEA, level DOUBLE PRECISION, is_kept BOOLEAN)"])
+    }
 }
