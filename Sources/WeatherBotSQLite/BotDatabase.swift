@@ -175,7 +175,8 @@ public struct BotDatabase: Sendable {
     /// The file's migrations: this engine's history, then the store's changes written once (``StoreSchema``).
     static var migrator: DatabaseMigrator { migrator(adding: StoreSchema.changes) }
 
-    /// The history up to v13, then `changes` in SQLite's dialect, each in its own transaction.
+    /// The history up to v13 (closed: a new change goes in `StoreSchema.changes`), then `changes`
+    /// in SQLite's dialect, each in its own transaction.
     static func migrator(adding changes: [SchemaChange]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(firstMigration) { db in

@@ -46,8 +46,11 @@ extension BotDatabase {
         return values
     }
 
+    /// The first row's value only; the rest are not read.
     static func fetchOne<T>(_ query: SQLQuery<T>, _ db: Database) throws -> T? {
-        try fetch(query, db).first
+        let prepared = try db.cachedStatement(sql: query.statement.sql)
+        let rows = try Row.fetchCursor(prepared, arguments: StatementArguments(query.statement.values.map(\.databaseValue)))
+        return try rows.next().map { try query.decode(SQLiteRow(row: $0)) }
     }
 }
 
