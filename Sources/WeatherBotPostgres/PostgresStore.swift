@@ -52,9 +52,10 @@ public final class PostgresStore: BotStore {
 
     // MARK: Schema
 
-    /// The schema's versions, in order; each applied once, in a transaction, under an advisory
-    /// lock, so replicas starting together migrate once. Names follow SQLite's: this engine starts
-    /// at the schema SQLite reaches with v9.
+    /// The schema's versions up to where both engines meet, in order; each applied once, in a
+    /// transaction, under an advisory lock, so replicas starting together migrate once. Names
+    /// follow SQLite's: this engine starts at the schema SQLite reaches with v9. Closed: a new
+    /// change goes in `StoreSchema.changes`, written once for both engines.
     static let migrations: [(name: String, statements: [String])] = [
         (
             "v9: chats, inbox, outbox, favorites, daily forecasts, items set aside, charts",
