@@ -21,9 +21,11 @@ extension BotDatabase {
             case .execute:
                 try prepared.execute(arguments: arguments)
             case .guarding:
-                guard !(try Row.fetchAll(prepared, arguments: arguments).isEmpty) else { return nil }
+                // One row is enough: the rest are not read.
+                guard try Row.fetchCursor(prepared, arguments: arguments).next() != nil else { return nil }
             case .collecting:
-                ids += try Int64.fetchAll(prepared, arguments: arguments)
+                let rows = try Int64.fetchCursor(prepared, arguments: arguments)
+                while let id = try rows.next() { ids.append(id) }
             case .updating(let orElse):
                 try prepared.execute(arguments: arguments)
                 if db.changesCount == 0 { _ = try run([try orElse()], db) }
