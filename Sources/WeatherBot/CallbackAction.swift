@@ -18,6 +18,9 @@ public enum CallbackAction: Sendable, Hashable {
     /// «🔄 Повторить» under a failed search of question `question`. With the search itself
     /// (when it fits in the button), it still runs after the chat moved on to other questions.
     case retrySearch(question: Int, search: RetriedSearch? = nil)
+    /// «🔄 Повторить» under a short map link whose site did not answer: the link followed again,
+    /// as if sent again (only a short link of a known map that fits in the button).
+    case retryMapLink(String)
     /// Result `index` of the list offered by question `question`.
     case pickPlace(question: Int, index: Int)
     /// «Сейчас», «По часам», «На 7 дней»: a view of a place's weather, editing the message.
@@ -71,6 +74,7 @@ public enum CallbackAction: Sendable, Hashable {
         where "rq:\(question):\(search.purpose == .setCity ? "c" : "b"):\(search.query)".utf8.count <= Self.maximumLength:
             "rq:\(question):\(search.purpose == .setCity ? "c" : "b"):\(search.query)"
         case .retrySearch(let question, _): "rq:\(question)"
+        case .retryMapLink(let link): "ml:\(link)"
         case .pickPlace(let question, let index): "pk:\(question):\(index)"
         case .view(let view, let place): "v:\(view.code):\(place.code)"
         case .refresh(let view, let place): "r:\(view.code):\(place.code)"
@@ -104,6 +108,13 @@ public enum CallbackAction: Sendable, Hashable {
                 let query = RetriedSearch.query(parts[3])
             else { return nil }
             self = .retrySearch(question: question, search: RetriedSearch(query: query, purpose: parts[2] == "c" ? .setCity : .browse))
+            return
+        }
+        // A link holds colons of its own.
+        if data.hasPrefix("ml:") {
+            let link = String(data.dropFirst(3))
+            guard ShortMapLink.isShort(link) else { return nil }
+            self = .retryMapLink(link)
             return
         }
         let parts = data.split(separator: ":", omittingEmptySubsequences: false)

@@ -15,7 +15,11 @@ extension Conversation {
 
     /// A short map link: «Определяем город…» at once, and the link followed after the step.
     func startLocating(link: String, updateID: Int64, _ context: inout Context) {
-        let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
+        startLocating(link: link, tag: "\(MessageTags.shortLivedPrefix)\(updateID)", &context)
+    }
+
+    /// The same under the status message's own `tag`.
+    func startLocating(link: String, tag: String, _ context: inout Context) {
         context.state = .locating
         context.replies.append(.send(text: context.texts.locating, tag: tag))
         context.followUps.append(.resolveMapLink(link: link, statusTag: tag, language: context.language, inGroup: context.isGroup))
@@ -29,7 +33,7 @@ extension Conversation {
         let lookup = await mapLinks?.lookUp(link, for: context.chat.id, cachedOnly: false) ?? .nowhere
         guard case .point(let latitude, let longitude) = lookup else {
             if case .locating = context.state { context.state = .idle }
-            let view = Views.locationFailed(context.texts, mapLink: lookup)
+            let view = Views.locationFailed(context.texts, mapLink: lookup, link: link)
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             return
         }

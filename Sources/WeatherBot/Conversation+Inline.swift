@@ -217,11 +217,10 @@ extension Conversation {
     /// now as its description, and the message the card. A place whose weather fails is left
     /// out (there is nothing to send for it).
     private func results(of offer: InlineOffer, _ texts: Texts, _ calls: CallContext, complete: inout Bool) async -> [InlineQueryResultArticle] {
-        let weather = self.weather
         let language = texts.language
         let reports = await withTaskGroup(of: (Int, WeatherReport?).self) { group in
             for (index, entry) in offer.places.enumerated() {
-                group.addTask { (index, try? await weather.weather(at: entry.place, language: language, refresh: false, for: calls)) }
+                group.addTask { (index, try? await report(offer.view, at: entry.place, language: language, for: calls)) }
             }
             var reports = [WeatherReport?](repeating: nil, count: offer.places.count)
             for await (index, report) in group { reports[index] = report }
@@ -277,7 +276,7 @@ extension Conversation {
         place.latitude = button.latitude
         place.longitude = button.longitude
         do {
-            let report = try await weather.weather(at: place, language: button.language, refresh: button.refresh, for: calls)
+            let report = try await report(button.view, at: place, language: button.language, refresh: button.refresh, for: calls)
             let rendered = WeatherViews.inline(button.view, place: place, report: report, texts: texts, now: clock.date)
             var notice: String?
             if button.refresh {

@@ -75,10 +75,7 @@ extension Conversation {
         let rendered: WeatherViews.Rendered
         let shown: Shown
         do {
-            var report = try await weather.weather(at: place, language: context.language, refresh: refresh, for: context.calls)
-            // The card's air once its weather is in, so that the air's call never takes the
-            // minute's slot the weather needed; a reading late or failed leaves its line out.
-            if view == .now { report.air = await weather.airQuality(at: place, for: context.calls) }
+            let report = try await report(view, at: place, language: context.language, refresh: refresh, for: context.calls)
             shown = report.isStale ? .stale : .fresh(fetchedAt: report.fetchedAt)
             if reference == .current, context.chat.currentPlace?.timeZone == nil {
                 context.chat.currentPlace?.timeZone = report.forecast.timeZone.stored
@@ -102,6 +99,18 @@ extension Conversation {
             context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
         }
         return shown
+    }
+
+    /// The weather a view of a place shows, the same wherever it is shown (a chat, an inline
+    /// result, a press under one): with the card (`.now`) the air, asked once the weather is in,
+    /// so that the air's call never takes the minute's slot the weather needed; a reading late or
+    /// failed leaves its line out.
+    func report(_ view: WeatherView, at place: Place, language: Language, refresh: Bool = false, for calls: CallContext) async throws
+        -> WeatherReport
+    {
+        var report = try await weather.weather(at: place, language: language, refresh: refresh, for: calls)
+        if view == .now { report.air = await weather.airQuality(at: place, for: calls) }
+        return report
     }
 
     /// The reference a message's buttons carry: the chat's city with its mark, so they keep

@@ -347,6 +347,10 @@ public struct Conversation: Sendable {
             }
             let id = context.chat.remember(place)
             await showWeather(.now, of: .recent(id), &context)
+        case .retryMapLink(let link):
+            context.answer(queryID)
+            // A status of its own: the press's id makes its tag, as an update's id does a sent link's.
+            startLocating(link: link, tag: "\(MessageTags.shortLivedPrefix)q\(queryID)", &context)
         case .chooseManually:
             guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)

@@ -52,7 +52,9 @@ public enum Views {
 
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
     /// - Parameter mapLink: how a short map link failed, when the point was to come from one.
-    static func locationFailed(_ texts: Texts, error: (any Error)? = nil, mapLink: MapLinkLookup? = nil) -> (text: String, keyboard: InlineKeyboardMarkup) {
+    static func locationFailed(_ texts: Texts, error: (any Error)? = nil, mapLink: MapLinkLookup? = nil, link: String? = nil) -> (
+        text: String, keyboard: InlineKeyboardMarkup
+    ) {
         let text: String
         if let error {
             text = "<b>\(texts.locationLookupFailed(reason(error, texts), whenAgain(error, texts)))</b>"
@@ -64,10 +66,13 @@ public enum Views {
             case .tooMany?: text = "<b>\(texts.mapLinksTooMany)</b>"
             }
         }
-        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [
-            [InlineKeyboardButton(text: texts.chooseManuallyButton, callbackData: CallbackAction.chooseManually.encoded)]
-        ])
-        return (text, keyboard)
+        var rows = [[InlineKeyboardButton(text: texts.chooseManuallyButton, callbackData: CallbackAction.chooseManually.encoded)]]
+        // A site that did not answer may answer later: the link is offered again, as an outage's
+        // weather is, when the button can carry it.
+        if case .unreachable? = mapLink, let link, CallbackAction(encoded: CallbackAction.retryMapLink(link).encoded) != nil {
+            rows.insert([InlineKeyboardButton(text: texts.retryButton, callbackData: CallbackAction.retryMapLink(link).encoded)], at: 0)
+        }
+        return (text, InlineKeyboardMarkup(inlineKeyboard: rows))
     }
 
     /// Search results, one button each with what pressing it does.

@@ -111,8 +111,35 @@ import WeatherBotSQLite
             return
         }
         #expect(text == said)
-        #expect(keyboard.inlineKeyboard[0][0].callbackData == "man")
+        // A site that did not answer is offered again; a share spent is not.
+        let buttons = keyboard.inlineKeyboard.map { $0[0].callbackData }
+        #expect(buttons == (failure == .unreachable ? ["ml:\(link)", "man"] : ["man"]))
         #expect(second.chat.state == .idle)
+    }
+
+    @Test func retryingAShortMapLinkWhoseSiteDidNotAnswerFollowsItAgain() async {
+        let link = "https://maps.app.goo.gl/Xk3bTq9wZp2"
+        let links = FakeMapLinks(failures: [link: .unreachable])
+        let bot = conversation(mapLinks: links)
+        let first = await bot.handle(incoming(.shortMapLink(link)), chat: nil)
+        let failed = await bot.handle(.followUp(first.followUps[0], chatID: chatID), chat: first.chat)
+        // The site answers now.
+        let answering = conversation(mapLinks: FakeMapLinks(targets: [link: "https://www.google.com/maps/place/@54.19,45.18,12z"]))
+        let button = CallbackAction(encoded: "ml:\(link)")
+        #expect(button == .retryMapLink(link))
+        // Only a short link of a known map is followed from a button.
+        #expect(CallbackAction(encoded: "ml:https://example.com/abc") == nil)
+        let retried = await answering.handle(incoming(.button(button), query: "q1", messageID: 7, update: 2), chat: failed.chat)
+        #expect(retried.replies.contains { if case .answer = $0 { true } else { false } })
+        guard case .send(let status, _, let tag?)? = retried.replies.first(where: { if case .send = $0 { true } else { false } }),
+            case .resolveMapLink(link, tag, _, _)? = retried.followUps.first
+        else {
+            Issue.record("expected a new status and the link followed after the step, got \(retried.replies) \(retried.followUps)")
+            return
+        }
+        #expect(status == "🔎 Определяем город…")
+        let located = await answering.handle(.followUp(retried.followUps[0], chatID: chatID), chat: retried.chat)
+        #expect(located.replies.contains { if case .edit(.tag(tag), _, _) = $0 { true } else { false } })
     }
 
     @Test func theOpenSeaOrAFailingGeocoderOffersManualChoice() async {

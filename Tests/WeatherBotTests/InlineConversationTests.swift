@@ -108,6 +108,28 @@ import WeatherBotStore
         #expect(press.notice?.hasPrefix("Не удалось получить погоду") == true)
     }
 
+    @Test func anInlineCardAndAPressUnderOneShowTheAirAsAChatsCardDoes() async throws {
+        let air = AirQuality(index: 4, pm25: 57, time: now)
+        var weather = FakeWeather()
+        weather.air = air
+        let conversation = conversation(weather: weather)
+        var report = WeatherReport(forecast: .sample, fetchedAt: weather.fetchedAt)
+        report.air = air
+        let card = WeatherViews.render(.now, place: .kazan, reference: .current, report: report, texts: .for(.ru), now: now).text
+        #expect(card.contains("PM2.5 57"))
+        let result = try #require(await conversation.answer(query("Казань")).answer?.results.first)
+        #expect(result.inputMessageContent.messageText == card)
+        let press = await conversation.pressInline(
+            InlineButton(view: .now, language: .ru, latitude: Place.kazan.latitude, longitude: Place.kazan.longitude).encoded, presserLanguage: .ru,
+            presser: 41)
+        #expect(press.edit?.text.contains("PM2.5 57") == true)
+        // The hours have no air line, wherever they are shown.
+        let hours = await conversation.pressInline(
+            InlineButton(view: .hourly(page: 1), language: .ru, latitude: Place.kazan.latitude, longitude: Place.kazan.longitude).encoded,
+            presserLanguage: .ru, presser: 41)
+        #expect(hours.edit?.text.contains("PM2.5") == false)
+    }
+
     @Test func privateCardsOfferToShareThePlaceAndGroupCardsDoNot() throws {
         let report = WeatherReport(forecast: .sample, fetchedAt: now)
         let texts = Texts.for(.ru)
