@@ -333,6 +333,16 @@ import WeatherBotStore
         #expect(TypedQuery.asked(text) == asked, "«\(text)»")
     }
 
+    /// Inline mode reads a view's name as the chat does: «Казань по часам» sends the hours.
+    @Test func inlineModeReadsTheViewsNamesToo() {
+        #expect(Conversation.askedView("Казань по часам") == .hourly(page: 0))
+        #expect(Conversation.askedView("hourly London") == .hourly(page: 0))
+        #expect(Conversation.askedView("Казань завтра") == .hourly(page: 1))
+        #expect(Conversation.askedView("London 7 days") == .daily)
+        #expect(Conversation.askedView("график Казань на неделю") == .daily)
+        #expect(Conversation.askedView("Казань") == .now)
+    }
+
     /// Names with a view's word in them, and a number beside a name, stay names.
     @Test(arguments: [("Часов Яр", "Часов Яр"), ("Москва 2", "Москва 2"), ("погода в Нью-Йорке", "Нью-Йорке")])
     func namesKeepTheirWords(text: String, place: String) {
