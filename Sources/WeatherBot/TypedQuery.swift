@@ -182,13 +182,15 @@ enum TypedQuery {
     /// «на неделю», «for the week», «7-дневный»: the week rather than now.
     static let weekWords: Set<String> = [
         "неделя", "неделю", "неделе", "недели", "недельный", "недельная", "недельную", "7-дневный", "7-дневная", "7-дневную",
-        "семидневный", "семидневная", "семидневную", "послезавтра", "week", "weekly", "week's", "7-day", "seven-day",
+        "семидневный", "семидневная", "семидневную", "послезавтра", "выходные", "выходных", "week", "weekly", "week's", "7-day",
+        "seven-day", "weekend",
     ]
-    /// «по часам», «почасовой», «hourly»: the hours rather than now. «часов» and «час» are not
+    /// «по часам», «почасовой», «hourly», «вечером», «tonight»: the hours rather than now. «часов» and «час» are not
     /// among them, being parts of names («Часов Яр»).
     static let hourWords: Set<String> = [
         "часам", "почасовой", "почасовая", "почасовую", "почасовое", "почасовые", "почасово", "почасовка", "почасовку", "ежечасный",
-        "ежечасно", "hourly", "hours", "hour", "hour-by-hour",
+        "ежечасно", "утром", "днем", "вечером", "ночью", "hourly", "hours", "hour", "hour-by-hour", "tonight", "morning", "afternoon",
+        "evening",
     ]
     /// «дней» of «на 7 дней», «days» of «7 days».
     static let dayWords: Set<String> = ["дней", "дня", "days", "day"]

@@ -302,6 +302,8 @@ import WeatherBotStore
         ("hourly", nil, .hours), ("Hourly", nil, .hours), ("hourly forecast", nil, .hours), ("weather by the hour", nil, .hours),
         ("hour by hour", nil, .hours), ("London hourly", "London", .hours), ("hourly weather in London", "London", .hours),
         ("hourly forecast for London", "London", .hours), ("London weather by the hour", "London", .hours),
+        ("погода вечером", nil, .hours), ("Казань вечером", "Казань", .hours), ("tonight in London", "London", .hours),
+        ("завтра утром", nil, .tomorrow), ("Казань на выходные", "Казань", .week), ("London this weekend", "London", .week),
         // Tomorrow.
         ("завтра", nil, .tomorrow), ("погода на завтра", nil, .tomorrow), ("а завтра?", nil, .tomorrow), ("а что завтра?", nil, .tomorrow),
         ("and tomorrow?", nil, .tomorrow), ("what about tomorrow in London", "London", .tomorrow), ("завтра по часам", nil, .tomorrow),
