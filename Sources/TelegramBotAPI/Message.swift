@@ -60,22 +60,57 @@ public struct ChatMember: Codable, Sendable, Hashable {
     public var isAdministrator: Bool { status == "creator" || status == "administrator" }
 }
 
-/// A message another one replies to: only who sent it.
+/// A message another one replies to: who sent it, and the data of its buttons.
 public struct RepliedMessage: Codable, Sendable, Hashable {
     /// The replied-to message's number in the same chat.
     public var messageID: Int
     /// Who wrote the replied-to message; when that is the bot itself (a bot with its username), the
     /// reply is addressed to it.
     public var from: User?
+    /// The `callback_data` of the buttons under the replied-to message, top row first: a bot's
+    /// own message says with them what it is about. Empty without buttons; buttons of other
+    /// kinds, or a keyboard that cannot be read, add none.
+    public var callbackData: [String]
 
     enum CodingKeys: String, CodingKey {
-        case messageID = "message_id", from
+        case messageID = "message_id", from, replyMarkup = "reply_markup"
     }
 
     /// A replied-to message as a test makes one up.
-    public init(messageID: Int, from: User?) {
+    public init(messageID: Int, from: User?, callbackData: [String] = []) {
         self.messageID = messageID
         self.from = from
+        self.callbackData = callbackData
+    }
+
+    /// Reads the message; its keyboard only as far as it can, so that a button of a kind this
+    /// reader does not know never loses the reply itself.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        messageID = try container.decode(Int.self, forKey: .messageID)
+        from = try container.decodeIfPresent(User.self, forKey: .from)
+        let markup = try? container.decodeIfPresent(ButtonData.self, forKey: .replyMarkup)
+        callbackData = markup?.inlineKeyboard.joined().compactMap(\.callbackData) ?? []
+    }
+
+    /// Writes what ``init(from:)`` reads.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messageID, forKey: .messageID)
+        try container.encodeIfPresent(from, forKey: .from)
+        if !callbackData.isEmpty {
+            try container.encode(ButtonData(inlineKeyboard: [callbackData.map { ButtonData.Button(callbackData: $0) }]), forKey: .replyMarkup)
+        }
+    }
+
+    /// An inline keyboard reduced to its buttons' data.
+    private struct ButtonData: Codable {
+        struct Button: Codable {
+            var callbackData: String?
+            enum CodingKeys: String, CodingKey { case callbackData = "callback_data" }
+        }
+        var inlineKeyboard: [[Button]]
+        enum CodingKeys: String, CodingKey { case inlineKeyboard = "inline_keyboard" }
     }
 }
 

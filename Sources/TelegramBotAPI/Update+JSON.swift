@@ -79,6 +79,15 @@ extension Message {
                         json.key("from")
                         from.write(to: &json)
                     }
+                    // The replied-to buttons' data, which tells the place of a weather message replied to.
+                    if !replyToMessage.callbackData.isEmpty {
+                        json.field("reply_markup", object: { json in
+                            json.key("inline_keyboard")
+                            json.array([replyToMessage.callbackData]) { json, row in
+                                json.array(row) { json, data in json.object { json in json.field("callback_data", data) } }
+                            }
+                        })
+                    }
                 })
             }
         }

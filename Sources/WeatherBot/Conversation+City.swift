@@ -88,41 +88,66 @@ extension Conversation {
     }
 
     /// Text that is not a command: the answer to a question about a name, or a place to look up
-    /// as people write it («погода в Казани завтра», «weather in London»). Only filler words
-    /// («погода», «weather tomorrow») show the chat's own weather.
+    /// as people write it («погода в Казани завтра», «weather in London», «график Токио»). The
+    /// words that name a view («по часам», «на неделю», «hourly», «график») show it as its button
+    /// does; without a place they show the chat's own, or, in a reply to one of the bot's weather
+    /// messages, that message's place.
     ///
-    /// `lookingUp`: the text came with /weather, which looks a place up whatever is asked.
-    func freeText(_ text: String, lookingUp: Bool = false, _ context: inout Context) async {
-        let reading = TypedQuery.read(text)
-        let week = TypedQuery.asksForWeek(text)
-        let view: WeatherView = week ? .daily : reading?.tomorrow ?? TypedQuery.asksForTomorrow(text) ? .hourly(page: 1) : .now
-        // A name asked for is searched; words with no place in them («погода», «погода завтра»,
-        // the bot's own examples) ask for the weather as at any other time, and the question
-        // stays open for the name that may still come.
-        if let reading, !lookingUp {
+    /// `lookingUp`: the text came with /weather (or /chart: `chart`), which looks a place up
+    /// whatever is asked.
+    func freeText(_ text: String, lookingUp: Bool = false, chart: Bool = false, _ context: inout Context) async {
+        var asked = TypedQuery.asked(text)
+        if chart, asked.weatherView != nil { asked = .chart(asked == .week ? .week : .hours) }
+        let view = asked.weatherView ?? .now
+        let parsed = TypedQuery.parse(text)
+        var purpose: SearchPurpose = context.chat.currentPlace == nil && !lookingUp ? .setCity : .browse
+        if !lookingUp {
             switch context.state {
-            case .awaitingCityName(let purpose), .searchFailed(_, _, let purpose):
-                return await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
-            default:
-                break
+            case .awaitingCityName(let awaited), .searchFailed(_, _, let awaited): purpose = awaited
+            default: break
             }
         }
-        guard let reading else {
-            // «график», «погода на неделю»: the chat's own place.
-            let own: PlaceReference = context.chat.currentPlace == nil ? .defaultCity : .current
-            if TypedQuery.asksForChart(text) { return await showChart(week ? .week : .hours, of: own, queryID: nil, editing: nil, &context) }
-            await showWeather(view, of: own, &context)
-            return
+        switch parsed {
+        case .sentence:
+            // Words that are no place's name are neither sent nor quoted back: the hint says what to
+            // type, a paragraph being told it is too long for a name.
+            context.state = .awaitingCityName(purpose)
+            context.say(text.count > Self.longestName ? context.texts.nameTooLong : context.texts.noPlaceInText)
+        case .nothing:
+            // Words with no place in them («погода», «по часам», the bot's own examples) ask for
+            // the weather as at any other time, and a question stays open for the name that may still come.
+            let place = await typedPlace(&context)
+            if case .chart(let chartView) = asked { return await showChart(chartView, of: place, queryID: nil, editing: nil, &context) }
+            await showWeather(view, of: place, &context)
+        case .place(let reading):
+            // A chart asked for is a look-up, never the chat's city: one place sends its chart, namesakes each a button to it.
+            if case .chart(let chartView) = asked {
+                return await search(reading.query, alternatives: reading.alternatives, for: .browse, chart: chartView, &context)
+            }
+            await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
         }
-        let purpose: SearchPurpose = context.chat.currentPlace == nil && !lookingUp ? .setCity : .browse
-        await search(reading.query, alternatives: reading.alternatives, for: purpose, view: view, &context)
+    }
+
+    /// The place typed words without a name mean: the place of the bot's weather message they
+    /// reply to, when it is still one of the chat's; else the chat's city (the default one without).
+    func typedPlace(_ context: inout Context) async -> PlaceReference {
+        if let replied = context.repliedPlace, let settled = settle(replied, context), await resolve(settled, &context) != nil {
+            return settled
+        }
+        return context.chat.currentPlace == nil ? .defaultCity : .current
     }
 
     /// Geocodes a name, then its `alternatives` (the same name in the nominative: «Казани» →
     /// «Казань») while nothing is found: up to five populated places, duplicates collapsed. For
     /// the chat's own city, one result is asked about; when looking a place up, it shows `view` of
     /// its weather at once.
-    func search(_ query: String, alternatives: [String] = [], for purpose: SearchPurpose, view: WeatherView = .now, _ context: inout Context) async {
+    ///
+    /// `chart`: a chart was asked for («график Токио», `/chart Tokyo`): one place sends it, and
+    /// each namesake's button sends that place's.
+    func search(
+        _ query: String, alternatives: [String] = [], for purpose: SearchPurpose, view: WeatherView = .now, chart: ChartRequest.View? = nil,
+        _ context: inout Context
+    ) async {
         // No place is called by a paragraph: a text that long is not sent to the geocoder at all.
         guard query.count <= Self.longestName else {
             context.state = .awaitingCityName(purpose)
@@ -159,6 +184,7 @@ extension Conversation {
         case (1, .browse):
             context.state = .idle
             let id = context.chat.remember(places[0])
+            if let chart { return await showChart(chart, of: .recent(id), queryID: nil, editing: nil, &context) }
             await showWeather(view, of: .recent(id), &context)
         case (_, .setCity):
             let question = context.nextQuestion()
@@ -173,10 +199,12 @@ extension Conversation {
             // «…завтра» carries over: each result opens tomorrow's hours.
             let choices = places.map { place in
                 let reference = PlaceReference.recent(context.chat.remember(place))
+                if let chart { return (place, CallbackAction.chart(chart, reference)) }
                 return (place, view == .now ? CallbackAction.open(reference) : .openView(view, reference))
             }
             let view = Views.placeChoice(choices, for: .browse, context.texts)
-            context.replies.append(.send(text: view.text, markup: .inline(view.keyboard)))
+            let prompt = chart == nil ? view.text : context.texts.severalFoundForChart
+            context.replies.append(.send(text: prompt, markup: .inline(view.keyboard)))
         }
     }
 
@@ -208,6 +236,11 @@ extension Conversation {
                 if !kept.isEmpty { return Self.distinct(kept) }
                 break
             }
+        }
+        // «Мск» is Moscow: the one city a nickname means, without its namesakes elsewhere.
+        if let city = TypedQuery.nickname(query), let country = TypedQuery.nicknameCountry(query) {
+            let places = try await geocoder.places(named: city, language: language, for: calls)
+            if let place = places.first(where: { $0.country?.uppercased() == country }) { return [place] }
         }
         for name in Self.searchedNames(query, alternatives: alternatives) {
             let places = Self.distinct(try await geocoder.places(named: name, language: language, for: calls))

@@ -80,11 +80,10 @@ extension Conversation {
             complete: complete)
     }
 
-    /// The view free text asks for: «завтра» the hours of tomorrow, «неделя» the seven days.
+    /// The view free text asks for, named as its button is: «по часам» the hours, «завтра» the
+    /// hours of tomorrow, «неделя» the seven days; a chart, which no inline message shows, its card.
     static func askedView(_ text: String) -> WeatherView {
-        if TypedQuery.asksForWeek(text) { return .daily }
-        if TypedQuery.read(text)?.tomorrow ?? TypedQuery.asksForTomorrow(text) { return .hourly(page: 1) }
-        return .now
+        TypedQuery.asked(text).weatherView ?? (TypedQuery.asksForWeek(text) ? .daily : .now)
     }
 
     /// How a result's title marks its place.

@@ -105,6 +105,7 @@ public struct Conversation: Sendable {
             context.senderID = incoming.senderID
             context.bySelf = incoming.bySelf
             context.botUsername = incoming.botUsername
+            context.repliedPlace = incoming.repliedPlace
             context.pressed = incoming.callbackQueryID != nil
             context.chat.language = language
             // A user who writes again (after blocking the bot once) can be written to again.
@@ -147,6 +148,8 @@ public struct Conversation: Sendable {
         /// Written on behalf of the group by one of its anonymous administrators.
         var bySelf = false
         var botUsername: String?
+        /// The place of the bot's weather message the typed text replies to, as its buttons name it.
+        var repliedPlace: PlaceReference?
         /// The step answers a button press: a refusal is shown even when the chat was told of one
         /// moments ago, since whoever pressed waits to see something happen.
         var pressed = false
@@ -267,12 +270,8 @@ public struct Conversation: Sendable {
             guard await mayChangeCity(&context) else { return refuseMember(nil, &context) }
             await search(name, for: .setCity, &context)
         case .chart(let argument):
-            if let argument, let reading = TypedQuery.read(argument) {
-                await search(reading.query, alternatives: reading.alternatives, for: .browse, &context)
-            } else {
-                let own: PlaceReference = context.chat.currentPlace == nil ? .defaultCity : .current
-                await showChart(TypedQuery.asksForWeek(argument ?? "") ? .week : .hours, of: own, queryID: nil, editing: nil, &context)
-            }
+            // `/chart Tokyo` is Tokyo's chart, `/chart week` the week's of the chat's place.
+            await freeText(argument ?? "", lookingUp: true, chart: true, &context)
         case .favorites:
             await showFavorites(.list, editing: nil, &context)
         case .delete(let argument):

@@ -81,13 +81,17 @@ public struct Incoming: Sendable, Hashable {
     public var isEdit: Bool
     /// Written on behalf of the group itself: by one of its anonymous administrators.
     public var bySelf: Bool
+    /// Typed as a reply to one of this bot's weather messages: the place its buttons name, which
+    /// words without a place («а завтра?», «по часам») mean. Resolved in this chat's own records only.
+    public var repliedPlace: PlaceReference?
 
     /// An update routed; everything past the intent defaults to a private chat's plain message.
     public init(
         updateID: Int64, chatID: Int64, language: Language, intent: Intent, callbackQueryID: String? = nil, messageID: Int? = nil,
         isGroup: Bool = false, senderID: Int64? = nil, userMessageID: Int? = nil, isEdit: Bool = false, botUsername: String? = nil,
-        bySelf: Bool = false
+        bySelf: Bool = false, repliedPlace: PlaceReference? = nil
     ) {
+        self.repliedPlace = repliedPlace
         self.bySelf = bySelf
         self.botUsername = botUsername
         self.updateID = updateID

@@ -45,6 +45,8 @@ extension Texts {
         severalFoundOwnCity: "Several places match. Choose your city:",
         severalFoundPlace: "Several places match. Tap any of them to see its weather.",
         nameTooLong: "That is too long for a place's name. Type just the city's name, for example: <i>London</i>",
+        noPlaceInText: "I couldn't find a place's name in that. Type just the city's name, for example: <i>London</i> or <i>London tomorrow</i>",
+        severalFoundForChart: "Several places match. Tap any of them to get its chart.",
         picked: { "Chosen: \($0)" },
         searchFailed: { "The search failed: \($0). Press “🔄 Retry” \($1)." },
         citySaved: { "📍 Your city: \($0)" },

@@ -69,6 +69,10 @@ public struct Texts: Sendable {
     let severalFoundPlace: String
     /// A text too long to be a place's name, not sent to the geocoder.
     let nameTooLong: String
+    /// A sentence with no place's name that can be told from it: nothing of it is searched or quoted.
+    let noPlaceInText: String
+    /// A list of places found for a chart: a pick sends that place's chart.
+    let severalFoundForChart: String
     /// What a list for the chat's first city shows once a place is picked from it.
     let picked: @Sendable (_ name: String) -> String
     let searchFailed: @Sendable (_ reason: String, _ when: String) -> String

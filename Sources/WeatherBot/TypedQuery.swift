@@ -12,11 +12,36 @@ enum TypedQuery {
         var alternatives: [String] = []
     }
 
+    /// What a typed text is, read for a place.
+    enum Parsed: Equatable {
+        /// A place's name among the words around it.
+        case place(Reading)
+        /// Only words around a place («погода», «по часам», «weather tomorrow»): the chat's own.
+        case nothing
+        /// A sentence with no place's name that can be told from it: nothing of it is sent to the
+        /// geocoder nor quoted back.
+        case sentence
+    }
+
+    /// The most words a place's name has: «Santa Cruz de la Sierra».
+    static let mostNameWords = 5
+
     /// Nil when nothing is left of the text after the words around a place («погода», «weather
-    /// tomorrow»): the bot then shows the chat's own weather.
+    /// tomorrow»), or when what is left is no place's name (``Parsed/sentence``).
     static func read(_ text: String) -> Reading? {
+        if case .place(let reading) = parse(text) { return reading }
+        return nil
+    }
+
+    /// Reads the text: a place's name as typed, the words around it taken away; nothing but
+    /// those words; or a sentence whose words are no place's name (a name that would begin with
+    /// «где», «when», or run longer than any name).
+    static func parse(_ text: String) -> Parsed {
         let words = text.split(whereSeparator: { $0.isWhitespace })
         let keys = words.map(key)
+        let viewWords = viewWordMarks(keys)
+        func goesBefore(_ index: Int) -> Bool { leadingWords.contains(keys[index]) || viewWords[index] }
+        func goesAfter(_ index: Int) -> Bool { keys[index].isEmpty || trailingWords.contains(keys[index]) || viewWords[index] }
         var start = 0
         var end = words.count
         var tomorrow = false
@@ -24,8 +49,8 @@ enum TypedQuery {
             let current = keys[start]
             if current == "the" {
                 // «the weather in the Hague»: «the» goes only before another word that goes.
-                guard start + 1 < end, keys[start + 1] != "the", leadingWords.contains(keys[start + 1]) else { break }
-            } else if !current.isEmpty, !leadingWords.contains(current) {
+                guard start + 1 < end, keys[start + 1] != "the", goesBefore(start + 1) else { break }
+            } else if !current.isEmpty, !goesBefore(start) {
                 break
             }
             if tomorrowWords.contains(current) { tomorrow = true }
@@ -38,27 +63,77 @@ enum TypedQuery {
             end = clause
         }
         while end > start {
-            let current = keys[end - 1]
-            guard current.isEmpty || trailingWords.contains(current) else { break }
-            if tomorrowWords.contains(current) { tomorrow = true }
+            guard goesAfter(end - 1) else { break }
+            if tomorrowWords.contains(keys[end - 1]) { tomorrow = true }
             end -= 1
+        }
+        // «…там, где живёт моя бабушка…»: no name begins with a clause's word, and none is a
+        // dozen words long; such a text is answered with the hint, never searched or quoted.
+        if start < end, clauseWords.contains(keys[start]) || keys[start..<end].filter({ !$0.isEmpty }).count > mostNameWords {
+            return .sentence
         }
         var query = Substring(words[start..<end].joined(separator: " "))
         while let last = query.last, "?!.,;:…»”\"".contains(last) { query = query.dropLast() }
         while let first = query.first, "«“„\"".contains(first) { query = query.dropFirst() }
         let place = query.trimmingCharacters(in: .whitespaces)
-        guard place.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
-        return Reading(query: place, tomorrow: tomorrow, alternatives: nominatives(of: place))
+        guard place.contains(where: { $0.isLetter || $0.isNumber }) else { return .nothing }
+        return .place(Reading(query: place, tomorrow: tomorrow, alternatives: nominatives(of: place)))
+    }
+
+    /// What the text asks to see, as the buttons under a card name it: «по часам», «завтра», «на
+    /// неделю», «график» (of the week with «на неделю»), else the weather now.
+    static func asked(_ text: String) -> Asked {
+        let keys = text.split(whereSeparator: { $0.isWhitespace }).map(key)
+        let week = keys.contains(where: weekWords.contains) || keys.indices.contains { daysPair(keys, at: $0) }
+        if keys.contains(where: chartWords.contains) { return .chart(week ? .week : .hours) }
+        if week { return .week }
+        if keys.contains(where: tomorrowWords.contains) { return .tomorrow }
+        if keys.contains(where: hourWords.contains) { return .hours }
+        return .now
+    }
+
+    /// A view a text asks for.
+    enum Asked: Equatable {
+        case now, hours, tomorrow, week
+        case chart(ChartRequest.View)
+
+        /// The card's view that shows it; nil for a chart.
+        var weatherView: WeatherView? {
+            switch self {
+            case .now: .now
+            case .hours: .hourly(page: 0)
+            case .tomorrow: .hourly(page: 1)
+            case .week: .daily
+            case .chart: nil
+            }
+        }
     }
 
     /// Whether the text asks for tomorrow («погода завтра», «weather tomorrow»), with or without a
     /// place: a word of its own, so «послезавтра» does not count.
     static func asksForTomorrow(_ text: String) -> Bool { mentions(tomorrowWords, in: text) }
     static func asksForChart(_ text: String) -> Bool { mentions(chartWords, in: text) }
-    static func asksForWeek(_ text: String) -> Bool { mentions(weekWords, in: text) }
+    static func asksForWeek(_ text: String) -> Bool { [.week, .chart(.week)].contains(asked(text)) }
 
     private static func mentions(_ words: Set<String>, in text: String) -> Bool {
         text.split(whereSeparator: { $0.isWhitespace }).contains { words.contains(key($0)) }
+    }
+
+    /// Words that name a view only beside another: «7» and «дней» of «на 7 дней», «7 days».
+    static func viewWordMarks(_ keys: [String]) -> [Bool] {
+        var marks = Array(repeating: false, count: keys.count)
+        for index in keys.indices where daysPair(keys, at: index) {
+            marks[index] = true
+            marks[index + 1] = true
+        }
+        return marks
+    }
+
+    /// Whether a number of days starts at `index`: «7 дней», «семь дней», «10 days».
+    static func daysPair(_ keys: [String], at index: Int) -> Bool {
+        guard index + 1 < keys.count, dayWords.contains(keys[index + 1]) else { return false }
+        let number = keys[index]
+        return numberWords.contains(number) || (1...2).contains(number.count) && number.allSatisfy(TypedScan.isDigit)
     }
 
     /// Emoji, punctuation, a greeting, thanks or one of the bot's own keyboard buttons: no place to
@@ -99,20 +174,48 @@ enum TypedQuery {
         "bye", "goodbye", "yes", "no", "yep", "nope",
     ]
 
-    static let tomorrowWords: Set<String> = ["завтра", "tomorrow", "tomorrow's"]
+    static let tomorrowWords: Set<String> = ["завтра", "завтрашний", "завтрашняя", "завтрашнюю", "завтрашнее", "tomorrow", "tomorrow's"]
     /// «график», «chart»: the chart rather than the card.
-    static let chartWords: Set<String> = ["график", "графика", "графиком", "графики", "диаграмма", "диаграмму", "chart", "charts", "graph"]
-    /// «на неделю», «for the week»: the week rather than now.
-    static let weekWords: Set<String> = ["неделя", "неделю", "неделе", "week", "weekly"]
+    static let chartWords: Set<String> = [
+        "график", "графика", "графиком", "графики", "графике", "диаграмма", "диаграмму", "диаграммой", "chart", "charts", "graph", "graphs",
+    ]
+    /// «на неделю», «for the week», «7-дневный»: the week rather than now.
+    static let weekWords: Set<String> = [
+        "неделя", "неделю", "неделе", "недели", "недельный", "недельная", "недельную", "7-дневный", "7-дневная", "7-дневную",
+        "семидневный", "семидневная", "семидневную", "послезавтра", "выходные", "выходных", "week", "weekly", "week's", "7-day",
+        "seven-day", "weekend",
+    ]
+    /// «по часам», «почасовой», «hourly», «вечером», «tonight»: the hours rather than now. «часов» and «час» are not
+    /// among them, being parts of names («Часов Яр»).
+    static let hourWords: Set<String> = [
+        "часам", "почасовой", "почасовая", "почасовую", "почасовое", "почасовые", "почасово", "почасовка", "почасовку", "ежечасный",
+        "ежечасно", "утром", "днем", "вечером", "ночью", "hourly", "hours", "hour", "hour-by-hour", "tonight", "morning", "afternoon",
+        "evening",
+    ]
+    /// «дней» of «на 7 дней», «days» of «7 days».
+    static let dayWords: Set<String> = ["дней", "дня", "days", "day"]
+    static let numberWords: Set<String> = ["семь", "пять", "десять", "seven", "five", "ten"]
+    /// «сейчас», «right now»: the card.
+    static let nowWords: Set<String> = [
+        "сейчас", "сегодня", "текущая", "текущую", "текущей", "now", "today", "today's", "current", "currently", "right",
+    ]
+    /// Words of any view's name, which stand before or after a place alike.
+    static let viewNames: Set<String> = tomorrowWords.union(chartWords).union(weekWords).union(hourWords).union(nowWords).union([
+        "по", "на", "by", "the", "next", "следующую", "следующие", "ближайшие", "ближайшую", "ближайшая", "вперед", "температура",
+        "температуры", "температуру", "temperature", "temperatures", "прогноз", "прогноза", "прогнозом", "forecast", "погода", "погоду",
+        "погоды", "weather",
+    ])
 
     /// Words that may stand before a place: «какая погода сейчас в …», «what's the weather like in …».
     static let leadingWords: Set<String> = ([
         "погода", "погоду", "погоды", "погодка", "погодку", "прогноз", "прогноза", "какая", "какой", "какую", "как", "там",
         "сейчас", "сегодня", "завтра", "будет", "в", "во", "на", "для", "по", "покажи", "покажите", "скажи", "скажите",
-        "подскажи", "подскажите", "пожалуйста", "плиз", "а", "ну", "мне", "город", "городе", "города", "г",
+        "подскажи", "подскажите", "пожалуйста", "плиз", "а", "ну", "мне", "город", "городе", "города", "г", "пришли", "пришлите",
+        "дай", "дайте", "хочу", "узнать", "знать", "нужен", "нужна", "нужно", "две", "и", "что", "насчет", "про",
         "weather", "forecast", "what's", "whats", "what", "is", "will", "be", "how's", "hows", "how", "like", "show", "tell",
-        "me", "please", "in", "at", "for", "today", "now", "tomorrow", "tomorrow's", "current",
-    ] as Set<String>).union(chartWords).union(weekWords)
+        "me", "please", "in", "at", "for", "today", "now", "tomorrow", "tomorrow's", "current", "send", "give", "get", "of", "and",
+        "about",
+    ] as Set<String>).union(viewNames.subtracting(["the"]))
 
     /// Words that begin a clause, which no place's name has in it: the name ends before them.
     static let clauseWords: Set<String> = [
@@ -123,8 +226,8 @@ enum TypedQuery {
     /// Words that may stand after a place: «Москва завтра», «London weather for tomorrow».
     static let trailingWords: Set<String> = ([
         "погода", "погоду", "погоды", "прогноз", "сейчас", "сегодня", "завтра", "на", "будет", "пожалуйста", "плиз",
-        "weather", "forecast", "today", "now", "tomorrow", "for", "please", "the", "this",
-    ] as Set<String>).union(chartWords).union(weekWords)
+        "weather", "forecast", "today", "now", "tomorrow", "for", "please", "the", "this", "in", "of",
+    ] as Set<String>).union(viewNames)
 
     /// A word as compared with the lists: lowercased, «ё» as «е», without punctuation at its ends.
     static func key(_ word: Substring) -> String {
@@ -142,18 +245,36 @@ enum TypedQuery {
     /// The city a short name or nickname stands for («Питер», «СПб», «Мск», «Екб», «Нью Йорк»),
     /// asked of the geocoder before the name as written, which may be a village of that name.
     static func nickname(_ name: String) -> String? {
-        let words = name.split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map { key($0) }
-        return nicknames[words.joined(separator: " ")]
+        nicknames[nicknameKey(name)]
+    }
+
+    /// The country of the one city a nickname means («Мск»: Moscow in Russia, never Moscow in
+    /// Idaho); nil for a name that is only another spelling («Нью Йорк», «Ростов»), whose
+    /// namesakes stay.
+    static func nicknameCountry(_ name: String) -> String? {
+        oneCity[nicknameKey(name)]
+    }
+
+    private static func nicknameKey(_ name: String) -> String {
+        name.split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map { key($0) }.joined(separator: " ")
     }
 
     static let nicknames: [String: String] = [
         "питер": "Санкт-Петербург", "спб": "Санкт-Петербург", "санкт петербург": "Санкт-Петербург", "петербург": "Санкт-Петербург",
         "мск": "Москва", "екб": "Екатеринбург", "ебург": "Екатеринбург", "екат": "Екатеринбург", "нск": "Новосибирск",
         "новосиб": "Новосибирск", "нн": "Нижний Новгород", "нижний": "Нижний Новгород", "ростов": "Ростов-на-Дону",
-        "ростов на дону": "Ростов-на-Дону", "краснодар": "Краснодар", "влад": "Владивосток", "чебы": "Чебоксары",
+        "ростов на дону": "Ростов-на-Дону", "краснодар": "Краснодар", "влад": "Владивосток", "владик": "Владивосток",
+        "чебы": "Чебоксары", "челяба": "Челябинск", "кениг": "Калининград",
         "нью йорк": "New York", "ньюйорк": "New York", "нью-йорк": "New York", "ny": "New York", "nyc": "New York",
         "new york city": "New York", "la": "Los Angeles", "лос анджелес": "Los Angeles", "sf": "San Francisco",
         "st petersburg": "Saint Petersburg", "spb": "Saint Petersburg", "msk": "Moscow",
+    ]
+
+    /// The nicknames that mean one city, with its country: no namesake elsewhere is offered.
+    static let oneCity: [String: String] = [
+        "питер": "RU", "спб": "RU", "мск": "RU", "екб": "RU", "ебург": "RU", "екат": "RU", "нск": "RU", "новосиб": "RU", "нн": "RU",
+        "влад": "RU", "владик": "RU", "чебы": "RU", "челяба": "RU", "кениг": "RU", "spb": "RU", "msk": "RU",
+        "ny": "US", "nyc": "US", "new york city": "US", "la": "US", "sf": "US",
     ]
 
     /// «Paris, France», «Moscow, Idaho», «Париж, Франция»: the name and what narrows it (a country

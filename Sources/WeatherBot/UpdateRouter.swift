@@ -28,7 +28,7 @@ public enum UpdateRouter {
                 language: Language(telegramCode: message.from?.languageCode),
                 intent: intent(of: message, botUsername: botUsername),
                 isGroup: message.chat.type != .private, senderID: message.from?.id, userMessageID: message.messageID,
-                bySelf: message.senderChat?.id == message.chat.id)
+                bySelf: message.senderChat?.id == message.chat.id, repliedPlace: repliedPlace(of: message, botUsername: botUsername))
         }
         if let edited = update.editedMessage {
             // A corrected typo is read again; a live location moving is not a new request.
@@ -37,7 +37,7 @@ public enum UpdateRouter {
                 updateID: update.updateID, chatID: edited.chat.id,
                 language: Language(telegramCode: edited.from?.languageCode), intent: intent,
                 isGroup: edited.chat.type != .private, senderID: edited.from?.id, userMessageID: edited.messageID, isEdit: true,
-                bySelf: edited.senderChat?.id == edited.chat.id)
+                bySelf: edited.senderChat?.id == edited.chat.id, repliedPlace: repliedPlace(of: edited, botUsername: botUsername))
         }
         return nil
     }
@@ -83,6 +83,33 @@ public enum UpdateRouter {
         if let link = TypedLinks.shortLink(in: text) { return .shortMapLink(link) }
         if TypedQuery.isChatter(text) { return .chatter }
         return .text(text)
+    }
+
+    /// The place of the weather message `message` replies to, as that message's buttons name it:
+    /// only a message this bot sent into this chat (Telegram's `reply_to_message` is always of the
+    /// same chat, and no one else can send as the bot), and the reference is resolved later in
+    /// this chat's own records, so another chat's places cannot be reached through it. Nil for a
+    /// reply to anything else.
+    static func repliedPlace(of message: Message, botUsername: String?) -> PlaceReference? {
+        guard let replied = message.replyToMessage, let author = replied.from, author.isBot else { return nil }
+        if let botUsername {
+            guard author.username?.lowercased() == botUsername.lowercased() else { return nil }
+        } else if message.chat.type != .private {
+            // Without this bot's name, another bot's message in a group cannot be told from its own.
+            return nil
+        }
+        var places: [PlaceReference] = []
+        for data in replied.callbackData {
+            switch CallbackAction(encoded: data) {
+            case .view(_, let place)?, .refresh(_, let place)?, .openView(_, let place)?, .open(let place)?, .chart(_, let place)?,
+                .chartView(_, let place)?, .addFavorite(_, let place, _)?, .makeCity(_, let place)?:
+                if !places.contains(place) { places.append(place) }
+            default:
+                continue
+            }
+        }
+        // A card's or a chart's buttons all name its place; a list of places (/fav, namesakes) names several, and is none.
+        return places.count == 1 ? places[0] : nil
     }
 
     /// Group text meant for the bot, its mention taken out: a reply to one of the bot's messages,

@@ -215,14 +215,33 @@ import WeatherBotSQLite
         }
         #expect(try chart(in: try await chat.send(.command(.chart(nil)))).request.view == .hours)
         #expect(try chart(in: try await chat.send(.command(.chart("неделя")))).request.view == .week)
-        // With a place's name, the place is looked up: its card carries the chart's button.
-        let named = try await chat.send(.command(.chart("Казань")))
-        #expect(named.replies.first?.text?.contains("<b>Казань</b>") == true, "\(named.replies)")
-        let inWords = try await chat.send(.text("график Казань"))
-        #expect(inWords.replies.first?.text?.contains("<b>Казань</b>") == true)
         // «погода на неделю» is the week of the chat's city, not a place called «неделю».
         let week = try #require(try await chat.send(.text("погода на неделю")).replies.first?.text)
         #expect(week.contains("на 7 дней"), "\(week)")
+    }
+
+    /// `/chart Tokyo` and «график Токио» are Tokyo's chart, not its card; the city stays as it was.
+    @Test(arguments: [(Intent.command(.chart("Казань")), ChartRequest.View.hours), (.text("график Казань"), .hours),
+                      (.text("Казань график на неделю"), .week), (.command(.chart("Казань на неделю")), .week), (.text("chart for Казань"), .hours)])
+    func aChartAskedForByNameIsThatPlacesChart(intent: Intent, view: ChartRequest.View) async throws {
+        let chat = try await withCity()
+        let step = try await chat.send(intent)
+        let sent = try chart(in: step)
+        #expect(sent.request.place.latitude == Place.kazan.latitude && sent.request.view == view, "\(intent): \(sent.request)")
+        #expect(!step.replies.contains { $0.text?.contains("Ощущается как") == true }, "no card: \(step.replies)")
+        #expect(step.chat.currentPlace?.name == "Saransk")
+    }
+
+    /// Namesakes are offered as for a card, and the one picked sends its chart.
+    @Test func aPickedNamesakeSendsItsChart() async throws {
+        let chat = try await withCity()
+        let list = try await chat.send(.command(.chart("Париж")))
+        #expect(list.replies.last?.text == "Нашлось несколько мест. Нажмите на любое — пришлю его график.", "\(list.replies)")
+        #expect((try? chart(in: list)) == nil)
+        let picked = try chart(in: try await chat.press("Техас", in: list))
+        #expect(picked.request.place.latitude == Place.parisUS.latitude && picked.request.view == .hours, "\(picked.request)")
+        let week = try chart(in: try await chat.press("Франция", in: try await chat.send(.text("график Париж на неделю"))))
+        #expect(week.request.place.latitude == Place.parisFR.latitude && week.request.view == .week, "\(week.request)")
     }
 
     @Test func aChartAskedForWithoutWeatherSaysWhy() async throws {

@@ -340,3 +340,188 @@ struct RefusedGeocoder: Geocoder {
         #expect(await card(.search("Казань, Вахитовский"))?.contains("Казань") == true)
     }
 }
+
+/// A view's name typed — the hours, tomorrow, the week, now, the chart — shows what its button
+/// shows, for the chat's city or a place named before or after it, in a private chat and in a
+/// group; a reply to a weather message means that message's place.
+@Suite struct TypedViewConversationTests {
+    static let london = Place(name: "London", localNames: ["ru": "Лондон"], region: "England", country: "GB", latitude: 51.51, longitude: -0.13)
+    static let idaho = Place(name: "Moscow", localNames: ["ru": "Москва"], region: "Idaho", country: "US", latitude: 46.73, longitude: -117.0)
+    static let bot = User(id: 999, isBot: true, firstName: "Weather", username: "weather_bot")
+
+    let geocoder = FakeGeocoder(byName: [
+        "Казань": [.kazan], "London": [london], "Москва": [.moscow, idaho], "Saransk": [.saransk], "Париж": [.parisFR, .parisUS],
+    ])
+
+    func conversation() -> Conversation {
+        Conversation(geocoder: geocoder, weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+    }
+
+    /// The chat's record as stored: Saransk its city.
+    static func chat(_ id: Int64) -> ChatRecord { ChatRecord(id: id, currentPlace: .saransk) }
+
+    /// A message typed in a private chat, or in a group addressed to the bot (by mention, or as a
+    /// reply to `replied`).
+    func typed(
+        _ text: String, group: Bool, replied: RepliedMessage? = nil, after chat: ChatRecord? = nil, bot: Conversation? = nil
+    ) async throws -> Conversation.Step {
+        let chatID: Int64 = group ? -100 : 77
+        let addressed = group && replied == nil ? "@weather_bot " + text : text
+        let message = Message(
+            messageID: 40, from: User(id: 7, firstName: "Anna", languageCode: "ru"), date: 1,
+            chat: TelegramBotAPI.Chat(id: chatID, type: group ? .supergroup : .private), text: addressed, replyToMessage: replied)
+        let incoming = try #require(UpdateRouter.route(Update(updateID: 1, message: message), botUsername: "weather_bot"))
+        return await (bot ?? conversation()).handle(.incoming(incoming), chat: chat ?? Self.chat(chatID))
+    }
+
+    /// The place a weather message's buttons name.
+    static func reference(of keyboard: InlineKeyboardMarkup) -> PlaceReference? {
+        for data in keyboard.inlineKeyboard.joined().compactMap(\.callbackData) {
+            if case .view(_, let place)? = CallbackAction(encoded: data) { return place }
+            if case .refresh(_, let place)? = CallbackAction(encoded: data) { return place }
+        }
+        return nil
+    }
+
+    /// Checks `step` shows `asked` of the place named `place` (in Russian), exactly as the button
+    /// for that view does.
+    func check(_ step: Conversation.Step, shows asked: TypedQuery.Asked, of place: String, _ text: String) async throws {
+        if case .chart(let view) = asked {
+            guard case .chart(let request, _, _)? = step.replies.last else {
+                Issue.record("«\(text)»: expected a chart, got \(step.replies)")
+                return
+            }
+            #expect(request.view == view && request.place.name(in: "ru") == place, "«\(text)»: \(request)")
+            return
+        }
+        guard case .send(let shown, .inline(let keyboard)?, _)? = step.replies.last, let reference = Self.reference(of: keyboard) else {
+            Issue.record("«\(text)»: expected a weather message, got \(step.replies)")
+            return
+        }
+        #expect(shown.contains("<b>\(place)</b>"), "«\(text)»: \(shown)")
+        let view = try #require(asked.weatherView)
+        let pressed = await conversation().handle(
+            .incoming(Incoming(updateID: 2, chatID: step.chat.id, language: .ru, intent: .button(.openView(view, reference)),
+                               callbackQueryID: "q", isGroup: step.chat.id < 0, senderID: 7)),
+            chat: step.chat)
+        #expect(pressed.replies.last?.text == shown, "«\(text)» is not what the button shows")
+    }
+
+    @Test(arguments: TypedViewNamesTests.phrasings, [false, true])
+    func aViewsNameTypedShowsWhatItsButtonShows(phrasing: (String, String?, TypedQuery.Asked), group: Bool) async throws {
+        let (text, place, asked) = phrasing
+        let step = try await typed(text, group: group)
+        #expect(!step.replies.contains { $0.text?.contains("Ничего не нашлось") == true }, "«\(text)»: \(step.replies)")
+        let shown = switch place {
+        case nil: "Саранск"
+        case "London"?: "Лондон"
+        default: "Казань"
+        }
+        try await check(step, shows: asked, of: shown, text)
+    }
+
+    /// «а завтра?» in reply to Kazan's card is Kazan's tomorrow, not the group's city's; so is
+    /// «по часам» in reply to its chart, and in a private chat.
+    @Test(arguments: [false, true])
+    func aReplyToACardMeansTheCardsPlace(group: Bool) async throws {
+        let bot = conversation()
+        let card = try await typed("Казань", group: group, bot: bot)
+        guard case .send(_, .inline(let keyboard)?, _)? = card.replies.last else {
+            Issue.record("expected Kazan's card, got \(card.replies)")
+            return
+        }
+        let replied = RepliedMessage(messageID: 50, from: Self.bot, callbackData: keyboard.inlineKeyboard.joined().compactMap(\.callbackData))
+        let tomorrow = try await typed("а завтра?", group: group, replied: replied, after: card.chat, bot: bot)
+        try await check(tomorrow, shows: .tomorrow, of: "Казань", "а завтра?")
+        let week = try await typed("на неделю", group: group, replied: replied, after: tomorrow.chat, bot: bot)
+        try await check(week, shows: .week, of: "Казань", "на неделю")
+        let chart = try await typed("график", group: group, replied: replied, after: week.chat, bot: bot)
+        try await check(chart, shows: .chart(.hours), of: "Казань", "график")
+        // A name typed in the reply is that place.
+        let named = try await typed("London tomorrow", group: group, replied: replied, after: chart.chat, bot: bot)
+        try await check(named, shows: .tomorrow, of: "Лондон", "London tomorrow")
+    }
+
+    /// Only the bot's own weather message in this chat names a place: another bot's buttons, a
+    /// place this chat does not have, or a list of several places leave the chat's city.
+    @Test func aReplyToAnythingElseMeansTheChatsCity() async throws {
+        let bot = conversation()
+        let card = try await typed("Казань", group: true, bot: bot)
+        guard case .send(_, .inline(let keyboard)?, _)? = card.replies.last else {
+            Issue.record("expected Kazan's card, got \(card.replies)")
+            return
+        }
+        let data = keyboard.inlineKeyboard.joined().compactMap(\.callbackData)
+        let other = User(id: 5, isBot: true, firstName: "Other", username: "other_bot")
+        let elsewhere = CallbackAction.view(.now, .recent(999)).encoded
+        let list = [CallbackAction.open(.recent(1)).encoded, CallbackAction.open(.recent(2)).encoded]
+        for replied in [RepliedMessage(messageID: 50, from: other, callbackData: data), RepliedMessage(messageID: 50, from: Self.bot, callbackData: [elsewhere]),
+                        RepliedMessage(messageID: 50, from: Self.bot, callbackData: list)] {
+            let step = try await typed("@weather_bot а завтра?", group: true, replied: replied, after: card.chat, bot: bot)
+            try await check(step, shows: .tomorrow, of: "Саранск", "\(replied.callbackData)")
+        }
+    }
+
+    /// The replied-to message's buttons come from Telegram's JSON, whatever other kinds of button
+    /// it has, and are kept when the update is stored.
+    @Test func theRepliedButtonsAreReadFromTelegramsJSON() throws {
+        let json = #"""
+        {"update_id": 3, "message": {"message_id": 41, "date": 1, "chat": {"id": -100, "type": "supergroup"}, "text": "а завтра?",
+         "from": {"id": 7, "is_bot": false, "first_name": "Anna"},
+         "reply_to_message": {"message_id": 50, "date": 1, "chat": {"id": -100, "type": "supergroup"}, "text": "📍 Казань",
+           "from": {"id": 999, "is_bot": true, "first_name": "Weather", "username": "weather_bot"},
+           "reply_markup": {"inline_keyboard": [[{"text": "Сейчас", "callback_data": "v:n:r1"}, {"text": "Share", "switch_inline_query_chosen_chat": {"query": "Казань"}}],
+                                                [{"text": "Site", "url": "https://example.com"}, {"text": "?", "callback_data": 5}]]}}}}
+        """#
+        let update = try TelegramJSON.decoder().decode(Update.self, from: Data(json.utf8))
+        #expect(update.message?.replyToMessage?.messageID == 50)
+        #expect(update.message?.replyToMessage?.callbackData == [])
+        let readable = json.replacingOccurrences(of: #", {"text": "?", "callback_data": 5}"#, with: "")
+        let read = try TelegramJSON.decoder().decode(Update.self, from: Data(readable.utf8))
+        #expect(read.message?.replyToMessage?.callbackData == ["v:n:r1"])
+        var writer = JSONWriter()
+        read.write(to: &writer)
+        let stored = try TelegramJSON.decoder().decode(Update.self, from: writer.data)
+        #expect(stored.message?.replyToMessage == read.message?.replyToMessage)
+    }
+
+    /// «Мск» is Moscow in Russia: asked about at once, never a list with Moscow, Idaho.
+    @Test(arguments: ["Мск", "мск", "погода в Мск"])
+    func aNicknameMeansItsOneCity(text: String) async throws {
+        let step = await conversation().handle(.incoming(Incoming(updateID: 1, chatID: 5, language: .ru, intent: .text(text))), chat: nil)
+        #expect(step.replies.last?.text?.contains("Это ваш город?") == true, "«\(text)»: \(step.replies)")
+        guard case .confirmingCity(let place, _) = step.chat.state else {
+            Issue.record("«\(text)»: \(step.chat.state)")
+            return
+        }
+        #expect(place.country == "RU")
+        let looked = try await typed(text, group: false)
+        #expect(looked.replies.last?.text?.hasPrefix("📍 <b>Москва</b>") == true, "«\(text)»: \(looked.replies)")
+        #expect(!(looked.replies.last?.text?.contains("Айдахо") ?? true))
+        // The name written out still has its namesakes.
+        let list = try await typed("Москва", group: false)
+        guard case .send(_, .inline(let keyboard)?, _)? = list.replies.last else {
+            Issue.record("expected the namesakes, got \(list.replies)")
+            return
+        }
+        #expect(keyboard.inlineKeyboard.joined().contains { $0.text.contains("Айдахо") }, "\(keyboard)")
+    }
+
+    /// A long sentence whose words are no place's name is answered with the hint: nothing of it is
+    /// sent to the geocoder nor quoted back.
+    @Test(arguments: [
+        "Подскажите пожалуйста какая погода там, где живёт моя бабушка и дедушка и ещё много родственников в городе, который я всё время забываю как называется",
+        "где живёт моя бабушка и дедушка и ещё много родственников в городе",
+    ])
+    func aSentenceWithoutANameGetsTheHintAndIsNotSent(text: String) async throws {
+        let before = geocoder.calls.withLock { $0 }
+        for group in [false, true] {
+            let step = try await typed(text, group: group)
+            let reply = try #require(step.replies.last?.text)
+            let hint = text.count > Conversation.longestName ? "Это слишком длинно для названия места" : "Не нашёл в сообщении названия места"
+            #expect(reply.hasPrefix(hint), "\(reply)")
+            #expect(!reply.contains("бабушка"))
+        }
+        #expect(geocoder.calls.withLock { $0 } == before)
+    }
+}

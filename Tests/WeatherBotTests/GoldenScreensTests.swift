@@ -53,15 +53,21 @@ import WeatherBotStore
         }
 
         /// A message as the user types it, through the router.
-        func type(_ text: String, group: Bool = false, replyingToBot: Bool = false) async throws {
+        /// `replyingTo`: as a reply to the newest message with a button whose label contains it.
+        func type(_ text: String, group: Bool = false, replyingToBot: Bool = false, replyingTo label: String? = nil) async throws {
             let bot = User(id: 999, isBot: true, firstName: "Weather", username: "weather_bot")
+            var replied = replyingToBot ? RepliedMessage(messageID: 1, from: bot) : nil
+            if let label {
+                let (messageID, keyboard) = try #require(
+                    buttons.last { $0.keyboard.inlineKeyboard.joined().contains { $0.text.contains(label) } }, "no button «\(label)»")
+                replied = RepliedMessage(messageID: messageID, from: bot, callbackData: keyboard.inlineKeyboard.joined().compactMap(\.callbackData))
+            }
             let message = Message(
                 messageID: nextMessageID, from: User(id: 7, firstName: "Anna", languageCode: language.rawValue), date: 1,
-                chat: Chat(id: chatID, type: group ? .supergroup : .private), text: text,
-                replyToMessage: replyingToBot ? RepliedMessage(messageID: 1, from: bot) : nil)
+                chat: Chat(id: chatID, type: group ? .supergroup : .private), text: text, replyToMessage: replied)
             nextMessageID += 1
             let incoming = try #require(UpdateRouter.route(Update(updateID: update + 1, message: message), botUsername: "weather_bot"))
-            lines.append("> \(text)")
+            lines.append("> \(text)" + (label == nil ? "" : replied.map { " (a reply to #\($0.messageID))" } ?? ""))
             try await handle(incoming)
         }
 
@@ -427,7 +433,33 @@ import WeatherBotStore
             place: .kazan, forecast: sunny, day: DailySchedule.day(of: sunny.daily[0].time, in: sunny.timeZone.timeZone),
             texts: .for(language), air: airHours))
 
-        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines + smoky.lines).joined(separator: "\n") + "\n"
+        // A view's name typed, a chart by name, a nickname, a sentence, a reply to a card.
+        let typed = try Walk(
+            language: language, chatID: 81,
+            geocoder: FakeGeocoder(byName: [
+                "Саранск": [.saransk], "Saransk": [.saransk], "Париж": [.parisFR, .parisUS], "Paris": [.parisFR, .parisUS],
+                "Казань": [.kazan], "Kazan": [.kazan], "Москва": [.moscow, TypedViewConversationTests.idaho], "Moscow": [.moscow, TypedViewConversationTests.idaho],
+            ]))
+        typed.section("a view typed by its name")
+        try await typed.type(ru ? "Саранск" : "Saransk")
+        try await typed.press(ru ? "Да" : "Yes")
+        try await typed.type(ru ? "по часам" : "hourly")
+        try await typed.type(ru ? "погода в Казани на 7 дней" : "Kazan weather for the week")
+        try await typed.type(ru ? "а завтра?" : "and tomorrow?", replyingTo: ru ? "На 7 дней" : "7 days")
+        try await typed.type(ru ? "график Париж" : "chart Paris")
+        try await typed.press(ru ? "Франция" : "France")
+        try await typed.type(ru ? "Мск" : "msk")
+        try await typed.type(ru ? "погода там, где живёт моя бабушка и дедушка и ещё много родственников" : "the weather where my grandmother and all the family live")
+        let typedGroup = try Walk(language: language, chatID: -101, membership: GoldenMembership(administrators: [7]))
+        typedGroup.section("a reply to a card in a group")
+        try await typedGroup.type(ru ? "/city@weather_bot Саранск" : "/city@weather_bot Saransk", group: true)
+        try await typedGroup.press(ru ? "Да" : "Yes", group: true)
+        try await typedGroup.type(ru ? "/weather@weather_bot Казань" : "/weather@weather_bot Kazan", group: true)
+        try await typedGroup.type(ru ? "а завтра?" : "and tomorrow?", group: true, replyingTo: ru ? "По часам" : "Hourly")
+        try await typedGroup.type(ru ? "@weather_bot по часам" : "@weather_bot hourly", group: true)
+
+        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines + smoky.lines + typed.lines + typedGroup.lines)
+            .joined(separator: "\n") + "\n"
     }
 
     @Test(arguments: Language.allCases)

@@ -289,3 +289,86 @@ import WeatherBotStore
         }
     }
 }
+
+/// The names people give the views the buttons show: now, the hours, tomorrow, the week, the
+/// chart; in both languages, alone or with a place before or after.
+@Suite struct TypedViewNamesTests {
+    /// A phrasing, the place left of it (nil: none, the chat's own), and the view it asks for.
+    static let phrasings: [(String, String?, TypedQuery.Asked)] = [
+        // The hours.
+        ("по часам", nil, .hours), ("По часам", nil, .hours), ("погода по часам", nil, .hours), ("почасовой прогноз", nil, .hours),
+        ("прогноз по часам", nil, .hours), ("почасовая погода", nil, .hours), ("Казань по часам", "Казань", .hours),
+        ("по часам Казань", "Казань", .hours), ("погода в Казани по часам", "Казани", .hours), ("почасовой прогноз в Казани", "Казани", .hours),
+        ("hourly", nil, .hours), ("Hourly", nil, .hours), ("hourly forecast", nil, .hours), ("weather by the hour", nil, .hours),
+        ("hour by hour", nil, .hours), ("London hourly", "London", .hours), ("hourly weather in London", "London", .hours),
+        ("hourly forecast for London", "London", .hours), ("London weather by the hour", "London", .hours),
+        ("погода вечером", nil, .hours), ("Казань вечером", "Казань", .hours), ("tonight in London", "London", .hours),
+        ("завтра утром", nil, .tomorrow), ("Казань на выходные", "Казань", .week), ("London this weekend", "London", .week),
+        // Tomorrow.
+        ("завтра", nil, .tomorrow), ("погода на завтра", nil, .tomorrow), ("а завтра?", nil, .tomorrow), ("а что завтра?", nil, .tomorrow),
+        ("and tomorrow?", nil, .tomorrow), ("what about tomorrow in London", "London", .tomorrow), ("завтра по часам", nil, .tomorrow),
+        ("Казань завтра", "Казань", .tomorrow), ("завтра в Казани", "Казани", .tomorrow), ("завтрашняя погода в Казани", "Казани", .tomorrow),
+        ("tomorrow", nil, .tomorrow), ("weather tomorrow", nil, .tomorrow), ("London tomorrow", "London", .tomorrow),
+        ("tomorrow in London", "London", .tomorrow), ("tomorrow's weather in London", "London", .tomorrow),
+        // The week.
+        ("на неделю", nil, .week), ("На 7 дней", nil, .week), ("погода на неделю", nil, .week), ("прогноз на 7 дней", nil, .week),
+        ("на семь дней", nil, .week), ("Казань на неделю", "Казань", .week), ("на неделю Казань", "Казань", .week),
+        ("погода на 7 дней в Казани", "Казани", .week), ("недельный прогноз Казань", "Казань", .week),
+        ("weather for the week", nil, .week), ("7 days", nil, .week), ("weekly forecast", nil, .week), ("London weekly forecast", "London", .week),
+        ("7-day forecast London", "London", .week), ("weather in London for the next 7 days", "London", .week),
+        ("weather for the week in London", "London", .week),
+        // Now.
+        ("сейчас", nil, .now), ("Сейчас", nil, .now), ("погода сейчас", nil, .now), ("Казань сейчас", "Казань", .now),
+        ("какая погода сейчас в Казани", "Казани", .now), ("now", nil, .now), ("weather now", nil, .now), ("London now", "London", .now),
+        ("current weather in London", "London", .now), ("London right now", "London", .now), ("температура в Казани", "Казани", .now),
+        // The chart.
+        ("график", nil, .chart(.hours)), ("📈 График", nil, .chart(.hours)), ("график на неделю", nil, .chart(.week)),
+        ("график Казань", "Казань", .chart(.hours)), ("Казань график", "Казань", .chart(.hours)),
+        ("график погоды в Казани на неделю", "Казани", .chart(.week)), ("chart", nil, .chart(.hours)), ("📈 Chart", nil, .chart(.hours)),
+        ("chart for the week", nil, .chart(.week)), ("chart London", "London", .chart(.hours)), ("London chart", "London", .chart(.hours)),
+        ("weekly chart for London", "London", .chart(.week)), ("graph of the weather in London", "London", .chart(.hours)),
+    ]
+
+    @Test(arguments: phrasings)
+    func aViewsNameIsAViewNotAPlace(text: String, place: String?, asked: TypedQuery.Asked) {
+        #expect(TypedQuery.read(text)?.query == place, "«\(text)»")
+        #expect(TypedQuery.asked(text) == asked, "«\(text)»")
+    }
+
+    /// Inline mode reads a view's name as the chat does: «Казань по часам» sends the hours.
+    @Test func inlineModeReadsTheViewsNamesToo() {
+        #expect(Conversation.askedView("Казань по часам") == .hourly(page: 0))
+        #expect(Conversation.askedView("hourly London") == .hourly(page: 0))
+        #expect(Conversation.askedView("Казань завтра") == .hourly(page: 1))
+        #expect(Conversation.askedView("London 7 days") == .daily)
+        #expect(Conversation.askedView("график Казань на неделю") == .daily)
+        #expect(Conversation.askedView("Казань") == .now)
+    }
+
+    /// Names with a view's word in them, and a number beside a name, stay names.
+    @Test(arguments: [("Часов Яр", "Часов Яр"), ("Москва 2", "Москва 2"), ("погода в Нью-Йорке", "Нью-Йорке")])
+    func namesKeepTheirWords(text: String, place: String) {
+        #expect(TypedQuery.read(text)?.query == place, "«\(text)»")
+        #expect(TypedQuery.asked(text) == .now, "«\(text)»")
+    }
+
+    /// A sentence whose words left over are no place's name is none: nothing of it is searched.
+    @Test(arguments: [
+        "Подскажите пожалуйста какая погода там, где живёт моя бабушка и дедушка и ещё много родственников в городе, который я не помню",
+        "где живёт моя бабушка и дедушка и ещё много родственников в городе",
+        "погода там где бабушка", "what's the weather where my grandmother and grandfather and all the family live",
+    ])
+    func aSentenceWithoutANameIsNotRead(text: String) {
+        #expect(TypedQuery.parse(text) == .sentence, "«\(text)»")
+        #expect(TypedQuery.read(text) == nil)
+    }
+
+    /// «Мск» is Moscow in Russia, «NYC» New York in the United States; «Нью Йорк» is a spelling, not one city.
+    @Test func aNicknameMeansOneCity() {
+        #expect(TypedQuery.nickname("Мск") == "Москва" && TypedQuery.nicknameCountry("Мск") == "RU")
+        #expect(TypedQuery.nickname("NYC") == "New York" && TypedQuery.nicknameCountry("nyc") == "US")
+        #expect(TypedQuery.nicknameCountry("Питер") == "RU" && TypedQuery.nicknameCountry("екб") == "RU")
+        #expect(TypedQuery.nickname("Нью Йорк") == "New York" && TypedQuery.nicknameCountry("Нью Йорк") == nil)
+        #expect(TypedQuery.nicknameCountry("Москва") == nil)
+    }
+}
