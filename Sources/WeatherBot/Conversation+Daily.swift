@@ -47,7 +47,8 @@ extension Conversation {
                 return context.say(same.withChart ? context.texts.dailyDuplicateWithChart(time) : context.texts.dailyDuplicate)
             }
             context.changes.append(.setChart(subscriptionID: id, withChart))
-            let name = "<b>\(Views.name(of: same.place, context.language))</b>"
+            let named = await dailyName(of: same.place, &context)
+            let name = "<b>\(named)</b>"
             return context.say(context.texts.dailyChartChanged(name, context.texts.time(hour: hour, minute: minute), withChart: withChart))
         }
         guard existing.count < maximumSubscriptions else { return context.say(context.texts.dailyLimit(maximumSubscriptions)) }
@@ -74,8 +75,9 @@ extension Conversation {
             limit: maximumSubscriptions))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        let name = await dailyName(of: place, &context)
         var said = context.texts.subscribed(
-            "<b>\(Views.name(of: place, context.language))</b>", context.texts.time(hour: hour, minute: minute),
+            "<b>\(name)</b>", context.texts.time(hour: hour, minute: minute),
             context.texts.time(clock.date, in: timeZone), calendar.isDate(next.date, inSameDayAs: clock.date))
         if withChart { said += "\n" + context.texts.dailyWithChart }
         context.say(said)
@@ -118,16 +120,19 @@ extension Conversation {
             if case .unsubscribe(let id) = change { return list.filter { $0.id != id } }
             return list
         }.sorted { ($0.hour, $0.minute, $0.id ?? 0) < ($1.hour, $1.minute, $1.id ?? 0) }
+        let places = await namedPlaces(subscriptions: subscriptions, &context)
+        let names = subscriptions.map { Views.distinctName(of: $0.place, among: places, context.texts) }
         var lines = [context.texts.dailyListTitle, ""]
         lines += subscriptions.isEmpty
             ? [context.texts.noDaily]
-            : subscriptions.map {
-                "⏰ \(context.texts.time(hour: $0.hour, minute: $0.minute)) — <b>\(Views.name(of: $0.place, context.language))</b>" + ($0.withChart ? " · \(context.texts.withChartMark)" : "")
+            : zip(subscriptions, names).map { subscription, name in
+                "⏰ \(context.texts.time(hour: subscription.hour, minute: subscription.minute)) — <b>\(HTML.escape(name))</b>"
+                    + (subscription.withChart ? " · \(context.texts.withChartMark)" : "")
             }
         lines += ["", context.texts.dailyUsage]
-        let keyboard = InlineKeyboardMarkup(inlineKeyboard: subscriptions.compactMap { subscription in
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: zip(subscriptions, names).compactMap { subscription, name in
             subscription.id.map { id in
-                let label = "\(context.texts.cancelButton) \(context.texts.time(hour: subscription.hour, minute: subscription.minute)) \(HTML.truncate(subscription.place.name(in: context.language.rawValue), maximumCharacters: 30))"
+                let label = "\(context.texts.cancelButton) \(context.texts.time(hour: subscription.hour, minute: subscription.minute)) \(HTML.truncate(name, maximumCharacters: 30))"
                 return [InlineKeyboardButton(text: label, callbackData: CallbackAction.cancelDaily(id: id, by: owner ?? context.owner).encoded)]
             }
         })
@@ -148,6 +153,22 @@ extension Conversation {
         context.changes.append(.unsubscribe(id: id))
         context.answer(queryID, context.texts.dailyCancelledOne)
         await showSubscriptions(editing: messageID, owner: owner, &context)
+    }
+
+    /// The places a chat's daily forecast is told apart from: its city, its favorites and the
+    /// places of its daily forecasts, as /fav and /del tell them apart.
+    /// - Parameter subscriptions: the chat's daily forecasts as this step leaves them; by default as stored.
+    func namedPlaces(subscriptions: [Subscription]? = nil, _ context: inout Context) async -> [Place] {
+        let favorites = (try? await allFavorites(&context)) ?? []
+        var subscriptions = subscriptions ?? []
+        if subscriptions.isEmpty { subscriptions = (try? await store.subscriptions(chatID: context.chat.id)) ?? [] }
+        return [context.chat.currentPlace].compactMap { $0 } + favorites.map(\.place) + subscriptions.map(\.place)
+    }
+
+    /// A daily forecast's place as /fav and /del name it: «Москва, Россия» beside another Moscow
+    /// among the chat's places, «Москва» alone; escaped.
+    func dailyName(of place: Place, _ context: inout Context) async -> String {
+        HTML.escape(Views.distinctName(of: place, among: await namedPlaces(&context), context.texts))
     }
 
     /// The arguments with the chart's words taken out, and what they asked: with the chart

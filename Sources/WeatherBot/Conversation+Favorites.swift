@@ -79,10 +79,10 @@ extension Conversation {
         if mode == .list {
             if !rows.isEmpty || current != nil { await activity.typing(in: context.chat.id) }
             let places = [current?.place].compactMap { $0 } + rows.map(\.place)
-            let weathers = await currentWeather(of: places, language: context.language, for: context.calls)
-            if current != nil { current?.weather = weathers[0] }
+            let weathers = await weatherReports(of: places, language: context.language, for: context.calls)
+            if current != nil { current?.report = weathers[0] }
             let offset = current == nil ? 0 : 1
-            for index in rows.indices { rows[index].weather = weathers[index + offset] }
+            for index in rows.indices { rows[index].report = weathers[index + offset] }
         }
         let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts, owner: owner ?? context.owner)
         if let messageID {
@@ -92,21 +92,21 @@ extension Conversation {
         }
     }
 
-    /// The weather now at each place, in order, fetched concurrently; nil where it failed.
+    /// The weather at each place, in order, fetched concurrently; nil where it failed.
     /// Counted in the chat's share of the day's OpenWeather calls, as a batch: not in its share
     /// of the minute, which a list of twenty on a cold cache would spend at once.
-    private func currentWeather(of places: [Place], language: Language, for chat: CallContext) async -> [CurrentWeather?] {
+    private func weatherReports(of places: [Place], language: Language, for chat: CallContext) async -> [WeatherReport?] {
         var list = chat
         list.batch = true
         // A row without its weather tells no refusal.
         list.refusalsShown = false
-        return await withTaskGroup(of: (Int, CurrentWeather?).self) { [list] group in
+        return await withTaskGroup(of: (Int, WeatherReport?).self) { [list] group in
             for (index, place) in places.enumerated() {
                 group.addTask {
-                    (index, try? await weather.weather(at: place, language: language, refresh: false, for: list).forecast.current)
+                    (index, try? await weather.weather(at: place, language: language, refresh: false, for: list))
                 }
             }
-            var results = [CurrentWeather?](repeating: nil, count: places.count)
+            var results = [WeatherReport?](repeating: nil, count: places.count)
             for await (index, result) in group { results[index] = result }
             return results
         }

@@ -66,13 +66,18 @@ extension Conversation {
         }
     }
 
+    /// The example's pressure in hectopascals: the standard atmosphere, a round figure in each unit.
+    static let examplePressure = 1013.25
+
     /// The settings as they stand, an example in them, and a row of choices for each.
     func settingsMessage(_ texts: Texts, epoch: Int) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let settings = texts.settings
         let languageName = settings.language.map { texts.languageNames[$0] ?? $0.rawValue } ?? texts.settingsAsInTelegram
+        // One weather in every unit: the standard atmosphere, 1013.25 hPa, is 760 mm Hg and
+        // 29.92 inHg; 2.54 mm of rain is 0.10 in.
         let example = [
-            texts.temperature(5), "\(texts.speed(4)) \(texts.speedUnit)", "\(texts.pressure(1013)) \(texts.pressureUnit)",
-            texts.time(hour: 14, minute: 5),
+            texts.temperature(5), "\(texts.speed(4)) \(texts.speedUnit)", "\(texts.pressure(Self.examplePressure)) \(texts.pressureUnit)",
+            "☔ \(texts.precipitation(2.54)) \(texts.precipitationUnit)", texts.time(hour: 14, minute: 5),
         ]
         let lines = [
             texts.settingsTitle, "",

@@ -156,7 +156,7 @@ public struct DailyDecision: Sendable {
                     place: subscription.place, forecast: report.forecast, day: day, texts: words,
                     lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday, air: air)
             texts[key] = text
-            let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words)
+            let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words, forecast: report.forecast)
             var replies = [Reply.send(text: text, markup: .inline(keyboard))]
             // The chart is drawn from the weather when it is sent: only with fresh weather.
             if subscription.withChart && !report.isStale {

@@ -7,12 +7,13 @@ public import WeatherBotStore
 /// and night; conditions; precipitation; wind; a one-line summary; «По часам» and «На 7 дней».
 public enum DailyForecastView {
     /// The buttons, which open the subscription's place: the only part that differs between
-    /// subscribers of the same place, day and language.
-    public static func keyboard(subscriptionID: Int64, texts: Texts) -> InlineKeyboardMarkup {
+    /// subscribers of the same place, day and language. «На 7 дней» says the days `forecast` has.
+    public static func keyboard(subscriptionID: Int64, texts: Texts, forecast: Forecast? = nil) -> InlineKeyboardMarkup {
         let reference = PlaceReference.subscription(subscriptionID)
+        let days = forecast.map(WeatherViews.days(in:)) ?? 7
         return InlineKeyboardMarkup(inlineKeyboard: [[
             InlineKeyboardButton(text: texts.hourlyButton, callbackData: CallbackAction.openView(.hourly(page: 0), reference).encoded),
-            InlineKeyboardButton(text: texts.dailyButton, callbackData: CallbackAction.openView(.daily, reference).encoded),
+            InlineKeyboardButton(text: texts.daysButton(days), callbackData: CallbackAction.openView(.daily, reference).encoded),
         ]])
     }
 
@@ -47,7 +48,7 @@ public enum DailyForecastView {
             "",
         ]
         if let today {
-            let chance = Int((today.precipitationChance * 100).rounded())
+            let chance = WeatherViews.percent(today.precipitationChance)
             lines += [
                 "🌅 \(texts.morning): \(texts.temperature(today.morningTemperature)) · ☀️ \(texts.afternoon): \(texts.temperature(today.dayTemperature))",
                 "🌆 \(texts.evening): \(texts.temperature(today.eveningTemperature)) · 🌙 \(texts.night): \(texts.temperature(today.nightTemperature))",
@@ -57,8 +58,9 @@ public enum DailyForecastView {
                 "\(WeatherViews.emoji(forIcon: today.condition.icon, clouds: today.clouds)) \(WeatherViews.skyDescription(ConditionWords.text(today.condition, texts.language), clouds: today.clouds, texts))",
             ]
             // A dry day is said once, by the summary, not also as «0,0 мм, вероятность 0%».
-            if today.precipitation >= 0.05 || chance > 0 {
-                lines.append("☔ " + texts.precipitationChance(WeatherViews.decimal(today.precipitation, texts), chance))
+            if texts.showsPrecipitation(today.precipitation) || chance > 0 {
+                let amount = "\(texts.precipitation(today.precipitation)) \(texts.precipitationUnit)"
+                lines.append("☔ " + texts.precipitationChance(amount, chance))
             }
             lines.append("💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))")
             if let uv = WeatherViews.uv(today.uvIndex, texts, texts.uvDayMaximum) { lines.append(uv) }
@@ -93,12 +95,16 @@ public enum DailyForecastView {
         return "😷 " + texts.airWarnings[worst - 4]
     }
 
-    /// One line a person would say about the day.
+    /// One line a person would say about the day: an umbrella (or warm clothes for snow) only
+    /// when the chance reaches ``WeatherViews/likelyPrecipitation``, as the card and the hours
+    /// call it likely; some precipitation below it is possible; none, dry.
     static func summary(_ day: DailyForecast, _ texts: Texts) -> String {
         let range = texts.rangeSummary(texts.temperature(day.minimumTemperature), texts.temperature(day.maximumTemperature))
         let advice: String
-        if day.precipitationChance >= 0.5 || day.precipitation >= 1 {
+        if WeatherViews.isLikely(day.precipitationChance) {
             advice = day.condition.icon.hasPrefix("13") ? texts.snowSummary : texts.umbrellaSummary
+        } else if WeatherViews.percent(day.precipitationChance) > 0 || texts.showsPrecipitation(day.precipitation) {
+            advice = texts.possibleSummary
         } else {
             advice = texts.drySummary
         }

@@ -5,12 +5,13 @@ import WeatherBotStore
 
 /// The favorites message (/fav) in its three modes: the list, delete buttons, up and down buttons.
 enum FavoritesViews {
-    /// One row of the list: a place with its weather now, or nil when that could not be had.
+    /// One row of the list: a place with its weather, or nil when that could not be had.
     struct Row: Sendable {
         var place: Place
         var reference: PlaceReference
         var number: Int?
-        var weather: CurrentWeather?
+        /// The place's weather; the row shows its now, and its age when it is not fresh.
+        var report: WeatherReport?
     }
 
     /// - Parameter owner: in a group, the member the delete buttons belong to.
@@ -63,19 +64,22 @@ enum FavoritesViews {
         return WeatherViews.Rendered(text: HTML.fitting(lines.joined(separator: "\n")), keyboard: InlineKeyboardMarkup(inlineKeyboard: keyboard))
     }
 
-    /// «📍 Саранск — -3°C, без осадков» or «2. Париж, Франция 🇫🇷 — +8°C, 🌧 0,4 мм».
+    /// «📍 Саранск — -3°C, без осадков» or «2. Париж, Франция 🇫🇷 — +8°C, 🌧 0,4 мм»; weather
+    /// that is not fresh ends with the views' mark: «… · ⏱ данные на 16:28».
     static func line(_ row: Row, _ texts: Texts) -> String {
         let prefix = row.number.map { "\($0)." } ?? "📍"
         let name = "<b>\(Views.name(of: row.place, texts.language))</b>\(Views.details(of: row.place, texts.language))"
-        guard let weather = row.weather else { return "\(prefix) \(name) — \(texts.unavailable)" }
-        return "\(prefix) \(name) — \(WeatherViews.emoji(forIcon: weather.condition.icon, clouds: weather.clouds)) \(texts.temperature(weather.temperature)), \(precipitation(weather, texts))"
+        guard let report = row.report else { return "\(prefix) \(name) — \(texts.unavailable)" }
+        let weather = report.forecast.current
+        let line = "\(prefix) \(name) — \(WeatherViews.emoji(forIcon: weather.condition.icon, clouds: weather.clouds)) \(texts.temperature(weather.temperature)), \(precipitation(weather, texts))"
+        return WeatherViews.staleMark(report, texts).map { "\(line) · \($0)" } ?? line
     }
 
     static func precipitation(_ weather: CurrentWeather, _ texts: Texts) -> String {
         let rain = weather.rain ?? 0
         let snow = weather.snow ?? 0
         guard rain + snow > 0 else { return texts.noPrecipitation }
-        return "\(snow > rain ? "🌨" : "🌧") \(WeatherViews.decimal(rain + snow, texts)) \(texts.perHour)"
+        return "\(snow > rain ? "🌨" : "🌧") \(texts.precipitation(rain + snow)) \(texts.precipitationRateUnit)"
     }
 
     /// «1. Париж», or «1. Париж, Франция» beside another Paris.

@@ -68,6 +68,30 @@ extension Texts {
     /// «мм рт. ст.», «hPa», «inHg».
     var pressureUnit: String { pressureUnits[settings.pressure(in: language)] ?? "" }
 
+    // MARK: Precipitation
+
+    /// Precipitation in inches for a chat that reads degrees Fahrenheit, as forecasts in the
+    /// United States give it (and a chart in °F draws it); in millimetres otherwise.
+    public var precipitationInInches: Bool { settings.temperature == .fahrenheit }
+
+    /// An amount of precipitation in the chat's unit, without it: «1,3» mm (tenths), «0.05» in
+    /// (hundredths, as an inch is some 25 mm), with the language's decimal mark.
+    func precipitation(_ millimetres: Double) -> String {
+        let text = precipitationInInches ? String(format: "%.2f", millimetres / 25.4) : String(format: "%.1f", millimetres)
+        return text.replacingOccurrences(of: ".", with: decimalMark)
+    }
+
+    /// «мм» or «in».
+    var precipitationUnit: String { precipitationInInches ? inches : millimetres }
+
+    /// «мм/ч» or «in/h».
+    var precipitationRateUnit: String { precipitationInInches ? inchesPerHour : perHour }
+
+    /// Whether an amount rounds to something the chat's unit shows: 0,05 mm and up, or 0.005 in.
+    func showsPrecipitation(_ millimetres: Double) -> Bool {
+        precipitationInInches ? millimetres / 25.4 >= 0.005 : millimetres >= 0.05
+    }
+
     // MARK: Clock
 
     /// «14:05», or «2:05 PM» on the 12-hour clock.
@@ -75,6 +99,13 @@ extension Texts {
         guard settings.clock == .twelveHour else { return String(format: "%02d:%02d", hour, minute) }
         let twelve = hour % 12 == 0 ? 12 : hour % 12
         return String(format: "%d:%02d %@", twelve, minute, hour < 12 ? "AM" : "PM")
+    }
+
+    /// An hour alone, as the chart's axis marks it: «15», or «3 PM» on the 12-hour clock, the
+    /// same «AM» and «PM» as ``time(hour:minute:)``.
+    public func hour(_ hour: Int) -> String {
+        guard settings.clock == .twelveHour else { return String(format: "%02d", hour) }
+        return "\(hour % 12 == 0 ? 12 : hour % 12) \(hour < 12 ? "AM" : "PM")"
     }
 
     /// The time of `date` in `zone`, as ``time(hour:minute:)``.

@@ -92,9 +92,13 @@ public struct Texts: Sendable {
     /// Each unit's name in this language, as numbers are followed by it.
     let pressureUnits: [ChatSettings.Pressure: String]
     let speedUnits: [ChatSettings.WindSpeed: String]
+    /// Precipitation's units: millimetres, or inches for a chat in degrees Fahrenheit
+    /// (``Texts/precipitationUnit``); an amount, and an amount per hour.
     let millimetres: String
     let precipitationNow: String
     let perHour: String
+    let inches: String
+    let inchesPerHour: String
     let sunrise: String
     let sunset: String
     let dataAsOf: @Sendable (_ time: String) -> String
@@ -110,7 +114,11 @@ public struct Texts: Sendable {
     let everyThreeHours: String
     let cloudsShort: String
     /// What the hour lines' bare numbers are, in the chat's units.
-    let hourlyLegend: @Sendable (_ speedUnit: String, _ pressureUnit: String) -> String
+    /// `likely`: the chance from which precipitation is likely (``WeatherViews/likelyPrecipitation``),
+    /// which the hour lines show in bold.
+    let hourlyLegend: @Sendable (_ speedUnit: String, _ pressureUnit: String, _ likely: Int) -> String
+    /// The card's line when precipitation becomes likely within the coming hours: from when, and its chance.
+    let precipitationLikely: @Sendable (_ time: String, _ chance: Int) -> String
     let noHours: String
     /// «на 7 дней», or as many days as the forecast has.
     let dailyTitle: @Sendable (_ days: Int) -> String
@@ -130,7 +138,8 @@ public struct Texts: Sendable {
     let windPoints: [String]
     let nowButton: String
     let hourlyButton: String
-    let dailyButton: String
+    /// «На 7 дней», or as many days as the forecast has.
+    let daysButton: @Sendable (_ days: Int) -> String
     let refreshButton: String
     let chartButton: String
     let chartHoursButton: String
@@ -195,6 +204,7 @@ public struct Texts: Sendable {
     let alreadyFirst: String
     let alreadyLast: String
     let favoritesEmpty: String
+    /// The numbers a list has, 1 to `count`; said naturally when there is one.
     let numberInRange: @Sendable (_ count: Int, _ usage: String) -> String
     let moveUsage: @Sendable (_ example: String) -> String
 
@@ -231,9 +241,13 @@ public struct Texts: Sendable {
     let afternoon: String
     let evening: String
     let night: String
+    /// `amount` with its unit: «1,3 мм».
     let precipitationChance: @Sendable (_ amount: String, _ chance: Int) -> String
+    /// Said when the day's chance reaches ``WeatherViews/likelyPrecipitation``; snow, when it will be snow.
     let umbrellaSummary: String
     let snowSummary: String
+    /// Said when some precipitation is forecast, but below the likely chance.
+    let possibleSummary: String
     let drySummary: String
     let rangeSummary: @Sendable (_ low: String, _ high: String) -> String
     let noDayForecast: String
@@ -410,6 +424,9 @@ extension Texts {
         count == 0 ? favoritesEmpty : numberInRange(count, usage)
     }
 
+    /// «На 7 дней»: the button of the seven days' view, where the days are not known.
+    var dailyButton: String { daysButton(7) }
+
     func dailyChartChanged(_ place: String, _ time: String, withChart: Bool) -> String {
         withChart ? dailyChartAdded(place, time) : dailyChartRemoved(place, time)
     }
@@ -422,8 +439,12 @@ extension Texts {
         minutes < 1 ? fetchedUnderAMinuteAgo : fetchedMinutesAgo(minutes)
     }
 
-    /// The short unit of precipitation amounts, for the chart.
-    public var chartMillimetres: String { millimetres }
+    /// The short unit of precipitation amounts, for the chart: millimetres, or inches (``precipitationInInches``).
+    public var chartMillimetres: String { precipitationUnit }
+    /// How many millimetres make one unit of ``chartMillimetres``.
+    public var chartMillimetresPerUnit: Double { precipitationInInches ? 25.4 : 1 }
+    /// Each hour of the day as the chart's axis names it, midnight first: ``hour(_:)``.
+    public var chartHours: [String] { (0..<24).map(hour) }
     /// Short weekday names from Sunday, for the chart's day labels.
     public var chartWeekdays: [String] { weekdays }
     /// The mark before a number's tenths in this language, for the chart's numbers.

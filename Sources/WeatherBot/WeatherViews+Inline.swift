@@ -12,7 +12,7 @@ extension WeatherViews {
         func data(_ target: WeatherView, refresh: Bool) -> String {
             InlineButton(view: target, refresh: refresh, language: texts.language, settings: texts.settings, latitude: place.latitude, longitude: place.longitude).encoded
         }
-        var rows = viewRows(shown.view, texts, hourlyPageCount: shown.pageCount) { data($0, refresh: false) }
+        var rows = viewRows(shown.view, texts, hourlyPageCount: shown.pageCount, days: days(in: report.forecast)) { data($0, refresh: false) }
         rows.append([InlineKeyboardButton(text: texts.refreshButton, callbackData: data(shown.view, refresh: true))])
         return Rendered(text: shown.text, keyboard: InlineKeyboardMarkup(inlineKeyboard: rows))
     }

@@ -32,7 +32,8 @@ public enum WeatherViews {
         return Rendered(
             text: shown.text,
             keyboard: keyboard(
-                shown.view, reference, texts, hourlyPageCount: shown.pageCount, standing: standing, sharing: sharing ? place : nil))
+                shown.view, reference, texts, hourlyPageCount: shown.pageCount, standing: standing, sharing: sharing ? place : nil,
+                days: days(in: report.forecast)))
     }
 
     /// A view's text, the view it shows (an hourly page past the last is the last) and how many
@@ -41,32 +42,44 @@ public enum WeatherViews {
         var text: String
         var view = view
         var pageCount = 1
+        let mark = staleMark(report, texts)
+        // The mark is part of the page: an hour list that fills a message leaves room for it.
+        let room = HTML.maximumMessageLength - (mark.map { $0.utf16.count + 2 } ?? 0)
         switch view {
         case .now:
             text = card(place, report.forecast, texts, now: now, air: report.air)
         case .hourly(let page):
-            let pages = hourlyPages(place, report.forecast, texts, now: now, byDay: page == 1)
+            let pages = hourlyPages(place, report.forecast, texts, now: now, limit: room, byDay: page == 1)
             let index = min(max(page, 0), pages.count - 1)
             view = .hourly(page: pages.count > 1 ? index : 0)
             text = pages[index]
-            pageCount = page == 1 ? pages.count : hourlyPages(place, report.forecast, texts, now: now, byDay: false).count
+            pageCount = page == 1 ? pages.count : hourlyPages(place, report.forecast, texts, now: now, limit: room, byDay: false).count
         case .daily:
             text = daily(place, report.forecast, texts)
         }
-        if report.isStale {
-            text += "\n\n⏱ " + texts.dataAsOf(texts.time(report.fetchedAt, in: report.forecast.timeZone.timeZone))
+        if let mark {
+            text = HTML.fitting(text, limit: room) + "\n\n" + mark
         }
         return (HTML.fitting(text), view, pageCount)
+    }
+
+    /// «⏱ данные на 16:28» under weather that is not fresh (a refresh failed and older weather
+    /// stands in), the time in the place's zone; nil for fresh weather. Every view that shows
+    /// weather says it so: the card, the hours, the days, /fav's rows.
+    static func staleMark(_ report: WeatherReport, _ texts: Texts) -> String? {
+        guard report.isStale else { return nil }
+        return "⏱ " + texts.dataAsOf(texts.time(report.fetchedAt, in: report.forecast.timeZone.timeZone))
     }
 
     /// «Сейчас», «По часам», «На 7 дней», then «📈 График» (with «↗️ Поделиться» when `sharing`),
     /// then «🔄 Обновить» with the star, then «📍 Сделать моим городом» for a place that is not the
     /// chat's city; the current view's button is marked.
+    /// - Parameter days: how many days «На 7 дней» opens: the button says so.
     static func keyboard(
         _ view: WeatherView, _ reference: PlaceReference, _ texts: Texts, hourlyPageCount: Int, standing: Standing = .ownCity,
-        sharing place: Place? = nil
+        sharing place: Place? = nil, days: Int = 7
     ) -> InlineKeyboardMarkup {
-        var rows = viewRows(view, texts, hourlyPageCount: hourlyPageCount) { CallbackAction.view($0, reference).encoded }
+        var rows = viewRows(view, texts, hourlyPageCount: hourlyPageCount, days: days) { CallbackAction.view($0, reference).encoded }
         var chartRow = [InlineKeyboardButton(text: texts.chartButton, callbackData: CallbackAction.chart(ChartViews.view(for: view), reference).encoded)]
         if let place { chartRow.append(shareButton(place, texts)) }
         rows.append(chartRow)
@@ -82,9 +95,11 @@ public enum WeatherViews {
         return InlineKeyboardMarkup(inlineKeyboard: rows)
     }
 
-    /// «Сейчас», «По часам», «На 7 дней», the current one marked, and the hourly view's other day;
-    /// `data` is each view's callback data.
-    static func viewRows(_ view: WeatherView, _ texts: Texts, hourlyPageCount: Int, data: (WeatherView) -> String) -> [[InlineKeyboardButton]] {
+    /// «Сейчас», «По часам», «На 7 дней» (or as many days as there are: `days`), the current one
+    /// marked, and the hourly view's other day; `data` is each view's callback data.
+    static func viewRows(
+        _ view: WeatherView, _ texts: Texts, hourlyPageCount: Int, days: Int = 7, data: (WeatherView) -> String
+    ) -> [[InlineKeyboardButton]] {
         func button(_ title: String, _ target: WeatherView, selected: Bool) -> InlineKeyboardButton {
             InlineKeyboardButton(text: selected ? "· \(title) ·" : title, callbackData: data(target))
         }
@@ -93,7 +108,7 @@ public enum WeatherViews {
         var rows = [[
             button(texts.nowButton, .now, selected: view == .now),
             button(texts.hourlyButton, .hourly(page: 0), selected: isHourly),
-            button(texts.dailyButton, .daily, selected: view == .daily),
+            button(texts.daysButton(days), .daily, selected: view == .daily),
         ]]
         if case .hourly(let page) = view, hourlyPageCount > 1 {
             rows.append([
@@ -145,7 +160,9 @@ public enum WeatherViews {
         let precipitation = (current.rain ?? 0) + (current.snow ?? 0)
         if precipitation > 0 {
             let icon = (current.snow ?? 0) > (current.rain ?? 0) ? "🌨" : "🌧"
-            lines.append("\(icon) \(texts.precipitationNow): \(decimal(precipitation, texts)) \(texts.perHour)")
+            lines.append("\(icon) \(texts.precipitationNow): \(texts.precipitation(precipitation)) \(texts.precipitationRateUnit)")
+        } else if let likely = likelySoon(forecast, now: now, texts) {
+            lines.append(likely)
         }
         if let sunrise = current.sunrise, let sunset = current.sunset {
             lines.append("🌅 \(texts.sunrise): \(texts.time(sunrise, in: zone)) · 🌇 \(texts.sunset): \(texts.time(sunset, in: zone))")
@@ -183,15 +200,18 @@ public enum WeatherViews {
         }
     }
 
-    /// «🔆 УФ 6, высокий: нужен крем и головной убор» for an index of 3 or more (moderate and
-    /// up, as the WHO counts them); nil below, or when it is not known (the free plan).
-    /// «🌫 Воздух: хороший», with fine particles from «умеренный» on; nil without a reading.
+    /// The air's sign on the card: its own, not fog's 🌫, which the sky of a foggy day shows.
+    static let airSign = "🍃"
+
+    /// «🍃 Воздух: хороший», with fine particles from «умеренный» on; nil without a reading.
     static func air(_ air: AirQuality?, _ texts: Texts) -> String? {
         guard let air, texts.airLevels.indices.contains(air.index - 1) else { return nil }
         let particles = air.index >= 3 ? air.pm25.map { texts.airParticles(Int($0.rounded())) } : nil
-        return "🌫 " + texts.airNow(texts.airLevels[air.index - 1], particles)
+        return "\(airSign) " + texts.airNow(texts.airLevels[air.index - 1], particles)
     }
 
+    /// «🔆 УФ 6, высокий: нужен крем и головной убор» for an index of 3 or more (moderate and
+    /// up, as the WHO counts them); nil below, or when it is not known (the free plan).
     static func uv(_ index: Double?, _ texts: Texts, _ line: (String, String, String) -> String) -> String? {
         guard let index, index.isFinite else { return nil }
         let rounded = Int(index.rounded())
@@ -237,7 +257,7 @@ public enum WeatherViews {
         let zone = forecast.timeZone.timeZone
         var title = "\(header(place, texts)) — \(texts.hourlyTitle)"
         if forecast.hourlyStep > 1 { title += " (\(texts.everyThreeHours))" }
-        let legend = "<i>\(texts.hourlyLegend(texts.speedUnit, texts.pressureUnit))</i>"
+        let legend = "<i>\(texts.hourlyLegend(texts.speedUnit, texts.pressureUnit, likelyPrecipitation))</i>"
         let days = hourlyDays(forecast, now: now)
         guard !days.isEmpty else { return [[title, "", texts.noHours].joined(separator: "\n")] }
         let sections = days.map { day, hours in
@@ -261,15 +281,46 @@ public enum WeatherViews {
             "💧\(hour.humidity)%",
             // Cloud cover in words, not ☁️: the line's first emoji already is the sky.
             "\(texts.cloudsShort) \(hour.clouds)%",
-            "☔\(Int((hour.precipitationChance * 100).rounded()))%",
+            "☔" + chance(hour.precipitationChance),
         ].joined(separator: " · ")
+    }
+
+    // MARK: Likely precipitation
+
+    /// The chance, in percent, from which precipitation is «likely»: the card says from when, the
+    /// hours and the days show it in bold, and the daily forecast advises an umbrella.
+    static let likelyPrecipitation = 50
+
+    /// A chance 0…1 in whole percent, as every view shows it.
+    static func percent(_ chance: Double) -> Int {
+        chance.isFinite ? Int((chance * 100).rounded()) : 0
+    }
+
+    /// Whether precipitation of this chance is likely: its shown percent reaches ``likelyPrecipitation``.
+    static func isLikely(_ chance: Double) -> Bool {
+        percent(chance) >= likelyPrecipitation
+    }
+
+    /// «25%», or «<b>60%</b>» when likely.
+    static func chance(_ chance: Double) -> String {
+        isLikely(chance) ? "<b>\(percent(chance))%</b>" : "\(percent(chance))%"
+    }
+
+    /// How far ahead the card looks for likely precipitation.
+    static let likelyHorizon: TimeInterval = 12 * 3600
+
+    /// The card's «☔ Вероятны осадки: с 15:00, 60%»: the first hour within ``likelyHorizon``
+    /// whose chance is likely; nil when none is.
+    static func likelySoon(_ forecast: Forecast, now: Date, _ texts: Texts) -> String? {
+        let hour = forecast.hourly.first { $0.time >= now && $0.time < now.addingTimeInterval(likelyHorizon) && isLikely($0.precipitationChance) }
+        return hour.map { texts.precipitationLikely(texts.time($0.time, in: forecast.timeZone.timeZone), percent($0.precipitationChance)) }
     }
 
     // MARK: Seven days
 
     static func daily(_ place: Place, _ forecast: Forecast, _ texts: Texts) -> String {
         let zone = forecast.timeZone.timeZone
-        let days = forecast.daily.prefix(7)
+        let days = forecast.daily.prefix(Self.days(in: forecast))
         var lines = ["\(header(place, texts)) — \(texts.dailyTitle(days.count))"]
         for day in days {
             lines.append("")
@@ -277,11 +328,10 @@ public enum WeatherViews {
                 "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon, clouds: day.clouds)) "
                     + "\(texts.dayTime) <b>\(texts.temperature(day.dayTemperature))</b>, \(texts.nightTime) \(texts.temperature(day.nightTemperature))")
             var details = [skyDescription(ConditionWords.text(day.condition, texts.language), clouds: day.clouds, texts)]
-            let chance = Int((day.precipitationChance * 100).rounded())
-            if day.precipitation >= 0.05 {
-                details.append("☔ \(decimal(day.precipitation, texts)) \(texts.millimetres) (\(chance)%)")
-            } else if chance > 0 {
-                details.append("☔ \(chance)%")
+            if texts.showsPrecipitation(day.precipitation) {
+                details.append("☔ \(texts.precipitation(day.precipitation)) \(texts.precipitationUnit) (\(chance(day.precipitationChance)))")
+            } else if percent(day.precipitationChance) > 0 {
+                details.append("☔ \(chance(day.precipitationChance))")
             }
             details.append("💨 \(wind(day.windSpeed, day.windDegrees, gust: nil, texts))")
             lines.append(details.joined(separator: " · "))
@@ -294,6 +344,11 @@ public enum WeatherViews {
     }
 
     // MARK: Pieces
+
+    /// How many days «На 7 дней» shows: seven, or fewer when the forecast has fewer (the free plan).
+    static func days(in forecast: Forecast) -> Int {
+        forecast.daily.isEmpty ? 7 : min(forecast.daily.count, 7)
+    }
 
     static func header(_ place: Place, _ texts: Texts) -> String {
         "📍 <b>\(Views.name(of: place, texts.language))</b>\(Views.details(of: place, texts.language))"
@@ -315,12 +370,6 @@ public enum WeatherViews {
             text += " (\(texts.gusts("\(texts.speed(gust)) \(texts.speedUnit)")))"
         }
         return text
-    }
-
-    /// One decimal, with the language's decimal mark: «1,2» or «1.2».
-    static func decimal(_ value: Double, _ texts: Texts) -> String {
-        let text = String(format: "%.1f", value)
-        return text.replacingOccurrences(of: ".", with: texts.decimalMark)
     }
 
     /// «Пт, 21 ноября» (weekday first) or «пт 21 ноября»; «Fri, 21 Nov» in English.

@@ -194,7 +194,8 @@ extension ChartLabels {
             place: chart.title, subtitle: texts.chartSubtitle(chart.view, dataTime: dataTime), temperature: texts.chartTemperature,
             feelsLike: texts.chartFeelsLike, precipitation: texts.chartPrecipitation, precipitationChance: texts.chartPrecipitationChance,
             dayAndNight: texts.chartDayAndNight, millimetres: texts.chartMillimetres, hour: texts.chartHour, weekdays: texts.chartWeekdays,
-            decimalMark: texts.chartDecimalMark, temperatureUnit: texts.temperatureUnit, twelveHourClock: chart.clock == .twelveHour)
+            decimalMark: texts.chartDecimalMark, temperatureUnit: texts.temperatureUnit, twelveHourClock: chart.clock == .twelveHour,
+            hours: texts.chartHours, millimetresPerUnit: texts.chartMillimetresPerUnit)
     }
 }
 

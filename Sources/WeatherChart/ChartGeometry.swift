@@ -142,7 +142,11 @@ public struct HourlyChartGeometry: Sendable {
     /// - Parameters:
     ///   - hours: the forecast's steps; those in the 48 hours from the first are drawn.
     ///   - plot: the area inside the axes.
-    public init(hours: [HourlyForecast], stepHours: Int, timeZone: TimeZone, plot: ChartRect, span: TimeInterval = 48 * 3600) {
+    ///   - millimetresPerUnit: 25.4 when the hours' precipitation is in inches: the bars' least
+    ///     span is the same rain in either unit.
+    public init(
+        hours: [HourlyForecast], stepHours: Int, timeZone: TimeZone, plot: ChartRect, span: TimeInterval = 48 * 3600, millimetresPerUnit: Double = 1
+    ) {
         self.plot = plot
         self.timeZone = timeZone
         self.stepHours = max(stepHours, 1)
@@ -158,7 +162,7 @@ public struct HourlyChartGeometry: Sendable {
         let values = shown.flatMap { [$0.temperature] + ($0.feelsLike.map { [$0] } ?? []) }
         temperature = ChartScale(covering: values, minimumSpan: 6, ticks: 6, from: plot.maxY - plot.height * 0.36, to: plot.y + 48)
         precipitation = ChartScale(
-            covering: shown.map(\.precipitation), minimumSpan: self.stepHours == 1 ? 2 : 5, ticks: 4, from: plot.maxY,
+            covering: shown.map(\.precipitation), minimumSpan: (self.stepHours == 1 ? 2 : 5) / max(millimetresPerUnit, 1), ticks: 4, from: plot.maxY,
             to: plot.maxY - plot.height * 0.25, startAtZero: true)
         let steps = shown.map { hour in
             Step(
@@ -241,8 +245,9 @@ public struct DailyChartGeometry: Sendable {
     /// Millimetres per day, from zero at the bottom of the plot upwards, at least 5 mm of span.
     public let precipitation: ChartScale
 
-    /// Lays out `days` (seven at most) in `plot`, weekdays and dates in `timeZone`.
-    public init(days: [DailyForecast], timeZone: TimeZone, plot: ChartRect) {
+    /// Lays out `days` (seven at most) in `plot`, weekdays and dates in `timeZone`; their
+    /// precipitation in inches when `millimetresPerUnit` is 25.4.
+    public init(days: [DailyForecast], timeZone: TimeZone, plot: ChartRect, millimetresPerUnit: Double = 1) {
         self.plot = plot
         // The seven days of «На 7 дней»: One Call gives eight.
         let shown = Array(days.prefix(7))
@@ -259,7 +264,7 @@ public struct DailyChartGeometry: Sendable {
             covering: shown.flatMap { [$0.dayTemperature, $0.nightTemperature] }, minimumSpan: 6, ticks: 6,
             from: plot.maxY - plot.height * 0.36, to: plot.y + 48)
         precipitation = ChartScale(
-            covering: shown.map(\.precipitation), minimumSpan: 5, ticks: 4, from: plot.maxY, to: plot.maxY - plot.height * 0.22,
+            covering: shown.map(\.precipitation), minimumSpan: 5 / max(millimetresPerUnit, 1), ticks: 4, from: plot.maxY, to: plot.maxY - plot.height * 0.22,
             startAtZero: true)
     }
 }

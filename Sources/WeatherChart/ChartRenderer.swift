@@ -18,8 +18,11 @@ public struct ChartLabels: Sendable, Hashable {
     public var precipitationChance: String
     /// The week's band: «Днём и ночью».
     public var dayAndNight: String
-    /// «мм» or «mm».
+    /// The unit of precipitation drawn: «мм», «mm», or «in».
     public var millimetres: String
+    /// How many millimetres make one of ``millimetres``: 1, or 25.4 for inches. The forecast's
+    /// millimetres are drawn divided by it.
+    public var millimetresPerUnit: Double
     /// «ч» or «h», in «мм/ч».
     public var hour: String
     /// Short weekday names, Sunday first (Calendar's weekday 1…7).
@@ -28,17 +31,22 @@ public struct ChartLabels: Sendable, Hashable {
     public var decimalMark: String
     /// «°C» or «°F», the unit of the temperatures drawn (the forecast given is in it already).
     public var temperatureUnit: String
-    /// The hours axis on the 12-hour clock: «12am», «3am» … «9pm».
+    /// The hours axis on the 12-hour clock: «12 AM», «6 AM» … «6 PM», every six hours.
     public var twelveHourClock: Bool
+    /// Each hour of the day as the axis names it, midnight first, in the bot's own style («15»,
+    /// «3 PM»); empty: two digits, or the 12-hour style of ``twelveHourClock``.
+    public var hours: [String]
 
     /// The labels; a decimal point, °C and the 24-hour clock unless told otherwise.
     public init(
         place: String, subtitle: String, temperature: String, feelsLike: String, precipitation: String, precipitationChance: String,
         dayAndNight: String, millimetres: String, hour: String, weekdays: [String], decimalMark: String = ".", temperatureUnit: String = "°C",
-        twelveHourClock: Bool = false
+        twelveHourClock: Bool = false, hours: [String] = [], millimetresPerUnit: Double = 1
     ) {
         self.temperatureUnit = temperatureUnit
         self.twelveHourClock = twelveHourClock
+        self.hours = hours
+        self.millimetresPerUnit = millimetresPerUnit
         self.place = place
         self.subtitle = subtitle
         self.temperature = temperature
@@ -52,16 +60,33 @@ public struct ChartLabels: Sendable, Hashable {
         self.decimalMark = decimalMark
     }
 
-    /// «1,5» or «1.5»; whole numbers without tenths.
+    /// «1,5» or «1.5»; whole numbers without tenths; hundredths for inches («0.05»).
     func number(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e9 else { return "–" }
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value).replacingOccurrences(of: ".", with: decimalMark)
+        let format = millimetresPerUnit > 1 ? "%.2f" : "%.1f"
+        return value == value.rounded() ? String(Int(value)) : String(format: format, value).replacingOccurrences(of: ".", with: decimalMark)
     }
 
-    /// An hour tick: «15», or «3pm» on the 12-hour clock.
+    /// An hour tick: «15», or «3 PM» on the 12-hour clock, as ``hours`` names it when given.
     func hourTick(_ hour: Int) -> String {
+        if hours.indices.contains(hour) { return hours[hour] }
         guard twelveHourClock else { return String(format: "%02d", hour) }
-        return "\(hour % 12 == 0 ? 12 : hour % 12)\(hour < 12 ? "am" : "pm")"
+        return "\(hour % 12 == 0 ? 12 : hour % 12) \(hour < 12 ? "AM" : "PM")"
+    }
+
+    /// Whether the axis names this tick: every one of three hours, every six on the 12-hour
+    /// clock, whose longer names would touch.
+    func labelsTick(_ hour: Int) -> Bool {
+        !twelveHourClock || hour % 6 == 0
+    }
+
+    /// The forecast with its precipitation in the unit drawn.
+    func inUnit(_ forecast: Forecast) -> Forecast {
+        guard millimetresPerUnit != 1, millimetresPerUnit > 0 else { return forecast }
+        var forecast = forecast
+        for index in forecast.hourly.indices { forecast.hourly[index].precipitation /= millimetresPerUnit }
+        for index in forecast.daily.indices { forecast.daily[index].precipitation /= millimetresPerUnit }
+        return forecast
     }
 
     func weekday(_ number: Int) -> String {
@@ -113,8 +138,10 @@ public enum ChartRenderer {
     /// The next 48 hours: temperature and feels-like as lines, precipitation as bars, its chance as
     /// a dotted line, night shaded, the hours in the place's local time.
     public static func hourly(_ forecast: Forecast, labels: ChartLabels) throws(ChartError) -> RenderedChart {
+        let forecast = labels.inUnit(forecast)
         let geometry = HourlyChartGeometry(
-            hours: upcoming(forecast), stepHours: forecast.hourlyStep, timeZone: forecast.timeZone.timeZone, plot: plot)
+            hours: upcoming(forecast), stepHours: forecast.hourlyStep, timeZone: forecast.timeZone.timeZone, plot: plot,
+            millimetresPerUnit: labels.millimetresPerUnit)
         return try render { canvas in draw(geometry, labels: labels, on: &canvas) }
     }
 
@@ -130,7 +157,8 @@ public enum ChartRenderer {
     /// The week: a band per day from the night's to the day's temperature, precipitation bars, and
     /// the weekdays in the reader's language.
     public static func weekly(_ forecast: Forecast, labels: ChartLabels) throws(ChartError) -> RenderedChart {
-        let geometry = DailyChartGeometry(days: forecast.daily, timeZone: forecast.timeZone.timeZone, plot: plot)
+        let forecast = labels.inUnit(forecast)
+        let geometry = DailyChartGeometry(days: forecast.daily, timeZone: forecast.timeZone.timeZone, plot: plot, millimetresPerUnit: labels.millimetresPerUnit)
         return try render { canvas in draw(geometry, labels: labels, on: &canvas) }
     }
 
@@ -161,6 +189,7 @@ public enum ChartRenderer {
         }
         for tick in geometry.hourTicks {
             canvas.line(from: (tick.x, plot.maxY), to: (tick.x, plot.maxY + 6), Palette.muted, width: 1)
+            guard labels.labelsTick(tick.hour) else { continue }
             canvas.text(labels.hourTick(tick.hour), at: (tick.x, plot.maxY + 30), size: 22, Palette.muted, align: .center)
         }
         // Precipitation: bars of millimetres per step, and the chance as a dotted line over them.

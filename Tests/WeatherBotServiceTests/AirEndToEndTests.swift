@@ -16,18 +16,18 @@ extension LoopbackTests {
 
             telegram.sendText("/search Казань", from: 9401)
             try await telegram.waitUntil("Kazan's card") { state in state.sent.contains { $0.chatID == 9401 && $0.text.contains("Ощущается как") } }
-            #expect(telegram.screen(9401).last?.text.contains("🌫 Воздух: удовлетворительный") == true, "\(telegram.screen(9401).last?.text ?? "")")
+            #expect(telegram.screen(9401).last?.text.contains("🍃 Воздух: удовлетворительный") == true, "\(telegram.screen(9401).last?.text ?? "")")
 
             // Moderate air says its particles; a failing API leaves the line out, nothing else.
             loopback.weather.setAir((3, 41.6))
             telegram.sendText("/search Уфа", from: 9402, language: "en")
             try await telegram.waitUntil("Ufa's card") { state in state.sent.contains { $0.chatID == 9402 && $0.text.contains("Feels like") } }
-            #expect(telegram.screen(9402).last?.text.contains("🌫 Air: moderate, PM2.5 42 µg/m³") == true, "\(telegram.screen(9402).last?.text ?? "")")
+            #expect(telegram.screen(9402).last?.text.contains("🍃 Air: moderate, PM2.5 42 µg/m³") == true, "\(telegram.screen(9402).last?.text ?? "")")
             loopback.weather.setAir(nil)
             telegram.sendText("/search Саранск", from: 9403)
             try await telegram.waitUntil("Saransk's card") { state in state.sent.contains { $0.chatID == 9403 && $0.text.contains("Ощущается как") } }
             let card = telegram.screen(9403).last?.text ?? ""
-            #expect(!card.contains("🌫") && !card.contains("Не удалось"), "\(card)")
+            #expect(!card.contains("🍃") && !card.contains("Не удалось"), "\(card)")
 
             try await bot.stop()
             await loopback.shutdown()

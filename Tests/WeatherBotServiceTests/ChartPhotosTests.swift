@@ -258,4 +258,17 @@ import WeatherChart
         #expect(english.weekdays.first == "Sun")
         #expect(english.decimalMark == ".")
     }
+
+    /// A chart in °F on the 12-hour clock draws inches and names its hours as the texts do.
+    @Test func aChartInImperialUnitsDrawsInchesAndTheTextsHours() {
+        let report = WeatherReport(forecast: Weather.forecast, fetchedAt: Weather.fetchedAt)
+        let chart = ChartRequest(
+            view: .hours, place: Self.moscow, language: .en, forecastTime: Weather.fetchedAt,
+            settings: ChatSettings(temperature: .fahrenheit, clock: .twelveHour))
+        let labels = ChartLabels(chart, report: report)
+        #expect(labels.millimetres == "in" && labels.millimetresPerUnit == 25.4)
+        #expect(labels.hours.count == 24 && labels.hours[0] == "12 AM" && labels.hours[15] == "3 PM")
+        let metric = ChartLabels(Self.chart(.hours, .ru), report: report)
+        #expect(metric.millimetresPerUnit == 1 && metric.hours[15] == "15")
+    }
 }

@@ -159,3 +159,33 @@ import WeatherBotSQLite
         #expect(try chat.database.subscriptions(chatID: chat.id).isEmpty)
     }
 }
+
+/// A daily forecast names its place as /fav and /del do: two favorites of one name told apart
+/// in the confirmation, the list and the cancel buttons.
+@Suite struct DailyNamesakesTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    @Test func dailyForecastsOfTwoNamesakesAreToldApartAsFavoritesAre() async throws {
+        let chat = try await DailyConversationTests().withCity()
+        for label in ["Иль-де-Франс", "Техас"] {
+            let list = try await chat.send(.command(.search("Париж")))
+            let card = try await chat.press(label, in: list)
+            _ = try await chat.press("В избранное", in: card)
+        }
+        let france = try await chat.send(.command(.daily("7:00 1")))
+        #expect(france.replies.first?.text?.hasPrefix("✅ Каждый день в 07:00 по местному времени (<b>Париж, Франция</b>)") == true, "\(france.replies)")
+        let texas = try await chat.send(.command(.daily("7:00 2")))
+        #expect(texas.replies.first?.text?.hasPrefix("✅ Каждый день в 07:00 по местному времени (<b>Париж, США</b>)") == true, "\(texas.replies)")
+        let list = try await chat.send(.command(.daily(nil)))
+        guard case .send(let text, .inline(let keyboard)?, _) = list.replies.last else {
+            Issue.record("expected the list, got \(list.replies)")
+            return
+        }
+        #expect(text.contains("⏰ 07:00 — <b>Париж, Франция</b>") && text.contains("⏰ 07:00 — <b>Париж, США</b>"), "\(text)")
+        let labels = keyboard.inlineKeyboard.joined().map(\.text)
+        #expect(labels.contains { $0.hasSuffix("07:00 Париж, Франция") } && labels.contains { $0.hasSuffix("07:00 Париж, США") }, "\(labels)")
+        // The city alone keeps its plain name.
+        let city = try await chat.send(.command(.daily("8:00")))
+        #expect(city.replies.first?.text?.contains("(<b>Саранск</b>)") == true, "\(city.replies)")
+    }
+}

@@ -66,6 +66,8 @@ struct FakeWeather: WeatherSource {
     var failure: OpenWeatherError?
     var forecast: Forecast = .sample
     var fetchedAt = Date(timeIntervalSince1970: 1_700_000_000)
+    /// True as during an outage: older weather stands in for a refresh that failed.
+    var isStale = false
     /// Notes who paid (``CallContext``) for each weather asked for.
     var onBehalf: OnBehalf?
     /// False as on the free plan: no minutes ahead.
@@ -111,7 +113,7 @@ struct FakeWeather: WeatherSource {
         forecast.current.condition.description = description
         for index in forecast.hourly.indices { forecast.hourly[index].condition.description = description }
         for index in forecast.daily.indices { forecast.daily[index].condition.description = description }
-        return WeatherReport(forecast: forecast, fetchedAt: fetchedAt)
+        return WeatherReport(forecast: forecast, fetchedAt: fetchedAt, isStale: isStale)
     }
 
     /// No weather is kept from earlier calls.

@@ -289,6 +289,17 @@ import WeatherBotStore
             place: .saransk, forecast: .sample, day: DailySchedule.day(of: Forecast.sample.daily[2].time, in: Forecast.sample.timeZone.timeZone),
             texts: .for(language), yesterday: yesterday))
 
+        walk.section("daily forecasts of two places of one name")
+        try await walk.type(ru ? "/search Париж" : "/search Paris")
+        try await walk.press(ru ? "Иль-де-Франс" : "Ile-de-France")
+        try await walk.press(ru ? "В избранное" : "Add to favorites")
+        try await walk.type("/daily 7:00 1")
+        try await walk.type("/daily 7:00 2")
+        try await walk.type("/daily")
+        try await walk.type("/daily off")
+        try await walk.press(ru ? "Да, отменить все" : "Yes, cancel them all")
+        try await walk.type("/del 2")
+
         walk.section("notices")
         try await walk.type("/alerts")
         try await walk.press(ru ? "Дождь или снег" : "Rain or snow")
@@ -411,7 +422,7 @@ import WeatherBotStore
         freePlan.section("the free plan, snow and a warning")
         try await freePlan.type("/weather")
         try await freePlan.press(ru ? "По часам" : "Hourly")
-        try await freePlan.press(ru ? "На 7 дней" : "7 days")
+        try await freePlan.press(ru ? "На 5 дней" : "5 days")
 
         // A sunny noon in a smoky city: UV high, the air moderate now and poor later today.
         var sunny = Forecast.sample

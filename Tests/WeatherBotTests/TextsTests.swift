@@ -107,7 +107,10 @@ import WeatherBotStore
             + one("inlineDefaultCity", texts.inlineDefaultCity)
             + [Piece(entry: "uvNow", inserted: [a, b, c], text: texts.uvNow(a, b, c))]
             + [Piece(entry: "uvDayMaximum", inserted: [a, b, c], text: texts.uvDayMaximum(a, b, c))]
-            + two("hourlyLegend", texts.hourlyLegend) + one("settingsExample", texts.settingsExample)
+            + [Piece(entry: "hourlyLegend", inserted: [a, b, "37"], text: texts.hourlyLegend(a, b, 37))] + one("settingsExample", texts.settingsExample)
+            + [Piece(entry: "precipitationLikely", inserted: [a, "37"], text: texts.precipitationLikely(a, 37))]
+            + counted("daysButton", texts.daysButton)
+            + [Piece(entry: "numberInRange(1)", inserted: [a], text: texts.numberInRange(1, a))]
             + [Piece(entry: "airNow", inserted: [a, b], text: texts.airNow(a, b)), Piece(entry: "airNow(no particles)", inserted: [a], text: texts.airNow(a, nil))]
             + counted("airParticles", texts.airParticles)
             + [true, false].flatMap { afternoon in

@@ -71,13 +71,13 @@ import WeatherBotStore
     @Test func theCardSaysHowTheAirIsAndItsParticlesOnlyWhenTheyMatter() {
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         func line(_ air: AirQuality?, _ texts: Texts) -> String? {
-            WeatherViews.card(.moscow, .sample, texts, now: at, air: air).split(separator: "\n").first { $0.hasPrefix("🌫") }.map(String.init)
+            WeatherViews.card(.moscow, .sample, texts, now: at, air: air).split(separator: "\n").first { $0.hasPrefix("🍃") }.map(String.init)
         }
-        #expect(line(AirQuality(index: 1, pm25: 5.36, time: at), ru) == "🌫 Воздух: хороший")
-        #expect(line(AirQuality(index: 2, pm25: 12, time: at), en) == "🌫 Air: fair")
-        #expect(line(AirQuality(index: 3, pm25: 37.6, time: at), ru) == "🌫 Воздух: умеренный, PM2.5 38 мкг/м³")
-        #expect(line(AirQuality(index: 4, pm25: 62, time: at), en) == "🌫 Air: poor, PM2.5 62 µg/m³")
-        #expect(line(AirQuality(index: 5, time: at), ru) == "🌫 Воздух: очень плохой")
+        #expect(line(AirQuality(index: 1, pm25: 5.36, time: at), ru) == "🍃 Воздух: хороший")
+        #expect(line(AirQuality(index: 2, pm25: 12, time: at), en) == "🍃 Air: fair")
+        #expect(line(AirQuality(index: 3, pm25: 37.6, time: at), ru) == "🍃 Воздух: умеренный, PM2.5 38 мкг/м³")
+        #expect(line(AirQuality(index: 4, pm25: 62, time: at), en) == "🍃 Air: poor, PM2.5 62 µg/m³")
+        #expect(line(AirQuality(index: 5, time: at), ru) == "🍃 Воздух: очень плохой")
         // No reading (the API failed or was late), or an index that is not one of the five: no line.
         #expect(line(nil, ru) == nil)
         #expect(line(AirQuality(index: 6, time: at), ru) == nil)
@@ -230,7 +230,7 @@ import WeatherBotStore
         #expect(dayLines.count == 7)
         #expect(dayLines[0].hasPrefix("<b>Вт, 14 ноября</b> ☁️ днём <b>-1°C</b>, ночью -6°C"))
         #expect(dayLines[1].hasPrefix("<b>Ср, 15 ноября</b>"))
-        #expect(text.contains("☔ 1,2 мм (60%)"))
+        #expect(text.contains("☔ 1,2 мм (<b>60%</b>)"))
         #expect(text.contains("💨 5 м/с, В"))
         // The clouds are named once.
         #expect(text.contains("облачно с прояснениями (60%)"))
@@ -381,5 +381,60 @@ import WeatherBotStore
         let both = WeatherViews.render(.hourly(page: 0), place: .moscow, reference: .current, report: report, texts: ru, now: now)
         #expect(both.text.contains("<b>Сегодня — ") && both.text.contains("<b>Завтра — "))
         #expect(!both.keyboard.inlineKeyboard.joined().contains { $0.text == ru.nextDayButton })
+    }
+}
+
+/// Weather that is not fresh carries one mark, «⏱ данные на …», in every view that shows it.
+@Suite struct StaleMarkTests {
+    let ru = Texts.for(.ru)
+    let now = ISO8601DateFormatter().date(from: "2023-11-14T22:13:20Z")!
+
+    /// Hours that fill a message almost to its end: the mark still shows, within the limit, where
+    /// it was once cut off with the last lines.
+    @Test func theHoursOfOldWeatherSayHowOldTheyAreEvenWhenTheyFillTheMessage() {
+        let texts = Texts.for(.en, settings: ChatSettings(temperature: .fahrenheit, windSpeed: .milesPerHour, pressure: .inchesOfMercury, clock: .twelveHour))
+        // A minute past midnight in Moscow: 47 hours to the end of tomorrow.
+        let now = ISO8601DateFormatter().date(from: "2023-11-14T21:01:00Z")!
+        var forecast = Forecast.sample
+        forecast.hourly = (0..<50).map { index in
+            var hour = Forecast.sample.hourly[index % 48]
+            hour.time = Date(timeIntervalSince1970: 1_699_995_600 + Double(index) * 3600)
+            // The longest figures: +104°F, 45 mph, 100%.
+            (hour.precipitationChance, hour.temperature, hour.windSpeed, hour.humidity, hour.clouds) = (0.6, 40, 20, 100, 100)
+            return hour
+        }
+        var filled = 0
+        for length in 1...100 {
+            let place = Place(
+                name: String(repeating: "W", count: length), region: String(repeating: "R", count: 100), country: "US", latitude: 55, longitude: 37)
+            let fresh = WeatherViews.hourlyPages(place, forecast, texts, now: now)
+            let stale = WeatherReport(forecast: forecast, fetchedAt: now.addingTimeInterval(-3600), isStale: true)
+            let shown = WeatherViews.text(.hourly(page: 0), place: place, report: stale, texts: texts, now: now).text
+            #expect(shown.hasSuffix("⏱ data as of 11:01 PM"), "\(length): …\(shown.suffix(80))")
+            #expect(shown.utf16.count <= HTML.maximumMessageLength && !shown.contains("\n…"), "\(length)")
+            // One page that the mark would have pushed over the limit.
+            if fresh.count == 1, fresh[0].utf16.count + "\n\n⏱ data as of 11:01 PM".utf16.count > HTML.maximumMessageLength { filled += 1 }
+        }
+        #expect(filled > 0, "no page near the limit: the test says nothing")
+    }
+
+    @Test func favoritesRowsOfOldWeatherSayHowOldTheyAre() {
+        let stale = WeatherReport(forecast: .sample, fetchedAt: now.addingTimeInterval(-3600), isStale: true)
+        let fresh = WeatherReport(forecast: .sample, fetchedAt: now)
+        let old = FavoritesViews.line(.init(place: .moscow, reference: .current, report: stale), ru)
+        #expect(old == "📍 <b>Москва</b>, Россия 🇷🇺 — ☁️ -3°C, без осадков · ⏱ данные на 00:13", "\(old)")
+        let new = FavoritesViews.line(.init(place: .moscow, reference: .current, report: fresh), ru)
+        #expect(!new.contains("⏱"), "\(new)")
+    }
+}
+
+/// /fav during an outage: each row's weather that is not fresh says how old it is.
+@Suite struct StaleFavoritesTests {
+    @Test func favoritesDuringAnOutageMarkTheirOldWeather() async throws {
+        let chat = try FavoritesConversationTests.Chat(weather: FakeWeather(isStale: true))
+        try await chat.save(["Казань"])
+        let list = try await chat.send(.command(.favorites))
+        let text = list.replies.last?.text ?? ""
+        #expect(text.contains("1. <b>Казань</b>") && text.hasSuffix("· ⏱ данные на 01:13"), "\(text)")
     }
 }

@@ -77,6 +77,30 @@ final class DecodedPNG {
         #expect(Self.russian.number(2) == "2")
     }
 
+    /// The axis names hours as the bot's texts write times: «3 PM», as «10:17 PM», never «3pm».
+    @Test func theTwelveHourAxisWritesHoursAsTheTextsDo() {
+        var labels = Self.english
+        labels.twelveHourClock = true
+        #expect(labels.hourTick(0) == "12 AM" && labels.hourTick(15) == "3 PM" && labels.hourTick(12) == "12 PM")
+        #expect(labels.labelsTick(18) && !labels.labelsTick(15))
+        labels.hours = (0..<24).map { "h\($0)" }
+        #expect(labels.hourTick(15) == "h15")
+        #expect(Self.english.hourTick(15) == "15" && Self.english.labelsTick(15))
+    }
+
+    /// Under imperial units the bars and their numbers are inches: 25.4 mm is 1 in.
+    @Test func precipitationIsDrawnInTheUnitOfTheLabels() {
+        var labels = Self.english
+        labels.millimetres = "in"
+        labels.millimetresPerUnit = 25.4
+        let forecast = labels.inUnit(Self.forecast())
+        #expect(forecast.hourly.map(\.precipitation).max().map { abs($0 - 2 / 25.4) < 1e-9 } == true)
+        #expect(labels.number(2 / 25.4) == "0.08" && Self.english.number(2 / 25.4) == "0.1")
+        let geometry = HourlyChartGeometry(
+            hours: forecast.hourly, stepHours: 1, timeZone: .gmt, plot: ChartRenderer.plot, millimetresPerUnit: labels.millimetresPerUnit)
+        #expect((geometry.precipitation.ticks.last ?? 0) < 1, "\(geometry.precipitation.ticks)")
+    }
+
     @Test func theHourlyChartIsAPNGOfTheSizeAPhoneReads() throws {
         let chart = try ChartRenderer.hourly(Self.forecast(), labels: Self.russian)
         #expect(chart.png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
