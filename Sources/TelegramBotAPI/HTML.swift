@@ -1,3 +1,5 @@
+import Foundation
+
 /// Telegram's HTML parse mode, and the limits of a message.
 public enum HTML {
     /// The `parse_mode` of text written in it.
@@ -74,6 +76,55 @@ public enum HTML {
             if !inEntity { safeEnd = result.endIndex }
         }
         return String(result[..<safeEnd])
+    }
+
+    /// The text Telegram shows for `html`: every tag removed, the entities this module writes
+    /// (and numeric ones) read back, and the whitespace around it trimmed, as Telegram trims a
+    /// message. What a message's `text` says after it was sent in this parse mode.
+    public static func plainText(of html: String) -> String {
+        var plain = ""
+        plain.reserveCapacity(html.utf8.count)
+        var inTag = false
+        var entity: String?
+        for character in html {
+            if inTag {
+                if character == ">" { inTag = false }
+                continue
+            }
+            if var name = entity {
+                if character == ";" {
+                    entity = nil
+                    plain += read(entity: name) ?? "&\(name);"
+                } else if name.count < 10 {
+                    name.append(character)
+                    entity = name
+                } else {
+                    plain += "&" + name + String(character)
+                    entity = nil
+                }
+                continue
+            }
+            switch character {
+            case "<": inTag = true
+            case "&": entity = ""
+            default: plain.append(character)
+            }
+        }
+        if let entity { plain += "&" + entity }
+        return plain.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func read(entity name: String) -> String? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            let number = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+            return number.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
     }
 
     /// Cuts plain (not yet escaped) text to at most `maximumCharacters` characters, with an ellipsis.

@@ -22,17 +22,22 @@ public struct Message: Codable, Sendable, Hashable {
     /// The chat the message was sent on behalf of: the group itself when one of its anonymous
     /// administrators writes (`from` is then Telegram's placeholder user), or a channel.
     public var senderChat: Chat?
+    /// The buttons under the message, as Telegram shows them: for the message of a pressed
+    /// button, what it shows now beside its ``text``. Nil without buttons, or with a keyboard
+    /// that does not read (the message is still read).
+    public var keyboard: ShownKeyboard?
 
     enum CodingKeys: String, CodingKey {
         case messageID = "message_id", from, date, chat, text, location, replyToMessage = "reply_to_message", viaBot = "via_bot"
-        case senderChat = "sender_chat"
+        case senderChat = "sender_chat", keyboard = "reply_markup"
     }
 
     /// A message as a test or the benchmark makes one up; `date` is Unix time in seconds.
     public init(
         messageID: Int, from: User? = nil, date: Int, chat: Chat, text: String? = nil, location: Location? = nil,
-        replyToMessage: RepliedMessage? = nil, viaBot: User? = nil, senderChat: Chat? = nil
+        replyToMessage: RepliedMessage? = nil, viaBot: User? = nil, senderChat: Chat? = nil, keyboard: InlineKeyboardMarkup? = nil
     ) {
+        self.keyboard = keyboard.map(ShownKeyboard.init)
         self.senderChat = senderChat
         self.viaBot = viaBot
         self.messageID = messageID
@@ -58,6 +63,28 @@ public struct ChatMember: Codable, Sendable, Hashable {
 
     /// The owner or an administrator of the chat.
     public var isAdministrator: Bool { status == "creator" || status == "administrator" }
+}
+
+/// The inline keyboard under a message, read leniently: a keyboard this reader cannot read
+/// (a button of a kind it does not know) reads as nil, and never loses the message.
+public struct ShownKeyboard: Codable, Sendable, Hashable {
+    /// The keyboard; nil when it did not read.
+    public var markup: InlineKeyboardMarkup?
+
+    /// A keyboard as a test makes one up.
+    public init(_ markup: InlineKeyboardMarkup?) {
+        self.markup = markup
+    }
+
+    /// Never throws: what does not read is nil.
+    public init(from decoder: any Decoder) throws {
+        markup = try? InlineKeyboardMarkup(from: decoder)
+    }
+
+    /// The keyboard as Telegram sends it; nothing for one that did not read.
+    public func encode(to encoder: any Encoder) throws {
+        try markup?.encode(to: encoder)
+    }
 }
 
 /// A message another one replies to: who sent it, and the data of its buttons.

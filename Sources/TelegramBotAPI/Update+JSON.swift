@@ -71,6 +71,11 @@ extension Message {
                 json.key("via_bot")
                 viaBot.write(to: &json)
             }
+            // What a pressed button's message shows: a press on what is shown already edits nothing.
+            if let markup = keyboard?.markup {
+                json.key("reply_markup")
+                markup.write(to: &json)
+            }
             // Kept so that a reply to the bot read back after a restart is still addressed to it.
             if let replyToMessage {
                 json.field("reply_to_message", object: { json in

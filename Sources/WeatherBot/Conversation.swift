@@ -195,6 +195,22 @@ public struct Conversation: Sendable {
         mutating func answer(_ queryID: String, _ text: String? = nil) {
             replies.append(.answer(callbackQueryID: queryID, text: text))
         }
+
+        /// Drops an edit of the pressed message to what it shows already (a view pressed again,
+        /// a refresh that changed nothing): Telegram would refuse it as «message is not modified»,
+        /// a call wasted. The press is then answered «Уже показано», unless its answer says something.
+        mutating func leaveAsShown(_ shown: ShownMessage?, messageID: Int?, queryID: String) {
+            guard let shown, let messageID else { return }
+            let count = replies.count
+            replies.removeAll { reply in
+                guard case .edit(.id(let edited), let text, let keyboard) = reply, edited == messageID else { return false }
+                return shown.shows(text, keyboard: keyboard)
+            }
+            guard replies.count < count,
+                let index = replies.firstIndex(where: { if case .answer(queryID, nil, _) = $0 { true } else { false } })
+            else { return }
+            replies[index] = .answer(callbackQueryID: queryID, text: texts.alreadyShown)
+        }
     }
 
     // MARK: Dispatch
@@ -225,6 +241,7 @@ public struct Conversation: Sendable {
                 return
             }
             await press(action, queryID: queryID, messageID: incoming.messageID, &context)
+            context.leaveAsShown(incoming.shown, messageID: incoming.messageID, queryID: queryID)
         case .unsupported:
             context.say(context.texts.unsupported)
         case .ignored:

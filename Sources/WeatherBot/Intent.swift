@@ -1,3 +1,4 @@
+public import TelegramBotAPI
 public import WeatherBotStore
 
 /// A bot command, parsed from `/name arguments`.
@@ -54,6 +55,26 @@ public enum Intent: Sendable, Hashable {
     case ignored
 }
 
+/// A message as Telegram shows it: its text without markup, and its buttons.
+public struct ShownMessage: Sendable, Hashable {
+    /// The text as a message's `text` holds it (``HTML/plainText(of:)`` of what was sent).
+    public var text: String
+    /// Its buttons; nil for none.
+    public var keyboard: InlineKeyboardMarkup?
+
+    /// A message showing `text` and `keyboard`.
+    public init(text: String, keyboard: InlineKeyboardMarkup?) {
+        self.text = text
+        self.keyboard = keyboard
+    }
+
+    /// Whether an edit to `html` with `keyboard` would leave the message as it is, which
+    /// Telegram refuses («message is not modified»).
+    public func shows(_ html: String, keyboard: InlineKeyboardMarkup?) -> Bool {
+        keyboard == self.keyboard && HTML.plainText(of: html) == text
+    }
+}
+
 /// One routed update: who, in which language, and what they want.
 public struct Incoming: Sendable, Hashable {
     /// Telegram's id of the update this came from.
@@ -68,6 +89,9 @@ public struct Incoming: Sendable, Hashable {
     public var callbackQueryID: String?
     /// The message the pressed button sits under, when Telegram still gives it.
     public var messageID: Int?
+    /// What that message shows as the button is pressed, when Telegram gives it: an edit to the
+    /// same is not made.
+    public var shown: ShownMessage?
     /// A group or supergroup rather than a private chat: no location button, questions answered by reply.
     public var isGroup: Bool
     /// The member who wrote or pressed.

@@ -289,6 +289,7 @@ extension Texts {
             "Those coordinates are off the globe: latitude runs from −90 to 90, longitude from −180 to 180, minutes and seconds below 60. For example: 55.75, 37.62",
         unsupported: "I understand locations, city names, coordinates and commands. See /help",
         refreshed: "🔄 Refreshed",
+        alreadyShown: "Already shown",
         fetchedUnderAMinuteAgo: "Already up to date: fetched under a minute ago",
         // «min» is short for «minute» and «minutes» alike.
         fetchedMinutesAgo: { "Already up to date: fetched \($0) min ago" },

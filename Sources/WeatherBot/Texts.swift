@@ -369,6 +369,8 @@ public struct Texts: Sendable {
     let coordinatesOutOfRange: String
     let unsupported: String
     let refreshed: String
+    /// A press whose message shows already what it asks for: nothing is edited.
+    let alreadyShown: String
     let fetchedUnderAMinuteAgo: String
     let fetchedMinutesAgo: @Sendable (_ minutes: Int) -> String
     let retryFailed: @Sendable (_ when: String) -> String

@@ -17,10 +17,15 @@ public enum UpdateRouter {
             let chatID = query.message?.chat.id ?? query.from.id
             let action = query.data.flatMap(CallbackAction.init(encoded:))
             let messageID = query.message.flatMap { $0.date == 0 && $0.messageID == 0 ? nil : $0.messageID }
-            return Incoming(
+            var incoming = Incoming(
                 updateID: update.updateID, chatID: chatID, language: Language(telegramCode: query.from.languageCode),
                 intent: .button(action), callbackQueryID: query.id, messageID: messageID,
                 isGroup: query.message.map { $0.chat.type != .private } ?? false, senderID: query.from.id)
+            // An inaccessible message (date 0) shows nothing Telegram tells; a keyboard that did not read is not compared.
+            if let message = query.message, message.date != 0, let text = message.text, message.keyboard == nil || message.keyboard?.markup != nil {
+                incoming.shown = ShownMessage(text: text, keyboard: message.keyboard?.markup)
+            }
+            return incoming
         }
         if let message = update.message {
             return Incoming(

@@ -47,6 +47,9 @@ public final class OutboxSender: Service, Sendable {
     /// Chats whose message in flight was delivered and whose removal lingers for a commit to
     /// share; none once a graceful stop begins.
     private let lingering = Mutex(Lingering())
+    /// What each message was last edited to: an edit to the same again (the second press of a
+    /// double tap) is not made, which Telegram would refuse as not modified.
+    private let edited = Mutex(EditedMessages())
 
     private let completionLinger: Duration
     /// Presses dropped unhandled, to be answered with a short notice (``answerUnhandled(_:)``),
@@ -421,19 +424,26 @@ public final class OutboxSender: Service, Sendable {
         case .sendMessage:
             return (request.tag, try await client.perform(request))
         case .editMessageText:
-            if let edit = await addressed(request, chatID: chatID) {
+            if let edit = await addressed(request, chatID: chatID), let messageID = edit.messageID {
+                let message = EditedMessages.Key(chatID: chatID, messageID: messageID)
+                if edited.withLock({ $0.shows(edit.parameters, message) }) { return (nil, nil) }
                 do {
                     _ = try await client.perform(edit)
+                    edited.withLock { $0.note(edit.parameters, message) }
                     return (nil, nil)
                 } catch where error.isMessageNotModified {
+                    edited.withLock { $0.note(edit.parameters, message) }
                     return (nil, nil)
                 } catch where error.isMessageUneditable {
+                    edited.withLock { $0.forget(message) }
                     logger.info("message to edit is gone; sending a new one")
                 }
             }
             return (request.tag, try await client.perform(request.asNewMessage))
         case .editMessageReplyMarkup:
             guard let edit = await addressed(request, chatID: chatID) else { return (nil, nil) }
+            // Its buttons change: what the message shows is no longer known.
+            if let messageID = edit.messageID { edited.withLock { $0.forget(EditedMessages.Key(chatID: chatID, messageID: messageID)) } }
             do {
                 _ = try await client.perform(edit)
             } catch where error.isMessageNotModified || error.isMessageUneditable {
@@ -555,5 +565,41 @@ public final class OutboxSender: Service, Sendable {
 
     private func record(_ body: () async throws -> Void) async {
         do { try await body() } catch { logger.error("database error in the outbox", metadata: ["error": "\(error)"]) }
+    }
+}
+
+/// What the sender last edited each message to, as the edit's parameters (its text and buttons),
+/// kept by a fingerprint; at most ``capacity`` messages, all forgotten when more come (an edit
+/// then repeated costs one call Telegram refuses, as before).
+struct EditedMessages {
+    struct Key: Hashable {
+        var chatID: Int64
+        var messageID: Int
+    }
+
+    static let capacity = 4096
+    private var fingerprints: [Key: Int] = [:]
+
+    /// Whether `message` shows what an edit with `parameters` would make of it.
+    func shows(_ parameters: Data, _ message: Key) -> Bool {
+        fingerprints[message] == Self.fingerprint(parameters)
+    }
+
+    /// `message` now shows what `parameters` made of it.
+    mutating func note(_ parameters: Data, _ message: Key) {
+        if fingerprints.count >= Self.capacity && fingerprints[message] == nil { fingerprints.removeAll(keepingCapacity: true) }
+        fingerprints[message] = Self.fingerprint(parameters)
+    }
+
+    /// Every byte counts (`Data`'s own hash reads only a prefix).
+    private static func fingerprint(_ parameters: Data) -> Int {
+        var hasher = Hasher()
+        parameters.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// What `message` shows is no longer known.
+    mutating func forget(_ message: Key) {
+        fingerprints[message] = nil
     }
 }

@@ -242,6 +242,29 @@ extension LoopbackTests {
             await setup.telegram.server.shutdown()
         }
 
+        /// The second press of a double tap edits its message to what the first made of it: that
+        /// edit is not made again (Telegram would refuse it); an edit to something else is.
+        @Test func anEditToWhatTheMessageShowsAlreadyIsNotMadeAgain() async throws {
+            let setup = try await Setup()
+            try await setup.commit([.send(text: "сейчас")], chat: chatID)
+            try await setup.drain()
+            let messageID = try #require(setup.telegram.state.withLock { $0.sent.first?.messageID })
+            let hours = InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Сейчас", callbackData: "v:n:c1")]])
+            // Each after the one before was sent (edits of one message waiting together are merged already).
+            for edit in [
+                Reply.edit(.id(messageID), text: "по часам", keyboard: hours), .edit(.id(messageID), text: "по часам", keyboard: hours),
+                .edit(.id(messageID), text: "по часам", keyboard: nil), .edit(.id(messageID), text: "сейчас"),
+                .edit(.id(messageID), text: "по часам", keyboard: hours),
+            ] {
+                try await setup.commit([edit], chat: chatID)
+                try await setup.drain()
+            }
+            let edits = setup.telegram.state.withLock { $0.edits.map(\.text) }
+            #expect(edits == ["по часам", "по часам", "сейчас", "по часам"])
+            #expect(setup.telegram.state.withLock { $0.edits.map { $0.markup != nil } } == [true, false, false, true])
+            await setup.telegram.server.shutdown()
+        }
+
         @Test func aTaggedMessageIsEditedOnceItsIDIsKnown() async throws {
             let setup = try await Setup()
             try await setup.commit([.send(text: "🔎 Определяем город…", tag: "locate-1"), .edit(.tag("locate-1"), text: "Это ваш город?")], chat: chatID)

@@ -402,6 +402,41 @@ import WeatherBotSQLite
         #expect(card.contains("Ощущается как"))
     }
 
+    @Test func aPressOnWhatTheMessageShowsAlreadyEditsNothingAndSaysSo() async throws {
+        let bot = conversation()
+        let chat = ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: .kazan)
+        let card = await bot.handle(incoming(.command(.weather)), chat: chat)
+        guard case .send(let text, .inline(let keyboard)?, _) = card.replies.first else {
+            Issue.record("expected a card, got \(card.replies)")
+            return
+        }
+        let hours = try #require(keyboard.inlineKeyboard.joined().first { $0.text == "По часам" }?.callbackData)
+        let refresh = try #require(keyboard.inlineKeyboard.joined().first { $0.text == "🔄 Обновить" }?.callbackData)
+        guard case .refresh(let view, let place)? = CallbackAction(encoded: refresh) else {
+            Issue.record("expected a refresh button, got \(refresh)")
+            return
+        }
+        // The card pressed again (its button in another message of it), as Telegram shows it: plain text, with its buttons.
+        var press = Incoming(updateID: 2, chatID: chatID, language: .ru, intent: .button(.view(view, place)), callbackQueryID: "q", messageID: 12)
+        press.shown = ShownMessage(text: HTML.plainText(of: text), keyboard: keyboard)
+        let again = await bot.handle(.incoming(press), chat: card.chat)
+        #expect(again.replies == [.answer(callbackQueryID: "q", text: "Уже показано")])
+        // A refresh whose data did not change edits nothing either, and says it refreshed.
+        press.intent = .button(CallbackAction(encoded: refresh))
+        let refreshed = await bot.handle(.incoming(press), chat: card.chat)
+        #expect(refreshed.replies.count == 1)
+        guard case .answer("q", let notice?, _)? = refreshed.replies.first else {
+            Issue.record("expected the press answered, got \(refreshed.replies)")
+            return
+        }
+        #expect(notice == "🔄 Обновлено")
+        // Another view is edited in as before.
+        press.intent = .button(CallbackAction(encoded: hours))
+        let other = await bot.handle(.incoming(press), chat: card.chat)
+        #expect(other.replies.contains { if case .edit(.id(12), _, _) = $0 { true } else { false } })
+        #expect(other.replies.contains(.answer(callbackQueryID: "q", text: nil)))
+    }
+
     @Test func weatherWithoutACityIsTheDefaultCitysWithAHintAndItsOwnButtons() async {
         let step = await conversation().handle(incoming(.command(.weather)), chat: nil)
         guard case .send(let text, .inline(let keyboard)?, _) = step.replies.first else {

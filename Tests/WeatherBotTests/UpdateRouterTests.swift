@@ -12,6 +12,21 @@ import WeatherBotStore
                 chat: Chat(id: 77), text: text, location: location))
     }
 
+    @Test func aPressCarriesWhatItsMessageShowsWhenTelegramGivesIt() {
+        let keyboard = InlineKeyboardMarkup(inlineKeyboard: [[InlineKeyboardButton(text: "Сейчас", callbackData: "v:n:c1")]])
+        func press(_ message: Message?) -> Incoming? {
+            UpdateRouter.route(Update(updateID: 1, callbackQuery: CallbackQuery(id: "q", from: User(id: 77, firstName: "А"), message: message, data: "v:n:c1")))
+        }
+        let shown = press(Message(messageID: 3, date: 5, chat: Chat(id: 77), text: "Казань", keyboard: keyboard))
+        #expect(shown?.shown == ShownMessage(text: "Казань", keyboard: keyboard))
+        // Telegram no longer gives an old message: nothing to compare with.
+        #expect(press(Message(messageID: 0, date: 0, chat: Chat(id: 77)))?.shown == nil)
+        // A keyboard that did not read is not taken for none.
+        var unread = Message(messageID: 3, date: 5, chat: Chat(id: 77), text: "Казань")
+        unread.keyboard = ShownKeyboard(nil)
+        #expect(press(unread)?.shown == nil)
+    }
+
     @Test func commandsWithArgumentsAndBotNames() {
         #expect(UpdateRouter.route(message("/start"))?.intent == .command(.start))
         #expect(UpdateRouter.route(message("/start@WeatherBot"))?.intent == .command(.start))
