@@ -5,30 +5,42 @@ import WeatherBotStore
 
 /// Finding the chat's city: from a location, typed coordinates or a name.
 extension Conversation {
-    func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) {
+    /// A location: «Определяем город…» at once, and the city there looked up after the step.
+    func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) async {
         let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
+        let byMember = await isMemberOfAGroupWithACity(&context)
         context.state = .locating
         context.replies.append(.send(text: context.texts.locating, tag: tag))
         context.followUps.append(
-            .resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil))
+            .resolveLocation(
+                latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil,
+                byMember: byMember ? true : nil))
     }
 
     /// A short map link: «Определяем город…» at once, and the link followed after the step.
-    func startLocating(link: String, updateID: Int64, _ context: inout Context) {
-        startLocating(link: link, tag: "\(MessageTags.shortLivedPrefix)\(updateID)", &context)
+    func startLocating(link: String, updateID: Int64, _ context: inout Context) async {
+        await startLocating(link: link, tag: "\(MessageTags.shortLivedPrefix)\(updateID)", &context)
     }
 
     /// The same under the status message's own `tag`.
-    func startLocating(link: String, tag: String, _ context: inout Context) {
+    func startLocating(link: String, tag: String, _ context: inout Context) async {
+        let byMember = await isMemberOfAGroupWithACity(&context)
         context.state = .locating
         context.replies.append(.send(text: context.texts.locating, tag: tag))
-        context.followUps.append(.resolveMapLink(link: link, statusTag: tag, language: context.language, inGroup: context.isGroup))
+        context.followUps.append(
+            .resolveMapLink(link: link, statusTag: tag, language: context.language, inGroup: context.isGroup, byMember: byMember ? true : nil))
+    }
+
+    /// Whether whoever sent a location may not make it the chat's city: a member of a group that has one.
+    private func isMemberOfAGroupWithACity(_ context: inout Context) async -> Bool {
+        guard context.isGroup else { return false }
+        return !(await mayChangeCity(&context))
     }
 
     /// Follows a short map link to the point of the address it redirects to (remembered links
     /// free, new ones within the chat's share a minute) and reads it as a shared location; a link
     /// that leads nowhere readable, or cannot be followed now, is said so, with the other ways.
-    func resolveMapLink(_ link: String, statusTag: String, _ context: inout Context) async {
+    func resolveMapLink(_ link: String, statusTag: String, byMember: Bool = false, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
         let lookup = await mapLinks?.lookUp(link, for: context.chat.id, cachedOnly: false) ?? .nowhere
         guard case .point(let latitude, let longitude) = lookup else {
@@ -37,10 +49,13 @@ extension Conversation {
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             return
         }
-        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, &context)
+        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, byMember: byMember, &context)
     }
 
-    func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
+    /// The city at a point, asked about: «Это ваш город?». A member of a group with a city, who
+    /// may not change it (`byMember`), gets the weather there, and the question is left to the
+    /// administrators.
+    func resolveLocation(latitude: Double, longitude: Double, statusTag: String, byMember: Bool = false, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
         let found: Place?
         do {
@@ -68,6 +83,12 @@ extension Conversation {
         place.longitude = longitude
         let question = context.nextQuestion()
         context.state = .confirmingCity(place)
+        if byMember && context.chat.currentPlace != nil {
+            let view = Views.cityQuestion(place, question: question, context.texts, forAdministrators: true)
+            context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
+            await showWeather(.now, of: .recent(context.chat.remember(place)), &context)
+            return
+        }
         // A traveller with a city may only want the weather where they stand.
         let view = Views.cityQuestion(place, question: question, context.texts, justWeather: context.chat.currentPlace != nil)
         context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
@@ -271,11 +292,15 @@ extension Conversation {
     /// its weather; the time zone comes with the weather. A chat that had no city loses the reply
     /// keyboard that offered to share a location.
     func adopt(_ place: Place, answering messageID: Int?, then view: WeatherView = .now, _ context: inout Context) async {
-        if context.chat.currentPlace == nil {
+        if context.chat.currentPlace == nil && !context.isGroup {
+            // The location keyboard goes with a message of its own: an edit cannot take it away.
             if let messageID { context.replies.append(.editKeyboard(.id(messageID), keyboard: nil)) }
-            context.replies.append(Views.firstCity(place, context.texts, inGroup: context.isGroup))
+            context.replies.append(Views.firstCity(place, context.texts, inGroup: false))
         } else if let messageID {
+            // A group's first city and a later one alike: the question becomes the answer.
             context.replies.append(.edit(.id(messageID), text: Views.citySaved(place, context.texts)))
+        } else if context.chat.currentPlace == nil {
+            context.replies.append(Views.firstCity(place, context.texts, inGroup: context.isGroup))
         }
         setCity(place, &context)
         await showWeather(view, of: .current, &context)

@@ -220,9 +220,9 @@ public struct Conversation: Sendable {
         case .command(let command):
             await handle(command, &context)
         case .location(let latitude, let longitude):
-            startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
+            await startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
         case .shortMapLink(let link):
-            startLocating(link: link, updateID: incoming.updateID, &context)
+            await startLocating(link: link, updateID: incoming.updateID, &context)
         case .text(let text):
             await freeText(text, &context)
         case .coordinatesOutOfRange:
@@ -313,14 +313,14 @@ public struct Conversation: Sendable {
 
     private func handle(_ followUp: FollowUp, _ context: inout Context) async {
         switch followUp {
-        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup):
+        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup, let byMember):
             context.language = language
             context.isGroup = inGroup ?? false
-            await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, &context)
-        case .resolveMapLink(let link, let tag, let language, let inGroup):
+            await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, byMember: byMember ?? false, &context)
+        case .resolveMapLink(let link, let tag, let language, let inGroup, let byMember):
             context.language = language
             context.isGroup = inGroup
-            await resolveMapLink(link, statusTag: tag, &context)
+            await resolveMapLink(link, statusTag: tag, byMember: byMember ?? false, &context)
         }
     }
 
@@ -366,7 +366,7 @@ public struct Conversation: Sendable {
         case .retryMapLink(let link):
             context.answer(queryID)
             // A status of its own: the press's id makes its tag, as an update's id does a sent link's.
-            startLocating(link: link, tag: "\(MessageTags.shortLivedPrefix)q\(queryID)", &context)
+            await startLocating(link: link, tag: "\(MessageTags.shortLivedPrefix)q\(queryID)", &context)
         case .chooseManually:
             guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
             context.answer(queryID)

@@ -26,6 +26,7 @@ extension Texts {
 
         locating: "🔎 Finding the city…",
         isThisYourCity: "Is this your city?",
+        cityForAdministrators: "Make this place the chat's city? The administrators decide.",
         yesButton: "✅ Yes, that's right",
         noButton: "No, choose another",
         justWeatherButton: "🌦 Just the weather here",

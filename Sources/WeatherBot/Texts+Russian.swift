@@ -31,6 +31,7 @@ extension Texts {
 
         locating: "🔎 Определяем город…",
         isThisYourCity: "Это ваш город?",
+        cityForAdministrators: "Сделать это место городом чата? Решают администраторы.",
         yesButton: "✅ Да, всё верно",
         noButton: "Нет, выбрать другой",
         justWeatherButton: "🌦 Только погода здесь",

@@ -38,6 +38,8 @@ public struct Texts: Sendable {
     let locating: String
     /// Said otherwise to a group: see ``inGroup``.
     var isThisYourCity: String
+    /// In a group with a city, a member's location: the question left to the administrators, beside the weather there.
+    let cityForAdministrators: String
     let yesButton: String
     let noButton: String
     /// The third answer when the chat has a city: the weather at the point, the city untouched.

@@ -31,10 +31,12 @@ public enum Views {
 
     /// «Это ваш город?» about `place`; with `justWeather` (a point shared by a chat that has a
     /// city already) also «🌦 Только погода здесь».
+    /// - Parameter forAdministrators: asked of a group's administrators about a member's location.
     static func cityQuestion(
-        _ place: Place, question: Int, _ texts: Texts, justWeather: Bool = false
+        _ place: Place, question: Int, _ texts: Texts, justWeather: Bool = false, forAdministrators: Bool = false
     ) -> (text: String, keyboard: InlineKeyboardMarkup) {
-        let text = "\(texts.isThisYourCity)\n\n📍 <b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))"
+        let asked = forAdministrators ? texts.cityForAdministrators : texts.isThisYourCity
+        let text = "\(asked)\n\n📍 <b>\(name(of: place, texts.language))</b>\(details(of: place, texts.language))"
         var rows = [
             [InlineKeyboardButton(text: texts.yesButton, callbackData: CallbackAction.confirmCity(question: question).encoded)],
             [InlineKeyboardButton(text: texts.noButton, callbackData: CallbackAction.rejectCity(question: question).encoded)],

@@ -132,7 +132,7 @@ import WeatherBotSQLite
         let retried = await answering.handle(incoming(.button(button), query: "q1", messageID: 7, update: 2), chat: failed.chat)
         #expect(retried.replies.contains { if case .answer = $0 { true } else { false } })
         guard case .send(let status, _, let tag?)? = retried.replies.first(where: { if case .send = $0 { true } else { false } }),
-            case .resolveMapLink(link, tag, _, _)? = retried.followUps.first
+            case .resolveMapLink(link, tag, _, _, _)? = retried.followUps.first
         else {
             Issue.record("expected a new status and the link followed after the step, got \(retried.replies) \(retried.followUps)")
             return
@@ -525,6 +525,52 @@ import WeatherBotSQLite
         #expect(located.followUps.first == .resolveLocation(latitude: 54.19, longitude: 45.18, statusTag: "locate-1", language: .ru, inGroup: true))
         let asked = await chat.conversation.handle(.followUp(located.followUps[0], chatID: -100), chat: try chat.database.chat(-100))
         #expect(asked.replies.first?.text?.hasPrefix("Это город чата?") == true, "\(asked.replies)")
+    }
+
+    /// A plain member who shares a location in a group that has a city gets the weather there,
+    /// and the question is left to the administrators, who answer it as any.
+    @Test func aMembersLocationInAGroupWithACityShowsTheWeatherThereAndAsksTheAdministrators() async throws {
+        let chat = try Chat(id: -100, membership: FakeMembership(administrators: [9]))
+        _ = try await chat.press("Да, всё верно", in: try await group(.command(.city("Казань")), chat), group: true, sender: 9)
+        let located = try await chat.send(.location(latitude: 54.19, longitude: 45.18), group: true, userMessageID: 44, sender: 5)
+        guard case .resolveLocation(54.19, 45.18, let tag, .ru, true?, true?)? = located.followUps.first else {
+            Issue.record("expected the point looked up for a member, got \(located.followUps)")
+            return
+        }
+        // The follow-up as the worker runs it: handled, then committed.
+        chat.update += 1
+        let item = try await chat.database.receive([(updateID: chat.update, chatID: -100, payload: Data())], lastUpdateID: chat.update)[0]
+        let asked = await chat.conversation.handle(.followUp(located.followUps[0], chatID: -100), chat: try chat.database.chat(-100))
+        try await chat.database.commitStep(chat: asked.chat, handled: item.seq!, changes: asked.changes, replies: [], followUps: [])
+        guard case .edit(.tag(tag), let question, let keyboard?)? = asked.replies.first else {
+            Issue.record("expected the status edited into the question, got \(asked.replies)")
+            return
+        }
+        #expect(question.hasPrefix("Сделать это место городом чата? Решают администраторы.\n\n📍 <b>Саранск</b>"), "\(question)")
+        #expect(keyboard.inlineKeyboard.count == 2, "no «only the weather here»: it is shown")
+        #expect(asked.replies.contains { if case .send(let text, .inline?, _) = $0 { text.hasPrefix("📍 <b>Саранск</b>") } else { false } }, "\(asked.replies)")
+        // The member may not say yes; an administrator may.
+        let refused = try await chat.press("Да, всё верно", in: asked, group: true, sender: 5)
+        #expect(refused.replies.contains { if case .answer(_, let text?, true) = $0 { text.contains("администратор") } else { false } }, "\(refused.replies)")
+        #expect(try chat.database.chat(-100)?.currentPlace?.name == "Kazan")
+        let confirmed = try await chat.press("Да, всё верно", in: asked, group: true, sender: 9)
+        #expect(try chat.database.chat(-100)?.currentPlace?.name == "Saransk")
+        // A group's city, first or changed, is said by editing the question.
+        #expect(confirmed.replies.contains { if case .edit(.id, let text, nil) = $0 { text.hasPrefix("📍 Город чата: <b>Саранск</b>") } else { false } }, "\(confirmed.replies)")
+        // An administrator's location asks as before, with «only the weather here».
+        let administrators = try await chat.send(.location(latitude: 55.79, longitude: 49.12), group: true, userMessageID: 45, sender: 9)
+        guard case .resolveLocation(_, _, _, _, true?, nil)? = administrators.followUps.first else {
+            Issue.record("expected the point looked up for an administrator, got \(administrators.followUps)")
+            return
+        }
+    }
+
+    @Test func aGroupsFirstCityIsSaidAsAChangedOneIs() async throws {
+        let chat = try Chat(id: -100, membership: FakeMembership(administrators: [9]))
+        let first = try await chat.press("Да, всё верно", in: try await group(.command(.city("Казань")), chat), group: true, sender: 9)
+        #expect(first.replies.contains { if case .edit(.id, let text, nil) = $0 { text.hasPrefix("📍 Город чата: <b>Казань</b>") } else { false } }, "\(first.replies)")
+        #expect(!first.replies.contains { if case .editKeyboard = $0 { true } else { false } })
+        #expect(!first.replies.contains { if case .send(let text, _, _) = $0 { text.hasPrefix("📍 Город чата") } else { false } })
     }
 }
 
