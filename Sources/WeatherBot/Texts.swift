@@ -428,9 +428,6 @@ extension Texts {
         count == 0 ? favoritesEmpty : numberInRange(count, usage)
     }
 
-    /// «На 7 дней»: the button of the seven days' view, where the days are not known.
-    var dailyButton: String { daysButton(7) }
-
     func dailyChartChanged(_ place: String, _ time: String, withChart: Bool) -> String {
         withChart ? dailyChartAdded(place, time) : dailyChartRemoved(place, time)
     }

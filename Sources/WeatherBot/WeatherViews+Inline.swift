@@ -33,7 +33,8 @@ extension WeatherViews {
         case .daily:
             let days = forecast.daily.prefix(7)
             guard let low = days.map(\.minimumTemperature).min(), let high = days.map(\.maximumTemperature).max() else { break }
-            return "\(texts.dailyButton): \(texts.signedDegrees(low))…\(texts.temperature(high))"
+            // The days there are: five on the free plan.
+            return "\(texts.daysButton(days.count)): \(texts.signedDegrees(low))…\(texts.temperature(high))"
         default:
             break
         }

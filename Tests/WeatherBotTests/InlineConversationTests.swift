@@ -130,6 +130,13 @@ import WeatherBotStore
         #expect(hours.edit?.text.contains("PM2.5") == false)
     }
 
+    @Test func theWeeksDescriptionSaysTheDaysThereAre() async {
+        var forecast = Forecast.sample
+        forecast.daily = Array(forecast.daily.prefix(5))
+        let answer = await conversation(weather: FakeWeather(forecast: forecast)).answer(query("Казань на неделю")).answer
+        #expect(answer?.results.first?.description?.hasPrefix("На 5 дней: ") == true, "\(String(describing: answer?.results.first?.description))")
+    }
+
     @Test func privateCardsOfferToShareThePlaceAndGroupCardsDoNot() throws {
         let report = WeatherReport(forecast: .sample, fetchedAt: now)
         let texts = Texts.for(.ru)
