@@ -281,9 +281,11 @@ import WeatherBotTesting
         #expect(server.requests.count == 3)
     }
 
-    /// One Call answers 429 while the free plan answers: its daily cap. The free plan serves the
-    /// rest of the UTC day, and geocoding, which has its own limit, goes on.
-    @Test func aOneCallCapFallsBackToTheFreePlanForTheDayAndGeocodingGoesOn() async throws {
+    /// One Call answers 429 while the free plan answers: its daily cap. OpenWeather words the cap
+    /// as it words the key's rate, so the first 429 is waited out with every other call; One Call
+    /// refused again after that minute, the free plan is asked, serves the rest of the UTC day,
+    /// and geocoding, which has its own limit, goes on.
+    @Test func aOneCallCapIsToldAfterThePauseAndFallsBackToTheFreePlanForTheDay() async throws {
         let server = try await LoopbackServer { request in
             switch request.path {
             case "/data/3.0/onecall": Fixture.response("error-429", status: 429)
@@ -293,25 +295,61 @@ import WeatherBotTesting
             }
         }
         defer { Task { await server.shutdown() } }
-        let client = client(server)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .milliseconds(500))
+        let first = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1)) }
+        #expect(first?.code == .rateLimited)
+        _ = try? await client.geocode("Paris", for: .chat(1))
+        #expect(server.requests.map(\.path) == ["/data/3.0/onecall"])
+        try await Task.sleep(for: .milliseconds(600))
         #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1)).source == .freePlan)
         #expect(client.isOneCallUnavailable)
         #expect(try await client.geocode("Paris", for: .chat(1)).isEmpty == false)
         #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "ru", for: .chat(1)).source == .freePlan)
-        #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+        #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2)
     }
 
-    /// The key's rate is a 429 from every endpoint: everyone waits it out, the free plan too.
+    /// The key's rate is a 429 from every endpoint: everyone waits it out, and after the pause
+    /// the free plan refusing too says it was the rate, not One Call's cap.
     @Test func aRateLimitOnEveryEndpointPausesEveryone() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
         defer { Task { await server.shutdown() } }
-        let client = client(server)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .milliseconds(500))
         let error = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1)) }
         #expect(error?.code == .rateLimited)
+        _ = try? await client.geocode("Казань", for: .chat(1))
+        // One Call alone; the geocoding after it is not sent.
+        #expect(server.requests.count == 1)
+        try await Task.sleep(for: .milliseconds(600))
+        _ = try? await client.forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1))
+        #expect(server.requests.count == 4)
         #expect(!client.isOneCallUnavailable)
         _ = try? await client.geocode("Казань", for: .chat(1))
-        // One Call, then the free plan's two; the geocoding after them is not sent.
-        #expect(server.requests.count == 3)
+        #expect(server.requests.count == 4)
+    }
+
+    /// At the fake OpenWeather over loopback, whose key is allowed one call a minute: One Call's
+    /// 429 stops every call for the minute, the free plan's pair and geocoding alike, whoever
+    /// asks, as the README promises; nothing else reaches the server.
+    @Test func aOneCall429StopsEveryCallForTheMinute() async throws {
+        let fake = try await FakeOpenWeather(perMinute: 1, logging: true)
+        defer { Task { await fake.shutdown() } }
+        let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: fake.url, transport: NIOHTTPTransport(), rateLimitPause: .seconds(60))
+        _ = try await client.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
+        let refused = await #expect(throws: OpenWeatherError.self) {
+            try await client.forecast(latitude: 59.94, longitude: 30.31, language: "ru", for: .chat(1))
+        }
+        #expect(refused?.code == .rateLimited && refused?.refusedLocally == false)
+        for chat in Int64(2)...Int64(4) {
+            let paused = await #expect(throws: OpenWeatherError.self) {
+                try await client.forecast(latitude: 54.74, longitude: 55.97, language: "en", for: .chat(chat))
+            }
+            #expect(paused?.refusedLocally == true)
+            _ = try? await client.geocode("Казань", for: .chat(chat))
+            _ = try? await client.reverseGeocode(latitude: 54.2, longitude: 45.2, for: .background)
+        }
+        #expect(fake.log.map(\.path) == ["/data/3.0/onecall", "/data/3.0/onecall"])
+        #expect(fake.requests == 2 && fake.tooManyRequests == 1)
+        #expect(!client.isOneCallUnavailable)
     }
 
     /// A server that refuses beyond five calls a minute, as OpenWeather does beyond a key's rate,
