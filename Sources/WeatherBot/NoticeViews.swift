@@ -35,11 +35,19 @@ public enum NoticeViews {
         return (kind == .rain ? "☔ " : "🌨 ") + text + "\n" + WeatherViews.header(place, texts)
     }
 
+    /// The rain mark's value of an episode kept quiet for the chat's quiet hours: not told, so
+    /// never taken for told (``wasTold(_:of:)``).
+    public static func quietValue(of episode: RainWatch.Episode) -> String {
+        quietPrefix + episode.id
+    }
+
+    static let quietPrefix = "quiet:"
+
     /// Whether a chat told of `told` (its rain mark) was told of `episode`: the same episode, or
     /// the same rain seen again after a restart forgot the episodes (the same cell, a start less
-    /// than a dry hour apart).
+    /// than a dry hour apart). An episode kept quiet (``quietValue(of:)``) was not told.
     public static func wasTold(_ told: String?, of episode: RainWatch.Episode) -> Bool {
-        guard let told else { return false }
+        guard let told, !told.hasPrefix(quietPrefix) else { return false }
         if told == episode.id { return true }
         func parts(_ id: String) -> (cell: Substring, start: Double)? {
             guard let at = id.lastIndex(of: "@"), let start = Double(id[id.index(after: at)...]) else { return nil }
