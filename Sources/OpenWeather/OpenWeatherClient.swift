@@ -212,9 +212,13 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     private func admit(_ paths: [String], for context: CallContext) async throws(OpenWeatherError) {
         for path in paths { try checkPause(path) }
         guard let budget else { return }
-        for path in paths {
+        for (index, path) in paths.enumerated() {
+            // A pair is one look-up for the chat's share of the minute (what a person asked
+            // for), two for the minute's and the day's budgets (what OpenWeather counts).
+            var paid = context
+            if index > 0 { paid.batch = true }
             do {
-                try await budget.acquire(context, for: OpenWeatherEndpoint(path: path))
+                try await budget.acquire(paid, for: OpenWeatherEndpoint(path: path))
             } catch {
                 throw OpenWeatherError(
                     code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true, chatToldAlready: error.repeated)

@@ -5,12 +5,15 @@ import WeatherBotStore
 
 /// Finding the chat's city: from a location, typed coordinates or a name.
 extension Conversation {
-    func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) {
+    /// - Parameter sent: how the point came, which a failure's answer names.
+    func startLocating(latitude: Double, longitude: Double, updateID: Int64, sent: PointSource = .location, _ context: inout Context) {
         let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
         context.state = .locating
         context.replies.append(.send(text: context.texts.locating, tag: tag))
         context.followUps.append(
-            .resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil))
+            .resolveLocation(
+                latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil,
+                sent: sent == .location ? nil : sent))
     }
 
     /// A short map link: «Определяем город…» at once, and the link followed after the step.
@@ -37,10 +40,11 @@ extension Conversation {
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             return
         }
-        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, &context)
+        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, sent: .link, &context)
     }
 
-    func resolveLocation(latitude: Double, longitude: Double, statusTag: String, _ context: inout Context) async {
+    /// - Parameter sent: how the point came: a failure asks for it again the same way.
+    func resolveLocation(latitude: Double, longitude: Double, statusTag: String, sent: PointSource = .location, _ context: inout Context) async {
         await activity.typing(in: context.chat.id)
         let found: Place?
         do {
@@ -48,7 +52,7 @@ extension Conversation {
         } catch {
             // An outage is not «no city here»: the user is told why, and how to go on.
             if case .locating = context.state { context.state = .idle }
-            let view = Views.locationFailed(context.texts, error: error)
+            let view = Views.locationFailed(context.texts, error: error, sent: sent)
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             // The weather needs no name: the point's own is shown all the same, named by its coordinates.
             let point = Place(

@@ -205,6 +205,8 @@ public struct Conversation: Sendable {
             await handle(command, &context)
         case .location(let latitude, let longitude):
             startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
+        case .typedPoint(let latitude, let longitude, let source):
+            startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, sent: source, &context)
         case .shortMapLink(let link):
             startLocating(link: link, updateID: incoming.updateID, &context)
         case .text(let text):
@@ -296,10 +298,10 @@ public struct Conversation: Sendable {
 
     private func handle(_ followUp: FollowUp, _ context: inout Context) async {
         switch followUp {
-        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup):
+        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup, let sent):
             context.language = language
             context.isGroup = inGroup ?? false
-            await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, &context)
+            await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, sent: sent ?? .location, &context)
         case .resolveMapLink(let link, let tag, let language, let inGroup):
             context.language = language
             context.isGroup = inGroup

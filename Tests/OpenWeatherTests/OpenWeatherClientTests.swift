@@ -1,4 +1,5 @@
 import Foundation
+import BotClock
 import HTTPTransport
 import Synchronization
 import Testing
@@ -321,10 +322,13 @@ import WeatherBotTesting
         #expect(server.requests.count == 1)
         try await Task.sleep(for: .milliseconds(600))
         _ = try? await client.forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1))
-        #expect(server.requests.count == 4)
+        // One Call again, then the free plan's pair (its second call may be let go unsent once the
+        // first is refused).
+        let sent = server.requests.count
+        #expect((3...4).contains(sent))
         #expect(!client.isOneCallUnavailable)
         _ = try? await client.geocode("Казань", for: .chat(1))
-        #expect(server.requests.count == 4)
+        #expect(server.requests.count == sent)
     }
 
     /// At the fake OpenWeather over loopback, whose key is allowed one call a minute: One Call's
@@ -350,6 +354,54 @@ import WeatherBotTesting
         #expect(fake.log.map(\.path) == ["/data/3.0/onecall", "/data/3.0/onecall"])
         #expect(fake.requests == 2 && fake.tooManyRequests == 1)
         #expect(!client.isOneCallUnavailable)
+    }
+
+    /// A person trying places by hand, a new one every four seconds for a minute (each its
+    /// look-up and its weather), never meets the chat's share of the minute as configured by
+    /// default. Only a sixteenth new place within the minute, faster than by hand, is over it.
+    @Test func aPersonTryingAPlaceEveryFourSecondsNeverMeetsTheChatsShare() async throws {
+        let server = try await LoopbackServer { request in
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("onecall-kazan-ru")
+            default: Fixture.response("geo-direct-paris")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_795_800_000))
+        let budget = CallBudget(.init(), clock: clock)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: budget)
+        for place in 0..<15 {
+            let latitude = 40 + Double(place) / 10
+            #expect(try await client.reverseGeocode(latitude: latitude, longitude: 44.79, for: .chat(1)).isEmpty == false)
+            #expect(try await client.forecast(latitude: latitude, longitude: 44.79, language: "ru", for: .chat(1)).source == .oneCall)
+            clock.advance(by: .milliseconds(3900))
+        }
+        let over = await #expect(throws: OpenWeatherError.self) { try await client.reverseGeocode(latitude: 39, longitude: 44.79, for: .chat(1)) }
+        #expect(over?.code == .overBudget(.chat))
+        // Another chat is not held by it.
+        #expect(try await client.reverseGeocode(latitude: 39, longitude: 44.79, for: .chat(2)).isEmpty == false)
+    }
+
+    /// On the free plan a forecast is a pair of calls, both counted in the minute's and the day's
+    /// budgets, but one look-up in the chat's share of the minute: what the person asked for.
+    @Test func theFreePlansPairIsOneLookUpForTheChatsShare() async throws {
+        let server = try await LoopbackServer { request in
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("error-401-subscription", status: 401)
+            case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
+            default: Fixture.response("forecast25-tbilisi")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let budget = CallBudget(.init(perMinute: 0, perChat: 3), clock: ManualClock(Date(timeIntervalSince1970: 1_795_800_000)))
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: budget)
+        // One Call's 401, then two forecasts on the free plan: three look-ups, five calls.
+        for place in 0..<2 {
+            #expect(try await client.forecast(latitude: 41 + Double(place), longitude: 44.79, language: "en", for: .chat(1)).source == .freePlan)
+        }
+        #expect(budget.today.total == 5)
+        let over = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 43, longitude: 44.79, language: "en", for: .chat(1)) }
+        #expect(over?.code == .overBudget(.chat))
     }
 
     /// A server that refuses beyond five calls a minute, as OpenWeather does beyond a key's rate,

@@ -418,7 +418,7 @@ import WeatherBotSQLite
     @Test func typedCoordinatesAskAboutTheCityThere() async {
         for typed in ["55.75, 37.62", "55.75 37.62", "55,75 37,62", "55.75,37.62", "-33.92; 18.42"] {
             let intent = UpdateRouter.intent(of: Message(messageID: 1, date: 1, chat: Chat(id: chatID), text: typed))
-            guard case .location = intent else {
+            guard case .typedPoint(_, _, .coordinates) = intent else {
                 Issue.record("«\(typed)» is not read as coordinates: \(intent)")
                 continue
             }
