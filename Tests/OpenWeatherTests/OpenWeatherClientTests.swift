@@ -46,6 +46,26 @@ import WeatherBotTesting
         #expect(server.requests.first?.query["lat"] == "0.0000")
     }
 
+    /// A real One Call answer lists each warning once per language (Moscow: «Rain» and «Дождь»,
+    /// «Thunderstorms» and «Гроза»): two warnings, whoever each entry names as its sender, since
+    /// the feed may name the sender in each language too.
+    @Test func aWarningListedPerLanguageIsOneWarningWhateverItsSenders() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("onecall-moscow-alerts") }
+        defer { Task { await server.shutdown() } }
+        let forecast = try await client(server).forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
+        #expect(forecast.alerts.count == 4)
+        #expect(Set(forecast.alerts.map(\.identity)).count == 2)
+        let named = forecast.alerts.map { alert in
+            var alert = alert
+            alert.sender = alert.event.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } ? "Росгидромет" : "Roshydromet"
+            return alert
+        }
+        #expect(Set(named.map(\.identity)).count == 2)
+        var later = named[0]
+        later.end = later.end.addingTimeInterval(3600)
+        #expect(later.identity != named[0].identity)
+    }
+
     @Test func oneCallDecodesNowHoursDaysAndAlerts() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("onecall-kazan-ru") }
         defer { Task { await server.shutdown() } }
