@@ -155,7 +155,9 @@ public final class CallBudget: Sendable {
         public var perMinute: Int
         /// Calls in a UTC day, every caller's; 0: no daily limit.
         public var perDay: Int
-        /// Calls in any minute on one chat's behalf.
+        /// Calls in any minute on one chat's behalf: by default 30, what a person trying places
+        /// by hand can spend (a new place every four seconds, each its look-up and its weather);
+        /// a flood is held to it, and its share of the day (``perChatDay``) bounds its day.
         public var perChat: Int
         /// The calls a chat may make in a UTC day: by default a twentieth of the day, at least
         /// ten, never more than people's part of it (``CallBudget/peopleDayShare``); none
@@ -164,7 +166,7 @@ public final class CallBudget: Sendable {
         public var perChatDay: Int
 
         /// A nil `perChatDay` takes the chat's share of `perDay` (``chatsShare(ofDay:)``).
-        public init(perMinute: Int = 60, perDay: Int = 0, perChat: Int = 10, perChatDay: Int? = nil) {
+        public init(perMinute: Int = 60, perDay: Int = 0, perChat: Int = 30, perChatDay: Int? = nil) {
             self.perMinute = perMinute
             self.perDay = perDay
             self.perChat = perChat

@@ -267,11 +267,12 @@ public struct WeatherAlert: Codable, Sendable, Hashable {
         self.tags = tags
     }
 
-    /// What tells one warning from another. The feed often lists a warning once per language
-    /// («Rain» and «Дождь», the same sender, times and tags): those entries share an identity.
-    /// Without tags nothing links the languages, and the event's words tell warnings apart.
+    /// What tells one warning from another: one event at one time. The feed often lists a warning
+    /// once per language («Rain» and «Дождь», the same times and tags), the sender named in each
+    /// language too («Росгидромет» and «Roshydromet»): those entries share an identity, whoever
+    /// the sender is in each. Without tags nothing links the languages, and the event's words
+    /// tell warnings apart.
     public struct Identity: Hashable, Sendable {
-        var sender: String
         var start: Date
         var end: Date
         var tags: [String]
@@ -280,7 +281,7 @@ public struct WeatherAlert: Codable, Sendable, Hashable {
 
     /// The key the views group this warning's language copies under, so each warning shows once.
     public var identity: Identity {
-        Identity(sender: sender, start: start, end: end, tags: tags.sorted(), event: tags.isEmpty ? event : nil)
+        Identity(start: start, end: end, tags: tags.sorted(), event: tags.isEmpty ? event : nil)
     }
 }
 

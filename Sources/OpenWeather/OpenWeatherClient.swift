@@ -6,9 +6,12 @@ import Synchronization
 ///
 /// Weather comes from One Call 3.0; when that answers 401 because the key has no One Call
 /// subscription, the free plan's `/data/2.5` endpoints are used instead, and that choice is
-/// remembered for ``fallbackMemory`` so each request does not hit the 401 again. A 429 from One
-/// Call alone while the free plan answers is One Call's daily cap: the free plan serves the rest of
-/// the UTC day. Every call waits for the ``CallBudget`` first, when there is one.
+/// remembered for ``fallbackMemory`` so each request does not hit the 401 again. Every 429 stops
+/// every call for ``rateLimitPause`` (a minute): OpenWeather answers the key's rate and One Call's
+/// daily cap with the same words, so no body tells them apart and the free plan is not asked at
+/// once. A One Call 429 again after that silent minute is its daily cap when the free plan then
+/// answers: the free plan serves the rest of the UTC day. Every call waits for the ``CallBudget``
+/// first, when there is one.
 public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     private let apiKey: String
     private let apiURL: URL
@@ -19,6 +22,9 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     private let oneCallUnavailableUntil = Mutex<ContinuousClock.Instant?>(nil)
     /// After a 429, no call is made until this instant: the answer would be 429 again.
     private let rateLimitedUntil = Mutex<ContinuousClock.Instant?>(nil)
+    /// One Call answered 429 and has not answered since: its next 429, after the pause, may be
+    /// its daily cap.
+    private let oneCallRefused = Mutex(false)
     private let rateLimitPause: Duration
     /// What the key may spend; nil: no limit of the bot's own.
     public let budget: CallBudget?
@@ -88,11 +94,15 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         if !isOneCallUnavailable {
             do {
                 let body: OneCallBody = try await get(Self.oneCall, point, for: context)
+                oneCallRefused.withLock { $0 = false }
                 return body.forecast
             } catch where error.code == .subscriptionRequired {
                 markOneCallUnavailable(until: ContinuousClock.now + fallbackMemory)
             } catch where error.code == .rateLimited && !error.refusedLocally {
-                // One Call's own cap, or the key's rate: the free plan tells which.
+                // The key's rate and One Call's cap answer alike: the first 429 is waited out,
+                // with every other call; only one that comes again after the silent minute, when
+                // the rate would have let it through, asks the free plan whether it is the cap.
+                guard oneCallRefusedAgain() else { throw error }
                 capped = true
             }
         }
@@ -103,6 +113,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
         do {
             let (current, steps) = try await (currentBody, stepsBody)
             if capped {
+                oneCallRefused.withLock { $0 = false }
                 // The key still answers: One Call's calls for the UTC day are spent.
                 let now = Date()
                 let midnight = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 86_400
@@ -111,6 +122,9 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             let offset = Int(steps.city?.timezone ?? current.timezone ?? 0)
             return Forecast.fromFreePlan(current: current.current, steps: steps.hours, offsetSeconds: offset)
         } catch let error as OpenWeatherError {
+            // The free plan refused too: the key's rate, not One Call's cap; its next 429 is
+            // waited out again before the free plan is asked.
+            if capped, error.code == .rateLimited { oneCallRefused.withLock { $0 = false } }
             throw error
         } catch {
             throw OpenWeatherError(code: .network, endpoint: "/data/2.5", message: String(describing: type(of: error)))
@@ -125,6 +139,36 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             until = nil
             return false
         }
+    }
+
+    /// Whether One Call's 429 comes after one waited out already; if not, it is remembered and
+    /// every call waits out the pause.
+    private func oneCallRefusedAgain() -> Bool {
+        let again = oneCallRefused.withLock { refused in
+            // A 429 of a call sent before the pause began is the same refusal.
+            guard refused, !isPaused else { return false }
+            return true
+        }
+        if !again {
+            oneCallRefused.withLock { $0 = true }
+            pause()
+        }
+        return again
+    }
+
+    private var isPaused: Bool {
+        rateLimitedUntil.withLock { until in
+            guard let deadline = until else { return false }
+            if ContinuousClock.now < deadline { return true }
+            until = nil
+            return false
+        }
+    }
+
+    /// No call is made for ``rateLimitPause`` from now.
+    private func pause() {
+        let deadline = ContinuousClock.now + rateLimitPause
+        rateLimitedUntil.withLock { $0 = max($0 ?? deadline, deadline) }
     }
 
     private func markOneCallUnavailable(until deadline: ContinuousClock.Instant) {
@@ -168,9 +212,13 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
     private func admit(_ paths: [String], for context: CallContext) async throws(OpenWeatherError) {
         for path in paths { try checkPause(path) }
         guard let budget else { return }
-        for path in paths {
+        for (index, path) in paths.enumerated() {
+            // A pair is one look-up for the chat's share of the minute (what a person asked
+            // for), two for the minute's and the day's budgets (what OpenWeather counts).
+            var paid = context
+            if index > 0 { paid.batch = true }
             do {
-                try await budget.acquire(context, for: OpenWeatherEndpoint(path: path))
+                try await budget.acquire(paid, for: OpenWeatherEndpoint(path: path))
             } catch {
                 throw OpenWeatherError(
                     code: .overBudget(error.refusal), endpoint: path, message: "over the bot's budget", refusedLocally: true, chatToldAlready: error.repeated)
@@ -197,12 +245,9 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             throw OpenWeatherError(code: .network, endpoint: path, message: error.description.redacting(apiKey))
         }
         guard response.status == 200 else {
-            // A 429 from One Call alone may be its daily cap; any other is the key's rate, and
-            // everyone waits it out.
-            if response.status == 429, path != Self.oneCall {
-                let deadline = ContinuousClock.now + rateLimitPause
-                rateLimitedUntil.withLock { $0 = deadline }
-            }
+            // Any other 429 is the key's rate, and everyone waits it out; One Call's is decided
+            // where it is read (``forecast(latitude:longitude:language:for:)``).
+            if response.status == 429, path != Self.oneCall { pause() }
             throw Self.error(status: response.status, body: response.body, endpoint: path, hiding: apiKey)
         }
         let body: Body

@@ -6,7 +6,8 @@ import WeatherBotStore
 /// Finding the chat's city: from a location, typed coordinates or a name.
 extension Conversation {
     /// A location: «Определяем город…» at once, and the city there looked up after the step.
-    func startLocating(latitude: Double, longitude: Double, updateID: Int64, _ context: inout Context) async {
+    /// - Parameter sent: how the point came, which a failure's answer names.
+    func startLocating(latitude: Double, longitude: Double, updateID: Int64, sent: PointSource = .location, _ context: inout Context) async {
         let tag = "\(MessageTags.shortLivedPrefix)\(updateID)"
         let byMember = await isMemberOfAGroupWithACity(&context)
         context.state = .locating
@@ -14,7 +15,7 @@ extension Conversation {
         context.followUps.append(
             .resolveLocation(
                 latitude: latitude, longitude: longitude, statusTag: tag, language: context.language, inGroup: context.isGroup ? true : nil,
-                byMember: byMember ? true : nil))
+                sent: sent == .location ? nil : sent, byMember: byMember ? true : nil))
     }
 
     /// A short map link: «Определяем город…» at once, and the link followed after the step.
@@ -49,13 +50,16 @@ extension Conversation {
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             return
         }
-        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, byMember: byMember, &context)
+        await resolveLocation(latitude: latitude, longitude: longitude, statusTag: statusTag, sent: .link, byMember: byMember, &context)
     }
 
     /// The city at a point, asked about: «Это ваш город?». A member of a group with a city, who
     /// may not change it (`byMember`), gets the weather there, and the question is left to the
     /// administrators.
-    func resolveLocation(latitude: Double, longitude: Double, statusTag: String, byMember: Bool = false, _ context: inout Context) async {
+    /// - Parameter sent: how the point came: a failure asks for it again the same way.
+    func resolveLocation(
+        latitude: Double, longitude: Double, statusTag: String, sent: PointSource = .location, byMember: Bool = false, _ context: inout Context
+    ) async {
         await activity.typing(in: context.chat.id)
         let found: Place?
         do {
@@ -63,7 +67,7 @@ extension Conversation {
         } catch {
             // An outage is not «no city here»: the user is told why, and how to go on.
             if case .locating = context.state { context.state = .idle }
-            let view = Views.locationFailed(context.texts, error: error)
+            let view = Views.locationFailed(context.texts, error: error, sent: sent)
             context.replies.append(.edit(.tag(statusTag), text: view.text, keyboard: view.keyboard))
             // The weather needs no name: the point's own is shown all the same, named by its coordinates.
             let point = Place(

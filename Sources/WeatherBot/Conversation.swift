@@ -221,6 +221,8 @@ public struct Conversation: Sendable {
             await handle(command, &context)
         case .location(let latitude, let longitude):
             await startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, &context)
+        case .typedPoint(let latitude, let longitude, let source):
+            await startLocating(latitude: latitude, longitude: longitude, updateID: incoming.updateID, sent: source, &context)
         case .shortMapLink(let link):
             await startLocating(link: link, updateID: incoming.updateID, &context)
         case .text(let text):
@@ -313,10 +315,11 @@ public struct Conversation: Sendable {
 
     private func handle(_ followUp: FollowUp, _ context: inout Context) async {
         switch followUp {
-        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup, let byMember):
+        case .resolveLocation(let latitude, let longitude, let tag, let language, let inGroup, let sent, let byMember):
             context.language = language
             context.isGroup = inGroup ?? false
-            await resolveLocation(latitude: latitude, longitude: longitude, statusTag: tag, byMember: byMember ?? false, &context)
+            await resolveLocation(
+                latitude: latitude, longitude: longitude, statusTag: tag, sent: sent ?? .location, byMember: byMember ?? false, &context)
         case .resolveMapLink(let link, let tag, let language, let inGroup, let byMember):
             context.language = language
             context.isGroup = inGroup

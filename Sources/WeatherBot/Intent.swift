@@ -36,10 +36,23 @@ public enum Command: Sendable, Hashable {
     case unknown(String)
 }
 
+/// How a chat sent a point, which its answers name: «отправьте геолокацию ещё раз» only to one
+/// that shared its location.
+public enum PointSource: String, Codable, Sendable, Hashable {
+    /// A location shared with Telegram's button.
+    case location
+    /// Coordinates typed or pasted.
+    case coordinates
+    /// A link to a map.
+    case link
+}
+
 /// What an update means to the conversation.
 public enum Intent: Sendable, Hashable {
     case command(Command)
     case location(latitude: Double, longitude: Double)
+    /// A point typed or pasted: coordinates, or a link to a map that names one (``PointSource``).
+    case typedPoint(latitude: Double, longitude: Double, source: PointSource)
     case text(String)
     /// A short map link (`maps.app.goo.gl/…`): its point is where it redirects to.
     case shortMapLink(String)

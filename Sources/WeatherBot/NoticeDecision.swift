@@ -44,13 +44,15 @@ public enum NoticeDecision {
         case send(Kind, NoticeDelivery)
         /// Rain beginning sooner than ``Rules/leastLead``: nothing is sent or marked.
         case tooLate(chatID: Int64)
-        /// Rain beginning within the chat's quiet hours: marked, so later checks let it be, and
-        /// never sent (the delivery has no requests).
+        /// Rain beginning within the chat's quiet hours: never sent now (the delivery has no
+        /// requests), and marked as kept quiet (``NoticeViews/quietValue(of:)``), not as told:
+        /// later checks decide it again, and tell it once the chat's quiet hours, city or
+        /// notices changed so that it is no longer quiet.
         case quiet(NoticeDelivery)
         /// Held until the chat's quiet hours end: the first check after then tells it, if it is
         /// still ahead.
         case held(Kind, chatID: Int64, until: Date)
-        /// The chat was told of this rain already.
+        /// The chat was told of this rain already, or it was kept quiet already and still is.
         case toldAlready(chatID: Int64)
 
         /// What is committed: the mark, and the messages if any.
@@ -138,8 +140,14 @@ public enum NoticeDecision {
                         outcomes.append(.tooLate(chatID: chat.chatID))
                     } else {
                         switch NoticeViews.rainTiming(start: episode.start, at: now, quiet: quiet, zone: zone) {
+                        case .dropped where chat.marks[NoticeViews.rainKey] == NoticeViews.quietValue(of: episode):
+                            outcomes.append(.toldAlready(chatID: chat.chatID))
                         case .dropped:
-                            outcomes.append(.quiet(NoticeDelivery(chatID: chat.chatID, mark: mark, requests: [], deadline: episode.start)))
+                            // Kept quiet, not told: decided again at each check, so quiet hours
+                            // turned off (or a new city, or rain notices on) tell it after all.
+                            var kept = mark
+                            kept.value = NoticeViews.quietValue(of: episode)
+                            outcomes.append(.quiet(NoticeDelivery(chatID: chat.chatID, mark: kept, requests: [], deadline: episode.start)))
                         case .held(let until):
                             outcomes.append(.held(.rain, chatID: chat.chatID, until: until))
                         case .now:

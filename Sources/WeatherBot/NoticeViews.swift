@@ -35,11 +35,19 @@ public enum NoticeViews {
         return (kind == .rain ? "☔ " : "🌨 ") + text + "\n" + WeatherViews.header(place, texts)
     }
 
+    /// The rain mark's value of an episode kept quiet for the chat's quiet hours: not told, so
+    /// never taken for told (``wasTold(_:of:)``).
+    public static func quietValue(of episode: RainWatch.Episode) -> String {
+        quietPrefix + episode.id
+    }
+
+    static let quietPrefix = "quiet:"
+
     /// Whether a chat told of `told` (its rain mark) was told of `episode`: the same episode, or
     /// the same rain seen again after a restart forgot the episodes (the same cell, a start less
-    /// than a dry hour apart).
+    /// than a dry hour apart). An episode kept quiet (``quietValue(of:)``) was not told.
     public static func wasTold(_ told: String?, of episode: RainWatch.Episode) -> Bool {
-        guard let told else { return false }
+        guard let told, !told.hasPrefix(quietPrefix) else { return false }
         if told == episode.id { return true }
         func parts(_ id: String) -> (cell: Substring, start: Double)? {
             guard let at = id.lastIndex(of: "@"), let start = Double(id[id.index(after: at)...]) else { return nil }
@@ -63,7 +71,7 @@ public enum NoticeViews {
 
     /// The warnings of `alerts` still in force at `now` that a chat with `marks` was not told of as
     /// they stand: each warning once however many languages the feed lists it in, keyed by the
-    /// place cell it was read for and its sender, start and kinds (``warningKey(_:cell:)``), its
+    /// place cell it was read for and its start and kinds (``warningKey(_:cell:)``), its
     /// end the value (a new end is an update). A chat whose city moves is told the new place's
     /// warnings, even one that reads like the old place's: the feed does not say what area a
     /// warning covers.
@@ -71,7 +79,9 @@ public enum NoticeViews {
         WeatherViews.warnings(alerts.filter { $0.end > now }, in: language).compactMap { alert in
             let key = warningKey(alert, cell: cell)
             let value = warningValue(alert)
-            let told = marks[key]
+            // A warning told under the key that named its sender, before the senders of its
+            // languages were known to differ, was told all the same.
+            let told = marks[key] ?? marks[senderWarningKey(alert, cell: cell)]
             guard told != value else { return nil }
             // Kept a day past its end: the feed may list it a little longer.
             let mark = NoticeMark(key: key, value: value, expiresAt: alert.end.addingTimeInterval(86_400))
@@ -80,8 +90,15 @@ public enum NoticeViews {
     }
 
     /// `warning:` and a digest of the cell and of what stays the same while a warning is
-    /// extended: its sender, start and kinds (its event's words when it has no kinds).
+    /// extended: its start and kinds (its event's words when it has no kinds). Not its sender,
+    /// whom the feed names in each language as it does the event («Росгидромет», «Roshydromet»).
     static func warningKey(_ alert: WeatherAlert, cell: String) -> String {
+        let kinds = alert.tags.isEmpty ? alert.event : alert.tags.sorted().joined(separator: ",")
+        return "warning:" + Digest.fnv1a("\(cell)|\(Int(alert.start.timeIntervalSince1970))|\(kinds)")
+    }
+
+    /// The key marks were kept under before: with the sender of the entry told.
+    static func senderWarningKey(_ alert: WeatherAlert, cell: String) -> String {
         let kinds = alert.tags.isEmpty ? alert.event : alert.tags.sorted().joined(separator: ",")
         return "warning:" + Digest.fnv1a("\(cell)|\(alert.sender)|\(Int(alert.start.timeIntervalSince1970))|\(kinds)")
     }

@@ -30,9 +30,12 @@ public enum Reply: Sendable, Hashable {
 /// Work the conversation schedules for itself after committing a step, such as determining the
 /// city of a location once «Определяем город…» is on its way.
 public enum FollowUp: Codable, Sendable, Hashable {
-    /// `inGroup` nil in follow-ups stored before it was kept: a private chat's words. `byMember`:
-    /// in a group with a city, sent by a member who may not change it (nil before it was kept).
-    case resolveLocation(latitude: Double, longitude: Double, statusTag: String, language: Language, inGroup: Bool? = nil, byMember: Bool? = nil)
-    /// A short map link to follow to its point, then as ``resolveLocation(latitude:longitude:statusTag:language:inGroup:byMember:)``.
+    /// `inGroup` nil in follow-ups stored before it was kept: a private chat's words. `sent`: how
+    /// the point came, which a failure's answer names; nil in those stored before: a location.
+    /// `byMember`: in a group with a city, sent by a member who may not change it (nil before it was kept).
+    case resolveLocation(
+        latitude: Double, longitude: Double, statusTag: String, language: Language, inGroup: Bool? = nil, sent: PointSource? = nil,
+        byMember: Bool? = nil)
+    /// A short map link to follow to its point, then as ``resolveLocation(latitude:longitude:statusTag:language:inGroup:sent:byMember:)``.
     case resolveMapLink(link: String, statusTag: String, language: Language, inGroup: Bool, byMember: Bool? = nil)
 }

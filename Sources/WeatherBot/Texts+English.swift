@@ -17,7 +17,14 @@ extension Texts {
         greeting: "👋 Hi! I show the weather in your city.\n\nTo begin, share your location and I'll find your city. Or choose a city manually.",
         groupGreeting:
             "👋 Hi! I show the weather for this chat.\n\nTo choose the chat's city, write <code>/city London</code> or reply to this message with a city's name. Weather: /weather; all commands: /help.",
-        locationLookupFailed: { "Could not find the city: \($0). Share your location again \($1), or choose a city manually." },
+        locationLookupFailed: { "Could not find the city: \($0). \($1), or choose a city manually." },
+        sendAgain: { sent, when in
+            switch sent {
+            case .location: "Share your location again \(when)"
+            case .coordinates: "Send the coordinates again \(when)"
+            case .link: "Send the link again \(when)"
+            }
+        },
         shareLocationButton: "📍 Share location",
         chooseManuallyKeyboardButton: "🔎 Choose city manually",
         inputPlaceholder: "City name",

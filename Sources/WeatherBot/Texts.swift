@@ -27,8 +27,11 @@ public struct Texts: Sendable {
 
     let greeting: String
     let groupGreeting: String
-    /// `when`: ``aLittleLater``, or ``afterTheDayTurns`` when the day's budget is spent.
-    let locationLookupFailed: @Sendable (_ reason: String, _ when: String) -> String
+    /// `again`: ``sendAgain``, which asks for the point again the way it came.
+    let locationLookupFailed: @Sendable (_ reason: String, _ again: String) -> String
+    /// «Отправьте координаты ещё раз чуть позже»: what the chat sent, asked for again. `when`:
+    /// ``aLittleLater``, or ``afterTheDayTurns`` when the day's budget is spent.
+    let sendAgain: @Sendable (_ sent: PointSource, _ when: String) -> String
     let shareLocationButton: String
     let chooseManuallyKeyboardButton: String
     let inputPlaceholder: String

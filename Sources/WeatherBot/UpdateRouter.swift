@@ -81,7 +81,8 @@ public enum UpdateRouter {
             return .command(.chooseCity)
         }
         switch TypedCoordinates.read(text) {
-        case .point(let latitude, let longitude)?: return .location(latitude: latitude, longitude: longitude)
+        case .point(let latitude, let longitude)?:
+            return .typedPoint(latitude: latitude, longitude: longitude, source: TypedLinks.first(in: text) == nil ? .coordinates : .link)
         case .outOfRange?: return .coordinatesOutOfRange
         case nil: break
         }

@@ -54,12 +54,13 @@ public enum Views {
 
     /// No city at the point (the open sea), or, with a `reason`, the lookup itself failed.
     /// - Parameter mapLink: how a short map link failed, when the point was to come from one.
-    static func locationFailed(_ texts: Texts, error: (any Error)? = nil, mapLink: MapLinkLookup? = nil, link: String? = nil) -> (
-        text: String, keyboard: InlineKeyboardMarkup
-    ) {
+    /// - Parameter sent: how the point came, which the failure asks for again.
+    static func locationFailed(
+        _ texts: Texts, error: (any Error)? = nil, mapLink: MapLinkLookup? = nil, link: String? = nil, sent: PointSource = .location
+    ) -> (text: String, keyboard: InlineKeyboardMarkup) {
         let text: String
         if let error {
-            text = "<b>\(texts.locationLookupFailed(reason(error, texts), whenAgain(error, texts)))</b>"
+            text = "<b>\(texts.locationLookupFailed(reason(error, texts), texts.sendAgain(sent, whenAgain(error, texts))))</b>"
         } else {
             switch mapLink {
             case nil, .point?: text = "<b>\(texts.locationFailed)</b>\n\n\(texts.locationFailedExplanation)"

@@ -39,7 +39,7 @@ extension BotConfiguration {
             let budget = CallBudget.Limits(
                 perMinute: reader.int("callsPerMinute", default: 60, help: "OpenWeather calls in any minute at most, 0 for no cap"),
                 perDay: reader.int("callsPerDay", default: 0, help: "OpenWeather calls in a UTC day at most, 0 for no cap"),
-                perChat: reader.int("callsPerChatPerMinute", default: 10, help: "OpenWeather calls a minute on one chat's behalf at most, 0 for no cap"))
+                perChat: reader.int("callsPerChatPerMinute", default: 30, help: "OpenWeather calls a minute on one chat's behalf at most, 0 for no cap"))
             for (name, value) in [
                 ("OPEN_WEATHER_CALLS_PER_MINUTE", budget.perMinute), ("OPEN_WEATHER_CALLS_PER_DAY", budget.perDay),
                 ("OPEN_WEATHER_CALLS_PER_CHAT_PER_MINUTE", budget.perChat),

@@ -1,4 +1,5 @@
 import Foundation
+import BotClock
 import HTTPTransport
 import Synchronization
 import Testing
@@ -43,6 +44,26 @@ import WeatherBotTesting
         defer { Task { await server.shutdown() } }
         #expect(try await client(server).reverseGeocode(latitude: 0, longitude: -30, for: .chat(1)).isEmpty)
         #expect(server.requests.first?.query["lat"] == "0.0000")
+    }
+
+    /// A real One Call answer lists each warning once per language (Moscow: «Rain» and «Дождь»,
+    /// «Thunderstorms» and «Гроза»): two warnings, whoever each entry names as its sender, since
+    /// the feed may name the sender in each language too.
+    @Test func aWarningListedPerLanguageIsOneWarningWhateverItsSenders() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("onecall-moscow-alerts") }
+        defer { Task { await server.shutdown() } }
+        let forecast = try await client(server).forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
+        #expect(forecast.alerts.count == 4)
+        #expect(Set(forecast.alerts.map(\.identity)).count == 2)
+        let named = forecast.alerts.map { alert in
+            var alert = alert
+            alert.sender = alert.event.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } ? "Росгидромет" : "Roshydromet"
+            return alert
+        }
+        #expect(Set(named.map(\.identity)).count == 2)
+        var later = named[0]
+        later.end = later.end.addingTimeInterval(3600)
+        #expect(later.identity != named[0].identity)
     }
 
     @Test func oneCallDecodesNowHoursDaysAndAlerts() async throws {
@@ -281,9 +302,11 @@ import WeatherBotTesting
         #expect(server.requests.count == 3)
     }
 
-    /// One Call answers 429 while the free plan answers: its daily cap. The free plan serves the
-    /// rest of the UTC day, and geocoding, which has its own limit, goes on.
-    @Test func aOneCallCapFallsBackToTheFreePlanForTheDayAndGeocodingGoesOn() async throws {
+    /// One Call answers 429 while the free plan answers: its daily cap. OpenWeather words the cap
+    /// as it words the key's rate, so the first 429 is waited out with every other call; One Call
+    /// refused again after that minute, the free plan is asked, serves the rest of the UTC day,
+    /// and geocoding, which has its own limit, goes on.
+    @Test func aOneCallCapIsToldAfterThePauseAndFallsBackToTheFreePlanForTheDay() async throws {
         let server = try await LoopbackServer { request in
             switch request.path {
             case "/data/3.0/onecall": Fixture.response("error-429", status: 429)
@@ -293,25 +316,112 @@ import WeatherBotTesting
             }
         }
         defer { Task { await server.shutdown() } }
-        let client = client(server)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .milliseconds(500))
+        let first = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1)) }
+        #expect(first?.code == .rateLimited)
+        _ = try? await client.geocode("Paris", for: .chat(1))
+        #expect(server.requests.map(\.path) == ["/data/3.0/onecall"])
+        try await Task.sleep(for: .milliseconds(600))
         #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "en", for: .chat(1)).source == .freePlan)
         #expect(client.isOneCallUnavailable)
         #expect(try await client.geocode("Paris", for: .chat(1)).isEmpty == false)
         #expect(try await client.forecast(latitude: 41.72, longitude: 44.79, language: "ru", for: .chat(1)).source == .freePlan)
-        #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 1)
+        #expect(server.requests.filter { $0.path == "/data/3.0/onecall" }.count == 2)
     }
 
-    /// The key's rate is a 429 from every endpoint: everyone waits it out, the free plan too.
+    /// The key's rate is a 429 from every endpoint: everyone waits it out, and after the pause
+    /// the free plan refusing too says it was the rate, not One Call's cap.
     @Test func aRateLimitOnEveryEndpointPausesEveryone() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("error-429", status: 429) }
         defer { Task { await server.shutdown() } }
-        let client = client(server)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), rateLimitPause: .milliseconds(500))
         let error = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1)) }
         #expect(error?.code == .rateLimited)
+        _ = try? await client.geocode("Казань", for: .chat(1))
+        // One Call alone; the geocoding after it is not sent.
+        #expect(server.requests.count == 1)
+        try await Task.sleep(for: .milliseconds(600))
+        _ = try? await client.forecast(latitude: 1, longitude: 2, language: "ru", for: .chat(1))
+        // One Call again, then the free plan's pair (its second call may be let go unsent once the
+        // first is refused).
+        let sent = server.requests.count
+        #expect((3...4).contains(sent))
         #expect(!client.isOneCallUnavailable)
         _ = try? await client.geocode("Казань", for: .chat(1))
-        // One Call, then the free plan's two; the geocoding after them is not sent.
-        #expect(server.requests.count == 3)
+        #expect(server.requests.count == sent)
+    }
+
+    /// At the fake OpenWeather over loopback, whose key is allowed one call a minute: One Call's
+    /// 429 stops every call for the minute, the free plan's pair and geocoding alike, whoever
+    /// asks, as the README promises; nothing else reaches the server.
+    @Test func aOneCall429StopsEveryCallForTheMinute() async throws {
+        let fake = try await FakeOpenWeather(perMinute: 1, logging: true)
+        defer { Task { await fake.shutdown() } }
+        let client = OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: fake.url, transport: NIOHTTPTransport(), rateLimitPause: .seconds(60))
+        _ = try await client.forecast(latitude: 55.75, longitude: 37.62, language: "ru", for: .chat(1))
+        let refused = await #expect(throws: OpenWeatherError.self) {
+            try await client.forecast(latitude: 59.94, longitude: 30.31, language: "ru", for: .chat(1))
+        }
+        #expect(refused?.code == .rateLimited && refused?.refusedLocally == false)
+        for chat in Int64(2)...Int64(4) {
+            let paused = await #expect(throws: OpenWeatherError.self) {
+                try await client.forecast(latitude: 54.74, longitude: 55.97, language: "en", for: .chat(chat))
+            }
+            #expect(paused?.refusedLocally == true)
+            _ = try? await client.geocode("Казань", for: .chat(chat))
+            _ = try? await client.reverseGeocode(latitude: 54.2, longitude: 45.2, for: .background)
+        }
+        #expect(fake.log.map(\.path) == ["/data/3.0/onecall", "/data/3.0/onecall"])
+        #expect(fake.requests == 2 && fake.tooManyRequests == 1)
+        #expect(!client.isOneCallUnavailable)
+    }
+
+    /// A person trying places by hand, a new one every four seconds for a minute (each its
+    /// look-up and its weather), never meets the chat's share of the minute as configured by
+    /// default. Only a sixteenth new place within the minute, faster than by hand, is over it.
+    @Test func aPersonTryingAPlaceEveryFourSecondsNeverMeetsTheChatsShare() async throws {
+        let server = try await LoopbackServer { request in
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("onecall-kazan-ru")
+            default: Fixture.response("geo-direct-paris")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_795_800_000))
+        let budget = CallBudget(.init(), clock: clock)
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: budget)
+        for place in 0..<15 {
+            let latitude = 40 + Double(place) / 10
+            #expect(try await client.reverseGeocode(latitude: latitude, longitude: 44.79, for: .chat(1)).isEmpty == false)
+            #expect(try await client.forecast(latitude: latitude, longitude: 44.79, language: "ru", for: .chat(1)).source == .oneCall)
+            clock.advance(by: .milliseconds(3900))
+        }
+        let over = await #expect(throws: OpenWeatherError.self) { try await client.reverseGeocode(latitude: 39, longitude: 44.79, for: .chat(1)) }
+        #expect(over?.code == .overBudget(.chat))
+        // Another chat is not held by it.
+        #expect(try await client.reverseGeocode(latitude: 39, longitude: 44.79, for: .chat(2)).isEmpty == false)
+    }
+
+    /// On the free plan a forecast is a pair of calls, both counted in the minute's and the day's
+    /// budgets, but one look-up in the chat's share of the minute: what the person asked for.
+    @Test func theFreePlansPairIsOneLookUpForTheChatsShare() async throws {
+        let server = try await LoopbackServer { request in
+            switch request.path {
+            case "/data/3.0/onecall": Fixture.response("error-401-subscription", status: 401)
+            case "/data/2.5/weather": Fixture.response("weather25-tbilisi")
+            default: Fixture.response("forecast25-tbilisi")
+            }
+        }
+        defer { Task { await server.shutdown() } }
+        let budget = CallBudget(.init(perMinute: 0, perChat: 3), clock: ManualClock(Date(timeIntervalSince1970: 1_795_800_000)))
+        let client = OpenWeatherClient(apiKey: Self.key, apiURL: server.url, transport: NIOHTTPTransport(), budget: budget)
+        // One Call's 401, then two forecasts on the free plan: three look-ups, five calls.
+        for place in 0..<2 {
+            #expect(try await client.forecast(latitude: 41 + Double(place), longitude: 44.79, language: "en", for: .chat(1)).source == .freePlan)
+        }
+        #expect(budget.today.total == 5)
+        let over = await #expect(throws: OpenWeatherError.self) { try await client.forecast(latitude: 43, longitude: 44.79, language: "en", for: .chat(1)) }
+        #expect(over?.code == .overBudget(.chat))
     }
 
     /// A server that refuses beyond five calls a minute, as OpenWeather does beyond a key's rate,

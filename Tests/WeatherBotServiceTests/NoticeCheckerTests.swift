@@ -152,4 +152,45 @@ import WeatherBotStore
         let cell = Self.saransk.cell
         #expect(checker.state.watch.withLock { $0.cells[cell]?.cell.chats.isEmpty } == true)
     }
+
+    /// Rain kept quiet for a chat's quiet hours is still news: «/alerts quiet off» lets the next
+    /// round decide it again and tell it, once, and the rounds after never tell it again.
+    @Test func rainKeptForQuietHoursIsToldAfterTheyAreTurnedOffAndOnlyOnce() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        // t0 is 14:06 in Saransk; the chat keeps 13:00–16:00 quiet, and rain is due at 14:36.
+        let quietHours = try #require(QuietHours(start: 13 * 60, end: 16 * 60))
+        let quiet = ChatRecord(
+            id: 9, language: .ru, state: .idle, currentPlace: Self.saransk, notices: NoticeSettings(rain: true, warnings: true, quiet: .hours(quietHours)))
+        try await database.insert(chats: [quiet])
+        let clock = ManualClock(Self.t0)
+        let rain = Self.t0.addingTimeInterval(1800)
+        let weather = HeldWeather(Self.report(fetched: Self.t0, rainFrom: rain))
+        let checker = NoticeChecker(store: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        let first = await checker.round()
+        #expect(first.checked == 1 && first.quiet == 1 && first.queued == 0, "\(first)")
+        #expect(try notices(database).isEmpty)
+
+        // «/alerts quiet off» a minute later, committed as a step is.
+        clock.advance(by: .seconds(60))
+        var off = quiet
+        off.notices = NoticeSettings(rain: true, warnings: true, quiet: .off)
+        let item = try await database.receive([(updateID: 1, chatID: 9, payload: Data())], lastUpdateID: 0).first
+        try await database.commitStep(chat: off, handled: item?.seq ?? -1, changes: [], replies: [], followUps: [])
+        checker.chatCommitted(before: quiet, after: off, forgotten: false)
+        weather.held.withLock { $0 = Self.report(fetched: clock.date, rainFrom: rain) }
+        let second = await checker.round()
+        #expect(second.queued == 1, "\(second)")
+        let told = try notices(database)
+        #expect(told.count == 1)
+        #expect(told.first?.contains("дождь через 29 минут") ?? false, "\(told)")
+
+        for _ in 0..<2 {
+            clock.advance(by: .seconds(600))
+            weather.held.withLock { $0 = Self.report(fetched: clock.date, rainFrom: rain) }
+            let later = await checker.round()
+            #expect(later.queued == 0 && later.quiet == 0, "\(later)")
+        }
+        #expect(try notices(database).count == 1)
+    }
 }

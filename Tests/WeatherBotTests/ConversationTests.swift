@@ -453,7 +453,7 @@ import WeatherBotSQLite
     @Test func typedCoordinatesAskAboutTheCityThere() async {
         for typed in ["55.75, 37.62", "55.75 37.62", "55,75 37,62", "55.75,37.62", "-33.92; 18.42"] {
             let intent = UpdateRouter.intent(of: Message(messageID: 1, date: 1, chat: Chat(id: chatID), text: typed))
-            guard case .location = intent else {
+            guard case .typedPoint(_, _, .coordinates) = intent else {
                 Issue.record("«\(typed)» is not read as coordinates: \(intent)")
                 continue
             }
@@ -533,7 +533,7 @@ import WeatherBotSQLite
         let chat = try Chat(id: -100, membership: FakeMembership(administrators: [9]))
         _ = try await chat.press("Да, всё верно", in: try await group(.command(.city("Казань")), chat), group: true, sender: 9)
         let located = try await chat.send(.location(latitude: 54.19, longitude: 45.18), group: true, userMessageID: 44, sender: 5)
-        guard case .resolveLocation(54.19, 45.18, let tag, .ru, true?, true?)? = located.followUps.first else {
+        guard case .resolveLocation(54.19, 45.18, let tag, .ru, true?, nil, true?)? = located.followUps.first else {
             Issue.record("expected the point looked up for a member, got \(located.followUps)")
             return
         }
@@ -559,7 +559,7 @@ import WeatherBotSQLite
         #expect(confirmed.replies.contains { if case .edit(.id, let text, nil) = $0 { text.hasPrefix("📍 Город чата: <b>Саранск</b>") } else { false } }, "\(confirmed.replies)")
         // An administrator's location asks as before, with «only the weather here».
         let administrators = try await chat.send(.location(latitude: 55.79, longitude: 49.12), group: true, userMessageID: 45, sender: 9)
-        guard case .resolveLocation(_, _, _, _, true?, nil)? = administrators.followUps.first else {
+        guard case .resolveLocation(_, _, _, _, true?, nil, nil)? = administrators.followUps.first else {
             Issue.record("expected the point looked up for an administrator, got \(administrators.followUps)")
             return
         }

@@ -27,7 +27,8 @@ import WeatherBotSQLite
     @Test func aShortMapLinkIsToBeFollowedAndALongOneIsReadAtOnce() {
         #expect(message("вот где я: https://maps.app.goo.gl/Xk3bTq9wZp2") == .shortMapLink("https://maps.app.goo.gl/Xk3bTq9wZp2"))
         #expect(message("https://yandex.ru/maps/-/CCUqMKR3") == .shortMapLink("https://yandex.ru/maps/-/CCUqMKR3"))
-        #expect(message("https://yandex.ru/maps/?ll=37.62,55.75&z=10") == .location(latitude: 55.75, longitude: 37.62))
+        #expect(message("https://yandex.ru/maps/?ll=37.62,55.75&z=10") == .typedPoint(latitude: 55.75, longitude: 37.62, source: .link))
+        #expect(message("55.75, 37.62") == .typedPoint(latitude: 55.75, longitude: 37.62, source: .coordinates))
     }
 
     @Test(arguments: ["погода казань", "Погода в Казани", "какая погода в Казани?", "Казань", "weather in Казань"])
@@ -136,7 +137,10 @@ import WeatherBotSQLite
         "https://maps.apple.com/?ll=55.75,37.62", "https://www.openstreetmap.org/#map=12/55.75/37.62",
     ])
     func coordinatesAndMapLinksAreALocation(text: String) throws {
-        guard case .location(let latitude, let longitude)? = message(text) else {
+        guard case .typedPoint(let latitude, let longitude, let source)? = message(text), 
+            // A `geo:` address or a link is a link; numbers alone are coordinates.
+            source == (text.contains(":") ? .link : .coordinates)
+        else {
             Issue.record("\(text): \(String(describing: message(text)))")
             return
         }
@@ -223,6 +227,35 @@ struct RefusedGeocoder: Geocoder {
         #expect(
             lookedUp.replies.contains { $0.text?.contains("Отправьте геолокацию ещё раз после 00:00 UTC или выберите город вручную.") == true },
             "\(lookedUp.replies)")
+    }
+
+    /// A chat over its share of the minute is asked for the point again the way it sent it:
+    /// typed coordinates, a link, or a shared location, never «отправьте геолокацию» to someone
+    /// who typed numbers.
+    @Test(arguments: [
+        ("55.79, 49.12", "ru", "слишком много запросов подряд из этого чата, подождите минуту. Отправьте координаты ещё раз чуть позже или выберите город вручную."),
+        ("https://yandex.ru/maps/?ll=49.12,55.79&z=10", "ru", "Отправьте ссылку ещё раз чуть позже или выберите город вручную."),
+        ("55.79, 49.12", "en", "wait a minute. Send the coordinates again a little later, or choose a city manually."),
+        ("https://www.google.com/maps/@55.79,49.12,12z", "en", "Send the link again a little later, or choose a city manually."),
+    ])
+    func aRefusedLookUpAsksForThePointAgainTheWayItCame(typed: String, language: String, said: String) async throws {
+        let conversation = Conversation(
+            geocoder: RefusedGeocoder(refusal: .chat, toldAlready: false), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        let intent = try #require(FreeTextTests().message(typed, language: language))
+        let sent = await conversation.handle(
+            .incoming(Incoming(updateID: 1, chatID: 6, language: language == "ru" ? .ru : .en, intent: intent)), chat: nil)
+        let lookedUp = await conversation.handle(.followUp(try #require(sent.followUps.first), chatID: 6), chat: sent.chat)
+        #expect(lookedUp.replies.contains { $0.text?.contains(said) == true }, "\(lookedUp.replies)")
+        #expect(!lookedUp.replies.contains { $0.text?.contains("геолокацию") == true || $0.text?.contains("location") == true })
+    }
+
+    @Test func aSharedLocationRefusedIsAskedForAgainAsALocation() async throws {
+        let conversation = Conversation(
+            geocoder: RefusedGeocoder(refusal: .chat, toldAlready: false), weather: FakeWeather(), store: FakeFavorites(), activity: FakeActivity())
+        let located = await conversation.handle(
+            .incoming(Incoming(updateID: 1, chatID: 6, language: .ru, intent: .location(latitude: 55.79, longitude: 49.12))), chat: nil)
+        let lookedUp = await conversation.handle(.followUp(try #require(located.followUps.first), chatID: 6), chat: located.chat)
+        #expect(lookedUp.replies.contains { $0.text?.contains("Отправьте геолокацию ещё раз чуть позже или выберите город вручную.") == true })
     }
 
     @Test func aFailedSearchIsToldAsAnOutageAndRunsAgainWithOnePress() async throws {

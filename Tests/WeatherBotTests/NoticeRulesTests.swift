@@ -163,6 +163,13 @@ import WeatherBotStore
         #expect(NoticeViews.dueWarnings([Self.rainEN, Self.rainRU], cell: "c", language: .ru, marks: marks, now: Self.at(10)).isEmpty)
     }
 
+    /// A chat told of a warning under the mark that named its sender is not told it again.
+    @Test func aWarningMarkedWithItsSenderBeforeIsToldAlready() throws {
+        let marks = [NoticeViews.senderWarningKey(Self.rainRU, cell: "c"): NoticeViews.warningValue(Self.rainRU)]
+        #expect(NoticeViews.dueWarnings([Self.rainRU, Self.rainEN], cell: "c", language: .ru, marks: marks, now: Self.at(10)).isEmpty)
+        #expect(NoticeViews.warningKey(Self.rainRU, cell: "c") != NoticeViews.senderWarningKey(Self.rainRU, cell: "c"))
+    }
+
     @Test func anExtendedWarningIsAShortUpdateNotASecondWarning() throws {
         let told = try #require(NoticeViews.dueWarnings([Self.rainRU], cell: "c", language: .ru, marks: [:], now: Self.at(0)).first)
         var extended = Self.rainRU

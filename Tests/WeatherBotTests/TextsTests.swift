@@ -74,7 +74,9 @@ import WeatherBotStore
             counts.map { Piece(entry: "\(entry)(\($0))", inserted: ["\($0)"], text: text($0)) }
         }
         func numbered(_ entry: String, _ text: (String, Int) -> String) -> [Piece] { [Piece(entry: entry, inserted: [a, "37"], text: text(a, 37))] }
-        return two("locationLookupFailed", texts.locationLookupFailed) + one("ownCityPrompt", texts.ownCityPrompt)
+        return two("locationLookupFailed", texts.locationLookupFailed)
+            + [PointSource.location, .coordinates, .link].map { Piece(entry: "sendAgain(\($0))", inserted: [a], text: texts.sendAgain($0, a)) }
+            + one("ownCityPrompt", texts.ownCityPrompt)
             + one("nothingFound", texts.nothingFound) + two("searchFailed", texts.searchFailed) + one("citySaved", texts.citySaved)
             + one("retryFailed", texts.retryFailed)
             + one("picked", texts.picked) + one("onlyOneFavorite", texts.onlyOneFavorite) + counted("dailyOffQuestion", texts.dailyOffQuestion)

@@ -189,7 +189,7 @@ import WeatherBotStore
             < chat 10, rain, unsent after +40 min: ☔ Дождь через 40 минут, около 01:40, примерно на 15 минут.
             📍 <b>Саранск</b>, Республика Мордовия, Россия 🇷🇺
             """)
-        // Marked in the quiet hours, so later checks let it be; the others are not committed.
+        // Marked as kept quiet, not as told; the others are not committed.
         #expect(decision.deliveries.map(\.chatID) == [7, 10])
         #expect(decision.deliveries[0].requests.isEmpty)
 
@@ -198,6 +198,80 @@ import WeatherBotStore
         let late = Self.notices([Self.chat(7, .ru)], report: near, now: Self.t0.addingTimeInterval(30))
         Self.expectScreen(Self.screen(late.outcomes, now: Self.t0.addingTimeInterval(30)), "· chat 7, rain: too late to be of use; not sent")
         #expect(late.deliveries.isEmpty)
+    }
+
+    /// Rain kept quiet at 01:00 in the default quiet hours is still news: while they hold it
+    /// stays quiet, and once the chat turns them off the next check tells it, once; told, it is
+    /// never told again, quiet hours back on or not.
+    @Test func rainKeptForQuietHoursIsToldOnceTheyAreTurnedOffAndNeverTwice() {
+        let first = Self.notices([Self.chat(7, .ru, quiet: nil)], report: Self.report(rainFrom: 40, until: 55))
+        Self.expectScreen(Self.screen(first.outcomes), "· chat 7, rain: in the quiet hours; marked, never sent")
+        var marks = Dictionary(uniqueKeysWithValues: first.deliveries.map { ($0.mark.key, $0.mark.value) })
+
+        let fetched = Self.at(minute: 1)
+        let stillQuiet = Self.notices(
+            [Self.chat(7, .ru, quiet: nil, marks: marks)], report: Self.report(fetched: fetched, rainFrom: 40, until: 55), now: fetched)
+        Self.expectScreen(Self.screen(stillQuiet.outcomes, now: fetched), "· chat 7, rain: told already")
+        #expect(stillQuiet.deliveries.isEmpty)
+
+        // «/alerts quiet off» a minute later: the next check tells the rain.
+        let later = Self.at(minute: 10)
+        let afterOff = Self.notices(
+            [Self.chat(7, .ru, quiet: .off, marks: marks)], report: Self.report(fetched: later, rainFrom: 40, until: 55), now: later)
+        Self.expectScreen(
+            Self.screen(afterOff.outcomes, now: later),
+            """
+            < chat 7, rain, unsent after +30 min: ☔ Дождь через 30 минут, около 01:40, примерно на 15 минут.
+            📍 <b>Саранск</b>, Республика Мордовия, Россия 🇷🇺
+            """)
+        for delivery in afterOff.deliveries { marks[delivery.mark.key] = delivery.mark.value }
+
+        let next = Self.at(minute: 20)
+        for quiet in [QuietChoice.off, nil] {
+            let again = Self.notices(
+                [Self.chat(7, .ru, quiet: quiet, marks: marks)], report: Self.report(fetched: next, rainFrom: 40, until: 55), now: next)
+            Self.expectScreen(Self.screen(again.outcomes, now: next), "· chat 7, rain: told already")
+            #expect(again.deliveries.isEmpty)
+        }
+    }
+
+    /// One warning listed in Russian and English, each naming the sender in its language, is one
+    /// event at one time: the English chat is told it once, in English, and the Russian chat in
+    /// Russian under the same mark; the card lists it once.
+    @Test func aWarningWhoseSenderIsNamedInEachLanguageIsToldOnce() {
+        let russian = WeatherAlert(
+            sender: "Росгидромет", event: "Сильный ветер", start: Self.at(minute: 120), end: Self.at(minute: 900),
+            description: "Порывы до 25 м/с.", tags: ["Wind"])
+        let english = WeatherAlert(
+            sender: "Roshydromet", event: "Strong wind", start: Self.at(minute: 120), end: Self.at(minute: 900),
+            description: "Gusts up to 25 m/s.", tags: ["Wind"])
+        let report = Self.report(alerts: [russian, english])
+        let decision = Self.notices([Self.chat(7, .en, rain: false), Self.chat(8, .ru, rain: false)], report: report)
+        Self.expectScreen(
+            Self.screen(decision.outcomes),
+            """
+            < chat 7, warning, unsent after +900 min: ⚠️ <b>Strong wind</b>
+            15 Nov 03:00–16:00
+            From: Roshydromet
+
+            Gusts up to 25 m/s.
+
+            📍 <b>Saransk</b>, Республика Мордовия, Russia 🇷🇺
+            < chat 8, warning, unsent after +900 min: ⚠️ <b>Сильный ветер</b>
+            15 ноября 03:00–16:00
+            Источник: Росгидромет
+
+            Порывы до 25 м/с.
+
+            📍 <b>Саранск</b>, Республика Мордовия, Россия 🇷🇺
+            """)
+        #expect(decision.deduplicated == 2)
+        #expect(Set(decision.deliveries.map(\.mark.key)).count == 1)
+        let marks = Dictionary(uniqueKeysWithValues: [(decision.deliveries[0].mark.key, decision.deliveries[0].mark.value)])
+        let next = Self.notices([Self.chat(7, .en, rain: false, marks: marks)], report: Self.report(alerts: [english, russian]))
+        #expect(next.outcomes.isEmpty)
+        #expect(WeatherViews.warnings([russian, english], in: .en).map(\.sender) == ["Roshydromet"])
+        #expect(WeatherViews.warnings([russian, english], in: .ru).map(\.sender) == ["Росгидромет"])
     }
 
     @Test func rainIsToldOnlyFromWeatherFetchedForTheCheck() {

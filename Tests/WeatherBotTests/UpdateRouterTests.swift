@@ -145,12 +145,12 @@ import WeatherBotStore
         #expect(reply?.intent == .text("Казань"))
         #expect(reply?.isGroup == true && reply?.senderID == 7 && reply?.userMessageID == 41)
         #expect(group("@Weather_Bot Казань")?.intent == .text("Казань"))
-        #expect(group("55.75, 37.62", replyingTo: Self.bot)?.intent == .location(latitude: 55.75, longitude: 37.62))
+        #expect(group("55.75, 37.62", replyingTo: Self.bot)?.intent == .typedPoint(latitude: 55.75, longitude: 37.62, source: .coordinates))
         #expect(group("@weather_bot")?.intent == .chatter)
     }
 
     @Test func aMentionIsAWordOfItsOwnAndOnlyItIsTakenOut() {
-        #expect(group("@weather_bot -33.87, 151.21")?.intent == .location(latitude: -33.87, longitude: 151.21))
+        #expect(group("@weather_bot -33.87, 151.21")?.intent == .typedPoint(latitude: -33.87, longitude: 151.21, source: .coordinates))
         #expect(group("@weather_bot, Казань")?.intent == .text("Казань"))
         #expect(group("Погода в Казани, @weather_bot?")?.intent == .text("Погода в Казани"))
         #expect(group("@weather_bot_dev Казань")?.intent == .ignored)
