@@ -54,7 +54,8 @@ public final class BotMetrics: Sendable {
 
     /// A Bot API call that sends a reply ended: `result` is `ok`, `rate_limited`, `blocked` or
     /// `failed`; a 429 also counts on its own. An edit never made because a later edit of the
-    /// same message replaced it counts as `superseded`.
+    /// same message replaced it counts as `superseded`, one not made because the message shows
+    /// that already (a double tap's second press) as `unchanged`.
     func replySent(method: String, result: String) {
         guard let factory else { return }
         Counter(label: "weatherbot_replies_total", dimensions: [("method", method), ("result", result)], factory: factory).increment()

@@ -370,7 +370,7 @@ public final class OutboxSender: Service, Sendable {
             return
         }
         do {
-            let sent: (tag: String?, messageID: Int?)
+            let sent: (tag: String?, messageID: Int?)?
             do {
                 defer { if !queued.isAnswer { queue.withLock { $0.answered(at: now()) } } }
                 sent =
@@ -380,10 +380,10 @@ public final class OutboxSender: Service, Sendable {
                         try await send(queued.request, chatID: queued.chatID, logger: logger)
                     }
             }
-            metrics.replySent(method: queued.request.method.rawValue, result: "ok")
+            metrics.replySent(method: queued.request.method.rawValue, result: sent == nil ? "unchanged" : "ok")
             if queued.lane == .bulk && queued.request.method == .sendMessage { metrics.dailySent() }
             if queued.lane == .notice { metrics.notice(.sent) }
-            await complete(queued, tag: sent.tag, messageID: sent.messageID, logger: logger)
+            await complete(queued, tag: sent?.tag, messageID: sent?.messageID, logger: logger)
         } catch let error as TelegramError {
             await handle(error, queued: queued, logger: logger)
         } catch let error as PhotoUnavailable where error.isPermanent {
@@ -418,15 +418,16 @@ public final class OutboxSender: Service, Sendable {
         queue.withLock { $0.finish(queued, at: now()) }
     }
 
-    /// Makes one reply's call; returns the tag and id of a message it sent, to remember for edits.
-    private func send(_ request: BotRequest, chatID: Int64, logger: Logger) async throws(TelegramError) -> (tag: String?, messageID: Int?) {
+    /// Makes one reply's call; returns the tag and id of a message it sent, to remember for edits,
+    /// or nil for an edit not made: its message shows that already.
+    private func send(_ request: BotRequest, chatID: Int64, logger: Logger) async throws(TelegramError) -> (tag: String?, messageID: Int?)? {
         switch request.method {
         case .sendMessage:
             return (request.tag, try await client.perform(request))
         case .editMessageText:
             if let edit = await addressed(request, chatID: chatID), let messageID = edit.messageID {
                 let message = EditedMessages.Key(chatID: chatID, messageID: messageID)
-                if edited.withLock({ $0.shows(edit.parameters, message) }) { return (nil, nil) }
+                if edited.withLock({ $0.shows(edit.parameters, message) }) { return nil }
                 do {
                     _ = try await client.perform(edit)
                     edited.withLock { $0.note(edit.parameters, message) }

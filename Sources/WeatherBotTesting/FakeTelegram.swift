@@ -387,16 +387,33 @@ public final class FakeTelegram: Sendable {
 
     /// A member presses the button whose text contains `label` on the bot's message in a group.
     public func pressInGroup(_ label: String, on messageID: Int, in groupID: Int64, by member: Int64, language: String = "ru") throws {
-        let data = try buttonData(label, on: messageID, in: groupID)
-        enqueue(["callback_query": [
-            "id": "q\(Int.random(in: 1...1_000_000_000))", "from": Self.user(member, language), "chat_instance": "x", "data": data,
-            "message": ["message_id": messageID, "date": 1_700_000_000, "chat": ["id": groupID, "type": "supergroup"], "text": "…"],
-        ]])
+        press(try buttonData(label, on: messageID, in: groupID), on: messageID, in: (groupID, "supergroup"), by: member, language: language)
     }
 
     /// Presses the inline button whose text contains `label` on message `messageID`.
     public func press(_ label: String, on messageID: Int, in chatID: Int64, language: String = "ru") throws {
-        pressRaw(data: try buttonData(label, on: messageID, in: chatID), on: messageID, in: chatID, language: language)
+        press(try buttonData(label, on: messageID, in: chatID), on: messageID, in: (chatID, "private"), by: chatID, language: language)
+    }
+
+    private func press(_ data: String, on messageID: Int, in chat: (id: Int64, type: String), by user: Int64, language: String) {
+        var message = shown(messageID, in: chat.id)
+        message["chat"] = ["id": chat.id, "type": chat.type]
+        enqueue(["callback_query": [
+            "id": "q\(Int.random(in: 1...1_000_000_000))", "from": Self.user(user, language), "chat_instance": "x", "data": data,
+            "message": message,
+        ]])
+    }
+
+    /// A message of the bot's as a press carries it: as it shows now, its text without markup
+    /// (as Telegram gives a message sent in HTML) and its buttons.
+    private func shown(_ messageID: Int, in chatID: Int64) -> [String: Any] {
+        var message: [String: Any] = ["message_id": messageID, "date": 1_700_000_000]
+        let shown = screen(chatID).last { $0.messageID == messageID }
+        message["text"] = shown.map { HTML.plainText(of: $0.text) } ?? "…"
+        if let markup = shown?.markup, let keyboard = try? JSONSerialization.jsonObject(with: Data(markup.utf8)) {
+            message["reply_markup"] = keyboard
+        }
+        return message
     }
 
     private func buttonData(_ label: String, on messageID: Int, in chatID: Int64) throws -> String {

@@ -130,14 +130,14 @@ extension LoopbackTests {
             }
             let answer = try await Self.answer(to: ids[5], telegram)
             #expect(answer.results.first?.title == "Казань, Татарстан, Россия 🇷🇺")
-            // One geocoding call and one forecast; the prefixes were not looked up.
-            #expect(loopback.weather.requests - before == 2)
+            // One geocoding call, one forecast and the air of the card; the prefixes were not looked up.
+            #expect(loopback.weather.requests - before == 3)
             try await Task.sleep(for: .seconds(1))
             #expect(telegram.state.withLock { state in state.inlineAnswers.map(\.queryID) } == [ids[5]])
 
             // Typed again, it is answered at once from the caches, with no call.
             let again = try await Self.answer(to: telegram.sendInlineQuery("Казань", from: userID + 1), telegram)
-            #expect(again.results.count == 1 && loopback.weather.requests - before == 2)
+            #expect(again.results.count == 1 && loopback.weather.requests - before == 3)
             try await bot.stop()
             await loopback.shutdown()
         }
