@@ -29,18 +29,6 @@ import Testing
         }
     }
 
-    /// Waits, yielding, until `condition` holds; fails the test after thirty seconds.
-    func eventually(_ what: Comment, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("never: \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     @Test func twoCallersAtOnceShareOneFetch() async throws {
         let flights = SingleFlight<String, Int, Void>()
         let gate = Gate()
