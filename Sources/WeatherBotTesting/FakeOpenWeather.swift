@@ -14,7 +14,8 @@ public final class FakeOpenWeather: Sendable {
     private let down: Locked<Bool>
     private let air: Locked<(index: Int, pm25: Double)?>
     private let airServed: Locked<Int>
-    private let airDelay: Locked<Duration>
+    private let airHeld: Locked<Bool>
+    private let airAnswered: Locked<Int>
     private let refused: Locked<Int>
     private let requestLog: Locked<[Call]>?
     private let sky: Locked<(@Sendable (_ latitude: Double, _ longitude: Double) -> Sky?)?>
@@ -99,14 +100,23 @@ public final class FakeOpenWeather: Sendable {
     public var log: [Call] { requestLog?.withLock { $0 } ?? [] }
 
     /// The air index (1…5) and PM2.5 every place has now and for the next four days; nil: the Air
-    /// Pollution API answers 503. `delay`: how long its answers take.
-    public func setAir(_ air: (index: Int, pm25: Double)?, delay: Duration = .zero) {
+    /// Pollution API answers 503. `held`: its answers wait until ``releaseAir()`` (or a minute),
+    /// an answer that is slow for as long as a test needs, whatever the machine's speed.
+    public func setAir(_ air: (index: Int, pm25: Double)?, held: Bool = false) {
         self.air.withLock { $0 = air }
-        airDelay.withLock { $0 = delay }
+        airHeld.withLock { $0 = held }
+    }
+
+    /// Lets the held air answers go.
+    public func releaseAir() {
+        airHeld.withLock { $0 = false }
     }
 
     /// How many calls of the Air Pollution API came.
     public var airCalls: Int { airServed.withLock { $0 } }
+
+    /// How many of them have been answered.
+    public var airAnswers: Int { airAnswered.withLock { $0 } }
 
     /// From now on, forecasts fail with 503 (OpenWeather is down), or succeed again.
     public func failForecasts(_ failing: Bool) {
@@ -129,8 +139,10 @@ public final class FakeOpenWeather: Sendable {
         self.air = air
         let airServed = Locked(0)
         self.airServed = airServed
-        let airDelay = Locked(Duration.zero)
-        self.airDelay = airDelay
+        let airHeld = Locked(false)
+        self.airHeld = airHeld
+        let airAnswered = Locked(0)
+        self.airAnswered = airAnswered
         let all = Locked(0)
         self.all = all
         let down = Locked(false)
@@ -187,8 +199,9 @@ public final class FakeOpenWeather: Sendable {
                 return forecast
             case "/data/2.5/air_pollution", "/data/2.5/air_pollution/forecast":
                 airServed.withLock { $0 += 1 }
-                let delay = airDelay.withLock { $0 }
-                if delay > .zero { try? await Task.sleep(for: delay) }
+                let holdUntil = ContinuousClock.now + .seconds(60)
+                while airHeld.withLock({ $0 }), ContinuousClock.now < holdUntil { try? await Task.sleep(for: .milliseconds(5)) }
+                defer { airAnswered.withLock { $0 += 1 } }
                 guard let (index, pm25) = air.withLock({ $0 }) else { return .json(["cod": 503, "message": "Service Unavailable"], status: 503) }
                 let hour = Int(Date().timeIntervalSince1970) / 3600 * 3600
                 let hours = request.path.hasSuffix("/forecast") ? 96 : 1

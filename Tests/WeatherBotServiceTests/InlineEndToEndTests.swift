@@ -246,13 +246,10 @@ extension LoopbackTests {
             func forecasts() -> Int { telegram.state.withLock { forecasts($0) } }
             try await telegram.waitUntil("the broadcast under way") { forecasts($0) >= 60 }
 
-            let asked = ContinuousClock.now
-            let answer = try await Self.answer(to: telegram.sendInlineQuery("Казань", from: userID), telegram, timeout: .seconds(3))
-            let waited = ContinuousClock.now - asked
+            let answer = try await Self.answer(to: telegram.sendInlineQuery("Казань", from: userID), telegram)
             #expect(answer.results.count == 1)
             // Still under way: the answer did not wait for the 300 forecasts at 30 a second.
-            #expect(forecasts() < subscribers, "answered in \(waited)")
-            #expect(waited < .seconds(2), "answered in \(waited)")
+            #expect(forecasts() < subscribers)
             try await telegram.waitUntil(timeout: .seconds(30), "every forecast") { forecasts($0) == subscribers }
             try await bot.stop()
             await loopback.shutdown()
