@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Time: the wall clock every part reads, a manual one for simulated days, and Duration in
@@ -132,7 +133,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
-        // The operators' HTTP endpoints on Hummingbird: health and Prometheus metrics.
+        // The operators' HTTP endpoints on Hummingbird: health and Prometheus metrics; and the check
+        // of the initData Telegram hands the Mini App, signed with the bot's token.
         .target(
             name: "WeatherBotHTTP",
             dependencies: [
@@ -148,6 +150,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The executable: command line, configuration, wiring, lifecycle.
@@ -255,6 +258,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WeatherBotStoreTests", dependencies: ["WeatherBotStore"]),
+        .testTarget(
+            name: "WeatherBotHTTPTests",
+            dependencies: ["WeatherBotHTTP", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "WeatherBotStoreSQLTests",
             dependencies: [
