@@ -199,7 +199,7 @@ let package = Package(
         ),
         // One set of fakes for the tests and the benchmark, never for the bot: Telegram's Bot API and
         // OpenWeather on a loopback HTTP(S) server of SwiftNIO, HTTP and SOCKS5 proxies, uploaded
-        // forms, and captured log lines.
+        // forms, captured log lines, and a headless Chromium for the Mini App's pages.
         .target(
             name: "WeatherBotTesting",
             dependencies: [
