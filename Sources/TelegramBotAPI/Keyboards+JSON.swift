@@ -10,6 +10,7 @@ extension InlineKeyboardButton {
                 json.key("switch_inline_query_chosen_chat")
                 switchInlineQueryChosenChat.write(to: &json)
             }
+            if let webApp { json.field("web_app", object: { json in json.field("url", webApp.url) }) }
         }
     }
 }

@@ -6,6 +6,7 @@ public struct InlineKeyboardButton: Codable, Sendable, Hashable {
         case text
         case callbackData = "callback_data"
         case switchInlineQueryChosenChat = "switch_inline_query_chosen_chat"
+        case webApp = "web_app"
     }
 
     /// The button's label, as the reader sees it; Telegram wants it non-empty.
@@ -15,6 +16,8 @@ public struct InlineKeyboardButton: Codable, Sendable, Hashable {
     public var callbackData: String?
     /// Opens the user's chat list, and then the chosen chat with the bot's inline query typed in.
     public var switchInlineQueryChosenChat: SwitchInlineQueryChosenChat?
+    /// Opens the bot's Mini App at this page, inside Telegram; private chats only.
+    public var webApp: WebAppInfo?
 
     /// A button whose press comes back to the bot with `callbackData`.
     public init(text: String, callbackData: String) {
@@ -26,6 +29,23 @@ public struct InlineKeyboardButton: Codable, Sendable, Hashable {
     public init(text: String, switchInlineQueryChosenChat: SwitchInlineQueryChosenChat) {
         self.text = text
         self.switchInlineQueryChosenChat = switchInlineQueryChosenChat
+    }
+
+    /// A button that opens the bot's Mini App.
+    public init(text: String, webApp: WebAppInfo) {
+        self.text = text
+        self.webApp = webApp
+    }
+}
+
+/// A Mini App's page: Telegram opens it with the user's signed launch parameters in its fragment.
+public struct WebAppInfo: Codable, Sendable, Hashable {
+    /// The page's https address.
+    public var url: String
+
+    /// The page at `url`.
+    public init(url: String) {
+        self.url = url
     }
 }
 

@@ -56,6 +56,26 @@ struct SetMyCommands: TelegramRequest {
     }
 }
 
+struct SetChatMenuButton: TelegramRequest {
+    static let method = "setChatMenuButton"
+
+    struct MenuButton: Encodable {
+        var type = "web_app"
+        var text: String
+        var webApp: WebAppInfo
+
+        enum CodingKeys: String, CodingKey {
+            case type, text, webApp = "web_app"
+        }
+    }
+
+    var menuButton: MenuButton
+
+    enum CodingKeys: String, CodingKey {
+        case menuButton = "menu_button"
+    }
+}
+
 struct GetChatMember: TelegramRequest {
     static let method = "getChatMember"
 

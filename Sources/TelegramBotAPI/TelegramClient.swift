@@ -36,7 +36,7 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
 
     /// The methods this client calls.
     private static let methods =
-        [GetMe.method, DeleteWebhook.method, SetWebhook.method, GetWebhookInfo.method, GetUpdates.method, SetMyCommands.method, SendChatAction.method, GetChatMember.method, AnswerInlineQuery.method]
+        [GetMe.method, DeleteWebhook.method, SetWebhook.method, GetWebhookInfo.method, GetUpdates.method, SetMyCommands.method, SetChatMenuButton.method, SendChatAction.method, GetChatMember.method, AnswerInlineQuery.method]
         + BotRequest.Method.allCases.map(\.rawValue)
 
     /// The API's host, the token redacted: safe for the log.
@@ -130,6 +130,12 @@ public struct TelegramClient: Sendable, CustomStringConvertible {
     /// Sets the command menu shown to users whose language is `languageCode`, or to everyone else when nil.
     public func setMyCommands(_ commands: [BotCommand], languageCode: String? = nil) async throws(TelegramError) {
         let _: Bool = try await call(SetMyCommands(commands: commands, languageCode: languageCode))
+    }
+
+    /// Makes the bot's default menu button, beside every private chat's message field, open the
+    /// Mini App at `url`, labelled `text`.
+    public func setMenuButton(_ text: String, opening url: String) async throws(TelegramError) {
+        let _: Bool = try await call(SetChatMenuButton(menuButton: .init(text: text, webApp: WebAppInfo(url: url))))
     }
 
     /// A member's standing in a chat; only its status is read.

@@ -29,6 +29,11 @@ extension FakeTelegram {
             let descriptions = (body["commands"] as? [[String: Any]] ?? []).compactMap { $0["description"] as? String }
             state.withLock { $0.menus[body["language_code"] as? String ?? ""] = descriptions }
             return .json(["ok": true, "result": true])
+        case "setChatMenuButton":
+            let button = body["menu_button"] as? [String: Any]
+            let url = (button?["web_app"] as? [String: Any])?["url"] as? String
+            state.withLock { $0.menuButton = url.map { (text: button?["text"] as? String ?? "", url: $0) } }
+            return .json(["ok": true, "result": true])
         case "deleteWebhook":
             state.withLock { state in
                 state.webhook = nil

@@ -126,6 +126,8 @@ public final class FakeTelegram: Sendable {
         public var administrators: Set<Int64> = []
         /// The command menus set, by language code ("" for the default), as their descriptions.
         public var menus: [String: [String]] = [:]
+        /// The default menu button's label and the Mini App page it opens; nil when none was set.
+        public var menuButton: (text: String, url: String)?
         /// The texts of the answers to button presses, in order ("" for none).
         public var answerTexts: [String] = []
         /// Photos sent and replaced, in order; photo messages are in `sent` too, their caption as text.
