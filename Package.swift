@@ -139,6 +139,7 @@ let package = Package(
             name: "WeatherBotHTTP",
             dependencies: [
                 "BotClock",
+                "WeatherBot",
                 "WeatherBotService",
                 "WeatherBotStore",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -72,24 +72,29 @@ extension Conversation {
             context.say(context.texts.weatherFailed(context.texts.reasonServer))
             return
         }
-        var current = context.chat.currentPlace.map { FavoritesViews.Row(place: $0, reference: .current) }
-        var rows = list.enumerated().compactMap { index, favorite in
-            favorite.id.map { FavoritesViews.Row(place: favorite.place, reference: .favorite($0), number: index + 1) }
-        }
-        if mode == .list {
-            if !rows.isEmpty || current != nil { await activity.typing(in: context.chat.id) }
-            let places = [current?.place].compactMap { $0 } + rows.map(\.place)
-            let weathers = await weatherReports(of: places, language: context.language, for: context.calls)
-            if current != nil { current?.report = weathers[0] }
-            let offset = current == nil ? 0 : 1
-            for index in rows.indices { rows[index].report = weathers[index + offset] }
-        }
+        if mode == .list && (!list.isEmpty || context.chat.currentPlace != nil) { await activity.typing(in: context.chat.id) }
+        let (current, rows) = await favoriteRows(list, withWeather: mode == .list, &context)
         let rendered = FavoritesViews.render(current: current, favorites: rows, mode: mode, texts: context.texts, owner: owner ?? context.owner)
         if let messageID {
             context.replies.append(.edit(.id(messageID), text: rendered.text, keyboard: rendered.keyboard))
         } else {
             context.replies.append(.send(text: rendered.text, markup: .inline(rendered.keyboard)))
         }
+    }
+
+    /// /fav's rows: the chat's city, then `list` numbered, each with its weather when `withWeather`.
+    func favoriteRows(_ list: [Favorite], withWeather: Bool, _ context: inout Context) async -> (current: FavoritesViews.Row?, rows: [FavoritesViews.Row]) {
+        var current = context.chat.currentPlace.map { FavoritesViews.Row(place: $0, reference: .current) }
+        var rows = list.enumerated().compactMap { index, favorite in
+            favorite.id.map { FavoritesViews.Row(place: favorite.place, reference: .favorite($0), number: index + 1) }
+        }
+        guard withWeather else { return (current, rows) }
+        let places = [current?.place].compactMap { $0 } + rows.map(\.place)
+        let weathers = await weatherReports(of: places, language: context.language, for: context.calls)
+        if current != nil { current?.report = weathers[0] }
+        let offset = current == nil ? 0 : 1
+        for index in rows.indices { rows[index].report = weathers[index + offset] }
+        return (current, rows)
     }
 
     /// The weather at each place, in order, fetched concurrently; nil where it failed.

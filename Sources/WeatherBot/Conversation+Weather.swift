@@ -83,7 +83,7 @@ extension Conversation {
             let standing = await standing(of: place, reference, &context)
             var view = WeatherViews.render(
                 view, place: place, reference: marked(reference, place), report: report, texts: context.texts, now: clock.date, standing: standing,
-                sharing: !context.isGroup)
+                sharing: !context.isGroup, app: context.isGroup ? nil : miniApp)
             if reference == .defaultCity && messageID == nil {
                 view.text += "\n\n" + (context.isGroup ? context.texts.defaultCityHintInGroup : context.texts.defaultCityHint)
             }

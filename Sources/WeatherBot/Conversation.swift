@@ -1,5 +1,5 @@
 public import BotClock
-import Foundation
+public import Foundation
 import OpenWeather
 import TelegramBotAPI
 public import WeatherBotStore
@@ -52,6 +52,8 @@ public struct Conversation: Sendable {
     let charts: CallBudget
     /// The quiet hours of chats that chose none of their own (`ALERTS_QUIET_HOURS`); nil for none.
     let defaultQuietHours: QuietHours?
+    /// The Mini App's page, which private cards and /help offer; nil for no app.
+    let miniApp: URL?
     let clock: any WallClock
 
     /// A conversation over its collaborators. The limits are each chat's: its favorites, its daily forecasts, its charts a minute.
@@ -68,8 +70,10 @@ public struct Conversation: Sendable {
         maximumSubscriptions: Int = 5,
         chartsPerChatPerMinute: Int = 6,
         defaultQuietHours: QuietHours? = .night,
+        miniApp: URL? = nil,
         clock: any WallClock = SystemWallClock()
     ) {
+        self.miniApp = miniApp
         self.defaultQuietHours = defaultQuietHours
         self.charts = CallBudget(.init(perMinute: 0, perDay: 0, perChat: chartsPerChatPerMinute), clock: clock)
         self.geocoder = geocoder
@@ -273,7 +277,9 @@ public struct Conversation: Sendable {
         case .startAt:
             await handle(.start, &context)
         case .help:
-            context.say(context.texts.help + (context.botUsername.map { "\n\n" + context.texts.inlineHelp($0) } ?? ""))
+            var help = context.texts.help
+            if miniApp != nil && !context.isGroup { help += "\n" + context.texts.appHelp }
+            context.say(help + (context.botUsername.map { "\n\n" + context.texts.inlineHelp($0) } ?? ""))
         case .weather:
             await showWeather(.now, of: context.chat.currentPlace == nil ? .defaultCity : .current, &context)
         case .weatherIn(let text):
@@ -324,6 +330,8 @@ public struct Conversation: Sendable {
             context.language = language
             context.isGroup = inGroup
             await resolveMapLink(link, statusTag: tag, byMember: byMember ?? false, &context)
+        case .app(let action):
+            await handle(action, &context)
         }
     }
 

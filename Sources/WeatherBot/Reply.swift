@@ -38,4 +38,7 @@ public enum FollowUp: Codable, Sendable, Hashable {
         byMember: Bool? = nil)
     /// A short map link to follow to its point, then as ``resolveLocation(latitude:longitude:statusTag:language:inGroup:sent:byMember:)``.
     case resolveMapLink(link: String, statusTag: String, language: Language, inGroup: Bool, byMember: Bool? = nil)
+    /// A change the user made in the Mini App, a step of their private chat like the command
+    /// that makes it there.
+    case app(AppAction)
 }

@@ -20,6 +20,9 @@ public struct Texts: Sendable {
         return texts
     }
 
+    /// The menu button's label, one for every chat whatever its language.
+    public static let menuAppButton = "📱 Приложение · App"
+
     /// The reply-keyboard button texts that mean «choose a city by name», in every language.
     static let manualChoiceButtons: Set<String> = Set(Language.allCases.map { Texts.for($0).chooseManuallyKeyboardButton })
 
@@ -345,6 +348,21 @@ public struct Texts: Sendable {
 
     /// Under a weather view in a private chat: sends the place's card to another chat.
     let shareButton: String
+    /// Under a card in a private chat, and the menu button: opens the Mini App.
+    let openAppButton: String
+    /// /help's line about the Mini App, when there is one.
+    let appHelp: String
+    /// The Mini App's tabs: the weather, favorites, search and settings.
+    let appWeatherTab: String
+    let appFavoritesTab: String
+    let appSearchTab: String
+    let appSettingsTab: String
+    /// The label a screen reader gives a favorite's delete button.
+    let appDeleteLabel: String
+    /// The app's weather screen of a favorite deleted meanwhile.
+    let appPlaceGone: String
+    /// Under the default city's weather in the app, for a chat without a city.
+    let appChooseCity: String
     /// Above the empty query's results for a sender with no city: opens the private chat at choosing one.
     let inlineChooseCityButton: String
     /// The title of the weather where the sender stands.

@@ -24,16 +24,17 @@ public enum WeatherViews {
 
     /// - Parameter sharing: a private chat's view gets «↗️ Поделиться», which offers the place's
     ///   name as an inline query in a chat the user chooses.
+    /// - Parameter app: the Mini App's page, which a private chat's view offers last («📱 Открыть приложение»).
     public static func render(
         _ view: WeatherView, place: Place, reference: PlaceReference, report: WeatherReport, texts: Texts, now: Date,
-        standing: Standing = .ownCity, sharing: Bool = false
+        standing: Standing = .ownCity, sharing: Bool = false, app: URL? = nil
     ) -> Rendered {
         let shown = text(view, place: place, report: report, texts: texts, now: now)
-        return Rendered(
-            text: shown.text,
-            keyboard: keyboard(
-                shown.view, reference, texts, hourlyPageCount: shown.pageCount, standing: standing, sharing: sharing ? place : nil,
-                days: days(in: report.forecast)))
+        var keyboard = keyboard(
+            shown.view, reference, texts, hourlyPageCount: shown.pageCount, standing: standing, sharing: sharing ? place : nil,
+            days: days(in: report.forecast))
+        if let app { keyboard.inlineKeyboard.append([InlineKeyboardButton(text: texts.openAppButton, webApp: WebAppInfo(url: app.absoluteString))]) }
+        return Rendered(text: shown.text, keyboard: keyboard)
     }
 
     /// A view's text, the view it shows (an hourly page past the last is the last) and how many
@@ -323,24 +324,29 @@ public enum WeatherViews {
         let days = forecast.daily.prefix(Self.days(in: forecast))
         var lines = ["\(header(place, texts)) — \(texts.dailyTitle(days.count))"]
         for day in days {
-            lines.append("")
-            lines.append(
-                "<b>\(dayLabel(day.time, zone, texts, startsLine: true))</b> \(emoji(forIcon: day.condition.icon, clouds: day.clouds)) "
-                    + "\(texts.dayTime) <b>\(texts.temperature(day.dayTemperature))</b>, \(texts.nightTime) \(texts.temperature(day.nightTemperature))")
-            var details = [skyDescription(ConditionWords.text(day.condition, texts.language), clouds: day.clouds, texts)]
-            if texts.showsPrecipitation(day.precipitation) {
-                details.append("☔ \(texts.precipitation(day.precipitation)) \(texts.precipitationUnit) (\(chance(day.precipitationChance)))")
-            } else if percent(day.precipitationChance) > 0 {
-                details.append("☔ \(chance(day.precipitationChance))")
-            }
-            details.append("💨 \(wind(day.windSpeed, day.windDegrees, gust: nil, texts))")
-            lines.append(details.joined(separator: " · "))
+            let shown = dayLines(day, zone, texts)
+            lines += ["", "<b>\(shown.label)</b> \(shown.temperatures)", shown.details]
         }
         if days.count < 7 {
             lines.append("")
             lines.append("<i>\(texts.onlyDays(days.count))</i>")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A day of «На 7 дней»: «Пн, 30 ноября», «🌧 днём <b>+3°C</b>, ночью -1°C», and its sky,
+    /// precipitation and wind; the app's week shows the same.
+    static func dayLines(_ day: DailyForecast, _ zone: TimeZone, _ texts: Texts) -> (label: String, temperatures: String, details: String) {
+        let temperatures = "\(emoji(forIcon: day.condition.icon, clouds: day.clouds)) "
+            + "\(texts.dayTime) <b>\(texts.temperature(day.dayTemperature))</b>, \(texts.nightTime) \(texts.temperature(day.nightTemperature))"
+        var details = [skyDescription(ConditionWords.text(day.condition, texts.language), clouds: day.clouds, texts)]
+        if texts.showsPrecipitation(day.precipitation) {
+            details.append("☔ \(texts.precipitation(day.precipitation)) \(texts.precipitationUnit) (\(chance(day.precipitationChance)))")
+        } else if percent(day.precipitationChance) > 0 {
+            details.append("☔ \(chance(day.precipitationChance))")
+        }
+        details.append("💨 \(wind(day.windSpeed, day.windDegrees, gust: nil, texts))")
+        return (dayLabel(day.time, zone, texts, startsLine: true), temperatures, details.joined(separator: " · "))
     }
 
     // MARK: Pieces

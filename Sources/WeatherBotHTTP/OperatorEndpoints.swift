@@ -25,6 +25,8 @@ public struct OperatorEndpoints: Sendable {
     let webhook: (path: String, receiver: WebhookReceiver)?
     /// A standby replica's: it waits for the lease and hears nothing from Telegram but posts.
     let standby: Bool
+    /// The Mini App's page and screens, when the bot has an app.
+    let app: MiniAppEndpoints?
 
     /// The largest body a posted update may have: Telegram's are a few kilobytes, rarely tens.
     public static let webhookBodyLimit = 1 << 20
@@ -40,10 +42,13 @@ public struct OperatorEndpoints: Sendable {
     ///   - standby: true on a replica waiting for the lease: it reports itself well as `standby`
     ///     instead of being judged by Telegram's silence.
     ///   - started: when the bot started, so that it is not unhealthy before a window has passed.
+    ///   - app: the Mini App's page and screens at `/app`; nil for no app.
     public init(
         registry: PrometheusCollectorRegistry, metrics: BotMetrics, store: any BotStore, window: Duration,
-        webhook: (path: String, receiver: WebhookReceiver)? = nil, standby: Bool = false, started: ContinuousClock.Instant = .now
+        webhook: (path: String, receiver: WebhookReceiver)? = nil, standby: Bool = false, started: ContinuousClock.Instant = .now,
+        app: MiniAppEndpoints? = nil
     ) {
+        self.app = app
         self.webhook = webhook
         self.standby = standby
         self.registry = registry
@@ -64,8 +69,9 @@ public struct OperatorEndpoints: Sendable {
         return factory
     }
 
-    /// The routes: `GET /healthz` and `GET /metrics` at exactly those paths, and in webhook mode
-    /// `POST` to the webhook's path; anything else is 404.
+    /// The routes: `GET /healthz` and `GET /metrics` at exactly those paths, in webhook mode
+    /// `POST` to the webhook's path, and the Mini App under `/app` when there is one; anything
+    /// else is 404.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         // Only at their exact paths: a proxy that keeps `/metrics` private by its path must not
@@ -75,6 +81,7 @@ public struct OperatorEndpoints: Sendable {
         if let webhook {
             router.post(RouterPath(webhook.path)) { request, context in await post(request, to: webhook.receiver, logger: context.logger) }
         }
+        app?.add(to: router)
         return router
     }
 

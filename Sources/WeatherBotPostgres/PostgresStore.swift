@@ -374,6 +374,11 @@ public final class PostgresStore: BotStore {
         _ = try await run(Self.sql.discardInboxItem(seq: seq, chatID: chatID))
     }
 
+    public func enqueueFollowUp(_ payload: Data, chatID: Int64) async throws -> InboxItem {
+        let seq = try await run([Self.sql.insert(InboxItem(chatID: chatID, updateID: nil, kind: .followUp, payload: payload))])?.first
+        return InboxItem(seq: seq, chatID: chatID, updateID: nil, kind: .followUp, payload: payload)
+    }
+
     /// Returns nil, writing nothing, for an item never stored (no `seq`).
     public func setAside(_ item: InboxItem, attempts: Int, error: String, apology: BotRequest, at now: Date) async throws -> Int64? {
         guard let seq = item.seq else { return nil }

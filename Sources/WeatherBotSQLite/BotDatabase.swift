@@ -598,6 +598,12 @@ extension BotDatabase {
     public func discardInboxItem(seq: Int64, chatID: Int64) async throws {
         _ = try transaction { db in try Self.run(Self.sql.discardInboxItem(seq: seq, chatID: chatID), db) }
     }
+
+    public func enqueueFollowUp(_ payload: Data, chatID: Int64) async throws -> InboxItem {
+        let insert = Self.sql.insert(InboxItem(chatID: chatID, updateID: nil, kind: .followUp, payload: payload))
+        let seq = try await group.submit { db in try Self.run([insert], db)?.first }
+        return InboxItem(seq: seq, chatID: chatID, updateID: nil, kind: .followUp, payload: payload)
+    }
 }
 
 // MARK: - The outbox

@@ -1,4 +1,5 @@
 public import BotClock
+public import Foundation
 public import Logging
 public import OpenWeather
 public import ServiceLifecycle
@@ -36,6 +37,10 @@ public struct BotRuntime: Sendable {
     public let notices: NoticeChecker
     /// The charts drawn and uploaded, and their `file_id`s.
     public let charts: ChartPhotos
+    /// The chats' conversation, which the Mini App's screens are drawn by too.
+    public let conversation: Conversation
+    /// The Mini App's public page, when there is one.
+    public let miniApp: URL?
     let activity: TelegramChatActivity
     /// Keeps OpenWeather's day count in the store, when the calls are budgeted.
     let usage: OpenWeatherUsage?
@@ -61,6 +66,8 @@ public struct BotRuntime: Sendable {
         public var webhook: WebhookReceiver.Settings?
         /// Whether other replicas take webhook posts into the same inbox.
         public var sharesInbox: Bool
+        /// The Mini App's public page: the menu button and private cards open it; nil for no app.
+        public var miniApp: URL?
 
         /// Wires every part over `database` and `telegram`; nothing runs until ``serviceGroup(signals:first:last:)`` is run.
         public init(
@@ -70,8 +77,10 @@ public struct BotRuntime: Sendable {
             daily: DailyScheduler.Configuration = DailyScheduler.Configuration(),
             notices: NoticeChecker.Configuration = NoticeChecker.Configuration(),
             webhook: WebhookReceiver.Settings? = nil,
-            sharesInbox: Bool = false
+            sharesInbox: Bool = false,
+            miniApp: URL? = nil
         ) {
+            self.miniApp = miniApp
             self.notices = notices
             self.pollTimeout = pollTimeout
             self.outbox = outbox
@@ -102,7 +111,9 @@ public struct BotRuntime: Sendable {
         let conversation = Conversation(
             geocoder: geocoder, weather: weather, store: database, activity: activity,
             membership: TelegramChatMembership(client: telegram, logger: logger), mapLinks: mapLinks, maximumFavorites: configuration.maximumFavorites,
-            defaultQuietHours: configuration.notices.quietHours, clock: clock)
+            defaultQuietHours: configuration.notices.quietHours, miniApp: configuration.miniApp, clock: clock)
+        self.conversation = conversation
+        self.miniApp = configuration.miniApp
         charts = ChartPhotos(weather: weather, logger: logger)
         outbox = OutboxSender(
             database: database, client: telegram, photos: charts, deliveryFence: deliveryFence, logger: logger, clock: clock,
@@ -156,6 +167,9 @@ public struct BotRuntime: Sendable {
             for code in Language.readersOfRussian.sorted() {
                 try await telegram.setMyCommands(Self.menu(.ru), languageCode: code)
             }
+            // The menu button beside the message field opens the app; its label is one for
+            // every chat, so it says it in both languages.
+            if let miniApp { try await telegram.setMenuButton(Texts.menuAppButton, opening: miniApp.absoluteString) }
         } failed: { error, delay in
             guard let error = error as? TelegramError, error.isTransient else { throw error }
             // Not a network that comes back by itself: said once, plainly, then retried quietly

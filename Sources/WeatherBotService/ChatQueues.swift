@@ -15,11 +15,15 @@ public struct QueuedItem: Sendable {
     /// The batch the item came in, not stored yet (the item has no `seq`): its step is offered
     /// to it, to be committed with it.
     var receipt: PendingReceipt?
+    /// Told once the item was handled, its step committed or not (dropped in a flood, set aside
+    /// after failing): a change the Mini App asked for waits for it.
+    var handled: (@Sendable () -> Void)?
 
     /// An item to queue, with its update when it was decoded already.
-    public init(_ item: InboxItem, update: Update? = nil) {
+    public init(_ item: InboxItem, update: Update? = nil, handled: (@Sendable () -> Void)? = nil) {
         self.item = item
         self.update = update
+        self.handled = handled
     }
 }
 

@@ -79,6 +79,7 @@ public actor ChatWorkers: Service {
         guard !dropped.isEmpty else { return }
         metrics.droppedForFlood(dropped.count)
         outbox?.answerUnhandled(dropped.compactMap(Self.unhandledPress))
+        for queued in dropped { queued.handled?() }
         await withTaskGroup(of: Void.self) { group in
             for queued in dropped {
                 let item = queued.item
@@ -212,6 +213,7 @@ public actor ChatWorkers: Service {
                 await stop(damaged: error.error)
                 followUps = []
             }
+            queued.handled?()
             finished = queued.item.seq
         }
     }

@@ -38,6 +38,9 @@ public protocol BotStore: ChatStore, NoticeStore {
     func pendingInbox() async throws -> [InboxItem]
     /// Removes an inbox item that cannot be handled at all, changing nothing else.
     func discardInboxItem(seq: Int64, chatID: Int64) async throws
+    /// Puts a follow-up (a change the Mini App asks of a chat) at the end of the chat's inbox, to
+    /// be handled in order with the chat's updates; returns it with its `seq`.
+    func enqueueFollowUp(_ payload: Data, chatID: Int64) async throws -> InboxItem
     /// Moves an item that keeps failing out of the inbox, queueing `apology` for the chat; returns
     /// the apology's outbox id, or nil when the item was gone. Items set aside longer ago than
     /// ``SetAside/keptFor`` are forgotten then.

@@ -110,11 +110,22 @@ struct BotApplication {
     /// The HTTP server of /healthz and /metrics, and of the webhook when `webhook` takes posts;
     /// nil without HTTP_LISTEN. Unhealthy after three long polls' time (or questions about the
     /// webhook) without an answer.
-    func server(_ store: any BotStore, _ clients: Clients, webhook: WebhookReceiver?, standby: Bool, logger: Logger) -> OperatorServer? {
+    /// - Parameter runtime: the running bot, whose conversation draws the Mini App's screens and
+    ///   whose workers make its changes; nil on a standby, which serves no app until it becomes the bot.
+    func server(
+        _ store: any BotStore, _ clients: Clients, webhook: WebhookReceiver?, standby: Bool, runtime: BotRuntime? = nil, logger: Logger
+    ) -> OperatorServer? {
         configuration.http.listen.map { listen in
+            let app = runtime.flatMap { runtime in
+                configuration.miniApp.url.map { _ in
+                    MiniAppEndpoints(
+                        authenticator: MiniAppAuthenticator(botToken: configuration.telegram.botToken), conversation: runtime.conversation,
+                        store: store, changes: AppChanges(database: store, workers: runtime.workers), logger: logger)
+                }
+            }
             let endpoints = OperatorEndpoints(
                 registry: clients.registry, metrics: clients.metrics, store: store, window: .seconds(3 * configuration.runtime.pollTimeout + 30),
-                webhook: webhook.flatMap { receiver in configuration.telegram.webhook.map { ($0.path, receiver) } }, standby: standby)
+                webhook: webhook.flatMap { receiver in configuration.telegram.webhook.map { ($0.path, receiver) } }, standby: standby, app: app)
             return OperatorServer(
                 endpoints, host: listen.host, port: listen.port, limits: configuration.http.limits, logger: logger, eventLoop: LoopExecutor.shared.loop)
         }
@@ -141,6 +152,7 @@ struct BotApplication {
         var settings = configuration.runtime
         settings.webhook = webhook
         settings.sharesInbox = sharesInbox
+        settings.miniApp = configuration.miniApp.url
         // Short map links go out the way OpenWeather does (its proxy, if any), uncounted: they
         // cost nothing at OpenWeather.
         let mapLinks = ShortMapLinks(transport: clients.openWeatherTransport, logger: logger)
@@ -160,7 +172,7 @@ struct BotApplication {
         } catch let error as TelegramError {
             throw StartFailure(message: "Telegram refused the start-up calls: \(error)")
         }
-        let http = server(store, clients, webhook: runtime.webhook, standby: false, logger: logger)
+        let http = server(store, clients, webhook: runtime.webhook, standby: false, runtime: runtime, logger: logger)
         let group = runtime.serviceGroup(signals: signals, first: first, last: http)
         logger.info(
             "weatherbot started",

@@ -16,6 +16,7 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     var openWeather: OpenWeather
     var database: Database
     var http: HTTP
+    var miniApp: MiniApp
     var log: Log
     /// The runtime's own settings: the long poll's timeout, the outbox's rates, favorites, daily
     /// forecasts. The wiring adds webhook mode's settings.
@@ -40,6 +41,10 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         runtime = BotRuntime.Configuration(reader: reader)
         log = Log(reader: reader.scoped(to: "log"))
         http = HTTP(reader: reader.scoped(to: "http"))
+        miniApp = MiniApp(reader: reader.scoped(to: "miniApp"))
+        if miniApp.url != nil && http.listen == nil {
+            reader.refuse("error: MINI_APP_URL needs HTTP_LISTEN, the address the reverse proxy passes the app's requests to, such as 127.0.0.1:8080.")
+        }
         if telegram.webhook != nil && http.listen == nil {
             reader.refuse(
                 "error: TELEGRAM_WEBHOOK_URL needs HTTP_LISTEN, the address the reverse proxy passes Telegram's requests to, such as 127.0.0.1:8080.")

@@ -120,6 +120,35 @@ import WeatherBotService
         }
     }
 
+    /// The Mini App is off unless its public address is set: https, or http to this machine for
+    /// tests; it is served by the HTTP server, so it needs one.
+    @Test func theMiniAppNeedsAnHTTPSAddressAndTheHTTPServer() async throws {
+        let secrets = ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key]
+        #expect(try await BotConfiguration.load(configPath: nil, environment: secrets).miniApp.url == nil)
+        let app = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "MINI_APP_URL": "https://weather.example.com/bot/app", "HTTP_LISTEN": "127.0.0.1:8080",
+        ]) { $1 })
+        #expect(app.miniApp.url?.absoluteString == "https://weather.example.com/bot/app")
+        #expect(app.description.contains("https://weather.example.com/bot/app"))
+        let local = try await BotConfiguration.load(configPath: nil, environment: secrets.merging([
+            "MINI_APP_URL": "http://127.0.0.1:8080/app", "HTTP_LISTEN": "127.0.0.1:8080",
+        ]) { $1 })
+        #expect(local.miniApp.url?.scheme == "http")
+        for (settings, says) in [
+            (["MINI_APP_URL": "http://weather.example.com/app", "HTTP_LISTEN": "127.0.0.1:8080"], "MINI_APP_URL must be the public https URL"),
+            (["MINI_APP_URL": "weather.example.com/app", "HTTP_LISTEN": "127.0.0.1:8080"], "MINI_APP_URL must be the public https URL"),
+            (["MINI_APP_URL": "https://weather.example.com/app#top", "HTTP_LISTEN": "127.0.0.1:8080"], "MINI_APP_URL must be the public https URL"),
+            (["MINI_APP_URL": "https://weather.example.com/app"], "MINI_APP_URL needs HTTP_LISTEN"),
+        ] {
+            do {
+                _ = try await BotConfiguration.load(configPath: nil, environment: secrets.merging(settings) { $1 })
+                Issue.record("\(settings) was taken")
+            } catch let error as BotConfiguration.Invalid {
+                #expect(error.description.contains(says), "\(error)")
+            }
+        }
+    }
+
     /// The server's limits on one client; behind a reverse proxy every post comes from its
     /// address, so that address's share must hold every post Telegram makes at once.
     @Test func oneClientsLimitsAreReadAndMustLeaveRoomForTelegramsPosts() async throws {

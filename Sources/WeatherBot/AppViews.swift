@@ -1,0 +1,141 @@
+import Foundation
+import OpenWeather
+import TelegramBotAPI
+import WeatherBotStore
+
+/// The Mini App's screens as HTML fragments, which its page puts in place. They are drawn from the
+/// same pieces as the chat's messages: the card's lines are the card's, an hour and a day read as
+/// the hours and the week do, a favorite's row as /fav's. So the app and the chat cannot say two
+/// things of one place at one minute. Every inserted value is escaped (the texts' HTML is
+/// Telegram's subset: `<b>`, `<i>` and entities, which a page shows as they are).
+enum AppViews {
+    /// The tabs every screen starts with, the current one marked.
+    enum Tab: String, CaseIterable {
+        case weather, favorites
+    }
+
+    static func tabs(_ current: Tab, _ texts: Texts) -> String {
+        let items = Tab.allCases.map { tab in
+            let title: String
+            switch tab {
+            case .weather: title = texts.appWeatherTab
+            case .favorites: title = texts.appFavoritesTab
+            }
+            let current = tab == current ? " aria-current=\"page\"" : ""
+            return "<a href=\"#\" data-screen=\"\(tab.rawValue)\"\(current)>\(HTML.escape(title))</a>"
+        }
+        return "<nav class=\"tabs\">\(items.joined())</nav>"
+    }
+
+    // MARK: A place
+
+    /// The place now (the card's lines), the hours to the end of tomorrow as a strip, the days as
+    /// rows, and the next 48 hours as a chart whose points say their hour and figures when touched.
+    /// - Parameter hint: a line under the card, such as the default city's «choose your city».
+    static func place(_ place: Place, report: WeatherReport, texts: Texts, now: Date, hint: String? = nil) -> String {
+        let forecast = report.forecast
+        let zone = forecast.timeZone.timeZone
+        var html = tabs(.weather, texts)
+        html += "<section class=\"place\" data-screen-shown=\"place\">"
+        // The card, line by line: its header is the screen's title.
+        var card = WeatherViews.card(place, forecast, texts, now: now, air: report.air).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if let mark = WeatherViews.staleMark(report, texts) { card.append(mark) }
+        html += "<h1>\(card.first ?? "")</h1><ul class=\"card\">"
+        html += card.dropFirst().map { "<li>\($0)</li>" }.joined()
+        html += "</ul>"
+        if let hint { html += "<p class=\"hint\">\(HTML.escape(hint))</p>" }
+        html += hours(forecast, zone, texts, now: now)
+        html += days(forecast, zone, texts)
+        html += chart(forecast, zone, texts, now: now)
+        return html + "</section>"
+    }
+
+    /// The hours from the next one to the end of tomorrow, each «14:00 ☀️ +3°C ☔ 10% 💨 4»,
+    /// under its day's name as the hours' view names it.
+    static func hours(_ forecast: Forecast, _ zone: TimeZone, _ texts: Texts, now: Date) -> String {
+        let days = WeatherViews.hourlyDays(forecast, now: now)
+        guard !days.isEmpty else { return "" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var html = "<h2>\(HTML.escape(texts.hourlyButton))</h2><div class=\"hours\">"
+        for (day, hours) in days {
+            let name = calendar.isDate(day, inSameDayAs: now) ? texts.today : texts.tomorrow
+            html += "<div class=\"day-name\">\(HTML.escape(name))<br>\(WeatherViews.dayLabel(day, zone, texts, startsLine: false))</div>"
+            for hour in hours {
+                html += "<div class=\"hour\"><time>\(texts.time(hour.time, in: zone))</time>"
+                html += "<span class=\"sky\">\(WeatherViews.emoji(forIcon: hour.condition.icon, clouds: hour.clouds))</span>"
+                html += "<b>\(texts.temperature(hour.temperature))</b>"
+                html += "<span>☔\(WeatherViews.chance(hour.precipitationChance))</span>"
+                html += "<span>💨\(texts.speed(hour.windSpeed)) \(WeatherViews.windPoint(hour.windDegrees, texts))</span></div>"
+            }
+        }
+        return html + "</div>"
+    }
+
+    /// The days as the week's view shows them, one row each.
+    static func days(_ forecast: Forecast, _ zone: TimeZone, _ texts: Texts) -> String {
+        let days = forecast.daily.prefix(WeatherViews.days(in: forecast))
+        guard !days.isEmpty else { return "" }
+        var html = "<h2>\(HTML.escape(texts.daysButton(days.count)))</h2><ul class=\"days\">"
+        for day in days {
+            let shown = WeatherViews.dayLines(day, zone, texts)
+            html += "<li><span class=\"day-label\">\(shown.label)</span> <span class=\"temps\">\(shown.temperatures)</span><br><small>\(shown.details)</small></li>"
+        }
+        return html + "</ul>"
+    }
+
+    /// The next 48 hours' temperatures as a line, drawn here; each point carries what a touch on
+    /// it shows: its hour, temperature, feels-like, precipitation chance and wind, in the chat's units.
+    static func chart(_ forecast: Forecast, _ zone: TimeZone, _ texts: Texts, now: Date) -> String {
+        let hours = Array(forecast.hourly.filter { $0.time >= now }.prefix(48))
+        guard hours.count > 1 else { return "" }
+        let values = hours.map { Texts.inChatUnit($0.temperature, texts.settings.temperature ?? .celsius) }
+        let (width, height, pad) = (480.0, 160.0, 12.0)
+        let low = (values.min() ?? 0) - 1, high = (values.max() ?? 0) + 1
+        func x(_ index: Int) -> Double { pad + (width - 2 * pad) * Double(index) / Double(hours.count - 1) }
+        func y(_ value: Double) -> Double { pad + (height - 2 * pad) * (high - value) / (high - low) }
+        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        let line = values.indices.map { "\(number(x($0))),\(number(y(values[$0])))" }.joined(separator: " ")
+        var html = "<h2>\(HTML.escape(texts.chartHoursTitle))</h2>"
+        html += "<figure class=\"chart\"><svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTML.escape(texts.chartHoursTitle))\">"
+        html += "<polyline points=\"\(line)\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\"/>"
+        for (index, hour) in hours.enumerated() {
+            let readout = [
+                texts.time(hour.time, in: zone), texts.temperature(hour.temperature),
+                hour.feelsLike.map { "\(texts.feelsLike) \(texts.temperature($0))" },
+                "☔\(WeatherViews.percent(hour.precipitationChance))%", "💨\(texts.speed(hour.windSpeed)) \(texts.speedUnit)",
+            ].compactMap { $0 }.joined(separator: " · ")
+            html += "<circle cx=\"\(number(x(index)))\" cy=\"\(number(y(values[index])))\" r=\"3\" data-readout=\"\(HTML.escape(readout))\"/>"
+        }
+        html += "</svg><figcaption class=\"readout\" aria-live=\"polite\"></figcaption></figure>"
+        return html
+    }
+
+    /// A screen that could not be drawn: the reason as the chat says it.
+    static func failure(_ tab: Tab, _ text: String, _ texts: Texts) -> String {
+        tabs(tab, texts) + "<p class=\"failure\">⚠️ \(text)</p>"
+    }
+
+    // MARK: Favorites
+
+    /// The chat's city first, then its favorites as /fav lists them; a row opens its place, and a
+    /// favorite's row can be deleted or dragged by its handle to another position.
+    static func favorites(current: FavoritesViews.Row?, favorites: [FavoritesViews.Row], texts: Texts) -> String {
+        var html = tabs(.favorites, texts) + "<section class=\"favorites\" data-screen-shown=\"favorites\"><h1>\(texts.favoritesTitle)</h1>"
+        html += "<ul class=\"places\">"
+        if let current {
+            html += "<li class=\"city\"><a href=\"#\" data-screen=\"weather\">\(FavoritesViews.line(current, texts))</a></li>"
+        } else {
+            html += "<li class=\"city\">\(texts.noCurrentCity)</li>"
+        }
+        for row in favorites {
+            guard case .favorite(let id) = row.reference else { continue }
+            html += "<li class=\"favorite\" data-id=\"\(id)\"><span class=\"handle\" aria-hidden=\"true\">☰</span>"
+            html += "<a href=\"#\" data-screen=\"weather\" data-favorite=\"\(id)\">\(FavoritesViews.line(row, texts))</a>"
+            html += "<button type=\"button\" class=\"delete\" data-action=\"delete\" data-id=\"\(id)\" aria-label=\"\(HTML.escape(texts.appDeleteLabel))\">✕</button></li>"
+        }
+        html += "</ul>"
+        if favorites.isEmpty { html += "<p class=\"hint\">\(texts.noFavorites)</p>" }
+        return html + "</section>"
+    }
+}

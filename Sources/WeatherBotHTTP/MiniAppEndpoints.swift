@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTypes
+public import Hummingbird
+public import Logging
+import NIOCore
+public import WeatherBot
+public import WeatherBotService
+public import WeatherBotStore
+
+/// The Mini App on the bot's own server: its page at `/app` (with its script and style), and the
+/// screens it asks for at `/app/api/…`. Every API request carries Telegram's signed launch
+/// parameters (`Authorization: tma <initData>`), checked before anything is read; a screen is
+/// always of the signed user's own private chat, drawn by the chat's conversation.
+public struct MiniAppEndpoints: Sendable {
+    let authenticator: MiniAppAuthenticator
+    let conversation: Conversation
+    let store: any ChatStore
+    let changes: AppChanges
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - authenticator: checks each request's launch parameters against the bot's token.
+    ///   - conversation: draws the screens as the chat's messages are drawn.
+    ///   - store: where the user's private chat is read.
+    ///   - changes: makes the app's changes as steps of the chat.
+    public init(authenticator: MiniAppAuthenticator, conversation: Conversation, store: any ChatStore, changes: AppChanges, logger: Logger) {
+        self.authenticator = authenticator
+        self.conversation = conversation
+        self.store = store
+        self.changes = changes
+        self.logger = logger
+    }
+
+    /// The largest body of a change: a few dozen bytes of JSON.
+    static let actionBodyLimit = 4096
+
+    /// The paths the app is served at.
+    public func add(to router: Router<BasicRequestContext>) {
+        router.get("app") { request, _ in
+            // The page's addresses are relative to `…/app`: with a slash after it they would miss.
+            if request.uri.path.hasSuffix("/") { return Response(status: .movedPermanently, headers: [.location: "../app"]) }
+            return Self.asset(MiniAppPage.html, type: "text/html; charset=utf-8")
+        }
+        router.get("app/app.js") { _, _ in Self.asset(MiniAppPage.script, type: "text/javascript; charset=utf-8") }
+        router.get("app/app.css") { _, _ in Self.asset(MiniAppPage.style, type: "text/css; charset=utf-8") }
+        router.get("app/api/screen/:screen") { request, context in
+            await screen(request, named: context.parameters.get("screen") ?? "", at: Date())
+        }
+        router.post("app/api/action") { request, _ in await action(request, at: Date()) }
+    }
+
+    /// What the app posts to change the chat: `{"action": "delete", "id": 12}` or
+    /// `{"action": "move", "id": 12, "to": 1}`.
+    struct Posted: Decodable {
+        var action: String
+        var id: Int64
+        var to: Int?
+    }
+
+    /// A change of the signed user's private chat, made as its step (``AppChanges``); the answer
+    /// is the favorites screen as the chat holds them after it. 400 for a change there is not.
+    func action(_ request: Request, at now: Date) async -> Response {
+        let user: MiniAppUser
+        switch authenticate(request, at: now) {
+        case .success(let found): user = found
+        case .failure(let refusal): return refusal.response
+        }
+        guard let body = try? await request.body.collect(upTo: Self.actionBodyLimit),
+            let posted = try? JSONDecoder().decode(Posted.self, from: Data(body.readableBytesView))
+        else { return Self.json(error: "the body is no change", status: .badRequest) }
+        let action: AppAction
+        switch (posted.action, posted.to) {
+        case ("delete", nil): action = .deleteFavorite(id: posted.id)
+        case ("move", let position?): action = .moveFavorite(id: posted.id, to: position)
+        default: return Self.json(error: "no such change", status: .badRequest)
+        }
+        do {
+            if try await !changes.make(action, chatID: user.id) {
+                logger.warning("an app change was not handled in time; it stays in the chat's inbox", metadata: ["chat.id": "\(user.id)"])
+            }
+        } catch {
+            logger.error("the app could not store a change", metadata: ["chat.id": "\(user.id)", "error": "\(error)"])
+            return Self.json(error: "the change could not be stored; try again", status: .serviceUnavailable)
+        }
+        return await page(.favorites, for: user)
+    }
+
+    /// A screen of the signed user's private chat: 200 with its HTML fragment, 401 when the
+    /// launch parameters are missing, forged or too old, 404 for a screen there is not.
+    func screen(_ request: Request, named name: String, at now: Date) async -> Response {
+        let user: MiniAppUser
+        switch authenticate(request, at: now) {
+        case .success(let found): user = found
+        case .failure(let refusal): return refusal.response
+        }
+        let screen: AppScreen
+        switch name {
+        case "weather": screen = .weather(favorite: request.uri.queryParameters.get("favorite").flatMap { Int64($0) })
+        case "favorites": screen = .favorites
+        default: return Self.json(error: "no such screen", status: .notFound)
+        }
+        return await page(screen, for: user)
+    }
+
+    /// `screen` of the user's private chat as it is stored now.
+    private func page(_ screen: AppScreen, for user: MiniAppUser) async -> Response {
+        let chat: ChatRecord?
+        do {
+            chat = try await store.chat(user.id)
+        } catch {
+            logger.error("the app could not read a chat", metadata: ["chat.id": "\(user.id)", "error": "\(error)"])
+            return Self.json(error: "the chat could not be read; try again", status: .serviceUnavailable)
+        }
+        // A chat the bot stopped answering (it blocked the bot) is drawn as it was left.
+        let page = await conversation.appPage(screen, chat: chat, userID: user.id, languageCode: user.languageCode)
+        var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+        response.headers[.contentType] = "text/html; charset=utf-8"
+        response.headers[.contentLanguage] = page.language.rawValue
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The user the request's launch parameters sign for, or the 401 that says why not.
+    private func authenticate(_ request: Request, at now: Date) -> Result<MiniAppUser, Refused> {
+        let header = request.headers[.authorization]
+        let initData = header.flatMap { $0.hasPrefix("tma ") ? String($0.dropFirst(4)) : nil }
+        do {
+            return .success(try authenticator.check(initData, now: now))
+        } catch {
+            logger.debug("an app request refused", metadata: ["reason": "\(error)"])
+            return .failure(Refused(response: Self.json(error: "\(error)", status: .unauthorized)))
+        }
+    }
+
+    /// A refusal as the response that says it.
+    struct Refused: Error {
+        var response: Response
+    }
+
+    private static func asset(_ text: String, type: String) -> Response {
+        var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        response.headers[.contentType] = type
+        response.headers[.cacheControl] = "no-cache"
+        for (name, value) in securityHeaders { response.headers[name] = value }
+        return response
+    }
+
+    /// What every page answer carries: the page's script, style and requests come from this
+    /// server only (Telegram's own script aside), and only Telegram may frame it.
+    static let securityHeaders: [(HTTPField.Name, String)] = [
+        (
+            HTTPField.Name("Content-Security-Policy")!,
+            "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+                + "base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org https://*.telegram.org"
+        ),
+        (HTTPField.Name("X-Content-Type-Options")!, "nosniff"),
+        (HTTPField.Name("Referrer-Policy")!, "no-referrer"),
+    ]
+
+    private static func json(error: String, status: HTTPResponse.Status) -> Response {
+        var response = Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(string: OperatorEndpoints.text(["error": error]))))
+        response.headers[.contentType] = "application/json"
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}

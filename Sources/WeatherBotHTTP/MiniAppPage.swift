@@ -1,0 +1,217 @@
+/// The Mini App's page: a shell, a small script and a style, with no framework and no build step.
+/// The screens themselves are drawn by the server (``MiniAppEndpoints``) in the chat's language;
+/// the shell only knows how to say, in both languages, that it could not get them.
+enum MiniAppPage {
+    static let html = #"""
+        <!doctype html>
+        <html lang="ru">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="light dark">
+        <title>Weather</title>
+        <link rel="stylesheet" href="app/app.css">
+        <script src="https://telegram.org/js/telegram-web-app.js" async></script>
+        <script src="app/app.js" defer></script>
+        </head>
+        <body>
+        <main aria-live="polite"><p class="loading">…</p></main>
+        </body>
+        </html>
+        """#
+
+    static let style = #"""
+        :root {
+          --bg: var(--tg-bg-color, #ffffff);
+          --text: var(--tg-text-color, #111111);
+          --hint: var(--tg-hint-color, #707579);
+          --link: var(--tg-link-color, #2481cc);
+          --button: var(--tg-button-color, #2481cc);
+          --button-text: var(--tg-button-text-color, #ffffff);
+          --section: var(--tg-secondary-bg-color, #f1f1f4);
+          --danger: var(--tg-destructive-text-color, #d14e4e);
+          color-scheme: light dark;
+        }
+        @media (prefers-color-scheme: dark) {
+          :root {
+            --bg: var(--tg-bg-color, #17212b);
+            --text: var(--tg-text-color, #f5f5f5);
+            --hint: var(--tg-hint-color, #708499);
+            --link: var(--tg-link-color, #6ab3f3);
+            --section: var(--tg-secondary-bg-color, #232e3c);
+          }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; padding: 0 12px 24px; background: var(--bg); color: var(--text);
+          font: 15px/1.4 -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+        a { color: var(--link); text-decoration: none; }
+        .tabs { position: sticky; top: 0; display: flex; gap: 4px; padding: 8px 0; background: var(--bg); z-index: 1; }
+        .tabs a { flex: 1; text-align: center; padding: 6px 4px; border-radius: 8px; background: var(--section); color: var(--text); font-size: 14px; }
+        .tabs a[aria-current="page"] { background: var(--button); color: var(--button-text); }
+        h1 { font-size: 19px; font-weight: 600; margin: 8px 0; }
+        h2 { font-size: 15px; color: var(--hint); font-weight: 600; margin: 18px 0 6px; text-transform: uppercase; letter-spacing: .02em; }
+        ul { list-style: none; margin: 0; padding: 0; }
+        .card li { padding: 2px 0; }
+        .hint, .failure, .loading { color: var(--hint); }
+        .failure { color: var(--danger); }
+        .hours { display: flex; overflow-x: auto; gap: 6px; padding-bottom: 6px; scroll-snap-type: x proximity; }
+        .hour, .day-name { flex: 0 0 auto; display: flex; flex-direction: column; align-items: center; gap: 2px;
+          min-width: 64px; padding: 6px; border-radius: 10px; background: var(--section); scroll-snap-align: start; font-size: 13px; }
+        .day-name { justify-content: center; text-align: center; color: var(--hint); background: none; min-width: 72px; }
+        .hour .sky { font-size: 20px; }
+        .days li { padding: 8px 0; border-bottom: 1px solid var(--section); }
+        .days small { color: var(--hint); }
+        .chart { margin: 0; }
+        .chart svg { width: 100%; height: auto; color: var(--button); touch-action: none; background: var(--section); border-radius: 10px; }
+        .chart circle { fill: var(--button); opacity: .25; }
+        .chart circle.touched { opacity: 1; r: 5; }
+        .readout { min-height: 1.4em; margin-top: 4px; color: var(--text); font-size: 14px; }
+        .places li { display: flex; align-items: center; gap: 8px; padding: 10px 0; border-bottom: 1px solid var(--section); }
+        .places li a { flex: 1; color: var(--text); }
+        .places li.dragging { opacity: .5; }
+        .handle { touch-action: none; cursor: grab; color: var(--hint); padding: 4px 8px; user-select: none; }
+        .delete { border: 0; background: none; color: var(--danger); font-size: 18px; padding: 4px 8px; cursor: pointer; }
+        """#
+
+    static let script = #"""
+        (() => {
+          'use strict';
+          const telegram = window.Telegram && window.Telegram.WebApp;
+          const launch = new URLSearchParams(location.hash.slice(1));
+          const initData = (telegram && telegram.initData) || launch.get('tgWebAppData') || '';
+          const root = document.documentElement;
+
+          // The theme: Telegram's colours as CSS variables (--tg-bg-color, …), which the style reads.
+          let theme = telegram && telegram.themeParams;
+          if (!theme || !Object.keys(theme).length) {
+            try { theme = JSON.parse(launch.get('tgWebAppThemeParams') || '{}'); } catch (error) { theme = {}; }
+          }
+          for (const [key, value] of Object.entries(theme || {})) {
+            if (/^#[0-9a-f]{3,8}$/i.test(value)) root.style.setProperty('--tg-' + key.replace(/_/g, '-'), value);
+          }
+          if (telegram) { try { telegram.ready(); telegram.expand(); } catch (error) { /* an old client */ } }
+
+          // Until the server answers in the chat's language, the user's own decides the shell's words.
+          let code = '';
+          try { code = JSON.parse(new URLSearchParams(initData).get('user') || '{}').language_code || ''; } catch (error) { code = ''; }
+          const russian = !code || /^(ru|uk|be|kk)\b/i.test(code);
+          const words = russian ? {
+            unauthorized: 'Не удалось подтвердить, что приложение открыто из Telegram. Закройте его и откройте снова кнопкой бота.',
+            offline: 'Нет связи с ботом. Проверьте интернет и попробуйте ещё раз.',
+            failed: 'Бот не смог ответить. Попробуйте ещё раз через минуту.',
+          } : {
+            unauthorized: 'Could not confirm the app was opened from Telegram. Close it and open it again with the bot’s button.',
+            offline: 'The bot cannot be reached. Check the connection and try again.',
+            failed: 'The bot could not answer. Try again in a minute.',
+          };
+          if (!russian) root.lang = 'en';
+
+          const base = location.pathname.replace(/\/+$/, '');
+          const main = document.querySelector('main');
+
+          function say(text, state) {
+            const paragraph = document.createElement('p');
+            paragraph.className = 'failure';
+            paragraph.textContent = '⚠️ ' + text;
+            main.replaceChildren(paragraph);
+            root.dataset.ready = state;
+          }
+
+          // A screen, or the screen a change leaves: the server draws it; the page puts it in place.
+          async function load(path, options, screen) {
+            let response;
+            try {
+              response = await fetch(base + path, Object.assign({ cache: 'no-store' }, options, {
+                headers: Object.assign({ Authorization: 'tma ' + initData }, options.headers || {}),
+              }));
+            } catch (error) { return say(words.offline, 'offline'); }
+            if (response.status === 401) return say(words.unauthorized, 'unauthorized');
+            if (!response.ok) return say(words.failed, 'failed');
+            root.lang = response.headers.get('Content-Language') || root.lang;
+            main.innerHTML = await response.text();
+            wire();
+            root.dataset.ready = screen;
+          }
+
+          function show(screen, query) {
+            return load('/api/screen/' + screen + (query ? '?' + query : ''), {}, screen);
+          }
+
+          function change(body) {
+            return load('/api/action', {
+              method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+            }, 'favorites');
+          }
+
+          // A favorite dragged by its handle to another place in the list is moved there.
+          function wireReorder(list) {
+            const rows = () => Array.from(list.querySelectorAll('li.favorite'));
+            for (const handle of list.querySelectorAll('.handle')) {
+              handle.addEventListener('pointerdown', (event) => {
+                const row = handle.closest('li');
+                const start = rows().indexOf(row);
+                row.classList.add('dragging');
+                handle.setPointerCapture(event.pointerId);
+                const move = (moved) => {
+                  const mine = rows().indexOf(row);
+                  for (const [index, other] of rows().entries()) {
+                    if (other === row) continue;
+                    const box = other.getBoundingClientRect();
+                    const middle = box.top + box.height / 2;
+                    if (index < mine && moved.clientY < middle) { list.insertBefore(row, other); break; }
+                    if (index > mine && moved.clientY > middle) { list.insertBefore(row, other.nextSibling); break; }
+                  }
+                };
+                const end = () => {
+                  handle.removeEventListener('pointermove', move);
+                  row.classList.remove('dragging');
+                  const to = rows().indexOf(row);
+                  if (to !== start) change({ action: 'move', id: Number(row.dataset.id), to: to + 1 });
+                };
+                handle.addEventListener('pointermove', move);
+                handle.addEventListener('pointerup', end, { once: true });
+                handle.addEventListener('pointercancel', end, { once: true });
+              });
+            }
+          }
+
+          // The chart: a touch (or a pointer) on it shows the nearest hour's figures.
+          function wireChart(svg) {
+            const points = Array.from(svg.querySelectorAll('circle'));
+            const readout = svg.parentElement.querySelector('.readout');
+            const touch = (event) => {
+              const box = svg.getBoundingClientRect();
+              const x = (event.clientX - box.left) / box.width * svg.viewBox.baseVal.width;
+              let nearest = points[0];
+              for (const point of points) {
+                if (Math.abs(point.cx.baseVal.value - x) < Math.abs(nearest.cx.baseVal.value - x)) nearest = point;
+              }
+              for (const point of points) point.classList.toggle('touched', point === nearest);
+              readout.textContent = nearest.dataset.readout;
+            };
+            svg.addEventListener('pointerdown', touch);
+            svg.addEventListener('pointermove', (event) => { if (event.buttons || event.pointerType !== 'mouse') touch(event); });
+          }
+
+          function wire() {
+            for (const link of main.querySelectorAll('[data-screen]')) {
+              link.addEventListener('click', (event) => {
+                event.preventDefault();
+                const favorite = link.dataset.favorite;
+                show(link.dataset.screen, favorite ? 'favorite=' + encodeURIComponent(favorite) : '');
+              });
+            }
+            for (const svg of main.querySelectorAll('.chart svg')) wireChart(svg);
+            for (const button of main.querySelectorAll('[data-action="delete"]')) {
+              button.addEventListener('click', () => change({ action: 'delete', id: Number(button.dataset.id) }));
+            }
+            for (const list of main.querySelectorAll('.places')) wireReorder(list);
+          }
+
+          if (!initData) return say(words.unauthorized, 'unauthorized');
+          // A link with `startapp=favorites` opens the favorites; any other, the weather.
+          const start = (telegram && telegram.initDataUnsafe && telegram.initDataUnsafe.start_param) || launch.get('tgWebAppStartParam');
+          show(start === 'favorites' ? 'favorites' : 'weather', '');
+        })();
+        """#
+}

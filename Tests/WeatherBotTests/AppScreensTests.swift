@@ -1,0 +1,81 @@
+import Foundation
+import TelegramBotAPI
+import Testing
+@testable import WeatherBot
+import WeatherBotSQLite
+import WeatherBotStore
+
+/// The Mini App's screens, drawn by the conversation from the chat's record: the same words and
+/// figures as the chat's own messages, of this chat only.
+@Suite struct AppScreensTests {
+    typealias Chat = FavoritesConversationTests.Chat
+
+    /// The text of the step's first sent message.
+    static func sent(_ step: Conversation.Step) throws -> String {
+        for reply in step.replies { if case .send(let text, _, _) = reply { return text } }
+        throw Missing()
+    }
+
+    struct Missing: Error {}
+
+    /// Lines of a message, without the blank ones and the local time (which the two draws may
+    /// read a minute apart).
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("🕒") }
+    }
+
+    @Test(arguments: [Language.ru, .en]) func thePlaceScreenSaysWhatTheCardSaysInTheChatsUnits(_ language: Language) async throws {
+        let chat = try Chat()
+        chat.language = language
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press(language == .ru ? "Да, всё верно" : "Yes", in: asked)
+        if language == .en {
+            var record = try #require(try chat.database.chat(chat.id))
+            record.settings.temperature = .fahrenheit
+            record.settings.windSpeed = .milesPerHour
+            try await chat.database.commitStep(chat: record, handled: -1, changes: [], replies: [], followUps: [])
+        }
+        let card = try Self.sent(try await chat.send(.command(.weather)))
+        let page = await chat.conversation.appPage(.weather(favorite: nil), chat: try chat.database.chat(chat.id), userID: chat.id, languageCode: nil)
+        #expect(page.language == language)
+        for line in Self.lines(card) {
+            #expect(page.html.contains(line), "the app lacks «\(line)»")
+        }
+        if language == .en {
+            #expect(page.html.contains("°F") && !page.html.contains("°C"))
+            #expect(page.html.contains("mph"))
+        }
+    }
+
+    @Test func theFavoritesScreenListsWhatFavListsAndOpensOnlyThisChatsOwn() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        try await chat.save(["Казань", "Уфа"])
+        let list = try Self.sent(try await chat.send(.command(.favorites)))
+        let record = try chat.database.chat(chat.id)
+        let page = await chat.conversation.appPage(.favorites, chat: record, userID: chat.id, languageCode: "ru")
+        for line in Self.lines(list).dropFirst(1) where !line.isEmpty {
+            #expect(page.html.contains(line), "the app lacks «\(line)»")
+        }
+        let ids = try chat.database.favorites(chatID: chat.id).compactMap(\.id)
+        for id in ids { #expect(page.html.contains("data-id=\"\(id)\"")) }
+
+        // A favorite's screen is its weather; another chat's favorite is no place of this one.
+        let kazan = await chat.conversation.appPage(.weather(favorite: ids[0]), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(kazan.html.contains("Казань"))
+        let stranger = await chat.conversation.appPage(.weather(favorite: ids[0]), chat: nil, userID: 999, languageCode: "ru")
+        #expect(stranger.html.contains("Этого места уже нет в избранном"))
+        #expect(!stranger.html.contains("Казань"))
+    }
+
+    /// A user who never wrote to the bot sees the default city, in the language Telegram gives,
+    /// and how to choose a city of their own.
+    @Test func aNewUserSeesTheDefaultCityInTheirLanguage() async throws {
+        let chat = try Chat()
+        let page = await chat.conversation.appPage(.weather(favorite: nil), chat: nil, userID: 4040, languageCode: "en-GB")
+        #expect(page.language == .en)
+        #expect(page.html.contains("This is the weather in the default city"))
+        #expect(page.html.contains("Moscow"))
+    }
+}
