@@ -11,7 +11,15 @@ import WeatherBotStore
 enum AppViews {
     /// The tabs every screen starts with, the current one marked.
     enum Tab: String, CaseIterable {
-        case weather, favorites
+        case weather, favorites, search
+    }
+
+    /// What a found place's screen says of its being saved: a button that saves it, that it is
+    /// saved (with the favorite's id, which ✕ removes), or that it is the chat's own city.
+    enum Star {
+        case add(AppPlace)
+        case saved(Int64)
+        case ownCity
     }
 
     static func tabs(_ current: Tab, _ texts: Texts) -> String {
@@ -20,6 +28,7 @@ enum AppViews {
             switch tab {
             case .weather: title = texts.appWeatherTab
             case .favorites: title = texts.appFavoritesTab
+            case .search: title = texts.appSearchTab
             }
             let current = tab == current ? " aria-current=\"page\"" : ""
             return "<a href=\"#\" data-screen=\"\(tab.rawValue)\"\(current)>\(HTML.escape(title))</a>"
@@ -31,11 +40,16 @@ enum AppViews {
 
     /// The place now (the card's lines), the hours to the end of tomorrow as a strip, the days as
     /// rows, and the next 48 hours as a chart whose points say their hour and figures when touched.
-    /// - Parameter hint: a line under the card, such as the default city's «choose your city».
-    static func place(_ place: Place, report: WeatherReport, texts: Texts, now: Date, hint: String? = nil) -> String {
+    /// - Parameters:
+    ///   - tab: the tab it is shown under: the weather for the chat's places, the search for one found.
+    ///   - hint: a line under the card, such as the default city's «choose your city».
+    ///   - star: for a place found, whether it is saved, and the button that saves it.
+    static func place(
+        _ place: Place, report: WeatherReport, texts: Texts, now: Date, tab: Tab = .weather, hint: String? = nil, star: Star? = nil
+    ) -> String {
         let forecast = report.forecast
         let zone = forecast.timeZone.timeZone
-        var html = tabs(.weather, texts)
+        var html = tabs(tab, texts)
         html += "<section class=\"place\" data-screen-shown=\"place\">"
         // The card, line by line: its header is the screen's title.
         var card = WeatherViews.card(place, forecast, texts, now: now, air: report.air).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
@@ -44,6 +58,18 @@ enum AppViews {
         html += card.dropFirst().map { "<li>\($0)</li>" }.joined()
         html += "</ul>"
         if let hint { html += "<p class=\"hint\">\(HTML.escape(hint))</p>" }
+        switch star {
+        case .add(let wanted)?:
+            html += "<p><button type=\"button\" class=\"star\" data-action=\"add\" data-place=\"\(HTML.escape(query(wanted)))\">"
+                + "\(HTML.escape(texts.addFavoriteButton))</button></p>"
+        case .saved(let id)?:
+            html += "<p class=\"star\">\(HTML.escape(texts.savedFavoriteButton)) "
+                + "<button type=\"button\" class=\"delete\" data-action=\"delete\" data-id=\"\(id)\" aria-label=\"\(HTML.escape(texts.appDeleteLabel))\">✕</button></p>"
+        case .ownCity?:
+            html += "<p class=\"hint\">\(texts.ownCityIsFirst)</p>"
+        case nil:
+            break
+        }
         html += hours(forecast, zone, texts, now: now)
         html += days(forecast, zone, texts)
         html += chart(forecast, zone, texts, now: now)
@@ -116,6 +142,40 @@ enum AppViews {
         tabs(tab, texts) + "<p class=\"failure\">⚠️ \(text)</p>"
     }
 
+    /// How the page asks for a found place again: `q=…&pick=…`, or `lat=…&lon=…`.
+    static func query(_ place: AppPlace) -> String {
+        switch place {
+        case .named(let name, let pick):
+            let value = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return "q=\(value)&pick=\(pick)"
+        case .point(let latitude, let longitude):
+            return "lat=\(latitude)&lon=\(longitude)"
+        }
+    }
+
+    // MARK: Search
+
+    /// The search field with «📍 Моё местоположение», then the places named `query`, told apart
+    /// as /search's buttons tell them; `note` says why there are none.
+    static func search(query: String?, found: [Place], texts: Texts, note: String? = nil) -> String {
+        var html = tabs(.search, texts) + "<section class=\"search\" data-screen-shown=\"search\">"
+        html += "<form class=\"search-form\" role=\"search\"><input type=\"search\" name=\"q\" maxlength=\"100\" autocomplete=\"off\""
+        html += " placeholder=\"\(HTML.escape(texts.appSearchPlaceholder))\" value=\"\(HTML.escape(query ?? ""))\">"
+        html += "<button type=\"submit\">\(HTML.escape(texts.appSearchButton))</button></form>"
+        html += "<p><button type=\"button\" class=\"locate\" data-action=\"locate\" data-denied=\"\(HTML.escape(texts.appLocationDenied))\">"
+        html += "\(HTML.escape(texts.appMyLocation))</button></p>"
+        if let note { html += "<p class=\"hint\">\(note)</p>" }
+        if !found.isEmpty, let query {
+            html += "<ul class=\"places\">"
+            for (index, place) in found.enumerated() {
+                let label = Views.buttonLabel(of: place, among: found, texts)
+                html += "<li><a href=\"#\" data-screen=\"place\" data-query=\"\(HTML.escape(Self.query(.named(query, pick: index))))\">\(HTML.escape(label))</a></li>"
+            }
+            html += "</ul>"
+        }
+        return html + "</section>"
+    }
+
     // MARK: Favorites
 
     /// The chat's city first, then its favorites as /fav lists them; a row opens its place, and a
@@ -131,7 +191,7 @@ enum AppViews {
         for row in favorites {
             guard case .favorite(let id) = row.reference else { continue }
             html += "<li class=\"favorite\" data-id=\"\(id)\"><span class=\"handle\" aria-hidden=\"true\">☰</span>"
-            html += "<a href=\"#\" data-screen=\"weather\" data-favorite=\"\(id)\">\(FavoritesViews.line(row, texts))</a>"
+            html += "<a href=\"#\" data-screen=\"weather\" data-query=\"favorite=\(id)\">\(FavoritesViews.line(row, texts))</a>"
             html += "<button type=\"button\" class=\"delete\" data-action=\"delete\" data-id=\"\(id)\" aria-label=\"\(HTML.escape(texts.appDeleteLabel))\">✕</button></li>"
         }
         html += "</ul>"

@@ -1,6 +1,7 @@
 import BotClock
 import Foundation
 import OpenWeather
+import TelegramBotAPI
 public import WeatherBotStore
 
 /// A screen of the Mini App, which is always its user's private chat.
@@ -8,8 +9,19 @@ public enum AppScreen: Sendable, Hashable {
     /// A place's weather: the chat's city (the default city while it has none), or one of its
     /// favorites by its id, looked up among this chat's own.
     case weather(favorite: Int64?)
+    /// A place found in the app, by name or by the user's location, with «⭐ В избранное».
+    case place(AppPlace)
     /// The chat's city and favorites with their weather.
     case favorites
+    /// Places named `query` (nil: the search field alone), namesakes told apart as /search does.
+    case search(String?)
+}
+
+/// A place the app found, as it asks for it again: its name and which of the places of that name
+/// (the search's order, from the geocoding cache), or the point the user shared.
+public enum AppPlace: Codable, Sendable, Hashable {
+    case named(String, pick: Int)
+    case point(latitude: Double, longitude: Double)
 }
 
 /// A change the user makes in the Mini App. It is a step of their private chat, taken in order
@@ -20,6 +32,9 @@ public enum AppAction: Codable, Sendable, Hashable {
     case deleteFavorite(id: Int64)
     /// Moves a favorite to a position, 1 for the first (as /move N M does).
     case moveFavorite(id: Int64, to: Int)
+    /// Saves a place among the favorites (as ⭐ under its card does), found by the server from
+    /// what the app asked for, never from what it sent.
+    case addFavorite(Place)
 }
 
 /// A screen drawn for the app: an HTML fragment in the chat's language.
@@ -47,10 +62,34 @@ extension Conversation {
         switch screen {
         case .weather(let favorite):
             html = await appWeather(favorite.map { .favorite($0) } ?? (record.currentPlace == nil ? .defaultCity : .current), &context)
+        case .place(let wanted):
+            html = await appPlace(wanted, &context)
         case .favorites:
             html = await appFavorites(&context)
+        case .search(let query):
+            html = await appSearch(query, &context)
         }
         return AppPage(html: html, language: texts.language)
+    }
+
+    /// The place `wanted` names for a user's private chat, found as the app's screen found it;
+    /// nil when there is none (a name the geocoder no longer knows, the open sea).
+    public func appLookUp(_ wanted: AppPlace, chat: ChatRecord?, userID: Int64, languageCode: String?) async -> Place? {
+        let now = clock.date
+        let record = chat ?? ChatRecord(id: userID, language: Language(telegramCode: languageCode), state: .idle, createdAt: now, updatedAt: now)
+        var context = Context(chat: record, state: record.state)
+        return try? await lookUp(wanted, &context)
+    }
+
+    private func lookUp(_ wanted: AppPlace, _ context: inout Context) async throws -> Place? {
+        switch wanted {
+        case .named(let query, let pick):
+            let places = try await geocode(query, alternatives: [], context.language, for: context.calls)
+            return places.indices.contains(pick) ? places[pick] : nil
+        case .point(let latitude, let longitude):
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+            return try await geocoder.places(atLatitude: latitude, longitude: longitude, language: context.language, for: context.calls).first
+        }
     }
 
     /// A change made in the app: the command that makes it, with the favorite's number as the
@@ -59,6 +98,8 @@ extension Conversation {
     func handle(_ action: AppAction, _ context: inout Context) async {
         guard let list = try? await favorites(&context) else { return }
         switch action {
+        case .addFavorite(let place):
+            await addFavorite(place, list: list, &context)
         case .deleteFavorite(let id):
             guard let index = list.firstIndex(where: { $0.id == id }) else { return }
             await deleteCommand("\(index + 1)", &context)
@@ -68,15 +109,65 @@ extension Conversation {
         }
     }
 
+    /// Saves `place` as the star under its card would, and says so in the chat; a place saved
+    /// already, the chat's own city, or a full list is said as the star says it.
+    private func addFavorite(_ place: Place, list: [Favorite], _ context: inout Context) async {
+        let texts = context.texts
+        if list.contains(where: { $0.place.isSamePlace(as: place) }) { return }
+        if context.chat.currentPlace?.isSameCity(as: place) == true { return context.say(texts.ownCityIsFirst) }
+        guard let all = try? await allFavorites(&context) else { return }
+        if all.count >= maximumFavorites { return context.say(texts.favoritesFull(maximumFavorites)) }
+        context.changes.append(.addFavorite(place, limit: maximumFavorites))
+        let name = Views.distinctName(of: place, among: list.map(\.place) + [place], texts)
+        context.say("\(texts.favoriteAdded): <b>\(HTML.escape(name))</b>")
+    }
+
     private func appWeather(_ reference: PlaceReference, _ context: inout Context) async -> String {
         let texts = context.texts
         guard let place = await resolve(reference, &context) else { return AppViews.failure(.weather, texts.appPlaceGone, texts) }
+        return await appWeather(place, tab: .weather, hint: reference == .defaultCity ? texts.appChooseCity : nil, star: nil, &context)
+    }
+
+    /// A place's screen, or the reason it could not be had as the chat would say it.
+    private func appWeather(_ place: Place, tab: AppViews.Tab, hint: String?, star: AppViews.Star?, _ context: inout Context) async -> String {
+        let texts = context.texts
         do {
             let report = try await report(.now, at: place, language: context.language, for: context.calls)
-            let hint = reference == .defaultCity ? texts.appChooseCity : nil
-            return AppViews.place(place, report: report, texts: texts, now: clock.date, hint: hint)
+            return AppViews.place(place, report: report, texts: texts, now: clock.date, tab: tab, hint: hint, star: star)
         } catch {
-            return AppViews.failure(.weather, texts.weatherFailed(Views.reason(error, texts)), texts)
+            return AppViews.failure(tab, texts.weatherFailed(Views.reason(error, texts)), texts)
+        }
+    }
+
+    /// A place found in the app: its screen, with the star that saves it (or says it is saved).
+    private func appPlace(_ wanted: AppPlace, _ context: inout Context) async -> String {
+        let texts = context.texts
+        let place: Place?
+        do {
+            place = try await lookUp(wanted, &context)
+        } catch {
+            return AppViews.failure(.search, texts.weatherFailed(Views.reason(error, texts)), texts)
+        }
+        guard let place else { return AppViews.failure(.search, texts.appPlaceGone, texts) }
+        let saved = ((try? await favorites(&context)) ?? []).first { $0.place.isSamePlace(as: place) }
+        let star: AppViews.Star =
+            if context.chat.currentPlace?.isSameCity(as: place) == true { .ownCity } else if let id = saved?.id { .saved(id) } else { .add(wanted) }
+        return await appWeather(place, tab: .search, hint: nil, star: star, &context)
+    }
+
+    /// The search field, and the places named `query` when there is one.
+    private func appSearch(_ query: String?, _ context: inout Context) async -> String {
+        let texts = context.texts
+        guard let query = query?.trimmingCharacters(in: .whitespacesAndNewlines), !query.isEmpty else {
+            return AppViews.search(query: nil, found: [], texts: texts)
+        }
+        guard query.count <= Self.longestName else { return AppViews.search(query: query, found: [], texts: texts, note: texts.nameTooLong) }
+        do {
+            let places = try await geocode(query, alternatives: [], context.language, for: context.calls)
+            let note = places.isEmpty ? Views.nothingFound(query, texts) : nil
+            return AppViews.search(query: query, found: places, texts: texts, note: note)
+        } catch {
+            return AppViews.search(query: query, found: [], texts: texts, note: texts.weatherFailed(Views.reason(error, texts)))
         }
     }
 

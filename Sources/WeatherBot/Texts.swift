@@ -357,6 +357,12 @@ public struct Texts: Sendable {
     let appFavoritesTab: String
     let appSearchTab: String
     let appSettingsTab: String
+    /// The app's search field, its button, «📍 Моё местоположение», and what is said when the
+    /// location is not given.
+    let appSearchPlaceholder: String
+    let appSearchButton: String
+    let appMyLocation: String
+    let appLocationDenied: String
     /// The label a screen reader gives a favorite's delete button.
     let appDeleteLabel: String
     /// The app's weather screen of a favorite deleted meanwhile.

@@ -49,16 +49,22 @@ public struct MiniAppEndpoints: Sendable {
         router.post("app/api/action") { request, _ in await action(request, at: Date()) }
     }
 
-    /// What the app posts to change the chat: `{"action": "delete", "id": 12}` or
-    /// `{"action": "move", "id": 12, "to": 1}`.
+    /// What the app posts to change the chat, and the screen it shows, to be drawn again after
+    /// the change: `{"action": "delete", "id": 12, "screen": "favorites"}`,
+    /// `{"action": "move", "id": 12, "to": 1, …}`, `{"action": "add", "place": "q=Казань&pick=0", …}`;
+    /// `query` is the shown screen's query.
     struct Posted: Decodable {
         var action: String
-        var id: Int64
+        var id: Int64?
         var to: Int?
+        var place: String?
+        var screen: String
+        var query: String?
     }
 
     /// A change of the signed user's private chat, made as its step (``AppChanges``); the answer
-    /// is the favorites screen as the chat holds them after it. 400 for a change there is not.
+    /// is the screen the app showed, drawn as the chat holds it after the change. 400 for a change
+    /// or a screen there is not.
     func action(_ request: Request, at now: Date) async -> Response {
         let user: MiniAppUser
         switch authenticate(request, at: now) {
@@ -66,12 +72,18 @@ public struct MiniAppEndpoints: Sendable {
         case .failure(let refusal): return refusal.response
         }
         guard let body = try? await request.body.collect(upTo: Self.actionBodyLimit),
-            let posted = try? JSONDecoder().decode(Posted.self, from: Data(body.readableBytesView))
+            let posted = try? JSONDecoder().decode(Posted.self, from: Data(body.readableBytesView)),
+            let screen = Self.screen(named: posted.screen, Self.parameters(posted.query ?? ""))
         else { return Self.json(error: "the body is no change", status: .badRequest) }
         let action: AppAction
-        switch (posted.action, posted.to) {
-        case ("delete", nil): action = .deleteFavorite(id: posted.id)
-        case ("move", let position?): action = .moveFavorite(id: posted.id, to: position)
+        switch (posted.action, posted.id, posted.to, posted.place.map { Self.place(Self.parameters($0)) }) {
+        case ("delete", let id?, nil, nil): action = .deleteFavorite(id: id)
+        case ("move", let id?, let position?, nil): action = .moveFavorite(id: id, to: position)
+        case ("add", nil, nil, let wanted??):
+            // The place is found again here, as the screen found it: the app names it, never sends it.
+            guard let place = await conversation.appLookUp(wanted, chat: try? await store.chat(user.id), userID: user.id, languageCode: user.languageCode)
+            else { return await page(screen, for: user) }
+            action = .addFavorite(place)
         default: return Self.json(error: "no such change", status: .badRequest)
         }
         do {
@@ -82,7 +94,17 @@ public struct MiniAppEndpoints: Sendable {
             logger.error("the app could not store a change", metadata: ["chat.id": "\(user.id)", "error": "\(error)"])
             return Self.json(error: "the change could not be stored; try again", status: .serviceUnavailable)
         }
-        return await page(.favorites, for: user)
+        return await page(screen, for: user)
+    }
+
+    /// A query string's parameters, each decoded.
+    static func parameters(_ query: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            if parts.count == 2 { parameters[parts[0]] = parts[1] }
+        }
+        return parameters
     }
 
     /// A screen of the signed user's private chat: 200 with its HTML fragment, 401 when the
@@ -93,13 +115,35 @@ public struct MiniAppEndpoints: Sendable {
         case .success(let found): user = found
         case .failure(let refusal): return refusal.response
         }
-        let screen: AppScreen
-        switch name {
-        case "weather": screen = .weather(favorite: request.uri.queryParameters.get("favorite").flatMap { Int64($0) })
-        case "favorites": screen = .favorites
-        default: return Self.json(error: "no such screen", status: .notFound)
-        }
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+        guard let screen = Self.screen(named: name, parameters) else { return Self.json(error: "no such screen", status: .notFound) }
         return await page(screen, for: user)
+    }
+
+    /// The screen a path and its query name: `weather` (`favorite=ID` for a favorite's),
+    /// `place` (`q=…&pick=N` or `lat=…&lon=…`), `favorites`, `search` (`q=…`); nil for none.
+    static func screen(named name: String, _ parameters: [String: String]) -> AppScreen? {
+        switch name {
+        case "weather":
+            guard let favorite = parameters["favorite"] else { return .weather(favorite: nil) }
+            return Int64(favorite).map { .weather(favorite: $0) }
+        case "place": return place(parameters).map { .place($0) }
+        case "favorites": return .favorites
+        case "search": return .search(parameters["q"])
+        default: return nil
+        }
+    }
+
+    /// A found place as the app asks for it again: `q` and `pick`, or `lat` and `lon`.
+    static func place(_ parameters: [String: String]) -> AppPlace? {
+        if let query = parameters["q"], let pick = parameters["pick"].flatMap({ Int($0) }), pick >= 0 { return .named(query, pick: pick) }
+        if let latitude = parameters["lat"].flatMap({ Double($0) }), let longitude = parameters["lon"].flatMap({ Double($0) }),
+            latitude.isFinite, longitude.isFinite
+        {
+            return .point(latitude: latitude, longitude: longitude)
+        }
+        return nil
     }
 
     /// `screen` of the user's private chat as it is stored now.

@@ -70,6 +70,11 @@ enum MiniAppPage {
         .places li a { flex: 1; color: var(--text); }
         .places li.dragging { opacity: .5; }
         .handle { touch-action: none; cursor: grab; color: var(--hint); padding: 4px 8px; user-select: none; }
+        .search-form { display: flex; gap: 6px; margin: 8px 0; }
+        .search-form input { flex: 1; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--section); background: var(--section); color: var(--text); font: inherit; }
+        button { font: inherit; }
+        .search-form button, .locate, .star { padding: 8px 12px; border: 0; border-radius: 8px; background: var(--button); color: var(--button-text); cursor: pointer; }
+        p.star { background: none; color: var(--text); padding: 0; }
         .delete { border: 0; background: none; color: var(--danger); font-size: 18px; padding: 4px 8px; cursor: pointer; }
         """#
 
@@ -133,14 +138,41 @@ enum MiniAppPage {
             root.dataset.ready = screen;
           }
 
+          // The screen shown, which a change asks the server to draw again.
+          let shown = { screen: 'weather', query: '' };
+
           function show(screen, query) {
+            shown = { screen, query: query || '' };
             return load('/api/screen/' + screen + (query ? '?' + query : ''), {}, screen);
           }
 
           function change(body) {
             return load('/api/action', {
-              method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-            }, 'favorites');
+              method: 'POST', headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify(Object.assign({ screen: shown.screen, query: shown.query }, body)),
+            }, shown.screen);
+          }
+
+          // «📍 My location»: Telegram's location access where the client has it, else the browser's.
+          function locate(button) {
+            const found = (latitude, longitude) => show('place', 'lat=' + latitude + '&lon=' + longitude);
+            const denied = () => {
+              const note = document.createElement('p');
+              note.className = 'hint';
+              note.textContent = button.dataset.denied;
+              button.parentElement.after(note);
+            };
+            const manager = telegram && telegram.LocationManager;
+            if (manager && manager.init) {
+              manager.init(() => {
+                if (!manager.isLocationAvailable) return denied();
+                manager.getLocation((location) => location ? found(location.latitude, location.longitude) : denied());
+              });
+            } else if (navigator.geolocation) {
+              navigator.geolocation.getCurrentPosition((position) => found(position.coords.latitude, position.coords.longitude), denied);
+            } else {
+              denied();
+            }
           }
 
           // A favorite dragged by its handle to another place in the list is moved there.
@@ -197,9 +229,18 @@ enum MiniAppPage {
             for (const link of main.querySelectorAll('[data-screen]')) {
               link.addEventListener('click', (event) => {
                 event.preventDefault();
-                const favorite = link.dataset.favorite;
-                show(link.dataset.screen, favorite ? 'favorite=' + encodeURIComponent(favorite) : '');
+                show(link.dataset.screen, link.dataset.query || '');
               });
+            }
+            for (const form of main.querySelectorAll('.search-form')) {
+              form.addEventListener('submit', (event) => {
+                event.preventDefault();
+                show('search', 'q=' + encodeURIComponent(form.elements.q.value.trim()));
+              });
+            }
+            for (const button of main.querySelectorAll('[data-action="locate"]')) button.addEventListener('click', () => locate(button));
+            for (const button of main.querySelectorAll('[data-action="add"]')) {
+              button.addEventListener('click', () => change({ action: 'add', place: button.dataset.place }));
             }
             for (const svg of main.querySelectorAll('.chart svg')) wireChart(svg);
             for (const button of main.querySelectorAll('[data-action="delete"]')) {
@@ -209,9 +250,9 @@ enum MiniAppPage {
           }
 
           if (!initData) return say(words.unauthorized, 'unauthorized');
-          // A link with `startapp=favorites` opens the favorites; any other, the weather.
+          // A link with `startapp=favorites` (or `search`) opens that screen; any other, the weather.
           const start = (telegram && telegram.initDataUnsafe && telegram.initDataUnsafe.start_param) || launch.get('tgWebAppStartParam');
-          show(start === 'favorites' ? 'favorites' : 'weather', '');
+          show(start === 'favorites' || start === 'search' ? start : 'weather', '');
         })();
         """#
 }

@@ -137,13 +137,13 @@ extension LoopbackTests {
             try #require(unique.count == 3, "\(html)")
 
             // Saransk dragged to the top: the chat is told as after /move 3 1, and /fav agrees.
-            let moved = try await Self.post(bot, #"{"action":"move","id":\#(unique[2]),"to":1}"#, initData: Self.signed(7))
+            let moved = try await Self.post(bot, #"{"action":"move","id":\#(unique[2]),"to":1,"screen":"favorites"}"#, initData: Self.signed(7))
             #expect(moved.status == 200)
             let after = String(decoding: moved.body, as: UTF8.self)
             #expect((after.range(of: "Саранск")?.lowerBound ?? after.endIndex) < (after.range(of: "Казань")?.lowerBound ?? after.startIndex))
             try await telegram.waitUntil("the move told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("теперь №1") } }
             // Kazan deleted: told as after /del.
-            let deleted = try await Self.post(bot, #"{"action":"delete","id":\#(unique[0])}"#, initData: Self.signed(7))
+            let deleted = try await Self.post(bot, #"{"action":"delete","id":\#(unique[0]),"screen":"favorites"}"#, initData: Self.signed(7))
             #expect(deleted.status == 200)
             #expect(!String(decoding: deleted.body, as: UTF8.self).contains("Казань"))
             try await telegram.waitUntil("the deletion told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("🗑 Удалено: Казань") } }
@@ -153,15 +153,25 @@ extension LoopbackTests {
             #expect(list.text.contains("1. <b>Саранск</b>") && list.text.contains("2. <b>Уфа</b>") && !list.text.contains("Казань"), "\(list.text)")
 
             // Another user cannot touch this chat's favorites: the id is not among theirs.
-            let stranger = try await Self.post(bot, #"{"action":"delete","id":\#(unique[1])}"#, initData: Self.signed(8))
+            let stranger = try await Self.post(bot, #"{"action":"delete","id":\#(unique[1]),"screen":"favorites"}"#, initData: Self.signed(8))
             #expect(stranger.status == 200)
             #expect(!String(decoding: stranger.body, as: UTF8.self).contains("Уфа"))
             let still = try await bot.get("/app/api/screen/favorites", initData: Self.signed(7))
             #expect(String(decoding: still.body, as: UTF8.self).contains("Уфа"))
+            // Kazan found again in the app and saved with its star: the chat is told, /fav has it.
+            let found = try await bot.get("/app/api/screen/search?q=%D0%9A%D0%B0%D0%B7%D0%B0%D0%BD%D1%8C", initData: Self.signed(7))
+            #expect(String(decoding: found.body, as: UTF8.self).contains("data-query=\"q=%D0%9A%D0%B0%D0%B7%D0%B0%D0%BD%D1%8C&amp;pick=0\""))
+            let added = try await Self.post(
+                bot, #"{"action":"add","place":"q=%D0%9A%D0%B0%D0%B7%D0%B0%D0%BD%D1%8C&pick=0","screen":"place","query":"q=%D0%9A%D0%B0%D0%B7%D0%B0%D0%BD%D1%8C&pick=0"}"#,
+                initData: Self.signed(7))
+            #expect(added.status == 200)
+            #expect(String(decoding: added.body, as: UTF8.self).contains("★ В избранном"))
+            try await telegram.waitUntil("the star told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("⭐ Добавлено в избранное: <b>Казань</b>") } }
             // Nonsense is refused.
-            #expect(try await Self.post(bot, #"{"action":"rename","id":1}"#, initData: Self.signed(7)).status == 400)
+            #expect(try await Self.post(bot, #"{"action":"delete","id":1,"screen":"nowhere"}"#, initData: Self.signed(7)).status == 400)
+            #expect(try await Self.post(bot, #"{"action":"rename","id":1,"screen":"favorites"}"#, initData: Self.signed(7)).status == 400)
             #expect(try await Self.post(bot, "not json", initData: Self.signed(7)).status == 400)
-            #expect(try await Self.post(bot, #"{"action":"delete","id":1}"#, initData: "hash=0").status == 401)
+            #expect(try await Self.post(bot, #"{"action":"delete","id":1,"screen":"favorites"}"#, initData: "hash=0").status == 401)
             await bot.stop()
         }
     }
@@ -241,7 +251,7 @@ extension LoopbackTests {
                 }
                 #expect(dom.contains("<polyline"), "the chart is drawn")
                 for theme in [HeadlessBrowser.ColorScheme.light, .dark] {
-                    for screen in ["weather", "favorites"] where chat == 7 || screen == "weather" {
+                    for screen in ["weather", "favorites", "search"] where chat == 7 || screen == "weather" {
                         let name = "app-\(screen)-\(language)-\(theme == .light ? "light" : "dark").png"
                         try await browser.screenshot(
                             of: try Self.launch(bot, initData: initData, theme: theme, start: screen), to: Self.screenshots.appendingPathComponent(name),

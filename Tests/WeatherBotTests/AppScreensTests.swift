@@ -78,4 +78,36 @@ import WeatherBotStore
         #expect(page.html.contains("This is the weather in the default city"))
         #expect(page.html.contains("Moscow"))
     }
+
+    /// A search in the app finds what /search finds, namesakes told apart by their country; a
+    /// place picked has a star that saves it as the star under its card does, and the chat is told.
+    @Test func aPlaceFoundInTheAppIsSavedAsItsStarSavesItAndTheChatIsTold() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let record = try chat.database.chat(chat.id)
+        let search = await chat.conversation.appPage(.search("Париж"), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(search.html.contains("Париж, Иль-де-Франс, Франция 🇫🇷") && search.html.contains("Париж, Техас, США 🇺🇸"), "\(search.html)")
+        #expect(search.html.contains("data-query=\"q=%D0%9F%D0%B0%D1%80%D0%B8%D0%B6&amp;pick=1\""), "\(search.html)")
+
+        let found = await chat.conversation.appPage(.place(.named("Париж", pick: 1)), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(found.html.contains("data-action=\"add\"") && found.html.contains("⭐ В избранное"))
+        let place = try #require(await chat.conversation.appLookUp(.named("Париж", pick: 1), chat: record, userID: chat.id, languageCode: "ru"))
+        let step = await chat.conversation.handle(.followUp(.app(.addFavorite(place)), chatID: chat.id), chat: record)
+        try await chat.database.commitStep(chat: step.chat, handled: -1, changes: step.changes, replies: [], followUps: [])
+        #expect(try Self.sent(step).contains("⭐ Добавлено в избранное: <b>Париж</b>"))
+        #expect(try chat.favorites() == ["Париж"])
+        let saved = await chat.conversation.appPage(.place(.named("Париж", pick: 1)), chat: try chat.database.chat(chat.id), userID: chat.id, languageCode: "ru")
+        #expect(saved.html.contains("★ В избранном") && !saved.html.contains("data-action=\"add\""))
+        // The city is no favorite: its screen says it is first anyway.
+        let city = await chat.conversation.appPage(.search("Саранск"), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(city.html.contains("Саранск"))
+        let own = await chat.conversation.appPage(.place(.named("Саранск", pick: 0)), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(own.html.contains("в /fav он и так первый") && !own.html.contains("data-action=\"add\""))
+        // Nothing found is said as /search says it; a pick beyond the list is no place.
+        let nothing = await chat.conversation.appPage(.search("Атлантида"), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(nothing.html.contains("Атлантида"))
+        let gone = await chat.conversation.appPage(.place(.named("Париж", pick: 7)), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(gone.html.contains("class=\"failure\""))
+    }
 }
