@@ -11,7 +11,7 @@ import WeatherBotStore
 enum AppViews {
     /// The tabs every screen starts with, the current one marked.
     enum Tab: String, CaseIterable {
-        case weather, favorites, search
+        case weather, favorites, search, settings
     }
 
     /// What a found place's screen says of its being saved: a button that saves it, that it is
@@ -29,6 +29,7 @@ enum AppViews {
             case .weather: title = texts.appWeatherTab
             case .favorites: title = texts.appFavoritesTab
             case .search: title = texts.appSearchTab
+            case .settings: title = texts.appSettingsTab
             }
             let current = tab == current ? " aria-current=\"page\"" : ""
             return "<a href=\"#\" data-screen=\"\(tab.rawValue)\"\(current)>\(HTML.escape(title))</a>"
@@ -174,6 +175,55 @@ enum AppViews {
             html += "</ul>"
         }
         return html + "</section>"
+    }
+
+    // MARK: Settings
+
+    /// A message of the chat shown in the app: its text, its buttons, and a field for what its
+    /// command takes typed.
+    struct Section {
+        enum Field {
+            /// `/alerts quiet …`: the quiet hours typed.
+            case quietHours
+            /// `/daily …`: a daily forecast's time (and place) typed.
+            case daily
+        }
+
+        var text: String
+        var keyboard: InlineKeyboardMarkup?
+        var field: Field?
+    }
+
+    /// The settings: each message as the chat shows it, its buttons pressed as the chat's are.
+    static func settings(_ sections: [Section], texts: Texts) -> String {
+        var html = tabs(.settings, texts) + "<section class=\"settings\" data-screen-shown=\"settings\">"
+        for section in sections {
+            html += "<div class=\"message\"><p>\(section.text.replacingOccurrences(of: "\n", with: "<br>"))</p>"
+            for row in section.keyboard?.inlineKeyboard ?? [] {
+                html += "<div class=\"buttons\">"
+                for button in row {
+                    guard let data = button.callbackData else { continue }
+                    let chosen = button.text.hasPrefix("✓ ")
+                    html += "<button type=\"button\" data-action=\"press\" data-press=\"\(HTML.escape(data))\" aria-pressed=\"\(chosen)\">\(HTML.escape(button.text))</button>"
+                }
+                html += "</div>"
+            }
+            switch section.field {
+            case .quietHours?:
+                html += field("quiet", label: texts.appQuietLabel, placeholder: "22:00-08:00", button: texts.appSave)
+            case .daily?:
+                html += field("daily", label: texts.appDailyLabel, placeholder: "8:00", button: texts.appAdd)
+            case nil:
+                break
+            }
+            html += "</div>"
+        }
+        return html + "</section>"
+    }
+
+    private static func field(_ action: String, label: String, placeholder: String, button: String) -> String {
+        "<form class=\"typed\" data-action=\"\(action)\"><label>\(HTML.escape(label)) <input name=\"text\" maxlength=\"40\" autocomplete=\"off\" "
+            + "placeholder=\"\(placeholder)\"></label><button type=\"submit\">\(HTML.escape(button))</button></form>"
     }
 
     // MARK: Favorites

@@ -15,6 +15,9 @@ public enum AppScreen: Sendable, Hashable {
     case favorites
     /// Places named `query` (nil: the search field alone), namesakes told apart as /search does.
     case search(String?)
+    /// Units, language and clock; notices and quiet hours; daily forecasts: the /settings, /alerts
+    /// and /daily messages with the same buttons.
+    case settings
 }
 
 /// A place the app found, as it asks for it again: its name and which of the places of that name
@@ -35,6 +38,13 @@ public enum AppAction: Codable, Sendable, Hashable {
     /// Saves a place among the favorites (as ⭐ under its card does), found by the server from
     /// what the app asked for, never from what it sent.
     case addFavorite(Place)
+    /// A button of the settings screen, which is a button of /settings, /alerts or /daily: its
+    /// callback data, pressed as in the chat (only those three messages' buttons are taken).
+    case press(String)
+    /// `/daily` with what was typed («8:00», «7:30 2 график»).
+    case daily(String)
+    /// `/alerts quiet` with what was typed («22:00-08:00», «off»).
+    case quietHours(String)
 }
 
 /// A screen drawn for the app: an HTML fragment in the chat's language.
@@ -68,6 +78,8 @@ extension Conversation {
             html = await appFavorites(&context)
         case .search(let query):
             html = await appSearch(query, &context)
+        case .settings:
+            html = await appSettings(&context)
         }
         return AppPage(html: html, language: texts.language)
     }
@@ -96,16 +108,39 @@ extension Conversation {
     /// step finds it (the list may have changed since the app showed it). A favorite gone
     /// meanwhile is nothing to change, and nothing is said.
     func handle(_ action: AppAction, _ context: inout Context) async {
-        guard let list = try? await favorites(&context) else { return }
         switch action {
         case .addFavorite(let place):
+            guard let list = try? await favorites(&context) else { return }
             await addFavorite(place, list: list, &context)
         case .deleteFavorite(let id):
-            guard let index = list.firstIndex(where: { $0.id == id }) else { return }
+            guard let list = try? await favorites(&context), let index = list.firstIndex(where: { $0.id == id }) else { return }
             await deleteCommand("\(index + 1)", &context)
         case .moveFavorite(let id, let position):
-            guard let index = list.firstIndex(where: { $0.id == id }), (1...list.count).contains(position), position != index + 1 else { return }
+            guard let list = try? await favorites(&context), let index = list.firstIndex(where: { $0.id == id }), (1...list.count).contains(position),
+                position != index + 1
+            else { return }
             await moveCommand("\(index + 1) \(position)", &context)
+        case .press(let data):
+            guard let pressed = CallbackAction(encoded: data), Self.appPresses(pressed) else { return }
+            // No message was pressed: the chat is sent the message the press leaves, and there is
+            // no button's spinner to stop.
+            await press(pressed, queryID: Self.appQuery, messageID: nil, &context)
+            context.replies.removeAll { if case .answer(Self.appQuery, _, _) = $0 { true } else { false } }
+        case .daily(let typed):
+            await dailyCommand(typed, &context)
+        case .quietHours(let typed):
+            await alertsCommand("quiet " + typed, &context)
+        }
+    }
+
+    /// The query id of a press made in the app, which has none: its answer is not sent.
+    static let appQuery = "app"
+
+    /// The buttons the settings screen shows: those of /settings, /alerts and /daily.
+    static func appPresses(_ action: CallbackAction) -> Bool {
+        switch action {
+        case .setting, .notices, .cancelDaily: true
+        default: false
         }
     }
 
@@ -153,6 +188,30 @@ extension Conversation {
         let star: AppViews.Star =
             if context.chat.currentPlace?.isSameCity(as: place) == true { .ownCity } else if let id = saved?.id { .saved(id) } else { .add(wanted) }
         return await appWeather(place, tab: .search, hint: nil, star: star, &context)
+    }
+
+    /// The /settings, /alerts and /daily messages as the chat would be sent them now, each with
+    /// its buttons, and fields for what those commands take typed: quiet hours and a daily time.
+    private func appSettings(_ context: inout Context) async -> String {
+        let texts = context.texts
+        let settings = settingsMessage(texts, epoch: SettingChoice.epoch(of: context.chat))
+        var sections = [AppViews.Section(text: settings.text, keyboard: settings.keyboard, field: nil)]
+        if context.chat.currentPlace != nil {
+            if case .send(let text, .inline(let keyboard)?, _) = alertsMessage(context) {
+                sections.append(AppViews.Section(text: text, keyboard: keyboard, field: .quietHours))
+            }
+        } else {
+            sections.append(AppViews.Section(text: texts.alertsNeedCity, keyboard: nil, field: nil))
+        }
+        var scratch = context
+        scratch.replies = []
+        await showSubscriptions(editing: nil, &scratch)
+        if case .send(let text, let markup, _)? = scratch.replies.last {
+            var keyboard: InlineKeyboardMarkup?
+            if case .inline(let buttons)? = markup { keyboard = buttons }
+            sections.append(AppViews.Section(text: text, keyboard: keyboard, field: .daily))
+        }
+        return AppViews.settings(sections, texts: texts)
     }
 
     /// The search field, and the places named `query` when there is one.

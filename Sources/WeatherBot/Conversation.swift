@@ -337,7 +337,7 @@ public struct Conversation: Sendable {
 
     // MARK: Buttons
 
-    private func press(_ action: CallbackAction, queryID: String, messageID: Int?, _ context: inout Context) async {
+    func press(_ action: CallbackAction, queryID: String, messageID: Int?, _ context: inout Context) async {
         guard let action = settle(action, context) else { return stale(queryID, &context) }
         let current = context.chat.questionSeq
         switch action {

@@ -363,6 +363,11 @@ public struct Texts: Sendable {
     let appSearchButton: String
     let appMyLocation: String
     let appLocationDenied: String
+    /// The settings' fields: quiet hours typed, a daily forecast's time typed, and their buttons.
+    let appQuietLabel: String
+    let appDailyLabel: String
+    let appSave: String
+    let appAdd: String
     /// The label a screen reader gives a favorite's delete button.
     let appDeleteLabel: String
     /// The app's weather screen of a favorite deleted meanwhile.

@@ -51,16 +51,23 @@ public struct MiniAppEndpoints: Sendable {
 
     /// What the app posts to change the chat, and the screen it shows, to be drawn again after
     /// the change: `{"action": "delete", "id": 12, "screen": "favorites"}`,
-    /// `{"action": "move", "id": 12, "to": 1, …}`, `{"action": "add", "place": "q=Казань&pick=0", …}`;
+    /// `{"action": "move", "id": 12, "to": 1, …}`, `{"action": "add", "place": "q=Казань&pick=0", …}`,
+    /// a settings button `{"action": "press", "data": "t:f:…", …}`, what a settings field took
+    /// `{"action": "daily", "text": "8:00", …}` or `{"action": "quiet", "text": "23-7", …}`;
     /// `query` is the shown screen's query.
     struct Posted: Decodable {
         var action: String
         var id: Int64?
         var to: Int?
         var place: String?
+        var data: String?
+        var text: String?
         var screen: String
         var query: String?
     }
+
+    /// The longest a typed field is taken: a time and a number, or a span of hours.
+    static let typedLimit = 40
 
     /// A change of the signed user's private chat, made as its step (``AppChanges``); the answer
     /// is the screen the app showed, drawn as the chat holds it after the change. 400 for a change
@@ -84,6 +91,12 @@ public struct MiniAppEndpoints: Sendable {
             guard let place = await conversation.appLookUp(wanted, chat: try? await store.chat(user.id), userID: user.id, languageCode: user.languageCode)
             else { return await page(screen, for: user) }
             action = .addFavorite(place)
+        case ("press", nil, nil, nil) where posted.data.map({ !$0.isEmpty && $0.utf8.count <= 64 }) == true:
+            action = .press(posted.data ?? "")
+        case ("daily", nil, nil, nil) where Self.isTyped(posted.text):
+            action = .daily(posted.text ?? "")
+        case ("quiet", nil, nil, nil) where Self.isTyped(posted.text):
+            action = .quietHours(posted.text ?? "")
         default: return Self.json(error: "no such change", status: .badRequest)
         }
         do {
@@ -95,6 +108,12 @@ public struct MiniAppEndpoints: Sendable {
             return Self.json(error: "the change could not be stored; try again", status: .serviceUnavailable)
         }
         return await page(screen, for: user)
+    }
+
+    /// Whether a settings field's text can be taken: some words, not a paragraph.
+    static func isTyped(_ text: String?) -> Bool {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines) else { return false }
+        return !text.isEmpty && text.count <= typedLimit
     }
 
     /// A query string's parameters, each decoded.
@@ -131,6 +150,7 @@ public struct MiniAppEndpoints: Sendable {
         case "place": return place(parameters).map { .place($0) }
         case "favorites": return .favorites
         case "search": return .search(parameters["q"])
+        case "settings": return .settings
         default: return nil
         }
     }

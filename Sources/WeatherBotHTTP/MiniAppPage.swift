@@ -75,6 +75,14 @@ enum MiniAppPage {
         button { font: inherit; }
         .search-form button, .locate, .star { padding: 8px 12px; border: 0; border-radius: 8px; background: var(--button); color: var(--button-text); cursor: pointer; }
         p.star { background: none; color: var(--text); padding: 0; }
+        .message { padding: 10px 0; border-bottom: 1px solid var(--section); }
+        .message p { margin: 0 0 8px; }
+        .buttons { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; }
+        .buttons button { flex: 1 1 auto; padding: 8px 10px; border: 0; border-radius: 8px; background: var(--section); color: var(--text); cursor: pointer; }
+        .buttons button[aria-pressed="true"] { background: var(--button); color: var(--button-text); }
+        .typed { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-top: 8px; }
+        .typed input { width: 9em; padding: 8px; border-radius: 8px; border: 1px solid var(--section); background: var(--section); color: var(--text); font: inherit; }
+        .typed button { padding: 8px 12px; border: 0; border-radius: 8px; background: var(--button); color: var(--button-text); cursor: pointer; }
         .delete { border: 0; background: none; color: var(--danger); font-size: 18px; padding: 4px 8px; cursor: pointer; }
         """#
 
@@ -239,6 +247,16 @@ enum MiniAppPage {
               });
             }
             for (const button of main.querySelectorAll('[data-action="locate"]')) button.addEventListener('click', () => locate(button));
+            for (const button of main.querySelectorAll('[data-action="press"]')) {
+              button.addEventListener('click', () => change({ action: 'press', data: button.dataset.press }));
+            }
+            for (const form of main.querySelectorAll('form.typed')) {
+              form.addEventListener('submit', (event) => {
+                event.preventDefault();
+                const text = form.elements.text.value.trim();
+                if (text) change({ action: form.dataset.action, text });
+              });
+            }
             for (const button of main.querySelectorAll('[data-action="add"]')) {
               button.addEventListener('click', () => change({ action: 'add', place: button.dataset.place }));
             }
@@ -250,9 +268,9 @@ enum MiniAppPage {
           }
 
           if (!initData) return say(words.unauthorized, 'unauthorized');
-          // A link with `startapp=favorites` (or `search`) opens that screen; any other, the weather.
+          // A link with `startapp=favorites` (`search`, `settings`) opens that screen; any other, the weather.
           const start = (telegram && telegram.initDataUnsafe && telegram.initDataUnsafe.start_param) || launch.get('tgWebAppStartParam');
-          show(start === 'favorites' || start === 'search' ? start : 'weather', '');
+          show(['favorites', 'search', 'settings'].includes(start) ? start : 'weather', '');
         })();
         """#
 }

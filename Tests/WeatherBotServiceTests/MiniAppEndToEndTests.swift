@@ -101,6 +101,19 @@ extension LoopbackTests {
             #expect(try await bot.get("/app/api/screen/weather", initData: altered).status == 401)
             let old = Self.signed(7, at: Date().addingTimeInterval(-86_401))
             #expect(try await bot.get("/app/api/screen/weather", initData: old).status == 401)
+
+            // °F pressed on the settings screen: the chat is sent /settings as the press leaves
+            // it, and its next card is in °F.
+            let settings = String(decoding: try await bot.get("/app/api/screen/settings", initData: Self.signed(7)).body, as: UTF8.self)
+            let fahrenheit = try #require(
+                settings.components(separatedBy: "data-press=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }.first { $0.hasPrefix("st:t:f:") },
+                "\(settings)")
+            let pressed = try await Self.post(bot, #"{"action":"press","data":"\#(fahrenheit)","screen":"settings"}"#, initData: Self.signed(7))
+            #expect(pressed.status == 200)
+            #expect(String(decoding: pressed.body, as: UTF8.self).contains("aria-pressed=\"true\">✓ °F"))
+            try await telegram.waitUntil("the settings told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("°F") } }
+            telegram.sendText("/weather", from: 7)
+            try await telegram.waitUntil("a card in °F") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("Ощущается как") && $0.text.contains("°F") } }
             await bot.stop()
         }
 
@@ -251,7 +264,7 @@ extension LoopbackTests {
                 }
                 #expect(dom.contains("<polyline"), "the chart is drawn")
                 for theme in [HeadlessBrowser.ColorScheme.light, .dark] {
-                    for screen in ["weather", "favorites", "search"] where chat == 7 || screen == "weather" {
+                    for screen in ["weather", "favorites", "search", "settings"] where chat == 7 || screen == "weather" {
                         let name = "app-\(screen)-\(language)-\(theme == .light ? "light" : "dark").png"
                         try await browser.screenshot(
                             of: try Self.launch(bot, initData: initData, theme: theme, start: screen), to: Self.screenshots.appendingPathComponent(name),

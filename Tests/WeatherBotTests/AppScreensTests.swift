@@ -110,4 +110,41 @@ import WeatherBotStore
         let gone = await chat.conversation.appPage(.place(.named("Париж", pick: 7)), chat: record, userID: chat.id, languageCode: "ru")
         #expect(gone.html.contains("class=\"failure\""))
     }
+
+    /// The settings screen is /settings, /alerts and /daily with their buttons; a button pressed
+    /// in the app is pressed as in the chat, which is sent what the press leaves, and the next
+    /// card follows. Only those messages' buttons are taken.
+    @Test func settingsChangedInTheAppChangeTheNextCardAndTheChatIsTold() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Саранск"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        var record = try chat.database.chat(chat.id)
+        let page = await chat.conversation.appPage(.settings, chat: record, userID: chat.id, languageCode: "ru")
+        #expect(page.html.contains("data-press=\"") && page.html.contains("°F") && page.html.contains("Тихие часы"))
+        let fahrenheit = try #require(page.html.components(separatedBy: "data-press=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            .first { CallbackAction(encoded: $0) == .setting(.temperature(.fahrenheit), epoch: SettingChoice.epoch(of: record!)) })
+
+        func step(_ action: AppAction) async throws -> Conversation.Step {
+            let step = await chat.conversation.handle(.followUp(.app(action), chatID: chat.id), chat: try chat.database.chat(chat.id))
+            try await chat.database.commitStep(chat: step.chat, handled: -1, changes: step.changes, replies: [], followUps: [])
+            return step
+        }
+        let pressed = try await step(.press(fahrenheit))
+        #expect(!pressed.replies.contains { if case .answer = $0 { true } else { false } }, "no spinner to stop")
+        #expect(try Self.sent(pressed).contains("°F"))
+        record = try chat.database.chat(chat.id)
+        let card = await chat.conversation.appPage(.weather(favorite: nil), chat: record, userID: chat.id, languageCode: "ru")
+        #expect(card.html.contains("°F") && !card.html.contains("°C"))
+        let said = try Self.sent(try await chat.send(.command(.weather)))
+        #expect(said.contains("°F"))
+
+        // Typed fields are the commands: a daily forecast, quiet hours.
+        #expect(try Self.sent(try await step(.daily("8:00"))).contains("08:00"))
+        #expect(try chat.database.subscriptions(chatID: chat.id).map(\.hour) == [8])
+        _ = try await step(.quietHours("23-7"))
+        #expect(try chat.database.chat(chat.id)?.notices.quietHours(default: nil)?.start == 23 * 60)
+        // A button of another message is not pressed from the app.
+        let other = try await step(.press(CallbackAction.confirmCity(question: 1).encoded))
+        #expect(other.replies.isEmpty && other.changes.isEmpty)
+    }
 }
