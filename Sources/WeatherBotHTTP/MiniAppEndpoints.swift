@@ -17,6 +17,8 @@ public struct MiniAppEndpoints: Sendable {
     let store: any ChatStore
     let changes: AppChanges
     let logger: Logger
+    /// Each user's pace through the API.
+    let limit = MiniAppRequestLimit()
 
     /// - Parameters:
     ///   - authenticator: checks each request's launch parameters against the bot's token.
@@ -184,16 +186,22 @@ public struct MiniAppEndpoints: Sendable {
         return response
     }
 
-    /// The user the request's launch parameters sign for, or the 401 that says why not.
+    /// The user the request's launch parameters sign for, or the refusal that says why not: 401
+    /// for launch parameters that do not check, 429 for a user asking faster than a person taps.
     private func authenticate(_ request: Request, at now: Date) -> Result<MiniAppUser, Refused> {
         let header = request.headers[.authorization]
         let initData = header.flatMap { $0.hasPrefix("tma ") ? String($0.dropFirst(4)) : nil }
+        let user: MiniAppUser
         do {
-            return .success(try authenticator.check(initData, now: now))
+            user = try authenticator.check(initData, now: now)
         } catch {
             logger.debug("an app request refused", metadata: ["reason": "\(error)"])
             return .failure(Refused(response: Self.json(error: "\(error)", status: .unauthorized)))
         }
+        guard limit.admits(user.id, at: now.timeIntervalSince1970) else {
+            return .failure(Refused(response: Self.json(error: "too many requests; wait a little", status: .tooManyRequests)))
+        }
+        return .success(user)
     }
 
     /// A refusal as the response that says it.

@@ -112,10 +112,12 @@ enum MiniAppPage {
             unauthorized: 'Не удалось подтвердить, что приложение открыто из Telegram. Закройте его и откройте снова кнопкой бота.',
             offline: 'Нет связи с ботом. Проверьте интернет и попробуйте ещё раз.',
             failed: 'Бот не смог ответить. Попробуйте ещё раз через минуту.',
+            tooMany: 'Слишком много запросов подряд. Подождите немного и попробуйте снова.',
           } : {
             unauthorized: 'Could not confirm the app was opened from Telegram. Close it and open it again with the bot’s button.',
             offline: 'The bot cannot be reached. Check the connection and try again.',
             failed: 'The bot could not answer. Try again in a minute.',
+            tooMany: 'Too many requests in a row. Wait a little and try again.',
           };
           if (!russian) root.lang = 'en';
 
@@ -139,6 +141,7 @@ enum MiniAppPage {
               }));
             } catch (error) { return say(words.offline, 'offline'); }
             if (response.status === 401) return say(words.unauthorized, 'unauthorized');
+            if (response.status === 429) return say(words.tooMany, 'too-many');
             if (!response.ok) return say(words.failed, 'failed');
             root.lang = response.headers.get('Content-Language') || root.lang;
             main.innerHTML = await response.text();
