@@ -330,7 +330,11 @@ public struct Conversation: Sendable {
             context.language = language
             context.isGroup = inGroup
             await resolveMapLink(link, statusTag: tag, byMember: byMember ?? false, &context)
-        case .app(let action):
+        case .app(let action, let language):
+            // As a message of the user: the chat's own language when it chose one.
+            context.telegramLanguage = language
+            context.language = context.chat.settings.language ?? language
+            context.chat.language = context.language
             await handle(action, &context)
         }
     }

@@ -39,6 +39,6 @@ public enum FollowUp: Codable, Sendable, Hashable {
     /// A short map link to follow to its point, then as ``resolveLocation(latitude:longitude:statusTag:language:inGroup:sent:byMember:)``.
     case resolveMapLink(link: String, statusTag: String, language: Language, inGroup: Bool, byMember: Bool? = nil)
     /// A change the user made in the Mini App, a step of their private chat like the command
-    /// that makes it there.
-    case app(AppAction)
+    /// that makes it there; `language` is the user's in Telegram, as a message carries it.
+    case app(AppAction, language: Language)
 }

@@ -102,7 +102,7 @@ public struct MiniAppEndpoints: Sendable {
         default: return Self.json(error: "no such change", status: .badRequest)
         }
         do {
-            if try await !changes.make(action, chatID: user.id) {
+            if try await !changes.make(action, chatID: user.id, language: Language(telegramCode: user.languageCode)) {
                 logger.warning("an app change was not handled in time; it stays in the chat's inbox", metadata: ["chat.id": "\(user.id)"])
             }
         } catch {

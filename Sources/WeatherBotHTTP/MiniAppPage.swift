@@ -195,14 +195,16 @@ enum MiniAppPage {
                 const start = rows().indexOf(row);
                 row.classList.add('dragging');
                 handle.setPointerCapture(event.pointerId);
+                // The neighbours move around the dragged row, never the row itself: a handle
+                // taken out of the document would lose the pointer it captured.
                 const move = (moved) => {
                   const mine = rows().indexOf(row);
                   for (const [index, other] of rows().entries()) {
                     if (other === row) continue;
                     const box = other.getBoundingClientRect();
                     const middle = box.top + box.height / 2;
-                    if (index < mine && moved.clientY < middle) { list.insertBefore(row, other); break; }
-                    if (index > mine && moved.clientY > middle) { list.insertBefore(row, other.nextSibling); break; }
+                    if (index < mine && moved.clientY < middle) { list.insertBefore(other, row.nextSibling); break; }
+                    if (index > mine && moved.clientY > middle) { list.insertBefore(other, row); break; }
                   }
                 };
                 const end = () => {

@@ -17,11 +17,12 @@ public struct AppChanges: Sendable {
         self.workers = workers
     }
 
-    /// Asks for `action` in the private chat `chatID`; true once it was handled, false when it
-    /// was not within `patience` (it is still in the inbox and will be: the screen shows the
-    /// chat as it is meanwhile). Throws when it could not be stored.
-    public func make(_ action: AppAction, chatID: Int64, patience: Duration = .seconds(10)) async throws -> Bool {
-        let payload = try JSONEncoder().encode(FollowUp.app(action))
+    /// Asks for `action` in the private chat `chatID` of a user who reads `language` in Telegram;
+    /// true once it was handled, false when it was not within `patience` (it is still in the
+    /// inbox and will be: the screen shows the chat as it is meanwhile). Throws when it could not
+    /// be stored.
+    public func make(_ action: AppAction, chatID: Int64, language: Language, patience: Duration = .seconds(10)) async throws -> Bool {
+        let payload = try JSONEncoder().encode(FollowUp.app(action, language: language))
         let item = try await database.enqueueFollowUp(payload, chatID: chatID)
         let (handled, told) = AsyncStream<Void>.makeStream()
         await workers.enqueue([

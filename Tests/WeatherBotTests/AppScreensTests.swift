@@ -93,7 +93,7 @@ import WeatherBotStore
         let found = await chat.conversation.appPage(.place(.named("Париж", pick: 1)), chat: record, userID: chat.id, languageCode: "ru")
         #expect(found.html.contains("data-action=\"add\"") && found.html.contains("⭐ В избранное"))
         let place = try #require(await chat.conversation.appLookUp(.named("Париж", pick: 1), chat: record, userID: chat.id, languageCode: "ru"))
-        let step = await chat.conversation.handle(.followUp(.app(.addFavorite(place)), chatID: chat.id), chat: record)
+        let step = await chat.conversation.handle(.followUp(.app(.addFavorite(place), language: .ru), chatID: chat.id), chat: record)
         try await chat.database.commitStep(chat: step.chat, handled: -1, changes: step.changes, replies: [], followUps: [])
         #expect(try Self.sent(step).contains("⭐ Добавлено в избранное: <b>Париж</b>"))
         #expect(try chat.favorites() == ["Париж"])
@@ -125,7 +125,7 @@ import WeatherBotStore
             .first { CallbackAction(encoded: $0) == .setting(.temperature(.fahrenheit), epoch: SettingChoice.epoch(of: record!)) })
 
         func step(_ action: AppAction) async throws -> Conversation.Step {
-            let step = await chat.conversation.handle(.followUp(.app(action), chatID: chat.id), chat: try chat.database.chat(chat.id))
+            let step = await chat.conversation.handle(.followUp(.app(action, language: .ru), chatID: chat.id), chat: try chat.database.chat(chat.id))
             try await chat.database.commitStep(chat: step.chat, handled: -1, changes: step.changes, replies: [], followUps: [])
             return step
         }
