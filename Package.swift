@@ -193,6 +193,7 @@ let package = Package(
                 "WeatherBot",
                 "WeatherBotStore",
                 "WeatherBotTesting",
+                "WeatherBotHTTP",
                 "TelegramBotAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -58,6 +58,9 @@ struct Benchmark: AsyncParsableCommand {
         /// `/help` from 500 chats through this build and through the aiogram bot in the same
         /// run, at 20 and 200 a second and as a backlog, beside the floor of the stack.
         case peer
+        /// The Mini App: its page's weight, and its screens from 50 users at 20 a second, quiet
+        /// and while a broadcast goes out.
+        case app
     }
 
     @Option(help: ArgumentHelp("The aiogram bot the peer scenario runs beside this one.", valueName: "path"))
@@ -87,7 +90,7 @@ struct Benchmark: AsyncParsableCommand {
 
     @Option(
         name: .customLong("only"),
-        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices, inline, peer).")
+        help: "Run only these scenarios (cache, startup, throughput with latency, steady, broadcast, broadcast-chat, charts, flood, failover, budget, notices, inline, peer, app).")
     var scenarios: [Scenario] = []
 
     @Option(
@@ -148,6 +151,7 @@ struct Benchmark: AsyncParsableCommand {
             (.budget, { try await BudgetScenario(quick: quick, executable: $0, dueIn: budgetDueIn).run() }),
             (.notices, { try await NoticesScenario(quick: quick, executable: $0).run() }),
             (.inline, { try await InlineScenario(quick: quick, executable: $0).run() }),
+            (.app, { try await AppScenario(quick: quick, executable: $0).run() }),
         ]
         let peerScenario: (String) async throws -> [Result] = { [quick, postgres, peer, peerPython, peerOnly] executable in
             try await PeerScenario(

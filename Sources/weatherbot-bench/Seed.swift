@@ -6,10 +6,10 @@ import WeatherBotSQLite
 /// Chats written straight into a worker's database through WeatherBotStore, as the bot itself
 /// would have left them, before the worker starts.
 enum Seed {
-    /// Chats `ids` with one daily forecast each, due now, in `cells` places far enough apart to
-    /// need a weather call each (chat `id` is in cell `id % cells`).
-    static func dailyForecastsDue(chats ids: ClosedRange<Int64>, cells: Int, in database: BotDatabase) async throws {
-        let now = Date()
+    /// Chats `ids` with one daily forecast each, due now (or at `due`), in `cells` places far enough
+    /// apart to need a weather call each (chat `id` is in cell `id % cells`).
+    static func dailyForecastsDue(chats ids: ClosedRange<Int64>, cells: Int, at due: Date? = nil, in database: BotDatabase) async throws {
+        let now = due ?? Date().addingTimeInterval(-1)
         let minute = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
         let places = ids.map { id in
             let cell = Int(id % Int64(cells))
@@ -22,7 +22,7 @@ enum Seed {
             subscriptions: zip(ids, places).map { id, place in
                 Subscription(
                     chatID: id, place: place, timeZone: "UTC", hour: minute.hour ?? 0, minute: minute.minute ?? 0,
-                    nextSendAt: now.addingTimeInterval(-1))
+                    nextSendAt: now)
             })
     }
 
@@ -66,5 +66,15 @@ enum Seed {
     /// Chats whose city is set, each in its language, with nothing asked.
     static func chats(_ chats: [(id: Int64, language: Language, city: Place)], in database: BotDatabase) async throws {
         try await database.insert(chats: chats.map { ChatRecord(id: $0.id, language: $0.language, state: .idle, currentPlace: $0.city) })
+    }
+
+    /// Favorites saved in chats stored already, in order, each chat's in one step of its own as
+    /// the bot commits them.
+    static func favorites(_ favorites: [(chat: ChatRecord, places: [Place])], in database: BotDatabase) async throws {
+        let steps = favorites.enumerated().map { index, saved in
+            ReceivedStep(
+                updateID: Int64(index + 1), chat: saved.chat, changes: saved.places.map { .addFavorite($0, limit: 20) }, replies: [], followUps: [])
+        }
+        _ = try await database.receive(steps.map { (updateID: $0.updateID, chatID: $0.chat.id, payload: Data()) }, steps: steps, lastUpdateID: 0)
     }
 }
