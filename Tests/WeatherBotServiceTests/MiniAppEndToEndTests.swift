@@ -222,6 +222,24 @@ extension LoopbackTests {
             return URL(string: bot.app.absoluteString + "#" + fragment)!
         }
 
+        /// A Russian chat in Kazan with Ufa and Saransk among its favorites, an English one in Ufa.
+        static func prepare(_ telegram: FakeTelegram) async throws {
+            for (chat, city, language) in [(Int64(7), "Казань", "ru"), (8, "Уфа", "en")] {
+                telegram.sendText(city, from: chat, language: language)
+                try await telegram.waitUntil("the question") { state in state.sent.contains { $0.chatID == chat && $0.markup?.contains("cy:") == true } }
+                telegram.pressRaw(data: "cy:1", on: nil, in: chat, language: language)
+                try await telegram.waitUntil("the card") { state in state.sent.contains { $0.chatID == chat && $0.markup?.contains("web_app") == true } }
+            }
+            for name in ["Уфа", "Саранск"] {
+                telegram.sendText("/search \(name)", from: 7)
+                try await telegram.waitUntil("\(name)") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("📍 <b>\(name)") && $0.text.contains("Ощущается как") } }
+                let card = try #require(telegram.state.withLock { $0.sent.last { $0.chatID == 7 && $0.text.contains("📍 <b>\(name)") } })
+                try telegram.press("В избранное", on: card.messageID, in: 7)
+                try await telegram.waitUntil("\(name) saved") { state in state.edits.contains { $0.messageID == card.messageID && $0.markup?.contains("В избранном") == true } }
+            }
+
+        }
+
         /// Where the screenshots go: docs/screenshots when asked to write them, else a folder thrown away.
         static let screenshots: URL = {
             if ProcessInfo.processInfo.environment["UPDATE_SCREENSHOTS"] != nil {
@@ -238,20 +256,7 @@ extension LoopbackTests {
             let telegram = bot.loopback.telegram
             try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
             try await telegram.waitUntil("the menu button") { $0.menuButton != nil }
-            // A Russian chat in Kazan with two favorites, an English one in Ufa.
-            for (chat, city, language) in [(Int64(7), "Казань", "ru"), (8, "Уфа", "en")] {
-                telegram.sendText(city, from: chat, language: language)
-                try await telegram.waitUntil("the question") { state in state.sent.contains { $0.chatID == chat && $0.markup?.contains("cy:") == true } }
-                telegram.pressRaw(data: "cy:1", on: nil, in: chat, language: language)
-                try await telegram.waitUntil("the card") { state in state.sent.contains { $0.chatID == chat && $0.markup?.contains("web_app") == true } }
-            }
-            for name in ["Уфа", "Саранск"] {
-                telegram.sendText("/search \(name)", from: 7)
-                try await telegram.waitUntil("\(name)") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("📍 <b>\(name)") && $0.text.contains("Ощущается как") } }
-                let card = try #require(telegram.state.withLock { $0.sent.last { $0.chatID == 7 && $0.text.contains("📍 <b>\(name)") } })
-                try telegram.press("В избранное", on: card.messageID, in: 7)
-                try await telegram.waitUntil("\(name) saved") { state in state.edits.contains { $0.messageID == card.messageID && $0.markup?.contains("В избранном") == true } }
-            }
+            try await Self.prepare(telegram)
 
             for (chat, language) in [(Int64(7), "ru"), (8, "en")] {
                 let card = try #require(telegram.state.withLock { $0.sent.first { $0.chatID == chat && $0.markup?.contains("web_app") == true } })
@@ -282,6 +287,44 @@ extension LoopbackTests {
             #expect(refused.contains("data-ready=\"unauthorized\"") && refused.contains("откройте снова кнопкой бота"), "\(refused)")
             let expired = try await browser.dom(of: try Self.launch(bot, initData: MiniAppEndToEndTests.signed(8, language: "en", at: Date().addingTimeInterval(-90_000))))
             #expect(expired.contains("data-ready=\"unauthorized\"") && expired.contains("open it again with the bot’s button"), "\(expired)")
+            await bot.stop()
+        }
+
+        /// The favorites and settings changed in the page by a real pointer, as a user would:
+        /// each is the chat's step, told in the chat, and /fav and the next card follow.
+        @Test(arguments: StoreEngine.available)
+        func favoritesDraggedAndDeletedAndUnitsPressedInThePageAreTheChats(_ engine: StoreEngine) async throws {
+            let browser = try #require(HeadlessBrowser.find())
+            let bot = try await Running(engine)
+            let telegram = bot.loopback.telegram
+            try await telegram.waitUntil("the menu button") { $0.menuButton != nil }
+            try await Self.prepare(telegram)
+            let initData = MiniAppEndToEndTests.signed(7)
+            try await browser.withSession(of: try Self.launch(bot, initData: initData, start: "favorites")) { page in
+                try await page.waitFor("document.documentElement.dataset.ready === 'favorites'")
+                let first = "document.querySelector('li.favorite a').textContent"
+                #expect(try await page.evaluate(first)?.contains("Уфа") == true)
+                // Saransk dragged by its handle above Ufa.
+                try await page.drag(from: ".places li:nth-child(3) .handle", to: ".places li:nth-child(2) .handle")
+                try await page.waitFor("\(first).includes('Саранск') && document.querySelectorAll('li.favorite').length === 2")
+                try await telegram.waitUntil("the move told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("↕️ Саранск теперь №1") } }
+                // Ufa deleted with its ✕.
+                try await page.click(".places li:nth-child(3) .delete")
+                try await page.waitFor("document.querySelectorAll('li.favorite').length === 1")
+                try await telegram.waitUntil("the deletion told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("🗑 Удалено: Уфа") } }
+                // °F pressed in the settings.
+                try await page.click("a[data-screen='settings']")
+                try await page.waitFor("document.documentElement.dataset.ready === 'settings'")
+                try await page.click("button[data-press^='st:t:f:']")
+                try await page.waitFor("document.querySelector(\"button[data-press^='st:t:f:']\").getAttribute('aria-pressed') === 'true'")
+            }
+            telegram.sendText("/fav", from: 7)
+            try await telegram.waitUntil("/fav") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("⭐ <b>Избранное</b>") } }
+            let list = try #require(telegram.state.withLock { $0.sent.last { $0.chatID == 7 && $0.text.contains("⭐ <b>Избранное</b>") } })
+            #expect(list.text.contains("1. <b>Саранск</b>") && !list.text.contains("Уфа"), "\(list.text)")
+            #expect(list.text.contains("°F"), "the list's weather follows the units chosen in the page")
+            telegram.sendText("/weather", from: 7)
+            try await telegram.waitUntil("a card in °F") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("Ощущается как") && $0.text.contains("°F") } }
             await bot.stop()
         }
     }
