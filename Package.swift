@@ -205,6 +205,7 @@ let package = Package(
         .target(
             name: "WeatherBotTesting",
             dependencies: [
+                "BotClock",
                 "HTTPTransport",
                 "TelegramBotAPI",
                 "WeatherBotPostgres",

@@ -1,3 +1,4 @@
+import BotClock
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -193,12 +194,17 @@ final class DevToolsConnection: Sendable {
     }
 
     private func outcome(of token: Int, timeout: Duration, waitingFor what: String) async throws -> DevToolsValue {
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            self?.resolve(token, with: .failure(HeadlessBrowserError(code: .timedOut, description: "no \(what) within \(timeout)")))
+        do {
+            return try await Deadline.within(timeout) { [self] in try await self.outcome(of: token) }
+        } catch is Deadline.Passed {
+            resolve(token, with: .failure(CancellationError()))
+            throw HeadlessBrowserError(code: .timedOut, description: "no \(what) within \(timeout)")
         }
-        defer { timer.cancel() }
-        return try await withTaskCancellationHandler {
+    }
+
+    /// The outcome of the waiter `token`, whenever it comes; cancelled, the waiter is given up.
+    private func outcome(of token: Int) async throws -> DevToolsValue {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { state -> Result<DevToolsValue, any Error>? in
                     guard var waiter = state.waiters[token] else { return .failure(CancellationError()) }
