@@ -64,9 +64,8 @@ extension Conversation {
     ///     new chat in the language Telegram gives for the user.
     ///   - userID: the user, whose private chat has the same id.
     public func appPage(_ screen: AppScreen, chat: ChatRecord?, userID: Int64, languageCode: String?) async -> AppPage {
-        let now = clock.date
-        let record = chat ?? ChatRecord(id: userID, language: Language(telegramCode: languageCode), state: .idle, createdAt: now, updatedAt: now)
-        var context = Context(chat: record, state: record.state)
+        var context = appContext(chat: chat, userID: userID, languageCode: languageCode)
+        let record = context.chat
         let texts = context.texts
         let html: String
         switch screen {
@@ -87,10 +86,16 @@ extension Conversation {
     /// The place `wanted` names for a user's private chat, found as the app's screen found it;
     /// nil when there is none (a name the geocoder no longer knows, the open sea).
     public func appLookUp(_ wanted: AppPlace, chat: ChatRecord?, userID: Int64, languageCode: String?) async -> Place? {
+        var context = appContext(chat: chat, userID: userID, languageCode: languageCode)
+        return try? await lookUp(wanted, &context)
+    }
+
+    /// The private chat of a user as the app reads it: as stored, or a new chat in the language
+    /// Telegram gives for the user.
+    private func appContext(chat: ChatRecord?, userID: Int64, languageCode: String?) -> Context {
         let now = clock.date
         let record = chat ?? ChatRecord(id: userID, language: Language(telegramCode: languageCode), state: .idle, createdAt: now, updatedAt: now)
-        var context = Context(chat: record, state: record.state)
-        return try? await lookUp(wanted, &context)
+        return Context(chat: record, state: record.state)
     }
 
     private func lookUp(_ wanted: AppPlace, _ context: inout Context) async throws -> Place? {
