@@ -15,13 +15,17 @@ extension LoopbackTests {
             let process: Process
             let app: URL
 
+            /// In webhook mode the app is served beside the webhook, on the same server.
             init(_ engine: StoreEngine, intake: Intake = .polling) async throws {
-                loopback = try await Loopback(engine: engine)
-                let port = try await LoopbackServer.freePort()
+                loopback = try await Loopback(engine: engine, intake: intake)
+                var port = loopback.webhookPort ?? 0
+                if port == 0 { port = try await LoopbackServer.freePort() }
                 app = URL(string: "http://127.0.0.1:\(port)/app")!
+                var settings = ["HTTP_LISTEN": "127.0.0.1:\(port)", "MINI_APP_URL": app.absoluteString]
+                if intake == .webhook { settings["TELEGRAM_WEBHOOK_URL"] = "http://127.0.0.1:\(port)\(Intake.path)" }
                 process = try CrashRecoveryTests.start(
                     loopback, database: loopback.postgres.map { ["DATABASE_URL": $0.url] } ?? ["DATABASE_PATH": loopback.folder.databasePath],
-                    settings: ["HTTP_LISTEN": "127.0.0.1:\(port)", "MINI_APP_URL": app.absoluteString])
+                    settings: settings)
             }
 
             func stop() async {
@@ -58,9 +62,10 @@ extension LoopbackTests {
         }
 
         @Test(
-            .enabled(if: FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.executable.path)), arguments: StoreEngine.available)
-        func theAppShowsTheChatsCardAndRefusesAnyoneNotSigned(_ engine: StoreEngine) async throws {
-            let bot = try await Running(engine)
+            .enabled(if: FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.executable.path)), arguments: StoreEngine.available,
+            Intake.allCases)
+        func theAppShowsTheChatsCardAndRefusesAnyoneNotSigned(_ engine: StoreEngine, _ intake: Intake) async throws {
+            let bot = try await Running(engine, intake: intake)
             let telegram = bot.loopback.telegram
             // The menu button opens the app.
             try await telegram.waitUntil("the menu button") { $0.menuButton?.url == bot.app.absoluteString }
@@ -180,6 +185,11 @@ extension LoopbackTests {
             #expect(added.status == 200)
             #expect(String(decoding: added.body, as: UTF8.self).contains("★ В избранном"))
             try await telegram.waitUntil("the star told") { state in state.sent.contains { $0.chatID == 7 && $0.text.contains("⭐ Добавлено в избранное: <b>Казань</b>") } }
+            // «My location»: the place at the point, found as a shared location is.
+            let here = String(decoding: try await bot.get("/app/api/screen/place?lat=54.18&lon=45.17", initData: Self.signed(7)).body, as: UTF8.self)
+            #expect(here.contains("Саранск") && here.contains("Ощущается как"), "\(here)")
+            let sea = try await bot.get("/app/api/screen/place?lat=95&lon=45", initData: Self.signed(7))
+            #expect(sea.status == 200 && String(decoding: sea.body, as: UTF8.self).contains("class=\"failure\""))
             // Nonsense is refused.
             #expect(try await Self.post(bot, #"{"action":"delete","id":1,"screen":"nowhere"}"#, initData: Self.signed(7)).status == 400)
             #expect(try await Self.post(bot, #"{"action":"rename","id":1,"screen":"favorites"}"#, initData: Self.signed(7)).status == 400)
@@ -269,7 +279,7 @@ extension LoopbackTests {
                 }
                 #expect(dom.contains("<polyline"), "the chart is drawn")
                 for theme in [HeadlessBrowser.ColorScheme.light, .dark] {
-                    for screen in ["weather", "favorites", "search", "settings"] where chat == 7 || screen == "weather" {
+                    for screen in ["weather", "favorites", "search", "settings"] {
                         let name = "app-\(screen)-\(language)-\(theme == .light ? "light" : "dark").png"
                         try await browser.screenshot(
                             of: try Self.launch(bot, initData: initData, theme: theme, start: screen), to: Self.screenshots.appendingPathComponent(name),
@@ -303,6 +313,14 @@ extension LoopbackTests {
             try await browser.withSession(of: try Self.launch(bot, initData: initData, start: "favorites")) { page in
                 try await page.waitFor("document.documentElement.dataset.ready === 'favorites'")
                 let first = "document.querySelector('li.favorite a').textContent"
+                // The chart on the city's screen: a touch on it tells that hour's figures.
+                try await page.click("a[data-screen='weather']")
+                try await page.waitFor("document.documentElement.dataset.ready === 'weather'")
+                try await page.click(".chart svg")
+                try await page.waitFor("document.querySelector('.readout').textContent.includes('°C')")
+                #expect(try await page.evaluate("document.querySelector('.readout').textContent")?.contains("☔") == true)
+                try await page.click("a[data-screen='favorites']")
+                try await page.waitFor("document.documentElement.dataset.ready === 'favorites'")
                 #expect(try await page.evaluate(first)?.contains("Уфа") == true)
                 // Saransk dragged by its handle above Ufa.
                 try await page.drag(from: ".places li:nth-child(3) .handle", to: ".places li:nth-child(2) .handle")
