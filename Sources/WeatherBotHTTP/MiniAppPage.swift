@@ -11,7 +11,7 @@ enum MiniAppPage {
         <meta name="color-scheme" content="light dark">
         <title>Weather</title>
         <link rel="stylesheet" href="app/app.css">
-        <script src="https://telegram.org/js/telegram-web-app.js" async></script>
+        <script src="https://telegram.org/js/telegram-web-app.js" defer></script>
         <script src="app/app.js" defer></script>
         </head>
         <body>
