@@ -18,7 +18,7 @@ enum AppViews {
     /// saved (with the favorite's id, which ✕ removes), or that it is the chat's own city.
     enum Star {
         case add(AppPlace)
-        case saved(Int64)
+        case saved(Int64, AppPlace)
         case ownCity
     }
 
@@ -59,15 +59,19 @@ enum AppViews {
         html += card.dropFirst().map { "<li>\($0)</li>" }.joined()
         html += "</ul>"
         if let hint { html += "<p class=\"hint\">\(HTML.escape(hint))</p>" }
+        func cityButton(_ wanted: AppPlace) -> String {
+            "<button type=\"button\" class=\"star\" data-action=\"city\" data-place=\"\(HTML.escape(query(wanted)))\">\(HTML.escape(texts.makeCityButton))</button>"
+        }
         switch star {
         case .add(let wanted)?:
-            html += "<p><button type=\"button\" class=\"star\" data-action=\"add\" data-place=\"\(HTML.escape(query(wanted)))\">"
-                + "\(HTML.escape(texts.addFavoriteButton))</button></p>"
-        case .saved(let id)?:
-            html += "<p class=\"star\">\(HTML.escape(texts.savedFavoriteButton)) "
-                + "<button type=\"button\" class=\"delete\" data-action=\"delete\" data-id=\"\(id)\" aria-label=\"\(HTML.escape(texts.appDeleteLabel))\">✕</button></p>"
+            html += "<p class=\"actions\"><button type=\"button\" class=\"star\" data-action=\"add\" data-place=\"\(HTML.escape(query(wanted)))\">"
+                + "\(HTML.escape(texts.addFavoriteButton))</button> \(cityButton(wanted))</p>"
+        case .saved(let id, let wanted)?:
+            html += "<p class=\"actions\"><span>\(HTML.escape(texts.savedFavoriteButton))</span> "
+                + "<button type=\"button\" class=\"delete\" data-action=\"delete\" data-id=\"\(id)\" aria-label=\"\(HTML.escape(texts.appDeleteLabel))\">✕</button> "
+                + "\(cityButton(wanted))</p>"
         case .ownCity?:
-            html += "<p class=\"hint\">\(texts.ownCityIsFirst)</p>"
+            html += "<p class=\"hint\">\(HTML.escape(texts.appOwnCity))</p>"
         case nil:
             break
         }
@@ -93,7 +97,7 @@ enum AppViews {
                 html += "<span class=\"sky\">\(WeatherViews.emoji(forIcon: hour.condition.icon, clouds: hour.clouds))</span>"
                 html += "<b>\(texts.temperature(hour.temperature))</b>"
                 html += "<span>☔\(WeatherViews.chance(hour.precipitationChance))</span>"
-                html += "<span>💨\(texts.speed(hour.windSpeed)) \(WeatherViews.windPoint(hour.windDegrees, texts))</span></div>"
+                html += "<span>💨\(texts.speed(hour.windSpeed)) \(texts.speedUnit)</span><span>\(WeatherViews.windPoint(hour.windDegrees, texts))</span></div>"
             }
         }
         return html + "</div>"
@@ -236,7 +240,7 @@ enum AppViews {
         if let current {
             html += "<li class=\"city\"><a href=\"#\" data-screen=\"weather\">\(FavoritesViews.line(current, texts))</a></li>"
         } else {
-            html += "<li class=\"city\">\(texts.noCurrentCity)</li>"
+            html += "<li class=\"city\">\(HTML.escape(texts.appNoCity))</li>"
         }
         for row in favorites {
             guard case .favorite(let id) = row.reference else { continue }
@@ -245,7 +249,7 @@ enum AppViews {
             html += "<button type=\"button\" class=\"delete\" data-action=\"delete\" data-id=\"\(id)\" aria-label=\"\(HTML.escape(texts.appDeleteLabel))\">✕</button></li>"
         }
         html += "</ul>"
-        if favorites.isEmpty { html += "<p class=\"hint\">\(texts.noFavorites)</p>" }
+        if favorites.isEmpty { html += "<p class=\"hint\">\(HTML.escape(texts.appNoFavorites))</p>" }
         return html + "</section>"
     }
 }

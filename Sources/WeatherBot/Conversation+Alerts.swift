@@ -92,7 +92,9 @@ extension Conversation {
 
     /// The /alerts message: the place, each notice on or off, the quiet hours, how to change them;
     /// under `saying`, what a typed command just changed.
-    func alertsMessage(_ context: Context, saying said: String? = nil) -> Reply {
+    /// - Parameter usage: the commands' help under the switches; the app, which has fields of its
+    ///   own, leaves it out.
+    func alertsMessage(_ context: Context, saying said: String? = nil, usage: Bool = true) -> Reply {
         let texts = context.texts
         let settings = context.chat.notices
         let place = context.chat.currentPlace.map { "<b>\(Views.name(of: $0, texts.language))</b>" } ?? ""
@@ -106,7 +108,7 @@ extension Conversation {
             texts.alertsQuietLine(quiet),
         ]
         if !weather.hasMinutes { lines += ["", texts.alertsCoarse] }
-        lines += ["", texts.alertsUsage]
+        if usage { lines += ["", texts.alertsUsage] }
         var rows = [
             [InlineKeyboardButton(text: "\(mark(settings.rain)) \(texts.alertsRain)", callbackData: CallbackAction.notices(.rain, on: !settings.rain).encoded)],
             [

@@ -38,6 +38,8 @@ public enum AppAction: Codable, Sendable, Hashable {
     /// Saves a place among the favorites (as ⭐ under its card does), found by the server from
     /// what the app asked for, never from what it sent.
     case addFavorite(Place)
+    /// Makes a place found the chat's city, as «📍 Сделать моим городом» under its card does.
+    case makeCity(Place)
     /// A button of the settings screen, which is a button of /settings, /alerts or /daily: its
     /// callback data, pressed as in the chat (only those three messages' buttons are taken).
     case press(String)
@@ -125,12 +127,21 @@ extension Conversation {
                 position != index + 1
             else { return }
             await moveCommand("\(index + 1) \(position)", &context)
+        case .makeCity(let place):
+            guard context.chat.currentPlace?.isSameCity(as: place) != true else { return }
+            if context.chat.currentPlace != nil { context.say(context.texts.cityMade(Views.name(of: place, context.language))) }
+            becomeCity(place, &context)
         case .press(let data):
             guard let pressed = CallbackAction(encoded: data), Self.appPresses(pressed) else { return }
-            // No message was pressed: the chat is sent the message the press leaves, and there is
-            // no button's spinner to stop.
+            // No message was pressed and there is no spinner to stop. A unit or a language is
+            // seen in the app and in every message after; what the chat will be sent unasked
+            // (notices switched, a daily forecast cancelled) is said there as the press leaves it.
             await press(pressed, queryID: Self.appQuery, messageID: nil, &context)
-            context.replies.removeAll { if case .answer(Self.appQuery, _, _) = $0 { true } else { false } }
+            context.replies.removeAll { reply in
+                if case .answer(Self.appQuery, _, _) = reply { return true }
+                if case .setting = pressed { return true }
+                return false
+            }
         case .daily(let typed):
             await dailyCommand(typed, &context)
         case .quietHours(let typed):
@@ -191,7 +202,7 @@ extension Conversation {
         guard let place else { return AppViews.failure(.search, texts.appPlaceGone, texts) }
         let saved = ((try? await favorites(&context)) ?? []).first { $0.place.isSamePlace(as: place) }
         let star: AppViews.Star =
-            if context.chat.currentPlace?.isSameCity(as: place) == true { .ownCity } else if let id = saved?.id { .saved(id) } else { .add(wanted) }
+            if context.chat.currentPlace?.isSameCity(as: place) == true { .ownCity } else if let id = saved?.id { .saved(id, wanted) } else { .add(wanted) }
         return await appWeather(place, tab: .search, hint: nil, star: star, &context)
     }
 
@@ -202,15 +213,15 @@ extension Conversation {
         let settings = settingsMessage(texts, epoch: SettingChoice.epoch(of: context.chat))
         var sections = [AppViews.Section(text: settings.text, keyboard: settings.keyboard, field: nil)]
         if context.chat.currentPlace != nil {
-            if case .send(let text, .inline(let keyboard)?, _) = alertsMessage(context) {
+            if case .send(let text, .inline(let keyboard)?, _) = alertsMessage(context, usage: false) {
                 sections.append(AppViews.Section(text: text, keyboard: keyboard, field: .quietHours))
             }
         } else {
-            sections.append(AppViews.Section(text: texts.alertsNeedCity, keyboard: nil, field: nil))
+            sections.append(AppViews.Section(text: texts.appAlertsNeedCity, keyboard: nil, field: nil))
         }
         var scratch = context
         scratch.replies = []
-        await showSubscriptions(editing: nil, &scratch)
+        await showSubscriptions(editing: nil, usage: false, &scratch)
         if case .send(let text, let markup, _)? = scratch.replies.last {
             var keyboard: InlineKeyboardMarkup?
             if case .inline(let buttons)? = markup { keyboard = buttons }

@@ -114,7 +114,8 @@ extension Conversation {
 
     /// The list of the chat's daily forecasts with a cancel button each, and the usage hint.
     /// - Parameter owner: in a group, the member the cancel buttons belong to; by default whoever asked.
-    func showSubscriptions(editing messageID: Int?, owner: Int64? = nil, _ context: inout Context) async {
+    /// - Parameter usage: /daily's help under the list; the app, which has a field of its own, leaves it out.
+    func showSubscriptions(editing messageID: Int?, owner: Int64? = nil, usage: Bool = true, _ context: inout Context) async {
         let stored = (try? await store.subscriptions(chatID: context.chat.id)) ?? []
         let subscriptions = context.changes.reduce(stored) { list, change in
             if case .unsubscribe(let id) = change { return list.filter { $0.id != id } }
@@ -129,7 +130,7 @@ extension Conversation {
                 "⏰ \(context.texts.time(hour: subscription.hour, minute: subscription.minute)) — <b>\(HTML.escape(name))</b>"
                     + (subscription.withChart ? " · \(context.texts.withChartMark)" : "")
             }
-        lines += ["", context.texts.dailyUsage]
+        if usage { lines += ["", context.texts.dailyUsage] }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: zip(subscriptions, names).compactMap { subscription, name in
             subscription.id.map { id in
                 let label = "\(context.texts.cancelButton) \(context.texts.time(hour: subscription.hour, minute: subscription.minute)) \(HTML.truncate(name, maximumCharacters: 30))"

@@ -132,10 +132,15 @@ extension Conversation {
         guard let place = await resolve(reference, &context) else { return stale(queryID, &context) }
         guard await mayChangeCity(&context) else { return refuseMember(queryID, &context) }
         context.answer(queryID, context.texts.cityMade(Views.name(of: place, context.language)))
-        // A question about the city still open is answered by this.
+        becomeCity(place, &context)
+        await showWeather(view, of: .current, editing: messageID, &context)
+    }
+
+    /// The place becomes the chat's city as «📍 Сделать моим городом» makes it: a question about
+    /// the city still open is answered by this, and a first city is said as the first is.
+    func becomeCity(_ place: Place, _ context: inout Context) {
         context.state = .idle
         if context.chat.currentPlace == nil { context.replies.append(Views.firstCity(place, context.texts, inGroup: context.isGroup)) }
         setCity(place, &context)
-        await showWeather(view, of: .current, editing: messageID, &context)
     }
 }

@@ -374,6 +374,12 @@ public struct Texts: Sendable {
     let appPlaceGone: String
     /// Under the default city's weather in the app, for a chat without a city.
     let appChooseCity: String
+    /// The app's words where the chat's would name a command: no city, no favorites, the city
+    /// found again, notices without a city.
+    let appNoCity: String
+    let appNoFavorites: String
+    let appOwnCity: String
+    let appAlertsNeedCity: String
     /// Above the empty query's results for a sender with no city: opens the private chat at choosing one.
     let inlineChooseCityButton: String
     /// The title of the weather where the sender stands.

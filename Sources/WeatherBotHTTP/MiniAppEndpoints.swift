@@ -53,7 +53,8 @@ public struct MiniAppEndpoints: Sendable {
 
     /// What the app posts to change the chat, and the screen it shows, to be drawn again after
     /// the change: `{"action": "delete", "id": 12, "screen": "favorites"}`,
-    /// `{"action": "move", "id": 12, "to": 1, …}`, `{"action": "add", "place": "q=Казань&pick=0", …}`,
+    /// `{"action": "move", "id": 12, "to": 1, …}`, `{"action": "add", "place": "q=Казань&pick=0", …}`
+    /// (or `"city"`, to make it the chat's city),
     /// a settings button `{"action": "press", "data": "t:f:…", …}`, what a settings field took
     /// `{"action": "daily", "text": "8:00", …}` or `{"action": "quiet", "text": "23-7", …}`;
     /// `query` is the shown screen's query.
@@ -88,11 +89,11 @@ public struct MiniAppEndpoints: Sendable {
         switch (posted.action, posted.id, posted.to, posted.place.map { Self.place(Self.parameters($0)) }) {
         case ("delete", let id?, nil, nil): action = .deleteFavorite(id: id)
         case ("move", let id?, let position?, nil): action = .moveFavorite(id: id, to: position)
-        case ("add", nil, nil, let wanted??):
+        case (let verb, nil, nil, let wanted??) where verb == "add" || verb == "city":
             // The place is found again here, as the screen found it: the app names it, never sends it.
             guard let place = await conversation.appLookUp(wanted, chat: try? await store.chat(user.id), userID: user.id, languageCode: user.languageCode)
             else { return await page(screen, for: user) }
-            action = .addFavorite(place)
+            action = verb == "add" ? .addFavorite(place) : .makeCity(place)
         case ("press", nil, nil, nil) where posted.data.map({ !$0.isEmpty && $0.utf8.count <= 64 }) == true:
             action = .press(posted.data ?? "")
         case ("daily", nil, nil, nil) where Self.isTyped(posted.text):

@@ -62,9 +62,9 @@ enum MiniAppPage {
         .days li { padding: 8px 0; border-bottom: 1px solid var(--section); }
         .days small { color: var(--hint); }
         .chart { margin: 0; }
-        .chart svg { width: 100%; height: auto; color: var(--button); touch-action: none; background: var(--section); border-radius: 10px; }
-        .chart circle { fill: var(--button); opacity: .25; }
-        .chart circle.touched { opacity: 1; r: 5; }
+        .chart svg { width: 100%; height: auto; color: var(--button); touch-action: pan-y; background: var(--section); border-radius: 10px; }
+        .chart circle { fill: var(--button); stroke: var(--button); stroke-width: 0; opacity: .25; }
+        .chart circle.touched { opacity: 1; stroke-width: 4; }
         .readout { min-height: 1.4em; margin-top: 4px; color: var(--text); font-size: 14px; }
         .places li { display: flex; align-items: center; gap: 8px; padding: 10px 0; border-bottom: 1px solid var(--section); }
         .places li a { flex: 1; color: var(--text); }
@@ -83,6 +83,10 @@ enum MiniAppPage {
         .typed { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-top: 8px; }
         .typed input { width: 9em; padding: 8px; border-radius: 8px; border: 1px solid var(--section); background: var(--section); color: var(--text); font: inherit; }
         .typed button { padding: 8px 12px; border: 0; border-radius: 8px; background: var(--button); color: var(--button-text); cursor: pointer; }
+        main[aria-busy="true"] { opacity: .6; pointer-events: none; }
+        .trouble { margin: 8px 0; }
+        .trouble button { padding: 6px 12px; border: 0; border-radius: 8px; background: var(--button); color: var(--button-text); cursor: pointer; }
+        .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
         .delete { border: 0; background: none; color: var(--danger); font-size: 18px; padding: 4px 8px; cursor: pointer; }
         """#
 
@@ -99,10 +103,17 @@ enum MiniAppPage {
           if (!theme || !Object.keys(theme).length) {
             try { theme = JSON.parse(launch.get('tgWebAppThemeParams') || '{}'); } catch (error) { theme = {}; }
           }
-          for (const [key, value] of Object.entries(theme || {})) {
-            if (/^#[0-9a-f]{3,8}$/i.test(value)) root.style.setProperty('--tg-' + key.replace(/_/g, '-'), value);
+          function paint(colours) {
+            for (const [key, value] of Object.entries(colours || {})) {
+              if (/^#[0-9a-f]{3,8}$/i.test(value)) root.style.setProperty('--tg-' + key.replace(/_/g, '-'), value);
+            }
           }
-          if (telegram) { try { telegram.ready(); telegram.expand(); } catch (error) { /* an old client */ } }
+          paint(theme);
+          if (telegram) {
+            // A drag down the list must move a favorite, not close the app.
+            try { telegram.ready(); telegram.expand(); if (telegram.disableVerticalSwipes) telegram.disableVerticalSwipes(); } catch (error) { /* an old client */ }
+            try { telegram.onEvent('themeChanged', () => paint(telegram.themeParams)); } catch (error) { /* an old client */ }
+          }
 
           // Until the server answers in the chat's language, the user's own decides the shell's words.
           let code = '';
@@ -113,38 +124,66 @@ enum MiniAppPage {
             offline: 'Нет связи с ботом. Проверьте интернет и попробуйте ещё раз.',
             failed: 'Бот не смог ответить. Попробуйте ещё раз через минуту.',
             tooMany: 'Слишком много запросов подряд. Подождите немного и попробуйте снова.',
+            retry: '🔄 Повторить',
           } : {
             unauthorized: 'Could not confirm the app was opened from Telegram. Close it and open it again with the bot’s button.',
             offline: 'The bot cannot be reached. Check the connection and try again.',
             failed: 'The bot could not answer. Try again in a minute.',
             tooMany: 'Too many requests in a row. Wait a little and try again.',
+            retry: '🔄 Retry',
           };
           if (!russian) root.lang = 'en';
 
           const base = location.pathname.replace(/\/+$/, '');
           const main = document.querySelector('main');
 
-          function say(text, state) {
+          // What went wrong, above the screen still shown (its tabs stay), with the request to try again.
+          function say(text, state, again) {
+            for (const old of main.querySelectorAll('.trouble')) old.remove();
+            const note = document.createElement('div');
+            note.className = 'trouble';
             const paragraph = document.createElement('p');
             paragraph.className = 'failure';
             paragraph.textContent = '⚠️ ' + text;
-            main.replaceChildren(paragraph);
+            note.append(paragraph);
+            if (again) {
+              const button = document.createElement('button');
+              button.type = 'button';
+              button.textContent = words.retry;
+              button.addEventListener('click', again);
+              note.append(button);
+            }
+            for (const loading of main.querySelectorAll('.loading')) loading.remove();
+            main.prepend(note);
             root.dataset.ready = state;
           }
 
           // A screen, or the screen a change leaves: the server draws it; the page puts it in place.
-          async function load(path, options, screen) {
+          // Only the latest request's answer is put in place: an earlier one arriving late is dropped.
+          let latest = 0;
+          async function load(path, options, screen, onShown) {
+            const ticket = ++latest;
+            const again = () => load(path, options, screen, onShown);
+            main.setAttribute('aria-busy', 'true');
             let response;
             try {
               response = await fetch(base + path, Object.assign({ cache: 'no-store' }, options, {
                 headers: Object.assign({ Authorization: 'tma ' + initData }, options.headers || {}),
               }));
-            } catch (error) { return say(words.offline, 'offline'); }
+            } catch (error) {
+              if (ticket === latest) { main.removeAttribute('aria-busy'); say(words.offline, 'offline', again); }
+              return;
+            }
+            if (ticket !== latest) return;
+            main.removeAttribute('aria-busy');
             if (response.status === 401) return say(words.unauthorized, 'unauthorized');
-            if (response.status === 429) return say(words.tooMany, 'too-many');
-            if (!response.ok) return say(words.failed, 'failed');
+            if (response.status === 429) return say(words.tooMany, 'too-many', again);
+            if (!response.ok) return say(words.failed, 'failed', again);
+            const html = await response.text();
+            if (ticket !== latest) return;
             root.lang = response.headers.get('Content-Language') || root.lang;
-            main.innerHTML = await response.text();
+            main.innerHTML = html;
+            if (onShown) onShown();
             wire();
             root.dataset.ready = screen;
           }
@@ -153,8 +192,7 @@ enum MiniAppPage {
           let shown = { screen: 'weather', query: '' };
 
           function show(screen, query) {
-            shown = { screen, query: query || '' };
-            return load('/api/screen/' + screen + (query ? '?' + query : ''), {}, screen);
+            return load('/api/screen/' + screen + (query ? '?' + query : ''), {}, screen, () => { shown = { screen, query: query || '' }; });
           }
 
           function change(body) {
@@ -168,10 +206,13 @@ enum MiniAppPage {
           function locate(button) {
             const found = (latitude, longitude) => show('place', 'lat=' + latitude + '&lon=' + longitude);
             const denied = () => {
-              const note = document.createElement('p');
-              note.className = 'hint';
+              let note = main.querySelector('.located');
+              if (!note) {
+                note = document.createElement('p');
+                note.className = 'hint located';
+                button.parentElement.after(note);
+              }
               note.textContent = button.dataset.denied;
-              button.parentElement.after(note);
             };
             const manager = telegram && telegram.LocationManager;
             if (manager && manager.init) {
@@ -191,6 +232,7 @@ enum MiniAppPage {
             const rows = () => Array.from(list.querySelectorAll('li.favorite'));
             for (const handle of list.querySelectorAll('.handle')) {
               handle.addEventListener('pointerdown', (event) => {
+                if (!event.isPrimary) return;
                 const row = handle.closest('li');
                 const start = rows().indexOf(row);
                 row.classList.add('dragging');
@@ -209,13 +251,15 @@ enum MiniAppPage {
                 };
                 const end = () => {
                   handle.removeEventListener('pointermove', move);
+                  handle.removeEventListener('pointerup', end);
+                  handle.removeEventListener('pointercancel', end);
                   row.classList.remove('dragging');
                   const to = rows().indexOf(row);
                   if (to !== start) change({ action: 'move', id: Number(row.dataset.id), to: to + 1 });
                 };
                 handle.addEventListener('pointermove', move);
-                handle.addEventListener('pointerup', end, { once: true });
-                handle.addEventListener('pointercancel', end, { once: true });
+                handle.addEventListener('pointerup', end);
+                handle.addEventListener('pointercancel', end);
               });
             }
           }
@@ -262,8 +306,8 @@ enum MiniAppPage {
                 if (text) change({ action: form.dataset.action, text });
               });
             }
-            for (const button of main.querySelectorAll('[data-action="add"]')) {
-              button.addEventListener('click', () => change({ action: 'add', place: button.dataset.place }));
+            for (const button of main.querySelectorAll('[data-action="add"], [data-action="city"]')) {
+              button.addEventListener('click', () => change({ action: button.dataset.action, place: button.dataset.place }));
             }
             for (const svg of main.querySelectorAll('.chart svg')) wireChart(svg);
             for (const button of main.querySelectorAll('[data-action="delete"]')) {
