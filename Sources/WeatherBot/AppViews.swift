@@ -147,11 +147,14 @@ enum AppViews {
         tabs(tab, texts) + "<p class=\"failure\">⚠️ \(text)</p>"
     }
 
+    /// What a query's value keeps unescaped: ASCII letters, digits and `-._~`.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     /// How the page asks for a found place again: `q=…&pick=…`, or `lat=…&lon=…`.
     static func query(_ place: AppPlace) -> String {
         switch place {
         case .named(let name, let pick):
-            let value = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let value = name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
             return "q=\(value)&pick=\(pick)"
         case .point(let latitude, let longitude):
             return "lat=\(latitude)&lon=\(longitude)"

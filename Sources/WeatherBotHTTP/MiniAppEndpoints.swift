@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdCore
 public import Hummingbird
 public import Logging
 import NIOCore
@@ -119,14 +120,16 @@ public struct MiniAppEndpoints: Sendable {
         return !text.isEmpty && text.count <= typedLimit
     }
 
-    /// A query string's parameters, each decoded.
-    static func parameters(_ query: String) -> [String: String] {
+    /// A query's parameters, each value decoded (Hummingbird's reading of a URI's query).
+    static func parameters(_ uri: URI) -> [String: String] {
         var parameters: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-            if parts.count == 2 { parameters[parts[0]] = parts[1] }
-        }
+        for (key, value) in uri.queryParameters { parameters[String(key)] = String(value) }
         return parameters
+    }
+
+    /// The parameters of a query the page sends in a body (`q=…&pick=…`).
+    static func parameters(_ query: String) -> [String: String] {
+        parameters(URI("?" + query))
     }
 
     /// A screen of the signed user's private chat: 200 with its HTML fragment, 401 when the
@@ -137,9 +140,7 @@ public struct MiniAppEndpoints: Sendable {
         case .success(let found): user = found
         case .failure(let refusal): return refusal.response
         }
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
-        guard let screen = Self.screen(named: name, parameters) else { return Self.json(error: "no such screen", status: .notFound) }
+        guard let screen = Self.screen(named: name, Self.parameters(request.uri)) else { return Self.json(error: "no such screen", status: .notFound) }
         return await page(screen, for: user)
     }
 
@@ -230,9 +231,9 @@ public struct MiniAppEndpoints: Sendable {
         (HTTPField.Name("Referrer-Policy")!, "no-referrer"),
     ]
 
+    /// An `{"error": …}` answer, never kept by a cache.
     private static func json(error: String, status: HTTPResponse.Status) -> Response {
-        var response = Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(string: OperatorEndpoints.text(["error": error]))))
-        response.headers[.contentType] = "application/json"
+        var response = OperatorEndpoints.json(error: error, status: status)
         response.headers[.cacheControl] = "no-store"
         return response
     }

@@ -268,7 +268,7 @@ public struct OperatorEndpoints: Sendable {
 
     private static let notFound = Response(status: .notFound)
 
-    private static func json(error: String, status: HTTPResponse.Status) -> Response {
+    static func json(error: String, status: HTTPResponse.Status) -> Response {
         json(text(["error": error]), status: status)
     }
 }

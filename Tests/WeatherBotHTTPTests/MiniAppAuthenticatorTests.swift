@@ -6,7 +6,7 @@ import WeatherBotHTTP
 /// The Mini App's requests are taken only with an initData Telegram signed for this bot, recently,
 /// and the user they name is the one Telegram launched the app for.
 @Suite struct MiniAppAuthenticatorTests {
-    static let token = "7011223344:AAFakeTokenOnlyForTheMiniAppTests-xyz"
+    static let token = "1234:FAKE-token-for-the-mini-app-tests"
     static let launch = Date(timeIntervalSince1970: 1_764_400_000)
     let authenticator = MiniAppAuthenticator(botToken: Self.token)
 
@@ -65,7 +65,7 @@ import WeatherBotHTTP
         let secret = HMAC<SHA256>.authenticationCode(for: Data(Self.token.utf8), using: SymmetricKey(data: Data("WebAppData".utf8)))
         let hash = HMAC<SHA256>.authenticationCode(for: Data(dataCheckString.utf8), using: SymmetricKey(data: secret))
             .map { String(format: "%02x", $0) }.joined()
-        #expect(hash == "7f608d829cb16520f8de73967ab3e91f7397f29f8c0ff86ad77733cb37c3c61e")
+        #expect(hash == "464eb9d10947daecfea4df3341d54761b87298cb146029cdf60779d04a8a170c")
 
         let taken = try authenticator.check(fields + "&hash=" + hash, now: Self.launch.addingTimeInterval(100))
         #expect(taken == MiniAppUser(id: 279_058_397, languageCode: "ru", firstName: "Анна Мария", authDate: Self.launch))
@@ -97,7 +97,7 @@ import WeatherBotHTTP
     }
 
     @Test func aHashOfAnotherBotIsForged() {
-        #expect(refusal(launched(botToken: "7011223345:AAAnotherBotsTokenForTheMiniAppTests")) == .forged)
+        #expect(refusal(launched(botToken: "5678:FAKE-token-of-another-bot")) == .forged)
     }
 
     @Test func aDayOldLaunchIsExpired() {
