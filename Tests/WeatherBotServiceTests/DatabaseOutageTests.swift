@@ -61,18 +61,17 @@ extension LoopbackTests {
 
             // The active replica's goes away for good: it says so at once, is unhealthy, and once
             // its lease has run out it exits 1; the standby takes over.
-            let cutAt = ContinuousClock.now
             forwarders[0].cut()
             try await outputs[0].wait(for: "the database does not answer")
-            let said = ContinuousClock.now - cutAt
             #expect(outputs[0].said.contains("the database does not answer; this replica stops unless its lease is renewed within"), "\(outputs[0].said)")
-            // A renewal is due every 2 s and waits 2 s for its answer: it is said before the 6 s lease runs out.
-            #expect(said < .seconds(6))
             let unhealthy = await health(ports[0], transport)
             #expect(unhealthy?.status == 503, "\(String(describing: unhealthy))")
             #expect(try await StartUpTests.ends(active, within: .seconds(15)))
             #expect(active.terminationStatus == 1)
             #expect(outputs[0].said.contains("the lease could not be renewed before it ran out"), "\(outputs[0].said)")
+            // A renewal is due every 2 s and waits 2 s for its answer: the outage is said before the 6 s lease runs out.
+            let said = outputs[0].said
+            #expect(said.range(of: "the database does not answer").map { $0.lowerBound < (said.range(of: "the lease could not be renewed")?.lowerBound ?? said.startIndex) } == true)
             #expect(!outputs[0].said.contains("damaged"), "\(outputs[0].said)")
             try await CrashRecoveryTests.waitUntilActive(standby, on: database)
             telegram.sendText("/help", from: 2)

@@ -72,11 +72,9 @@ struct HeadlessBrowserTests {
         var browser = try #require(HeadlessBrowser.find())
         browser.timeout = .seconds(4)
         try await PageServer.serving { server in
-            let started = ContinuousClock.now
             let error = await #expect(throws: HeadlessBrowserError.self) {
                 try await browser.dom(of: URL(string: "app?data=never#\(Self.launch)", relativeTo: server.url)!.absoluteURL)
             }
-            #expect(ContinuousClock.now - started < .seconds(15))
             #expect(error?.code == .timedOut)
             let description = error?.description ?? ""
             #expect(description.contains("/app"), "\(description)")
@@ -145,14 +143,13 @@ struct HeadlessBrowserTests {
         defer { try? FileManager.default.removeItem(at: script) }
         try Data("#!/bin/sh\necho 'cannot open a display' >&2\nexit 3\n".utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        let started = ContinuousClock.now
+        // The timeout is far beyond the run: only the browser's own end can fail the session with `.failed`.
         let error = await #expect(throws: HeadlessBrowserError.self) {
-            try await HeadlessBrowser(executable: script, timeout: .seconds(10)).withSession(
+            try await HeadlessBrowser(executable: script, timeout: .seconds(3_600)).withSession(
                 of: URL(string: "http://127.0.0.1:9/app#\(Self.launch)")!) { _ in }
         }
         #expect(error?.code == .failed)
         #expect(error?.description.contains("cannot open a display") == true, "\(error?.description ?? "")")
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aSessionsFailuresSayWhatWentWrongAndHideTheLaunchData() async throws {
@@ -161,12 +158,10 @@ struct HeadlessBrowserTests {
         try await PageServer.serving { server in
             try await browser.withSession(of: URL(string: "rows#\(Self.launch)", relativeTo: server.url)!.absoluteURL) { page in
                 try await page.waitFor("document.documentElement.dataset.ready === 'rows'")
-                let started = ContinuousClock.now
                 let waited = await #expect(throws: HeadlessBrowserError.self) {
                     try await page.waitFor("document.body.dataset.order === '2,1,3'", timeout: .milliseconds(300))
                 }
                 #expect(waited?.code == .timedOut)
-                #expect(ContinuousClock.now - started < .seconds(5))
                 let missing = await #expect(throws: HeadlessBrowserError.self) { try await page.click("#nowhere") }
                 #expect(missing?.code == .noElement)
                 let covered = await #expect(throws: HeadlessBrowserError.self) { try await page.click("#under") }
