@@ -293,6 +293,8 @@ public struct Forecast: Codable, Sendable, Hashable {
         case oneCall
         /// The free plan (`/data/2.5`): 3-hour steps for 5 days, days derived from them.
         case freePlan
+        /// Open-Meteo, the second source: hourly steps, 8 days, no warnings; the card names it.
+        case openMeteo
     }
 
     /// The place's clock, for reading times and splitting days.
@@ -307,7 +309,7 @@ public struct Forecast: Codable, Sendable, Hashable {
     public var daily: [DailyForecast]
     /// Warnings in force or coming at the place; empty when none, and always on the free plan.
     public var alerts: [WeatherAlert]
-    /// Which OpenWeather plan answered.
+    /// Which source answered: an OpenWeather plan, or Open-Meteo.
     public var source: Source
 
     /// A forecast as decoded from either plan, or built by hand in tests; the lists default to empty.
@@ -325,5 +327,5 @@ public struct Forecast: Codable, Sendable, Hashable {
     }
 
     /// Hours between hourly steps.
-    public var hourlyStep: Int { source == .oneCall ? 1 : 3 }
+    public var hourlyStep: Int { source == .freePlan ? 3 : 1 }
 }

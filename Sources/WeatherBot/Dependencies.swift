@@ -55,6 +55,8 @@ public struct WeatherReport: Sendable, Hashable {
     public var isStale: Bool
     /// The air now, when the view shows it and it came in time.
     public var air: AirQuality?
+    /// Pollen this hour, where the place has it and it came in time.
+    public var pollen: PollenReading?
 
     /// A report; fresh unless `isStale`, without air unless `air` is given.
     public init(forecast: Forecast, fetchedAt: Date, isStale: Bool = false, air: AirQuality? = nil) {
@@ -90,6 +92,9 @@ public protocol WeatherSource: Sendable {
     /// The air by the hour for the next days; nil when it cannot be had soon (the daily forecast
     /// then says nothing of the air).
     func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]?
+    /// Pollen by the hour for the next days, where the place has it (Europe, ``PollenReading/covers(latitude:longitude:)``);
+    /// nil outside that, or when it cannot be had soon. Its calls wait as the air's do.
+    func pollen(at place: Place, for context: CallContext) async -> [PollenReading]?
 }
 
 extension WeatherSource {
@@ -104,6 +109,9 @@ extension WeatherSource {
 
     /// No air forecast by default: the daily forecast says nothing of the air.
     public func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? { nil }
+
+    /// No pollen by default: nothing of it is shown.
+    public func pollen(at place: Place, for context: CallContext) async -> [PollenReading]? { nil }
 
     /// A source without a cache of its own fetches as usual.
     public func weather(at place: Place, language: Language, fetchedAfter date: Date, for context: CallContext) async throws -> WeatherReport {

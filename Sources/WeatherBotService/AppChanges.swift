@@ -1,4 +1,4 @@
-public import BotClock
+import BotClock
 import Foundation
 public import WeatherBot
 public import WeatherBotStore
