@@ -56,6 +56,9 @@ let package = Package(
         ),
         // Geocoding and weather from OpenWeather.
         .target(name: "OpenWeather", dependencies: ["BotClock", "HTTPTransport"]),
+        // The second source: Open-Meteo's forecast, place search, air and pollen, read into
+        // OpenWeather's models; and Nominatim for the place at a point, one request a second.
+        .target(name: "OpenMeteo", dependencies: ["BotClock", "HTTPTransport", "OpenWeather"]),
         // Cairo, found with pkg-config, for drawing the charts.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         // The 48-hour and week charts: their geometry from a forecast, drawn with Cairo into PNGs.
