@@ -204,12 +204,14 @@ let package = Package(
         ),
         // One set of fakes for the tests and the benchmark, never for the bot: Telegram's Bot API and
         // OpenWeather on a loopback HTTP(S) server of SwiftNIO, HTTP and SOCKS5 proxies, uploaded
-        // forms, captured log lines, and a headless Chromium for the Mini App's pages.
+        // forms, captured log lines, and a headless Chromium for the Mini App's pages; Open-Meteo and
+        // Nominatim too.
         .target(
             name: "WeatherBotTesting",
             dependencies: [
                 "BotClock",
                 "HTTPTransport",
+                "OpenWeather",
                 "TelegramBotAPI",
                 "WeatherBotPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
