@@ -251,6 +251,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "OpenMeteoTests",
+            dependencies: ["OpenMeteo", "OpenWeather", "HTTPTransport", "WeatherBotTesting"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "WeatherBotPostgresTests",
             dependencies: [
                 "WeatherBotPostgres", "WeatherBotStore", "WeatherBotSQLite", "WeatherBotStoreSQL", "TelegramBotAPI", "WeatherBotTesting",
