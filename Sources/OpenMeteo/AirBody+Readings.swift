@@ -22,20 +22,20 @@ extension AirBody {
 
     /// The air now, from `current`; none when the answer has no index for it.
     var readingNow: [AirQuality] {
-        guard let current, let time = current.time.date(offset: offset), let index = current.europeanAQI.flatMap({ Self.index(europeanAQI: $0) }) else {
-            return []
-        }
+        guard let current, let time = current.time.date(offset: offset),
+            let index = current.europeanAQI.flatMap({ Self.index(europeanAQI: $0) })
+        else { return [] }
         return [AirQuality(index: index, pm25: Self.particles(current.pm25), time: time)]
     }
 
     /// The air by the hour, in time order; the hours without an index are left out.
     var hourlyReadings: [AirQuality] {
         guard let hourly else { return [] }
-        return hourly.time.enumerated().compactMap { offsetIndex, time -> AirQuality? in
-            guard let date = time.date(offset: offset), let index = hourly.europeanAQI[at: offsetIndex].flatMap({ Self.index(europeanAQI: $0) }) else {
-                return nil
-            }
-            return AirQuality(index: index, pm25: Self.particles(hourly.pm25[at: offsetIndex]), time: date)
+        return hourly.time.enumerated().compactMap { hour, time -> AirQuality? in
+            guard let date = time.date(offset: offset),
+                let index = hourly.europeanAQI[at: hour].flatMap({ Self.index(europeanAQI: $0) })
+            else { return nil }
+            return AirQuality(index: index, pm25: Self.particles(hourly.pm25[at: hour]), time: date)
         }
         .sorted { $0.time < $1.time }
     }

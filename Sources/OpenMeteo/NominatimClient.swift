@@ -60,9 +60,9 @@ public final class NominatimClient: Sendable, CustomStringConvertible {
         try await budget.admit(context, to: .reverse, path: path)
         let patience = Self.patience(context.currentPriority)
         guard let start = pacer.reserve(patience: patience) else {
+            let interval = minimumInterval.timeInterval.formatted(), wait = patience.timeInterval.formatted()
             throw OpenWeatherError(
-                code: .rateLimited, endpoint: path,
-                message: "Nominatim takes one request every \(minimumInterval.timeInterval.formatted()) s: the turn is more than \(patience.timeInterval.formatted()) s away",
+                code: .rateLimited, endpoint: path, message: "one request every \(interval) s: the next turn is over \(wait) s away",
                 refusedLocally: true)
         }
         do {

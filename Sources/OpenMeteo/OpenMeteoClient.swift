@@ -97,8 +97,8 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
     // MARK: Air
 
     /// The air at a point now (one reading), or by the hour for the next 4 days (`forecast`),
-    /// from the European AQI on OpenWeather's scale of 1 to 5 (``AirBody/index(europeanAQI:)``)
-    /// and PM2.5. Hours without an index are left out; none at all is an undecodable answer, as
+    /// from the European AQI on OpenWeather's scale of 1 to 5 (up to 20 is 1, up to 40 is 2, up
+    /// to 60 is 3, up to 80 is 4, above 80 is 5) and PM2.5. Hours without an index are left out; none at all is an undecodable answer, as
     /// OpenWeather's client says of its own.
     public func airQuality(latitude: Double, longitude: Double, forecast: Bool, for context: CallContext) async throws(OpenWeatherError) -> [AirQuality] {
         let path = Self.airPath

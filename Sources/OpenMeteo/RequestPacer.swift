@@ -3,7 +3,8 @@ import Synchronization
 /// Starts no two requests closer than an interval, in the order they ask: each asker is given
 /// the next free instant and moves it on by the interval, under one lock, so a burst becomes a
 /// queue with no task polling. An asker whose instant is further off than it can wait is refused
-/// at once and takes no place in the queue.
+/// at once and takes no place in the queue. An asker cancelled while it waits leaves its turn
+/// unused: the queue moves on at the same pace.
 final class RequestPacer: Sendable {
     private let interval: Duration
     /// The earliest instant the next request may start; nil before the first.

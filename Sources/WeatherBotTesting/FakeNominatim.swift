@@ -48,8 +48,8 @@ public final class FakeNominatim: Sendable {
             "type": "administrative", "place_rank": 12, "importance": 0.55, "addresstype": "city", "name": "Саранск",
             "display_name": "Саранск, городской округ Саранск, Республика Мордовия, Приволжский федеральный округ, Россия",
             "address": [
-                "city": "Саранск", "county": "городской округ Саранск", "state": "Республика Мордовия", "ISO3166-2-lvl4": "RU-MO",
-                "region": "Приволжский федеральный округ", "country": "Россия", "country_code": "ru",
+                "city": "Саранск", "county": "городской округ Саранск", "state": "Республика Мордовия",
+                "ISO3166-2-lvl4": "RU-MO", "region": "Приволжский федеральный округ", "country": "Россия", "country_code": "ru",
             ],
             "namedetails": ["name": "Саранск", "name:ru": "Саранск", "name:en": "Saransk", "name:de": "Saransk"],
             "boundingbox": ["54.0944412", "54.2690211", "45.0419145", "45.3419282"],

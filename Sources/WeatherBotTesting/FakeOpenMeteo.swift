@@ -210,53 +210,67 @@ public final class FakeOpenMeteo: Sendable {
         return ["utc_offset_seconds": offset, "timezone": "Europe/Moscow", "hourly": columns]
     }
 
-    /// A place as the search lists it, named in one language.
-    private static func place(
-        _ id: Int, _ name: String, _ latitude: Double, _ longitude: Double, _ code: String, _ country: String, _ admin1: String,
-        _ zone: String
-    ) -> [String: Any] {
-        [
-            "id": id, "name": name, "latitude": latitude, "longitude": longitude, "feature_code": "PPLA", "country_code": code,
-            "timezone": zone, "country": country, "admin1": admin1,
-        ]
+    /// A place the search finds: its names, the country's, the region's, in Russian and English.
+    private struct Place {
+        var id: Int
+        var name: (ru: String, en: String)
+        var latitude: Double
+        var longitude: Double
+        var code: String
+        var country: (ru: String, en: String)
+        var region: (ru: String, en: String)
+        var zone: String
+
+        func json(russian: Bool) -> [String: Any] {
+            [
+                "id": id, "name": russian ? name.ru : name.en, "latitude": latitude, "longitude": longitude, "feature_code": "PPLA",
+                "country_code": code, "timezone": zone, "country": russian ? country.ru : country.en,
+                "admin1": russian ? region.ru : region.en,
+            ]
+        }
     }
+
+    private static let russia = (ru: "Россия", en: "Russia")
+
+    /// The places each name finds, under every name they are searched by.
+    private static let known: [String: [Place]] = {
+        let saransk = Place(
+            id: 498_677, name: ("Саранск", "Saransk"), latitude: 54.1838, longitude: 45.1749, code: "RU", country: russia,
+            region: ("Мордовия", "Mordoviya"), zone: "Europe/Moscow")
+        let kazan = Place(
+            id: 551_487, name: ("Казань", "Kazan"), latitude: 55.7887, longitude: 49.1221, code: "RU", country: russia,
+            region: ("Татарстан", "Tatarstan"), zone: "Europe/Moscow")
+        let ufa = Place(
+            id: 479_561, name: ("Уфа", "Ufa"), latitude: 54.7348, longitude: 55.9578, code: "RU", country: russia,
+            region: ("Башкортостан", "Bashkortostan"), zone: "Asia/Yekaterinburg")
+        let london = Place(
+            id: 2_643_743, name: ("Лондон", "London"), latitude: 51.5073, longitude: -0.1277, code: "GB",
+            country: ("Великобритания", "United Kingdom"), region: ("Англия", "England"), zone: "Europe/London")
+        let paris = [
+            Place(
+                id: 2_988_507, name: ("Париж", "Paris"), latitude: 48.8589, longitude: 2.32, code: "FR", country: ("Франция", "France"),
+                region: ("Иль-де-Франс", "Île-de-France"), zone: "Europe/Paris"),
+            Place(
+                id: 4_717_560, name: ("Париж", "Paris"), latitude: 33.66, longitude: -95.55, code: "US", country: ("США", "United States"),
+                region: ("Техас", "Texas"), zone: "America/Chicago"),
+        ]
+        return [
+            "Саранск": [saransk], "Saransk": [saransk], "Казань": [kazan], "Kazan": [kazan], "Уфа": [ufa], "Ufa": [ufa],
+            "London": [london], "Лондон": [london], "Париж": paris, "Paris": paris,
+        ]
+    }()
 
     /// The places a name finds (in Russian or English), named in `language` (`ru`, else English):
     /// Саранск, Казань, Уфа, London, two Parises (France and Texas), and «Place N», a place of
     /// its own N degrees from the others, as ``FakeOpenWeather/places(named:)`` has.
     public static func places(named name: String, language: String) -> [[String: Any]] {
-        let russian = language == "ru"
-        func named(_ ru: String, _ en: String) -> String { russian ? ru : en }
-        switch name {
-        case "Саранск", "Saransk":
-            return [
-                place(498_677, named("Саранск", "Saransk"), 54.1838, 45.1749, "RU", named("Россия", "Russia"), named("Мордовия", "Mordoviya"), "Europe/Moscow")
+        if let places = known[name] { return places.map { $0.json(russian: language == "ru") } }
+        guard name.hasPrefix("Place "), let number = Int(name.dropFirst("Place ".count)) else { return [] }
+        return [
+            [
+                "id": 1_000_000 + number, "name": name, "latitude": Double(40 + number), "longitude": 30.0, "country_code": "RU",
+                "timezone": "Europe/Moscow",
             ]
-        case "Казань", "Kazan":
-            return [
-                place(551_487, named("Казань", "Kazan"), 55.7887, 49.1221, "RU", named("Россия", "Russia"), named("Татарстан", "Tatarstan"), "Europe/Moscow")
-            ]
-        case "Уфа", "Ufa":
-            return [
-                place(479_561, named("Уфа", "Ufa"), 54.7348, 55.9578, "RU", named("Россия", "Russia"), named("Башкортостан", "Bashkortostan"), "Asia/Yekaterinburg")
-            ]
-        case "London", "Лондон":
-            return [
-                place(2_643_743, named("Лондон", "London"), 51.5073, -0.1277, "GB", named("Великобритания", "United Kingdom"), named("Англия", "England"), "Europe/London")
-            ]
-        case "Париж", "Paris":
-            return [
-                place(2_988_507, named("Париж", "Paris"), 48.8589, 2.32, "FR", named("Франция", "France"), "Île-de-France", "Europe/Paris"),
-                place(4_717_560, named("Париж", "Paris"), 33.66, -95.55, "US", named("США", "United States"), named("Техас", "Texas"), "America/Chicago"),
-            ]
-        default:
-            guard name.hasPrefix("Place "), let number = Int(name.dropFirst("Place ".count)) else { return [] }
-            return [
-                [
-                    "id": 1_000_000 + number, "name": name, "latitude": Double(40 + number), "longitude": 30.0, "country_code": "RU",
-                    "timezone": "Europe/Moscow",
-                ]
-            ]
-        }
+        ]
     }
 }
