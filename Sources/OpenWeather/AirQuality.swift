@@ -50,10 +50,16 @@ struct AirPollutionBody: Decodable {
     }
 }
 
-/// Air readings kept per place cell (the point to 0.01°, as the weather) for half an hour, the
-/// reading now and the forecast apart, shared by everyone asking: concurrent look-ups of one cell
-/// share one call, and a failure is not kept.
-public actor AirQualityCache {
+/// The air's readings kept per place cell.
+public typealias AirQualityCache = CellReadingsCache<AirQuality>
+
+/// Pollen's hourly readings kept per place cell.
+public typealias PollenCache = CellReadingsCache<PollenReading>
+
+/// Readings of the air (or pollen) kept per place cell (the point to 0.01°, as the weather) for
+/// half an hour unless told otherwise, the reading now and the forecast apart, shared by everyone
+/// asking: concurrent look-ups of one cell share one call, and a failure is not kept.
+public actor CellReadingsCache<Reading: Sendable> {
     /// Which of the two calls a reading came from: kept apart, each with its own freshness.
     public enum Kind: Sendable, Hashable {
         case now, forecast
@@ -67,9 +73,9 @@ public actor AirQualityCache {
     private let freshFor: TimeInterval
     private let capacity: Int
     private let clock: any WallClock
-    private var entries: [Key: (readings: [AirQuality], fetchedAt: Date)] = [:]
+    private var entries: [Key: (readings: [Reading], fetchedAt: Date)] = [:]
     /// The look-ups under way, each shared by everyone asking for its cell meanwhile.
-    private let flights = SingleFlight<Key, [AirQuality], Void>()
+    private let flights = SingleFlight<Key, [Reading], Void>()
 
     /// - Parameters:
     ///   - freshFor: how long readings are answered without a call (half an hour).
@@ -81,7 +87,7 @@ public actor AirQualityCache {
     }
 
     /// The readings of `kind` at a point fetched within ``freshFor``; nil when there are none.
-    public func cached(_ kind: Kind, latitude: Double, longitude: Double) -> [AirQuality]? {
+    public func cached(_ kind: Kind, latitude: Double, longitude: Double) -> [Reading]? {
         let key = Key(kind: kind, cell: PlaceCell(latitude: latitude, longitude: longitude))
         guard let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor else { return nil }
         return entry.readings
@@ -92,8 +98,8 @@ public actor AirQualityCache {
     /// starts none. The fetch runs on its own (``SingleFlight``): a caller that stops waiting
     /// leaves it to fill the cache.
     public func readings(
-        _ kind: Kind, latitude: Double, longitude: Double, for context: CallContext, fetch: @escaping @Sendable () async throws -> [AirQuality]
-    ) async throws -> [AirQuality] {
+        _ kind: Kind, latitude: Double, longitude: Double, for context: CallContext, fetch: @escaping @Sendable () async throws -> [Reading]
+    ) async throws -> [Reading] {
         let key = Key(kind: kind, cell: PlaceCell(latitude: latitude, longitude: longitude))
         if let entry = entries[key], clock.date.timeIntervalSince(entry.fetchedAt) < freshFor { return entry.readings }
         if context.cachedOnly {
@@ -107,7 +113,7 @@ public actor AirQualityCache {
         }.value
     }
 
-    private func keep(_ readings: [AirQuality], for key: Key) {
+    private func keep(_ readings: [Reading], for key: Key) {
         if entries[key] == nil, entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[key] = (readings, clock.date)
     }

@@ -75,6 +75,7 @@ public enum DailyForecastView {
             let age = minutes < 60 ? texts.minutesShort(minutes) : texts.hoursShort(minutes / 60)
             lines += ["", "⚠️ " + texts.lastKnownForecast(WeatherViews.dayAndTime(fetchedAt, zone, texts), age)]
         }
+        if let source = WeatherViews.sourceMark(forecast, texts) { lines += ["", source] }
         return HTML.fitting(lines.joined(separator: "\n"))
     }
 

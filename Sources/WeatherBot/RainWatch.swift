@@ -81,7 +81,8 @@ public struct RainWatch: Sendable {
         episodes = episodes.filter { cells.contains($0.key) }
     }
 
-    /// The precipitation known ahead, in time order: One Call's minutes, or the free plan's steps.
+    /// The precipitation known ahead, in time order: the minutes (One Call's, or Open-Meteo's
+    /// quarter hours), or the hourly steps of the free plan or Open-Meteo.
     struct Step {
         var time: Date
         var end: Date
@@ -96,7 +97,9 @@ public struct RainWatch: Sendable {
                 Step(time: $0.time, end: $0.time.addingTimeInterval(60), amount: $0.precipitation, isPrecise: true)
             }
         }
-        guard forecast.source == .freePlan else { return [] }
+        // One Call without its minutes has nothing finer to tell; the free plan's and Open-Meteo's
+        // hours tell it roughly («около 15:00»).
+        guard forecast.source != .oneCall else { return [] }
         let hours = Double(forecast.hourlyStep)
         // The steps' amounts are millimetres per step.
         return forecast.hourly.map {

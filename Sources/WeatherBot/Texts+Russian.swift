@@ -84,6 +84,7 @@ extension Texts {
         sunrise: "Восход",
         sunset: "Закат",
         dataAsOf: { "данные на \($0)" },
+        dataFrom: { "Данные: \($0)" },
         lastKnownForecast: { "OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от \($0), \($1) назад" },
         // «мин» and «ч» are short for every form: «1 ч», «2 ч», «5 ч».
         minutesShort: { "\($0) мин" },

@@ -110,6 +110,8 @@ public struct Texts: Sendable {
     let sunrise: String
     let sunset: String
     let dataAsOf: @Sendable (_ time: String) -> String
+    /// «Данные: Open-Meteo»: the source of weather that is not OpenWeather's.
+    let dataFrom: @Sendable (_ source: String) -> String
     /// Under a daily forecast made of the last known weather, while OpenWeather does not answer:
     /// when that weather was fetched («25 ноября 08:00») and how long ago («3 ч»).
     let lastKnownForecast: @Sendable (_ fetched: String, _ age: String) -> String

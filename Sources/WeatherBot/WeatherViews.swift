@@ -43,7 +43,7 @@ public enum WeatherViews {
         var text: String
         var view = view
         var pageCount = 1
-        let mark = staleMark(report, texts)
+        let mark = footnote(report, texts)
         // The mark is part of the page: an hour list that fills a message leaves room for it.
         let room = HTML.maximumMessageLength - (mark.map { $0.utf16.count + 2 } ?? 0)
         switch view {
@@ -70,6 +70,19 @@ public enum WeatherViews {
     static func staleMark(_ report: WeatherReport, _ texts: Texts) -> String? {
         guard report.isStale else { return nil }
         return "⏱ " + texts.dataAsOf(texts.time(report.fetchedAt, in: report.forecast.timeZone.timeZone))
+    }
+
+    /// «Данные: Open-Meteo» under weather the second source gave (OpenWeather's is not named):
+    /// what a reader sees differ from another card (no warnings, other models) has its reason.
+    static func sourceMark(_ forecast: Forecast, _ texts: Texts) -> String? {
+        forecast.source == .openMeteo ? texts.dataFrom("Open-Meteo") : nil
+    }
+
+    /// What stands under a view's weather: its age when it is not fresh, and its source when it is
+    /// the second one; nil when neither.
+    static func footnote(_ report: WeatherReport, _ texts: Texts) -> String? {
+        let marks = [staleMark(report, texts), sourceMark(report.forecast, texts)].compactMap { $0 }
+        return marks.isEmpty ? nil : marks.joined(separator: "\n")
     }
 
     /// «Сейчас», «По часам», «На 7 дней», then «📈 График» (with «↗️ Поделиться» when `sharing`),

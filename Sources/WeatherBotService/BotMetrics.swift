@@ -108,6 +108,27 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_openweather_calls_total", dimensions: [("endpoint", endpoint)], factory: factory).increment()
     }
 
+    /// A call went to a weather source's client, sent or refused: `openweather`, `open-meteo` or
+    /// `nominatim`, and what for (`forecast`, `geocode`, `reverse`, `air`, `pollen`).
+    func sourceCalled(_ source: String, _ endpoint: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_source_calls_total", dimensions: [("source", source), ("endpoint", endpoint)], factory: factory).increment()
+    }
+
+    /// Open-Meteo answered a call OpenWeather could not, for `reason`: `outage` (no answer, 5xx,
+    /// 429, a refused key), `away` (OpenWeather failed a moment ago and is left alone a while) or
+    /// `budget` (the bot's minute or day for OpenWeather is spent).
+    func fellBack(_ reason: String) {
+        guard let factory else { return }
+        Counter(label: "weatherbot_source_fallbacks_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// 1 while Open-Meteo answers in OpenWeather's place, 0 while OpenWeather answers.
+    func openWeatherAway(_ away: Bool) {
+        guard let factory else { return }
+        Gauge(label: "weatherbot_openweather_away", factory: factory).record(away ? 1 : 0)
+    }
+
     /// What became of a daily forecast due, as `weatherbot_daily_forecasts_due_total` counts it.
     enum DailyDue: CaseIterable {
         /// Queued to send with fresh weather.

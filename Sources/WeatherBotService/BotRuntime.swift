@@ -43,7 +43,8 @@ public struct BotRuntime: Sendable {
     public let miniApp: URL?
     let activity: TelegramChatActivity
     /// Keeps OpenWeather's day count in the store, when the calls are budgeted.
-    let usage: OpenWeatherUsage?
+    /// The sources' day counts kept in the store: OpenWeather's, Open-Meteo's.
+    let usage: [OpenWeatherUsage]
     let telegram: TelegramClient
     let logger: Logger
 
@@ -91,8 +92,11 @@ public struct BotRuntime: Sendable {
         }
     }
 
-    /// - Parameter deliveryFence: whether this replica may still send (it holds the lease); nil
-    ///   for a single process.
+    /// - Parameters:
+    ///   - openWeatherBudget: OpenWeather's budget, when it is a source; its day count is kept in the store.
+    ///   - openMeteoBudget: Open-Meteo's, alike. The notice checker and the daily scheduler plan by
+    ///     the first source's (OpenWeather's when there is a key).
+    ///   - deliveryFence: whether this replica may still send (it holds the lease); nil for a single process.
     public init(
         database: any BotStore,
         telegram: TelegramClient,
@@ -100,6 +104,7 @@ public struct BotRuntime: Sendable {
         weather: any WeatherSource,
         mapLinks: (any MapLinkResolver)? = nil,
         openWeatherBudget: CallBudget? = nil,
+        openMeteoBudget: CallBudget? = nil,
         configuration: Configuration = Configuration(),
         clock: any WallClock = SystemWallClock(),
         deliveryFence: (@Sendable () -> Bool)? = nil,
@@ -120,7 +125,7 @@ public struct BotRuntime: Sendable {
             configuration: configuration.outbox, metrics: metrics)
         notices = NoticeChecker(
             store: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.notices,
-            budget: openWeatherBudget, metrics: metrics)
+            budget: openWeatherBudget ?? openMeteoBudget, metrics: metrics)
         workers = ChatWorkers(
             database: database, conversation: conversation, activity: activity, outbox: outbox, notices: notices, logger: logger, clock: clock,
             metrics: metrics)
@@ -139,8 +144,11 @@ public struct BotRuntime: Sendable {
             }
         scheduler = DailyScheduler(
             database: database, weather: weather, outbox: outbox, logger: logger, clock: clock, configuration: configuration.daily,
-            budget: openWeatherBudget, metrics: metrics)
-        usage = openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, metrics: metrics, logger: logger) }
+            budget: openWeatherBudget ?? openMeteoBudget, metrics: metrics)
+        usage = [
+            openWeatherBudget.map { OpenWeatherUsage(budget: $0, store: database, metrics: metrics, logger: logger) },
+            openMeteoBudget.map { OpenWeatherUsage(budget: $0, source: "open-meteo", store: database, metrics: metrics, logger: logger) },
+        ].compactMap { $0 }
         self.telegram = telegram
         self.logger = logger
     }
@@ -202,7 +210,7 @@ public struct BotRuntime: Sendable {
         typealias Configured = ServiceGroupConfiguration.ServiceConfiguration
         var services: [Configured] = first.map { [Configured(service: $0)] } ?? []
         // OpenWeather's count is stored last at a stop, after every call the others made.
-        if let usage { services.append(Configured(service: usage)) }
+        services += usage.map { Configured(service: $0) }
         services += [Configured(service: activity), Configured(service: outbox), Configured(service: workers), Configured(service: scheduler)]
         services.append(Configured(service: notices))
         // Stopped right after the intake that feeds it: a query in flight is answered or dropped.

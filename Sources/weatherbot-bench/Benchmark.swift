@@ -61,6 +61,9 @@ struct Benchmark: AsyncParsableCommand {
         /// The Mini App: its page's weight, and its screens from 50 users at 20 a second, quiet
         /// and while a broadcast goes out.
         case app
+        /// The two weather sources: cards while OpenWeather answers, while it is down, once it is
+        /// back, and with no key at all; the calls each source got.
+        case sources
     }
 
     @Option(help: ArgumentHelp("The aiogram bot the peer scenario runs beside this one.", valueName: "path"))
@@ -152,6 +155,7 @@ struct Benchmark: AsyncParsableCommand {
             (.notices, { try await NoticesScenario(quick: quick, executable: $0).run() }),
             (.inline, { try await InlineScenario(quick: quick, executable: $0).run() }),
             (.app, { try await AppScenario(quick: quick, executable: $0).run() }),
+            (.sources, { try await SourcesScenario(quick: quick, executable: $0).run() }),
         ]
         let peerScenario: (String) async throws -> [Result] = { [quick, postgres, peer, peerPython, peerOnly] executable in
             try await PeerScenario(
@@ -300,6 +304,9 @@ enum Worker {
             "OPEN_WEATHER_API_URL": weather.absoluteString, "DATABASE_PATH": databasePath, "TELEGRAM_POLL_TIMEOUT": "1",
             // The scenarios measure the bot's own work: no budget of the bot's stands in their way.
             "OPEN_WEATHER_CALLS_PER_MINUTE": "0", "OPEN_WEATHER_CALLS_PER_CHAT_PER_MINUTE": "0",
+            // OpenWeather alone unless a scenario says otherwise: the second source is the
+            // sources scenario's to measure, and no scenario reaches out of the machine.
+            "OPEN_METEO_FALLBACK": "false",
             "LOG_LEVEL": "error",
         ].merging(extra) { $1 }
         process.standardOutput = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTransport
 import Logging
+import OpenMeteo
 import OpenWeather
 import Prometheus
 import ServiceLifecycle
@@ -66,6 +67,8 @@ struct BotApplication {
     struct Clients {
         let telegramTransport: NIOHTTPTransport
         let openWeatherTransport: NIOHTTPTransport
+        /// Open-Meteo's and Nominatim's: OpenWeather's unless they go through another proxy.
+        let openMeteoTransport: NIOHTTPTransport
         /// The bot's counters, kept for /metrics when the HTTP endpoints are on.
         let registry: PrometheusCollectorRegistry
         let metrics: BotMetrics
@@ -74,6 +77,7 @@ struct BotApplication {
         func shutdown() async {
             try? await telegramTransport.shutdown()
             try? await openWeatherTransport.shutdown()
+            try? await openMeteoTransport.shutdown()
         }
     }
 
@@ -83,7 +87,13 @@ struct BotApplication {
         let openWeatherProxy = configuration.openWeather.proxy.proxy
         let telegramTransport = NIOHTTPTransport(proxy: telegramProxy)
         let openWeatherTransport = openWeatherProxy == telegramProxy ? telegramTransport : NIOHTTPTransport(proxy: openWeatherProxy)
-        for (api, choice) in [("Telegram", configuration.telegram.proxy), ("OpenWeather", configuration.openWeather.proxy)] where choice.proxy != nil {
+        let openMeteoProxy = configuration.openMeteo.proxy.proxy
+        let openMeteoTransport =
+            openMeteoProxy == openWeatherProxy ? openWeatherTransport : openMeteoProxy == telegramProxy ? telegramTransport : NIOHTTPTransport(proxy: openMeteoProxy)
+        for (api, choice) in [
+            ("Telegram", configuration.telegram.proxy), ("OpenWeather", configuration.openWeather.proxy),
+            ("Open-Meteo and Nominatim", configuration.openMeteo.proxy),
+        ] where choice.proxy != nil {
             logger.info("\(api) requests go through a proxy", metadata: ["proxy": "\(choice)"])
         }
         let registry = PrometheusCollectorRegistry()
@@ -91,7 +101,38 @@ struct BotApplication {
         let telegram = TelegramClient(
             token: configuration.telegram.botToken, apiURL: configuration.telegram.apiURL, transport: CountingTransport(telegramTransport, metrics: metrics))
         return Clients(
-            telegramTransport: telegramTransport, openWeatherTransport: openWeatherTransport, registry: registry, metrics: metrics, telegram: telegram)
+            telegramTransport: telegramTransport, openWeatherTransport: openWeatherTransport, openMeteoTransport: openMeteoTransport, registry: registry,
+            metrics: metrics, telegram: telegram)
+    }
+
+    /// The weather sources as configured, with their budgets: the day's calls so far, by every
+    /// replica, and OpenWeather's last minute survive a restart.
+    func weatherService(_ store: any BotStore, _ clients: Clients, logger: Logger) async
+        -> (WeatherService, budgets: (openWeather: CallBudget?, openMeteo: CallBudget?))
+    {
+        let metrics = clients.metrics
+        var openWeather: OpenWeatherClient?
+        if configuration.openWeather.isConfigured {
+            openWeather = OpenWeatherClient(
+                apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,
+                transport: CountingTransport(clients.openWeatherTransport, metrics: metrics, openWeather: true),
+                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory),
+                budget: await OpenWeatherUsage.budget(configuration.openWeather.budget, from: store))
+        }
+        var openMeteo: OpenMeteoClient?
+        var nominatim: NominatimClient?
+        if configuration.sources.openMeteo {
+            let section = configuration.openMeteo
+            let transport = CountingTransport(clients.openMeteoTransport, metrics: metrics)
+            openMeteo = OpenMeteoClient(
+                apiURL: section.apiURL, geocodingURL: section.geocodingURL, airQualityURL: section.airQualityURL, transport: transport,
+                budget: await OpenWeatherUsage.budget(section.budget, from: store, source: "open-meteo"))
+            nominatim = NominatimClient(url: configuration.nominatim.url, userAgent: configuration.nominatim.userAgent, transport: transport)
+        }
+        let service = WeatherService(
+            client: openWeather, openMeteo: openMeteo, nominatim: nominatim, freshFor: .seconds(configuration.openWeather.cacheTTL), logger: logger,
+            metrics: metrics)
+        return (service, (openWeather?.budget, openMeteo?.budget))
     }
 
     /// Webhook mode's settings: the secret configured, or the one kept in the database (every
@@ -141,14 +182,7 @@ struct BotApplication {
         deliveryFence: (@Sendable () -> Bool)? = nil, sharesInbox: Bool = false, signals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
     ) async throws {
         let (telegram, metrics) = (clients.telegram, clients.metrics)
-        // The day's calls so far, by every replica, and the last minute's survive a restart.
-        let budget = await OpenWeatherUsage.budget(configuration.openWeather.budget, from: store)
-        let weather = OpenWeatherService(
-            client: OpenWeatherClient(
-                apiKey: configuration.openWeather.apiKey, apiURL: configuration.openWeather.apiURL,
-                transport: CountingTransport(clients.openWeatherTransport, metrics: metrics, openWeather: true),
-                fallbackMemory: .seconds(configuration.openWeather.fallbackMemory), budget: budget),
-            freshFor: .seconds(configuration.openWeather.cacheTTL), logger: logger, metrics: metrics)
+        let (weather, budgets) = await weatherService(store, clients, logger: logger)
         var settings = configuration.runtime
         settings.webhook = webhook
         settings.sharesInbox = sharesInbox
@@ -157,8 +191,8 @@ struct BotApplication {
         // cost nothing at OpenWeather.
         let mapLinks = ShortMapLinks(transport: clients.openWeatherTransport, logger: logger)
         let runtime = BotRuntime(
-            database: store, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: budget,
-            configuration: settings,
+            database: store, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: budgets.openWeather,
+            openMeteoBudget: budgets.openMeteo, configuration: settings,
             deliveryFence: deliveryFence, metrics: metrics, logger: logger)
         do {
             // Telegram may be out of reach for long at the start: a stop asked meanwhile (as PID 1
@@ -176,7 +210,10 @@ struct BotApplication {
         let group = runtime.serviceGroup(signals: signals, first: first, last: http)
         logger.info(
             "weatherbot started",
-            metadata: ["database": "\(location)", "updates": "\(configuration.telegram.webhook.map { "webhook \($0.url)" } ?? "polling")"])
+            metadata: [
+                "database": "\(location)", "updates": "\(configuration.telegram.webhook.map { "webhook \($0.url)" } ?? "polling")",
+                "weather": "\(configuration.sources)",
+            ])
         do {
             try await withTaskExecutorPreference(LoopExecutor.shared) { try await group.run() }
         } catch let error as TelegramError where error.isUnauthorized {

@@ -14,6 +14,8 @@ import WeatherBotService
 struct BotConfiguration: Sendable, CustomStringConvertible {
     var telegram: Telegram
     var openWeather: OpenWeather
+    var openMeteo: OpenMeteo
+    var nominatim: Nominatim
     var database: Database
     var http: HTTP
     var miniApp: MiniApp
@@ -37,6 +39,12 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
     init(reader: ConfigurationReader, environment: [String: String]) {
         telegram = Telegram(reader: reader.scoped(to: "telegram"), environment: environment)
         openWeather = OpenWeather(reader: reader.scoped(to: "openWeather"), environment: environment)
+        openMeteo = OpenMeteo(reader: reader.scoped(to: "openMeteo"), environment: environment)
+        nominatim = Nominatim(reader: reader.scoped(to: "nominatim"))
+        if !openWeather.isConfigured && !openMeteo.fallback {
+            reader.refuse(
+                "error: OPEN_METEO_FALLBACK=false needs OPEN_WEATHER_API_KEY: without a key Open-Meteo is the only source. Set the key, or leave the fallback on.")
+        }
         database = Database(reader: reader.scoped(to: "database"))
         runtime = BotRuntime.Configuration(reader: reader)
         log = Log(reader: reader.scoped(to: "log"))
@@ -78,7 +86,9 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         let (source, warnings) = try await source(configPath: configPath, environment: environment)
         let reader = ConfigurationReader(source)
         var configuration = BotConfiguration(reader: reader, environment: environment)
-        guard reader.record.problems.isEmpty else { throw Invalid(problems: reader.record.problems) }
+        // HTTPS_PROXY, read for each API, is one problem however many APIs it would serve.
+        var said = Set<String>()
+        guard reader.record.problems.isEmpty else { throw Invalid(problems: reader.record.problems.filter { said.insert($0).inserted }) }
         configuration.warnings = warnings
         return configuration
     }
@@ -151,6 +161,25 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
             lines.append("      \(key.help)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Which weather sources answer, as configured.
+    struct Sources: Sendable, CustomStringConvertible {
+        var openWeather: Bool
+        var openMeteo: Bool
+
+        var description: String {
+            switch (openWeather, openMeteo) {
+            case (true, true): "OpenWeather, with Open-Meteo and Nominatim while it cannot answer"
+            case (true, false): "OpenWeather alone (the fallback is off)"
+            default: "Open-Meteo, with Nominatim for shared locations (no OpenWeather key)"
+            }
+        }
+    }
+
+    /// Which weather sources answer: OpenWeather with a key, Open-Meteo without one or as its fallback.
+    var sources: Sources {
+        Sources(openWeather: openWeather.isConfigured, openMeteo: !openWeather.isConfigured || openMeteo.fallback)
     }
 
     var description: String {

@@ -129,6 +129,13 @@ struct ConfigurationReader {
         return value
     }
 
+    /// `true` or `false`: a JSON boolean, or the words in the environment.
+    func bool(_ key: String, default defaultValue: Bool, help: String) -> Bool {
+        let value = reader.bool(forKey: ConfigKey(key), default: defaultValue)
+        declare(key, .value("\(defaultValue)"), isSecret: false, help: help, value: "\(value)")
+        return value
+    }
+
     func int(_ key: String, default defaultValue: Int, help: String) -> Int {
         let value = reader.int(forKey: ConfigKey(key), default: defaultValue)
         declare(key, .value("\(defaultValue)"), isSecret: false, help: help, value: "\(value)")

@@ -130,7 +130,9 @@ extension WeatherBotCommand {
             print("subscriptions: \(status.subscriptions) (\(status.activeSubscriptions) active)")
             print(Self.skipped(status.dailyForecastsSkipped))
             let budget = try await options.openWeatherBudget()
-            print(Self.openWeatherCalls(status.openWeatherCallsToday, perDay: budget.perDay))
+            let (openWeather, others) = Self.bySource(status.openWeatherCallsToday)
+            print(Self.openWeatherCalls(openWeather, perDay: budget.perDay))
+            if let openMeteo = others["open-meteo"] { print(Self.openWeatherCalls(openMeteo, perDay: nil, source: "Open-Meteo")) }
             print(Self.openWeatherMinute(status.openWeatherLastMinute, budget: budget))
             for line in Self.notices(chats: status.noticeChats, round: status.noticeRound) { print(line) }
             guard let age, age <= Double(maxPollAge) else {
@@ -145,11 +147,23 @@ extension WeatherBotCommand {
 
         /// The line about OpenWeather's calls today, what the key's day is counted by: the total
         /// against the daily cap, then by endpoint, most first.
-        static func openWeatherCalls(_ calls: [String: Int], perDay: Int) -> String {
+        static func openWeatherCalls(_ calls: [String: Int], perDay: Int?, source: String = "OpenWeather") -> String {
             let total = calls.values.reduce(0, +)
             let byEndpoint = calls.filter { $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
-            return "OpenWeather calls today (UTC): \(total)\(Self.of(perDay, "a day"))"
+            return "\(source) calls today (UTC): \(total)\(perDay.map { Self.of($0, "a day") } ?? "")"
                 + (byEndpoint.isEmpty ? "" : " (" + byEndpoint.joined(separator: ", ") + ")")
+        }
+
+        /// The day's stored calls, OpenWeather's (named by endpoint alone) apart from the other
+        /// sources' (`open-meteo.forecast`), which are by source.
+        static func bySource(_ calls: [String: Int]) -> (openWeather: [String: Int], others: [String: [String: Int]]) {
+            var openWeather: [String: Int] = [:]
+            var others: [String: [String: Int]] = [:]
+            for (key, count) in calls {
+                let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+                if parts.count == 2 { others[parts[0], default: [:]][parts[1]] = count } else { openWeather[key] = count }
+            }
+            return (openWeather, others)
         }
 
         /// The line about OpenWeather's calls in the 60 seconds before `now`, as the worker last
@@ -242,6 +256,7 @@ extension WeatherBotCommand {
                 FileHandle.standardError.write(Data((warning + "\n").utf8))
             }
             print(configuration.description)
+            print("\nweather sources: \(configuration.sources)")
         }
     }
 }

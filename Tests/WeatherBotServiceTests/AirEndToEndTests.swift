@@ -11,7 +11,7 @@ extension LoopbackTests {
             let loopback = try await Loopback()
             let telegram = loopback.telegram
             // However loaded the machine, the card waits for its air here (the runtime's 1.5 s is
-            // OpenWeatherServiceTests' to show).
+            // WeatherServiceTests' to show).
             let bot = try await loopback.startBot(airPatience: .seconds(20))
 
             telegram.sendText("/search Казань", from: 9401)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import Testing
 import Logging
+import OpenMeteo
 import OpenWeather
 import PostgresNIO
 import Prometheus
@@ -74,7 +75,8 @@ final class BotHarness {
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20),
         intake: Intake = .polling, outbox: OutboxSender.Configuration = .init(), metrics: BotMetrics = BotMetrics(),
         registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil, mapsURL: URL? = nil,
-        budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil, airPatience: Duration = .milliseconds(1500)
+        budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil, airPatience: Duration = .milliseconds(1500),
+        sources: Sources = .openWeather
     ) async throws {
         switch store {
         case .file(let path):
@@ -102,17 +104,26 @@ final class BotHarness {
             logger.logLevel = .warning
             return logger
         }()
-        let weather = OpenWeatherService(
-            client: OpenWeatherClient(
+        let openWeather = sources.openWeather
+            ? OpenWeatherClient(
                 apiKey: FakeOpenWeather.apiKey, apiURL: weatherURL, transport: CountingTransport(transport, metrics: metrics, openWeather: true),
-                requestTimeout: .seconds(30), budget: openWeatherBudget),
-            clock: clock, logger: logger, metrics: metrics, airPatience: airPatience)
+                requestTimeout: sources.openMeteo == nil ? .seconds(30) : .seconds(3), budget: openWeatherBudget) : nil
+        // As the executable does: Open-Meteo answers alone without a key, and while OpenWeather cannot with one.
+        var openMeteoBudget: CallBudget?
+        if sources.openMeteo != nil, let budget { openMeteoBudget = await OpenWeatherUsage.budget(budget, from: database, source: "open-meteo") }
+        let openMeteo = sources.openMeteo.map { url in
+            OpenMeteoClient(apiURL: url, geocodingURL: url, airQualityURL: url, transport: transport, budget: openMeteoBudget)
+        }
+        let nominatim = sources.nominatim.map { NominatimClient(url: $0, userAgent: "weatherbot-tests/1.0", transport: transport) }
+        let weather = WeatherService(
+            client: openWeather, openMeteo: openMeteo, nominatim: nominatim, sources: sources.switch, clock: clock, logger: logger, metrics: metrics,
+            airPatience: airPatience)
         let webhook = intake == .webhook
             ? WebhookReceiver.Settings(url: { URL(string: "http://127.0.0.1:\($0)\(Intake.path)")! }, secret: Intake.secret, maxConnections: 8) : nil
         let mapLinks = mapsURL.map { ShortMapLinks(transport: transport, server: $0, clock: clock, logger: logger) }
         let runtime = BotRuntime(
-            database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks, openWeatherBudget: openWeatherBudget,
-            configuration: .init(
+            database: database, telegram: telegram, geocoder: weather, weather: weather, mapLinks: mapLinks,
+            openWeatherBudget: openWeather == nil ? nil : openWeatherBudget, openMeteoBudget: openMeteoBudget, configuration: .init(
                 pollTimeout: 1, outbox: outbox, daily: .init(interval: schedulerInterval), notices: .init(interval: .seconds(3600), quietHours: quietHours),
                 webhook: webhook),
             clock: clock, metrics: metrics, logger: logger)
@@ -170,6 +181,21 @@ final class BotHarness {
     }
 }
 
+/// Which weather sources a harness's worker asks, as the executable's configuration chooses them.
+struct Sources {
+    /// Whether OpenWeather has a key.
+    var openWeather: Bool
+    /// Open-Meteo's fake, answering all three of its APIs; nil when it is not a source.
+    var openMeteo: URL?
+    /// Nominatim's fake, with Open-Meteo.
+    var nominatim: URL?
+    /// When OpenWeather is left alone after a failure, and asked again.
+    var `switch` = SourceSwitch()
+
+    /// OpenWeather alone, as the tests before the second source ran.
+    static let openWeather = Sources(openWeather: true)
+}
+
 /// The wall clock moved forward by an offset the test sets: «the next minute» comes at once.
 /// Sleeps take real time.
 final class ShiftedClock: WallClock {
@@ -189,6 +215,9 @@ final class Loopback {
     let folder: TemporaryFolder
     let telegram: FakeTelegram
     let weather: FakeOpenWeather
+    /// The second source's fakes, when the loopback has them.
+    let openMeteo: FakeOpenMeteo?
+    let nominatim: FakeNominatim?
     /// The PostgreSQL database the workers share, on that engine.
     let postgres: ScratchDatabase?
     /// How the workers started here take updates.
@@ -200,13 +229,15 @@ final class Loopback {
     /// - Parameter telegramLimits: Telegram's sending limits, enforced with 429; without them, none.
     init(
         engine: StoreEngine = .sqlite, intake: Intake = .polling, forecastDelay: Duration = .zero, openWeatherPerMinute: Int? = nil,
-        telegramLimits: SendingLimits? = nil
+        telegramLimits: SendingLimits? = nil, secondSource: Bool = false
     ) async throws {
         self.intake = intake
         webhookPort = intake == .webhook ? try await LoopbackServer.freePort() : nil
         folder = try TemporaryFolder()
         telegram = try await FakeTelegram(limits: telegramLimits)
         weather = try await FakeOpenWeather(forecastDelay: forecastDelay, perMinute: openWeatherPerMinute)
+        openMeteo = secondSource ? try await FakeOpenMeteo() : nil
+        nominatim = secondSource ? try await FakeNominatim() : nil
         switch engine {
         case .sqlite: postgres = nil
         case .postgres: postgres = try await ScratchDatabase.create(on: try #require(StoreEngine.serverURL), prefix: "weatherbot_e2e")
@@ -216,12 +247,14 @@ final class Loopback {
     func startBot(
         clock: any WallClock = SystemWallClock(), schedulerInterval: Duration = .seconds(20), outbox: OutboxSender.Configuration = .init(),
         metrics: BotMetrics = BotMetrics(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger? = nil,
-        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil, airPatience: Duration = .milliseconds(1500)
+        mapsURL: URL? = nil, budget: CallBudget.Limits? = nil, quietHours: QuietHours? = nil, airPatience: Duration = .milliseconds(1500),
+        openWeather: Bool = true, sources switch: SourceSwitch = SourceSwitch()
     ) async throws -> BotHarness {
         try await BotHarness(
             store: postgres.map { .postgres(url: $0.url) } ?? .file(folder.databasePath), telegramURL: telegram.url, weatherURL: weather.url,
             clock: clock, schedulerInterval: schedulerInterval, intake: intake, outbox: outbox, metrics: metrics, registry: registry,
-            logger: logger, mapsURL: mapsURL, budget: budget, quietHours: quietHours, airPatience: airPatience)
+            logger: logger, mapsURL: mapsURL, budget: budget, quietHours: quietHours, airPatience: airPatience,
+            sources: Sources(openWeather: openWeather, openMeteo: openMeteo?.url, nominatim: nominatim?.url, switch: `switch`))
     }
 
     /// Runs `body` with the store the workers use, while none runs: to set up what a test starts from.
@@ -236,6 +269,8 @@ final class Loopback {
 
     func shutdown() async {
         await weather.shutdown()
+        await openMeteo?.shutdown()
+        await nominatim?.shutdown()
         await telegram.shutdown()
         await postgres?.drop()
     }

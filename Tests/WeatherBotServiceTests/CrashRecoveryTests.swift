@@ -69,7 +69,7 @@ extension LoopbackTests {
             process.environment = [
                 "TELEGRAM_BOT_TOKEN": FakeTelegram.token, "OPEN_WEATHER_API_KEY": FakeOpenWeather.apiKey,
                 "TELEGRAM_API_URL": loopback.telegram.url.absoluteString, "OPEN_WEATHER_API_URL": loopback.weather.url.absoluteString,
-                "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error",
+                "TELEGRAM_POLL_TIMEOUT": "1", "LOG_LEVEL": "error", "OPEN_METEO_FALLBACK": "false",
                 "TELEGRAM_MESSAGES_PER_SECOND": "2000", "TELEGRAM_MESSAGES_PER_SECOND_PER_CHAT": "200",
             ].merging(database) { $1 }.merging(settings) { $1 }
             process.standardOutput = FileHandle.nullDevice

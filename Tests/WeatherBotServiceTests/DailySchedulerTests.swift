@@ -120,7 +120,7 @@ import WeatherBotTesting
         let openWeather = try await FakeOpenWeather()
         defer { Task { await openWeather.shutdown() } }
         let clock = ManualClock(utc("2026-11-21T04:50:00Z"))
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport()), clock: clock,
             logger: logger)
         let budget = CallBudget(.init(perMinute: 60, perChat: 0), clock: clock)

@@ -80,7 +80,7 @@ import WeatherBotStore
             + one("nothingFound", texts.nothingFound) + two("searchFailed", texts.searchFailed) + one("citySaved", texts.citySaved)
             + one("retryFailed", texts.retryFailed)
             + one("picked", texts.picked) + one("onlyOneFavorite", texts.onlyOneFavorite) + counted("dailyOffQuestion", texts.dailyOffQuestion)
-            + one("gusts", texts.gusts) + one("dataAsOf", texts.dataAsOf)
+            + one("gusts", texts.gusts) + one("dataAsOf", texts.dataAsOf) + one("dataFrom", texts.dataFrom)
             + counted("dailyTitle", texts.dailyTitle) + counted("onlyDays", texts.onlyDays) + counted("moreAlerts", texts.moreAlerts)
             + one("cityMade", texts.cityMade) + one("weatherFailed", texts.weatherFailed)
             + counted("favoritesFull", texts.favoritesFull) + one("deleted", texts.deleted)

@@ -1,4 +1,5 @@
 import Foundation
+import OpenWeather
 import HTTPTransport
 import Logging
 import Testing
@@ -52,15 +53,47 @@ import WeatherBotService
         #expect(configuration.telegram.apiURL.password(percentEncoded: false) == "s3cr@t-pass")
     }
 
-    @Test func missingSecretsAreOneLineEachSayingHowToSetThem() async throws {
+    @Test func aMissingTokenIsOneLineSayingHowToSetIt() async throws {
         do {
             _ = try await BotConfiguration.load(configPath: nil, environment: [:])
             Issue.record("an empty environment was accepted")
         } catch let invalid as BotConfiguration.Invalid {
-            #expect(invalid.problems.count == 2)
+            #expect(invalid.problems.count == 1)
             #expect(invalid.problems[0].contains("TELEGRAM_BOT_TOKEN"))
-            #expect(invalid.problems[1].contains("OPEN_WEATHER_API_KEY"))
         }
+    }
+
+    @Test func theTokenAloneRunsOnOpenMeteoAndCheckConfigSaysSo() async throws {
+        let keyless = try await BotConfiguration.load(configPath: nil, environment: ["TELEGRAM_BOT_TOKEN": Self.token])
+        #expect(!keyless.openWeather.isConfigured)
+        #expect(keyless.sources.description == "Open-Meteo, with Nominatim for shared locations (no OpenWeather key)")
+        #expect(keyless.openMeteo.apiURL.absoluteString == "https://api.open-meteo.com")
+        #expect(keyless.openMeteo.geocodingURL.absoluteString == "https://geocoding-api.open-meteo.com")
+        #expect(keyless.openMeteo.airQualityURL.absoluteString == "https://air-quality-api.open-meteo.com")
+        #expect(keyless.nominatim.url.absoluteString == "https://nominatim.openstreetmap.org")
+        #expect(keyless.openMeteo.budget.perDay == 10_000)
+        let both = try await BotConfiguration.load(configPath: nil, environment: ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key])
+        #expect(both.sources.description == "OpenWeather, with Open-Meteo and Nominatim while it cannot answer")
+        let alone = try await BotConfiguration.load(
+            configPath: nil, environment: ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key, "OPEN_METEO_FALLBACK": "false"])
+        #expect(alone.sources.description == "OpenWeather alone (the fallback is off)")
+        // Without a key the fallback cannot be off: there would be no source at all.
+        do {
+            _ = try await BotConfiguration.load(configPath: nil, environment: ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_METEO_FALLBACK": "false"])
+            Issue.record("a configuration with no weather source was accepted")
+        } catch let invalid as BotConfiguration.Invalid {
+            #expect(invalid.problems == [
+                "error: OPEN_METEO_FALLBACK=false needs OPEN_WEATHER_API_KEY: without a key Open-Meteo is the only source. Set the key, or leave the fallback on."
+            ])
+        }
+        let renamed = try await BotConfiguration.load(
+            configPath: nil,
+            environment: [
+                "TELEGRAM_BOT_TOKEN": Self.token, "OPEN_METEO_API_URL": "http://127.0.0.1:1", "OPEN_METEO_GEOCODING_URL": "http://127.0.0.1:2",
+                "OPEN_METEO_AIR_QUALITY_URL": "http://127.0.0.1:3", "NOMINATIM_URL": "http://127.0.0.1:4", "OPEN_METEO_CALLS_PER_DAY": "500",
+            ])
+        #expect(renamed.openMeteo.apiURL.port == 1 && renamed.openMeteo.geocodingURL.port == 2 && renamed.openMeteo.airQualityURL.port == 3)
+        #expect(renamed.nominatim.url.port == 4 && renamed.openMeteo.budget.perDay == 500)
     }
 
     @Test func badValuesAreRefused() async throws {

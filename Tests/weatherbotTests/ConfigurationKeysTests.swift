@@ -50,6 +50,8 @@ import Testing
         for key in BotConfiguration.keys {
             guard let value = example[key.name] else { continue }
             switch key.defaultValue {
+            // A switch is a JSON boolean.
+            case .value(let defaultValue) where ["true", "false"].contains(defaultValue): #expect(value as? Bool == (defaultValue == "true"), "\(key.name)")
             case .value(let defaultValue): #expect("\(value)" == defaultValue, "\(key.name)")
             // A placeholder to replace.
             case .required: #expect((value as? String)?.isEmpty == false, "\(key.name)")

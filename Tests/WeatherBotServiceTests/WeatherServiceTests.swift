@@ -14,14 +14,14 @@ import WeatherBotSQLite
 import WeatherBotTesting
 
 /// The shared OpenWeather service against a loopback OpenWeather that fails.
-@Suite struct OpenWeatherServiceTests {
+@Suite struct WeatherServiceTests {
     @Test func anInvalidKeyIsOneClearLogLineAndPlainWordsForTheUser() async throws {
         let server = try await LoopbackServer { _ in
             LoopbackResponse(status: 401, body: Data(#"{"cod":401,"message":"Invalid API key. Please see the FAQ."}"#.utf8))
         }
         defer { Task { await server.shutdown() } }
         let log = CapturedLog()
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: "wrong-key-123", apiURL: server.url, transport: NIOHTTPTransport()), logger: log.logger())
         let folder = try TemporaryFolder()
         let conversation = Conversation(geocoder: service, weather: service, store: try BotDatabase.open(path: folder.databasePath), activity: TypingLog())
@@ -45,7 +45,7 @@ import WeatherBotTesting
         defer { Task { await server.shutdown() } }
         let registry = PrometheusCollectorRegistry()
         let metrics = BotMetrics(factory: OperatorEndpoints.metricsFactory(registry))
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: CountingTransport(NIOHTTPTransport(), metrics: metrics, openWeather: true)),
             logger: CapturedLog().logger(), metrics: metrics)
         for name in ["Казань", "Уфа", "Пермь"] { _ = try? await service.places(named: name, language: .ru, for: .chat(5)) }
@@ -109,7 +109,7 @@ import WeatherBotTesting
         defer { Task { await openWeather.shutdown() } }
         let clock = ManualClock(Date())
         let budget = CallBudget(.init(perMinute: 2, perChat: 0), clock: clock)
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport(), budget: budget),
             clock: clock, logger: CapturedLog().logger(), airPatience: .seconds(30))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
@@ -133,7 +133,7 @@ import WeatherBotTesting
         let openWeather = try await FakeOpenWeather()
         defer { Task { await openWeather.shutdown() } }
         openWeather.setAir((5, 120), held: true)
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport()),
             logger: CapturedLog().logger(), airPatience: .milliseconds(300))
         let kazan = Place(name: "Kazan", latitude: 55.79, longitude: 49.12)
@@ -153,7 +153,7 @@ import WeatherBotTesting
         defer { Task { await openWeather.shutdown() } }
         let clock = ManualClock(Date())
         let budget = CallBudget(.init(perMinute: 1, perChat: 0), clock: clock)
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: FakeOpenWeather.apiKey, apiURL: openWeather.url, transport: NIOHTTPTransport(), budget: budget),
             clock: clock, logger: CapturedLog().logger())
         let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
@@ -188,7 +188,7 @@ import WeatherBotTesting
             return LoopbackResponse(body: Data("{}".utf8))
         }
         defer { Task { await server.shutdown() } }
-        let service = OpenWeatherService(
+        let service = WeatherService(
             client: OpenWeatherClient(apiKey: "k", apiURL: server.url, transport: NIOHTTPTransport(), requestTimeout: .seconds(1)),
             logger: CapturedLog().logger())
         let activity = TypingLog()
