@@ -73,21 +73,39 @@ public struct WeatherService: Geocoder, WeatherSource {
     /// The routing of one call between the sources, shared by every look-up.
     private var either: Either<OpenMeteoClient> { Either(first: client, second: openMeteo, sources: sources, metrics: metrics, logger: logger) }
 
-    /// Up to five, from the geocoding cache when it holds the name. Open-Meteo names places in the
-    /// language asked only, so where it may answer a name is kept per language.
+    /// Up to five, from the geocoding cache when it holds the name. Open-Meteo names places in one
+    /// language a call: it is asked in each language the bot speaks, and the names are put
+    /// together, so that a place is named alike for every reader, whoever asked first.
     public func places(named name: String, language: Language, for context: CallContext) async throws -> [Place] {
         let either = either
-        let key = openMeteo == nil ? name : "\(name) \u{2}\(language.rawValue)"
         let found = try await logged(context) {
-            try await geocoding.places(named: key, for: context) {
+            try await geocoding.places(named: name, for: context) {
                 try await either.call(
                     "geocode", context,
                     first: { try await $0.geocode(name, limit: 5, for: context) },
-                    second: { try await $0.geocode(name, language: language.rawValue, limit: 5, for: context) })
+                    second: { try await Self.places(named: name, first: language, from: $0, for: context) })
             }
         }
         metrics.geocodingRequested(hit: found.cached)
         return found.places.map { Place($0, language: language) }
+    }
+
+    /// Open-Meteo's places named `name`, in the order the asker's language finds them, each with
+    /// its names in every language (the other languages' calls are a batch of the asker's).
+    static func places(named name: String, first language: Language, from client: OpenMeteoClient, for context: CallContext) async throws
+        -> [GeoPlace]
+    {
+        var places = try await client.geocode(name, language: language.rawValue, limit: 5, for: context)
+        var others = context
+        others.batch = true
+        for other in Language.allCases where other != language && !places.isEmpty {
+            let named = try await client.geocode(name, language: other.rawValue, limit: 5, for: others)
+            for index in places.indices {
+                guard let same = named.first(where: { $0.lat == places[index].lat && $0.lon == places[index].lon }) else { continue }
+                places[index].localNames = (places[index].localNames ?? [:]).merging(same.localNames ?? [:]) { mine, _ in mine }
+            }
+        }
+        return places
     }
 
     /// From the geocoding cache when it holds the point; Nominatim answers where OpenWeather does not.
@@ -222,6 +240,13 @@ public struct WeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: true)
     }
 
+    /// The budget that refused `error`'s call: OpenWeather's paths are under `/data` and `/geo`,
+    /// Nominatim's is `/reverse`, the rest are Open-Meteo's.
+    private func budget(refusing error: OpenWeatherError) -> CallBudget? {
+        if error.endpoint.hasPrefix("/data") || error.endpoint.hasPrefix("/geo") { return client?.budget }
+        return error.endpoint.hasSuffix("/reverse") ? nominatim?.budget : openMeteo?.budget
+    }
+
     /// A call a client refused without sending it, counted apart from the requests sent.
     fileprivate static func countRefusal(_ error: OpenWeatherError, _ metrics: BotMetrics) {
         guard error.refusedLocally else { return }
@@ -244,7 +269,7 @@ public struct WeatherService: Geocoder, WeatherSource {
                 // The bot's own rule at work, counted in /metrics: a flood is not a log line per name.
                 logger.debug("weather call not made: over the budget", metadata: ["endpoint": "\(error.endpoint)", "refusal": "\(refusal)"])
                 // It reaches the chat, to be told (older weather standing in for it is not a refusal).
-                if !error.chatToldAlready && context.refusalsShown { (client?.budget ?? openMeteo?.budget)?.told(context.chatID, of: refusal) }
+                if !error.chatToldAlready && context.refusalsShown { budget(refusing: error)?.told(context.chatID, of: refusal) }
             default:
                 logger.warning("weather call failed", metadata: ["error": "\(error)"])
             }

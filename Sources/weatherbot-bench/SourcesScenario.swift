@@ -6,8 +6,8 @@ import WeatherBotTesting
 /// asked before, so each costs its look-up and its forecast):
 /// - **OpenWeather answers**: every card from it, none labelled, Open-Meteo not asked;
 /// - **OpenWeather down** (its forecasts answer 503): every card still comes, labelled
-///   «Данные: Open-Meteo», none says to try later, and OpenWeather is asked about once per while
-///   away, not once per card;
+///   «Данные: Open-Meteo», none says to try later, and OpenWeather is asked once per while away
+///   (the chats ask ten a second), not once per card;
 /// - **OpenWeather back**, after the first while away (30 s): the cards are OpenWeather's again;
 /// - **no key at all**: chats share their locations at points of their own (Nominatim, at most
 ///   one a second) and ask their cards: all from Open-Meteo, OpenWeather never asked.
@@ -117,7 +117,11 @@ struct SourcesScenario {
 
     /// Each chat of `chats` asks as `ask` does; then the cards they got.
     private func cards(_ telegram: FakeTelegram, chats: ClosedRange<Int64>, _ ask: (Int64) async throws -> Void) async throws -> Phase {
-        for chat in chats { try await ask(chat) }
+        // Ten a second, as people come: the first failure turns the switch before the next asks.
+        for chat in chats {
+            try await ask(chat)
+            try await Task.sleep(for: .milliseconds(100))
+        }
         try? await telegram.waitUntil(timeout: .seconds(60), "every card") { state in
             chats.allSatisfy { chat in state.sent.contains { $0.chatID == chat && (Self.isCard($0.text) || Self.isRefusal($0.text)) } }
         }
