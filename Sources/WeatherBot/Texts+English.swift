@@ -1,3 +1,4 @@
+import OpenWeather
 import WeatherBotStore
 
 extension Texts {
@@ -271,6 +272,26 @@ extension Texts {
             "The air will be poor today: spend less time outdoors, children and older people especially.",
             "The air will be very poor today: stay indoors if you can, with the windows shut.",
         ],
+        pollenKind: { kind in
+            switch kind {
+            case .alder: "alder"
+            case .birch: "birch"
+            case .grass: "grass"
+            case .mugwort: "mugwort"
+            case .olive: "olive"
+            case .ragweed: "ragweed"
+            }
+        },
+        pollenLevel: { level in
+            switch level {
+            case .none: "none"
+            case .low: "low"
+            case .moderate: "moderate"
+            case .high: "high"
+            case .veryHigh: "very high"
+            }
+        },
+        pollenNow: { levels in "Pollen: " + levels.map { "\($0.kind) — \($0.level)" }.joined(separator: ", ") },
         shareButton: "↗️ Share",
         openAppButton: "📱 Open app",
         appHelp: "“📱 Open app” under the weather, or the 📱 button beside the message field, opens the app: the weather now, by the hour and for the week, the chart, favorites and settings.",

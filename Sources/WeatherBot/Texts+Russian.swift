@@ -1,3 +1,4 @@
+import OpenWeather
 import WeatherBotStore
 
 extension Texts {
@@ -278,6 +279,29 @@ extension Texts {
             "Воздух сегодня будет плохим: лучше меньше бывать на улице, особенно детям и пожилым.",
             "Воздух сегодня будет очень плохим: по возможности оставайтесь дома и закройте окна.",
         ],
+        pollenKind: { kind in
+            switch kind {
+            case .alder: "ольха"
+            case .birch: "берёза"
+            case .grass: "злаки"
+            case .mugwort: "полынь"
+            case .olive: "олива"
+            case .ragweed: "амброзия"
+            }
+        },
+        pollenLevel: { level in
+            switch level {
+            case .none: "нет"
+            case .low: "низкий"
+            case .moderate: "умеренный"
+            case .high: "высокий"
+            case .veryHigh: "очень высокий"
+            }
+        },
+        // «берёза — высокий уровень, злаки — низкий»: the word once, after the first level.
+        pollenNow: { levels in
+            "Пыльца: " + levels.enumerated().map { "\($0.element.kind) — \($0.element.level)" + ($0.offset == 0 ? " уровень" : "") }.joined(separator: ", ")
+        },
         shareButton: "↗️ Поделиться",
         openAppButton: "📱 Открыть приложение",
         appHelp: "«📱 Открыть приложение» под погодой или кнопка 📱 у поля ввода открывают приложение: погода сейчас, по часам и на неделю, график, избранное и настройки.",
