@@ -270,6 +270,8 @@ public struct Texts: Sendable {
     let alertsTitle: @Sendable (_ place: String) -> String
     let alertsRain: String
     let alertsWarnings: String
+    /// Shown only where the chat's city has pollen data.
+    let alertsPollen: String
     let alertsOnMark: String
     let alertsOffMark: String
     /// What quiet hours do, or that there are none (nil).
@@ -353,6 +355,8 @@ public struct Texts: Sendable {
     let pollenLevel: @Sendable (PollenReading.Level) -> String
     /// The card's and the daily forecast's line: each kind with its level, the highest first.
     let pollenNow: @Sendable (_ levels: [(kind: String, level: String)]) -> String
+    /// The notice of a high pollen day: the day's highest level, then each kind with its level.
+    let pollenDay: @Sendable (_ level: PollenReading.Level, _ levels: [(kind: String, level: String)]) -> String
 
     // MARK: Inline mode and sharing
 

@@ -194,6 +194,7 @@ public final class BotMetrics: Sendable {
             case .rain: "rain"
             case .warning: "warning"
             case .update: "update"
+            case .pollen: "pollen"
             }
         }
     }
