@@ -53,7 +53,7 @@ enum AppViews {
         var html = tabs(tab, texts)
         html += "<section class=\"place\" data-screen-shown=\"place\">"
         // The card, line by line: its header is the screen's title.
-        var card = WeatherViews.card(place, forecast, texts, now: now, air: report.air).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        var card = WeatherViews.card(place, forecast, texts, now: now, air: report.air, pollen: report.pollen).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         if let mark = WeatherViews.footnote(report, texts) { card += mark.split(separator: "\n").map(String.init) }
         html += "<h1>\(card.first ?? "")</h1><ul class=\"card\">"
         html += card.dropFirst().map { "<li>\($0)</li>" }.joined()

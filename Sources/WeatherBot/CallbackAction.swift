@@ -223,6 +223,8 @@ public enum NoticeSwitch: String, Sendable, Hashable {
     case rain = "r"
     /// Official warnings.
     case warnings = "w"
+    /// A day of high pollen, where the chat's city has pollen data.
+    case pollen = "p"
     /// Quiet hours: on (the chat's, or the default) or none.
     case quiet = "q"
 }

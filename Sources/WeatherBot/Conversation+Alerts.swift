@@ -15,10 +15,11 @@ extension Conversation {
         let said: String
         switch words.first {
         case "on", "вкл", "включить":
+            // Rain and warnings: pollen is for those who ask for it, by its own switch.
             (settings.rain, settings.warnings) = (true, true)
             said = context.texts.alertsAllOn
         case "off", "выкл", "выключить":
-            (settings.rain, settings.warnings) = (false, false)
+            (settings.rain, settings.warnings, settings.pollen) = (false, false, false)
             said = context.texts.alertsAllOff
         case "quiet", "тихие", "тишина":
             let rest = words.dropFirst().joined(separator: " ")
@@ -61,6 +62,9 @@ extension Conversation {
         switch which {
         case .rain: settings.rain = on
         case .warnings: settings.warnings = on
+        // A switch drawn while the city had pollen data, pressed after it moved out of it: the
+        // message is drawn again, without it, and nothing changes.
+        case .pollen: if Self.hasPollen(context.chat.currentPlace) { settings.pollen = on }
         // Quiet hours come back as the chat had them, or the default.
         case .quiet: if on { settings.resumeQuietHours() } else { settings.pauseQuietHours() }
         }
@@ -101,12 +105,11 @@ extension Conversation {
         let quiet = settings.quietHours(default: defaultQuietHours).map { Self.span($0, texts) }
         func mark(_ on: Bool) -> String { on ? texts.alertsOnMark : texts.alertsOffMark }
         var lines = said.map { [$0, ""] } ?? []
-        lines += [
-            texts.alertsTitle(place), "",
-            "\(mark(settings.rain)) \(texts.alertsRain)",
-            "\(mark(settings.warnings)) \(texts.alertsWarnings)",
-            texts.alertsQuietLine(quiet),
-        ]
+        // Pollen only where the city has its data; elsewhere its setting is kept, unsaid.
+        let pollen = Self.hasPollen(context.chat.currentPlace)
+        lines += [texts.alertsTitle(place), "", "\(mark(settings.rain)) \(texts.alertsRain)", "\(mark(settings.warnings)) \(texts.alertsWarnings)"]
+        if pollen { lines.append("\(mark(settings.pollen)) \(texts.alertsPollen)") }
+        lines.append(texts.alertsQuietLine(quiet))
         if !weather.hasMinutes { lines += ["", texts.alertsCoarse] }
         if usage { lines += ["", texts.alertsUsage] }
         var rows = [
@@ -116,6 +119,10 @@ extension Conversation {
                     text: "\(mark(settings.warnings)) \(texts.alertsWarnings)", callbackData: CallbackAction.notices(.warnings, on: !settings.warnings).encoded)
             ],
         ]
+        if pollen {
+            rows.append(
+                [InlineKeyboardButton(text: "\(mark(settings.pollen)) \(texts.alertsPollen)", callbackData: CallbackAction.notices(.pollen, on: !settings.pollen).encoded)])
+        }
         // Off, the button offers the chat's own hours back, or the default; without either there
         // is nothing to offer.
         if let quiet {
@@ -126,6 +133,11 @@ extension Conversation {
         }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: rows)
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
+    }
+
+    /// Whether the chat's city has pollen data (``PollenReading/covers(latitude:longitude:)``).
+    static func hasPollen(_ place: Place?) -> Bool {
+        place.map(NoticeDecision.hasPollen) ?? false
     }
 
     /// «22:00–08:00», or «10:00 PM–8:00 AM» on the chat's 12-hour clock.

@@ -320,7 +320,7 @@ extension Conversation {
         {
             context.chat.keep(old)
         }
-        if let old = context.chat.currentPlace, old.cityMark != place.cityMark, context.chat.notices.isOn {
+        if let old = context.chat.currentPlace, old.cityMark != place.cityMark, NoticeDecision.tellsAnything(context.chat.notices, at: place) {
             context.say(context.texts.alertsFollowCity)
         }
         context.chat.currentPlace = place

@@ -102,14 +102,18 @@ extension Conversation {
     }
 
     /// The weather a view of a place shows, the same wherever it is shown (a chat, an inline
-    /// result, a press under one): with the card (`.now`) the air, asked once the weather is in,
-    /// so that the air's call never takes the minute's slot the weather needed; a reading late or
-    /// failed leaves its line out.
+    /// result, a press under one): with the card (`.now`) the air and, where the place has it,
+    /// this hour's pollen, both asked together once the weather is in, so that their calls never
+    /// take the minute's slot the weather needed; a reading late or failed leaves its line out.
     func report(_ view: WeatherView, at place: Place, language: Language, refresh: Bool = false, for calls: CallContext) async throws
         -> WeatherReport
     {
         var report = try await weather.weather(at: place, language: language, refresh: refresh, for: calls)
-        if view == .now { report.air = await weather.airQuality(at: place, for: calls) }
+        guard view == .now else { return report }
+        async let air = weather.airQuality(at: place, for: calls)
+        async let pollen = PollenReading.covers(latitude: place.latitude, longitude: place.longitude) ? weather.pollen(at: place, for: calls) : nil
+        report.air = await air
+        report.pollen = await pollen?.reading(at: clock.date)
         return report
     }
 

@@ -67,6 +67,8 @@ public struct DailyDecision: Sendable {
     public let report: WeatherReport?
     /// The air by the hour, when it came with fresh weather.
     public let air: [AirQuality]?
+    /// Pollen by the hour where the place has it, when it came with fresh weather.
+    public let pollen: [PollenReading]?
     /// The moment the batch is decided at: whether a forecast is missed or waits is told against it.
     public let now: Date
     /// The grace period and the wait for fresh weather.
@@ -79,10 +81,12 @@ public struct DailyDecision: Sendable {
     private var texts: [TextKey: String] = [:]
     private var schedules = Schedules()
 
-    /// A decision for one batch: `report` fresh, stale or nil (none to be had), `air` only with fresh weather.
-    public init(report: WeatherReport?, air: [AirQuality]? = nil, now: Date, rules: Rules) {
+    /// A decision for one batch: `report` fresh, stale or nil (none to be had), `air` and `pollen`
+    /// only with fresh weather.
+    public init(report: WeatherReport?, air: [AirQuality]? = nil, pollen: [PollenReading]? = nil, now: Date, rules: Rules) {
         self.report = report
         self.air = air
+        self.pollen = pollen
         self.now = now
         self.rules = rules
     }
@@ -154,7 +158,7 @@ public struct DailyDecision: Sendable {
                 texts[key]
                 ?? DailyForecastView.text(
                     place: subscription.place, forecast: report.forecast, day: day, texts: words,
-                    lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday, air: air)
+                    lastKnown: report.isStale ? (report.fetchedAt, now) : nil, yesterday: yesterday, air: air, pollen: pollen)
             texts[key] = text
             let keyboard = DailyForecastView.keyboard(subscriptionID: id, texts: words, forecast: report.forecast)
             var replies = [Reply.send(text: text, markup: .inline(keyboard))]

@@ -35,10 +35,11 @@ public enum DailyForecastView {
     /// The message's text for `day` (`yyyy-MM-dd`, local to the place). Made of the last known
     /// weather (`lastKnown`, while OpenWeather does not answer), it ends saying so, with when that
     /// weather was fetched and how long before `lastKnown.now`. With what was known of the day
-    /// before at the place (`yesterday`), it says how today compares.
+    /// before at the place (`yesterday`), it says how today compares; with `pollen` by the hour
+    /// (where the place has it), the day's highest level of each kind.
     public static func text(
         place: Place, forecast: Forecast, day: String, texts: Texts, lastKnown: (fetchedAt: Date, now: Date)? = nil,
-        yesterday: DayTemperatures? = nil, air: [AirQuality]? = nil
+        yesterday: DayTemperatures? = nil, air: [AirQuality]? = nil, pollen: [PollenReading]? = nil
     ) -> String {
         let zone = forecast.timeZone.timeZone
         let today = forecast.daily.first { DailySchedule.day(of: $0.time, in: zone) == day }
@@ -65,6 +66,7 @@ public enum DailyForecastView {
             lines.append("💨 \(texts.wind): \(WeatherViews.wind(today.windSpeed, today.windDegrees, gust: nil, texts))")
             if let uv = WeatherViews.uv(today.uvIndex, texts, texts.uvDayMaximum) { lines.append(uv) }
             if let warning = airWarning(air, day: day, zone: zone, texts) { lines.append(warning) }
+            if let line = WeatherViews.pollen(dayPollen(pollen, day: day, zone: zone), texts) { lines.append(line) }
             lines += ["", "<i>\(summary(today, texts))</i>"]
         } else {
             lines.append(texts.noDayForecast)
@@ -94,6 +96,14 @@ public enum DailyForecastView {
         let worst = (air ?? []).filter { DailySchedule.day(of: $0.time, in: zone) == day }.map(\.index).max() ?? 0
         guard worst >= 4, texts.airWarnings.indices.contains(worst - 4) else { return nil }
         return "😷 " + texts.airWarnings[worst - 4]
+    }
+
+    /// The highest level of each kind of pollen over the hours of `day` (`yyyy-MM-dd`, local to
+    /// the place); nil when no hour of it is known.
+    static func dayPollen(_ readings: [PollenReading]?, day: String, zone: TimeZone) -> PollenReading? {
+        let hours = (readings ?? []).filter { DailySchedule.day(of: $0.time, in: zone) == day }
+        guard let first = hours.first else { return nil }
+        return PollenReading.peak(of: hours, at: first.time)
     }
 
     /// One line a person would say about the day: an umbrella (or warm clothes for snow) only

@@ -36,6 +36,8 @@ public enum NoticeDecision {
         case warning
         /// A warning the chat was told of has changed (a new end).
         case update
+        /// A day of high pollen, told once that day.
+        case pollen
     }
 
     /// What became of one notice a chat could be told.
@@ -98,10 +100,23 @@ public enum NoticeDecision {
         }
     }
 
+    /// Whether a chat with `settings` and its city at `place` may be told anything: pollen counts
+    /// only where the place has pollen data; elsewhere the setting is kept for a city that has.
+    public static func tellsAnything(_ settings: NoticeSettings, at place: Place) -> Bool {
+        settings.rain || settings.warnings || (settings.pollen && hasPollen(place))
+    }
+
+    /// Whether the place has pollen data (``PollenReading/covers(latitude:longitude:)``): outside
+    /// it none is asked for, and none told.
+    public static func hasPollen(_ place: Place) -> Bool {
+        PollenReading.covers(latitude: place.latitude, longitude: place.longitude)
+    }
+
     /// The chats grouped by place cell, the cells with most chats first: when OpenWeather's
-    /// budget cannot cover them all, most people are told.
+    /// budget cannot cover them all, most people are told. A chat that can be told nothing where
+    /// its city is (pollen alone, outside its data) costs no check.
     public static func cells(of chats: [NoticeChat]) -> [Cell] {
-        Dictionary(grouping: chats, by: \.place.cell)
+        Dictionary(grouping: chats.filter { tellsAnything($0.settings, at: $0.place) }, by: \.place.cell)
             .map { Cell(cell: $0.key, chats: $0.value) }
             .sorted { $0.chats.count != $1.chats.count ? $0.chats.count > $1.chats.count : $0.cell < $1.cell }
     }
@@ -115,10 +130,12 @@ public enum NoticeDecision {
         return fresh ? watch.observe(report.forecast, cell: cell.key, at: now) : nil
     }
 
-    /// The notices of one cell's chats from its weather: the rain ahead (``rainAhead(in:cell:now:rules:watch:)``)
-    /// and the warnings new or changed, each by the chat's settings, marks and quiet hours.
+    /// The notices of one cell's chats from its weather: the rain ahead (``rainAhead(in:cell:now:rules:watch:)``),
+    /// a high pollen day from `pollen` by the hour (where the place has it), and the warnings new
+    /// or changed, each by the chat's settings, marks and quiet hours.
     public static func decide(
-        _ chats: [NoticeChat], cell: PlaceCell, report: WeatherReport, rain episode: RainWatch.Episode?, now: Date, rules: Rules
+        _ chats: [NoticeChat], cell: PlaceCell, report: WeatherReport, rain episode: RainWatch.Episode?, pollen: [PollenReading]? = nil,
+        now: Date, rules: Rules
     ) -> Decision {
         let forecast = report.forecast
         let zone = forecast.timeZone.timeZone
@@ -162,6 +179,11 @@ public enum NoticeDecision {
                     }
                 }
             }
+            if chat.settings.pollen, let pollen, hasPollen(chat.place),
+                let outcome = pollenDay(chat, readings: pollen, zone: zone, quiet: quiet, now: now, texts: words)
+            {
+                outcomes.append(outcome)
+            }
             guard chat.settings.warnings, feedEntries > 0 else { continue }
             let due = NoticeViews.dueWarnings(forecast.alerts, cell: cell.key, language: chat.language, marks: chat.marks, now: now)
             deduplicated += feedEntries - due.count
@@ -181,6 +203,29 @@ public enum NoticeDecision {
             }
         }
         return Decision(outcomes: outcomes, deduplicated: deduplicated)
+    }
+
+    /// A high pollen day, told once that local day (its mark holds the day), from the morning
+    /// and outside the quiet hours (``NoticeViews/pollenTiming(at:quiet:zone:)``); nil for a day
+    /// below high, or one too late in the day to tell.
+    private static func pollenDay(
+        _ chat: NoticeChat, readings: [PollenReading], zone: TimeZone, quiet: QuietHours?, now: Date, texts: Texts
+    ) -> Outcome? {
+        let day = DailySchedule.day(of: now, in: zone)
+        if chat.marks[NoticeViews.pollenKey] == day { return .toldAlready(chatID: chat.chatID) }
+        guard let peak = NoticeViews.highPollen(readings, day: day, zone: zone) else { return nil }
+        switch NoticeViews.pollenTiming(at: now, quiet: quiet, zone: zone) {
+        case .dropped:
+            return nil
+        case .held(let until):
+            return .held(.pollen, chatID: chat.chatID, until: until)
+        case .now:
+            let deadline = NoticeViews.pollenDeadline(at: now, zone: zone)
+            // Kept past the day's end: the day told is not told again however late it is checked.
+            let mark = NoticeMark(key: NoticeViews.pollenKey, value: day, expiresAt: deadline.addingTimeInterval(86_400))
+            let text = NoticeViews.pollen(peak, place: chat.place, texts: texts)
+            return .send(.pollen, NoticeDelivery(chatID: chat.chatID, mark: mark, requests: [.sendMessage(chatID: chat.chatID, text: text)], deadline: deadline))
+        }
     }
 
     /// What a rain notice's text depends on besides the episode.

@@ -3,12 +3,15 @@ public import OpenWeather
 import TelegramBotAPI
 public import WeatherBotStore
 
-/// What the bot tells a chat unasked about its city, and when: rain or snow about to begin, and
-/// official warnings. Pure texts and rules; the checker (WeatherBotService) reads, decides with
-/// these and commits.
+/// What the bot tells a chat unasked about its city, and when: rain or snow about to begin,
+/// official warnings, and a day of high pollen. Pure texts and rules; the checker
+/// (WeatherBotService) reads, decides with these and commits.
 public enum NoticeViews {
     /// The mark of a chat told of its city's rain episode.
     public static let rainKey = "rain"
+
+    /// The mark of a chat told of a high pollen day; its value is the local day told of.
+    public static let pollenKey = "pollen"
 
     /// How long a description of a warning may be in a notice: a few lines, not the bulletin.
     static let descriptionLimit = 600
@@ -128,6 +131,52 @@ public enum NoticeViews {
         lines.append("")
         lines.append(WeatherViews.header(place, texts))
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: Pollen
+
+    /// The local hour from which a high pollen day is told: the morning, before people go out.
+    static let pollenMorning = 7
+    /// The local hour from which it is no longer told that day: little of the day is left.
+    static let pollenEvening = 19
+
+    /// The day's highest level of each kind over `readings`' hours of `day` (`yyyy-MM-dd`, local
+    /// to the place) when some kind reaches ``PollenReading/Level/high``; nil for a day below
+    /// that, or none of whose hours is known.
+    public static func highPollen(_ readings: [PollenReading], day: String, zone: TimeZone) -> PollenReading? {
+        let peak = DailyForecastView.dayPollen(readings, day: day, zone: zone)
+        guard let peak, let top = peak.levels.first, top.level >= .high else { return nil }
+        return peak
+    }
+
+    /// «🌼 Сегодня высокий уровень пыльцы: берёза — высокий, злаки — низкий.» with the place:
+    /// every kind above none, the highest first.
+    public static func pollen(_ peak: PollenReading, place: Place, texts: Texts) -> String {
+        let levels = peak.levels
+        let words = levels.map { (kind: texts.pollenKind($0.kind), level: texts.pollenLevel($0.level)) }
+        return texts.pollenDay(levels.first?.level ?? .high, words) + "\n" + WeatherViews.header(place, texts)
+    }
+
+    /// A high pollen day is told from the morning (``pollenMorning``) and outside the quiet hours:
+    /// before either ends it is held until then; from ``pollenEvening``, or when the quiet hours
+    /// last until then, it is not told that day at all.
+    public static func pollenTiming(at now: Date, quiet: QuietHours?, zone: TimeZone) -> Timing {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let morning = calendar.date(bySettingHour: pollenMorning, minute: 0, second: 0, of: now),
+            let evening = calendar.date(bySettingHour: pollenEvening, minute: 0, second: 0, of: now)
+        else { return .dropped }
+        var due = max(now, morning)
+        if let quiet { due = quiet.end(after: due, in: zone) }
+        guard due < evening else { return .dropped }
+        return due <= now ? .now(silent: false) : .held(until: due)
+    }
+
+    /// When the notice of a high day seen at `now` is no longer of use: the evening of that day.
+    static func pollenDeadline(at now: Date, zone: TimeZone) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(bySettingHour: pollenEvening, minute: 0, second: 0, of: now) ?? now.addingTimeInterval(12 * 3600)
     }
 
     // MARK: When

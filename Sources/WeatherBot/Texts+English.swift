@@ -1,3 +1,4 @@
+import OpenWeather
 import WeatherBotStore
 
 extension Texts {
@@ -209,6 +210,7 @@ extension Texts {
         alertsTitle: { "🔔 <b>Notices</b> — \($0)" },
         alertsRain: "☔ Rain or snow within the hour",
         alertsWarnings: "⚠️ Official weather warnings",
+        alertsPollen: "🌼 Pollen: a high pollen day",
         alertsOnMark: "✅",
         alertsOffMark: "☐",
         alertsQuietLine: { hours in
@@ -219,7 +221,7 @@ extension Texts {
         alertsQuietOnButton: { "🌙 Turn on quiet hours \($0)" },
         alertsUnknown: { "I don't understand “\($0)”." },
         alertsUsage:
-            "<code>/alerts on</code> turns everything on, <code>/alerts off</code> everything off, <code>/alerts quiet 23:00-07:00</code> sets your quiet hours, <code>/alerts quiet off</code> removes them.",
+            "<code>/alerts on</code> turns rain and warnings on, <code>/alerts off</code> everything off, <code>/alerts quiet 23:00-07:00</code> sets your quiet hours, <code>/alerts quiet off</code> removes them.",
         alertsCoarse: "Rain is told from the 3-hourly forecast, roughly: minute-by-minute notices need a One Call 3.0 subscription at OpenWeather.",
         alertsNeedCity: "Notices come for your city. Choose it first: type /city and its name, for example /city London, or share your location.",
         alertsAnswerCity: "First answer the question above about the city: notices come for the city you choose.",
@@ -272,6 +274,30 @@ extension Texts {
             "The air will be poor today: spend less time outdoors, children and older people especially.",
             "The air will be very poor today: stay indoors if you can, with the windows shut.",
         ],
+        pollenKind: { kind in
+            switch kind {
+            case .alder: "alder"
+            case .birch: "birch"
+            case .grass: "grass"
+            case .mugwort: "mugwort"
+            case .olive: "olive"
+            case .ragweed: "ragweed"
+            }
+        },
+        pollenLevel: { level in
+            switch level {
+            case .none: "none"
+            case .low: "low"
+            case .moderate: "moderate"
+            case .high: "high"
+            case .veryHigh: "very high"
+            }
+        },
+        pollenNow: { levels in "Pollen: " + levels.map { "\($0.kind) — \($0.level)" }.joined(separator: ", ") },
+        pollenDay: { level, levels in
+            let words = level == .veryHigh ? "Very high" : "High"
+            return "🌼 \(words) pollen today: " + levels.map { "\($0.kind) — \($0.level)" }.joined(separator: ", ") + "."
+        },
         shareButton: "↗️ Share",
         openAppButton: "📱 Open app",
         appHelp: "“📱 Open app” under the weather, or the 📱 button beside the message field, opens the app: the weather now, by the hour and for the week, the chart, favorites and settings.",

@@ -1,3 +1,4 @@
+import OpenWeather
 import WeatherBotStore
 
 extension Texts {
@@ -216,6 +217,7 @@ extension Texts {
         alertsTitle: { "🔔 <b>Уведомления</b> — \($0)" },
         alertsRain: "☔ Дождь или снег в ближайший час",
         alertsWarnings: "⚠️ Предупреждения о непогоде",
+        alertsPollen: "🌼 Пыльца: день с высоким уровнем",
         alertsOnMark: "✅",
         alertsOffMark: "☐",
         alertsQuietLine: { hours in
@@ -226,7 +228,7 @@ extension Texts {
         alertsQuietOnButton: { "🌙 Включить тихие часы \($0)" },
         alertsUnknown: { "Не понимаю «\($0)»." },
         alertsUsage:
-            "<code>/alerts on</code> — включить всё, <code>/alerts off</code> — выключить всё, <code>/alerts quiet 23:00-07:00</code> — свои тихие часы, <code>/alerts quiet off</code> — без тихих часов.",
+            "<code>/alerts on</code> — включить дождь и предупреждения, <code>/alerts off</code> — выключить всё, <code>/alerts quiet 23:00-07:00</code> — свои тихие часы, <code>/alerts quiet off</code> — без тихих часов.",
         alertsCoarse: "О дожде сообщаю по прогнозу на каждые 3 часа, примерно: поминутные уведомления требуют подписки One Call 3.0 у OpenWeather.",
         alertsNeedCity: "Уведомления приходят для вашего города. Сначала выберите его: напишите /city и название, например /city Казань, или отправьте геолокацию.",
         alertsAnswerCity: "Сначала ответьте на вопрос выше о городе: уведомления приходят для выбранного города.",
@@ -279,6 +281,33 @@ extension Texts {
             "Воздух сегодня будет плохим: лучше меньше бывать на улице, особенно детям и пожилым.",
             "Воздух сегодня будет очень плохим: по возможности оставайтесь дома и закройте окна.",
         ],
+        pollenKind: { kind in
+            switch kind {
+            case .alder: "ольха"
+            case .birch: "берёза"
+            case .grass: "злаки"
+            case .mugwort: "полынь"
+            case .olive: "олива"
+            case .ragweed: "амброзия"
+            }
+        },
+        pollenLevel: { level in
+            switch level {
+            case .none: "нет"
+            case .low: "низкий"
+            case .moderate: "умеренный"
+            case .high: "высокий"
+            case .veryHigh: "очень высокий"
+            }
+        },
+        // «берёза — высокий уровень, злаки — низкий»: the word once, after the first level.
+        pollenNow: { levels in
+            "Пыльца: " + levels.enumerated().map { "\($0.element.kind) — \($0.element.level)" + ($0.offset == 0 ? " уровень" : "") }.joined(separator: ", ")
+        },
+        pollenDay: { level, levels in
+            let words = level == .veryHigh ? "очень высокий" : "высокий"
+            return "🌼 Сегодня \(words) уровень пыльцы: " + levels.map { "\($0.kind) — \($0.level)" }.joined(separator: ", ") + "."
+        },
         shareButton: "↗️ Поделиться",
         openAppButton: "📱 Открыть приложение",
         appHelp: "«📱 Открыть приложение» под погодой или кнопка 📱 у поля ввода открывают приложение: погода сейчас, по часам и на неделю, график, избранное и настройки.",

@@ -1,3 +1,4 @@
+public import OpenWeather
 public import WeatherBotStore
 
 /// Every sentence the bot says, in one language: the catalog each language fills in whole, one file
@@ -271,6 +272,8 @@ public struct Texts: Sendable {
     let alertsTitle: @Sendable (_ place: String) -> String
     let alertsRain: String
     let alertsWarnings: String
+    /// Shown only where the chat's city has pollen data.
+    let alertsPollen: String
     let alertsOnMark: String
     let alertsOffMark: String
     /// What quiet hours do, or that there are none (nil).
@@ -345,6 +348,17 @@ public struct Texts: Sendable {
     let airParticles: @Sendable (_ micrograms: Int) -> String
     /// The daily forecast's warning for a day whose air reaches level 4 or 5 (the last two of ``airLevels``).
     let airWarnings: [String]
+
+    // MARK: Pollen
+
+    /// A kind of pollen by what people call it: «берёза», «злаки».
+    let pollenKind: @Sendable (PollenReading.Kind) -> String
+    /// A level above none in words, as the line of kinds says it: «низкий» … «очень высокий».
+    let pollenLevel: @Sendable (PollenReading.Level) -> String
+    /// The card's and the daily forecast's line: each kind with its level, the highest first.
+    let pollenNow: @Sendable (_ levels: [(kind: String, level: String)]) -> String
+    /// The notice of a high pollen day: the day's highest level, then each kind with its level.
+    let pollenDay: @Sendable (_ level: PollenReading.Level, _ levels: [(kind: String, level: String)]) -> String
 
     // MARK: Inline mode and sharing
 

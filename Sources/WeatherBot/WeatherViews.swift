@@ -48,7 +48,7 @@ public enum WeatherViews {
         let room = HTML.maximumMessageLength - (mark.map { $0.utf16.count + 2 } ?? 0)
         switch view {
         case .now:
-            text = card(place, report.forecast, texts, now: now, air: report.air)
+            text = card(place, report.forecast, texts, now: now, air: report.air, pollen: report.pollen)
         case .hourly(let page):
             let pages = hourlyPages(place, report.forecast, texts, now: now, limit: room, byDay: page == 1)
             let index = min(max(page, 0), pages.count - 1)
@@ -156,7 +156,7 @@ public enum WeatherViews {
 
     // MARK: The card
 
-    static func card(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date, air: AirQuality? = nil) -> String {
+    static func card(_ place: Place, _ forecast: Forecast, _ texts: Texts, now: Date, air: AirQuality? = nil, pollen: PollenReading? = nil) -> String {
         let zone = forecast.timeZone.timeZone
         let current = forecast.current
         var lines = [
@@ -171,6 +171,7 @@ public enum WeatherViews {
             "🌡 \(texts.pressure): \(texts.pressure(current.pressure)) \(texts.pressureUnit)",
         ]
         if let line = Self.air(air, texts) { lines.append(line) }
+        if let line = Self.pollen(pollen, texts) { lines.append(line) }
         let precipitation = (current.rain ?? 0) + (current.snow ?? 0)
         if precipitation > 0 {
             let icon = (current.snow ?? 0) > (current.rain ?? 0) ? "🌨" : "🌧"
@@ -222,6 +223,17 @@ public enum WeatherViews {
         guard let air, texts.airLevels.indices.contains(air.index - 1) else { return nil }
         let particles = air.index >= 3 ? air.pm25.map { texts.airParticles(Int($0.rounded())) } : nil
         return "\(airSign) " + texts.airNow(texts.airLevels[air.index - 1], particles)
+    }
+
+    /// Pollen's sign on the card and in the daily forecast.
+    static let pollenSign = "🌼"
+
+    /// «🌼 Пыльца: берёза — высокий уровень, злаки — низкий»: every kind above none, the highest
+    /// first, in words (never grains per m³); nil without a reading (outside the data's coverage,
+    /// or late) or when every kind is at none.
+    static func pollen(_ reading: PollenReading?, _ texts: Texts) -> String? {
+        guard let levels = reading?.levels, !levels.isEmpty else { return nil }
+        return "\(pollenSign) " + texts.pollenNow(levels.map { (texts.pollenKind($0.kind), texts.pollenLevel($0.level)) })
     }
 
     /// «🔆 УФ 6, высокий: нужен крем и головной убор» for an index of 3 or more (moderate and

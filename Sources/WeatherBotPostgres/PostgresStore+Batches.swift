@@ -186,15 +186,16 @@ extension PostgresStore {
             \(fenceFor: lease), stored AS (
                 INSERT INTO chat (
                     id, language, state, current_place, recent_places, place_seq, question_seq, is_active, created_at, updated_at, last_message_id,
-                    notice_rain, notice_warnings, quiet_hours, notices_set_by, settings)
+                    notice_rain, notice_warnings, quiet_hours, notices_set_by, settings, notice_pollen)
                 SELECT id, language, state, NULLIF(place, ''), recent, place_seq, question_seq, active, created, updated, NULLIF(last, \(absent)),
-                    rain, warnings, NULLIF(quiet, ''), NULLIF(set_by, \(absent)), NULLIF(settings, '')
+                    rain, warnings, NULLIF(quiet, ''), NULLIF(set_by, \(absent)), NULLIF(settings, ''), pollen
                 FROM unnest(\(chats.map(\.id)), \(chats.map(\.language.rawValue)), \(chats.map { ByteBuffer(bytes: $0.state.stored) }), \(places), \(recent),
                     \(chats.map { Int64($0.placeSeq) }), \(chats.map { Int64($0.questionSeq) }), \(chats.map(\.isActive)), \(chats.map(\.createdAt)),
                     \(chats.map(\.updatedAt)), \(chats.map { $0.lastMessageID.map(Int64.init) ?? absent }), \(notices.map(\.rain)), \(notices.map(\.warnings)),
-                    \(notices.map { $0.quiet?.stored ?? "" }), \(notices.map { $0.setBy ?? absent }), \(chats.map { $0.settings.stored ?? "" }))
+                    \(notices.map { $0.quiet?.stored ?? "" }), \(notices.map { $0.setBy ?? absent }), \(chats.map { $0.settings.stored ?? "" }),
+                    \(notices.map(\.pollen)))
                     AS row(id, language, state, place, recent, place_seq, question_seq, active, created, updated, last, rain, warnings, quiet, set_by,
-                        settings),
+                        settings, pollen),
                     allowed
                 WHERE allowed.ok
                 ON CONFLICT (id) DO UPDATE SET
@@ -202,7 +203,8 @@ extension PostgresStore {
                     recent_places = EXCLUDED.recent_places, place_seq = EXCLUDED.place_seq, question_seq = EXCLUDED.question_seq,
                     is_active = EXCLUDED.is_active, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
                     last_message_id = EXCLUDED.last_message_id, notice_rain = EXCLUDED.notice_rain, notice_warnings = EXCLUDED.notice_warnings,
-                    quiet_hours = EXCLUDED.quiet_hours, notices_set_by = EXCLUDED.notices_set_by, settings = EXCLUDED.settings
+                    quiet_hours = EXCLUDED.quiet_hours, notices_set_by = EXCLUDED.notices_set_by, settings = EXCLUDED.settings,
+                    notice_pollen = EXCLUDED.notice_pollen
             ), handled AS (
                 DELETE FROM inbox USING unnest(\(handled.map(\.seq)), \(handled.map(\.chatID))) AS item(seq, chat_id), allowed
                 WHERE allowed.ok AND inbox.seq = item.seq AND inbox.chat_id = item.chat_id

@@ -45,7 +45,7 @@ extension PostgresStore {
                         FROM unnest(\(marks.map(\.chatID)), \(marks.map(\.mark.key)), \(marks.map(\.mark.value)), \(marks.map(\.mark.expiresAt)))
                             WITH ORDINALITY AS item(chat_id, key, value, expires_at, n)
                         JOIN chat ON chat.id = item.chat_id
-                        WHERE chat.is_active AND (chat.notice_rain OR chat.notice_warnings)
+                        WHERE chat.is_active AND (chat.notice_rain OR chat.notice_warnings OR chat.notice_pollen)
                     ), marked AS (
                         INSERT INTO notice_mark (chat_id, key, value, expires_at)
                         SELECT chat_id, key, value, expires_at FROM delivery

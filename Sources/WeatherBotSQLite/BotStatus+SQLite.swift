@@ -64,9 +64,9 @@ extension BotStatus {
     }
 
     /// The chats the notice checker looks at; none in a database the worker has not yet
-    /// migrated to notices.
+    /// migrated to every kind of notice (pollen came last), whose count reads them all.
     private static func noticeChats(_ db: Database) throws -> Int {
-        guard try db.columns(in: "chat").contains(where: { $0.name == "noticeRain" }) else { return 0 }
+        guard try db.columns(in: "chat").contains(where: { $0.name == "noticePollen" }) else { return 0 }
         return try BotDatabase.fetchOne(BotDatabase.sql.noticeChatCount(), db) ?? 0
     }
 

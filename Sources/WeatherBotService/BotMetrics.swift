@@ -215,6 +215,7 @@ public final class BotMetrics: Sendable {
             case .rain: "rain"
             case .warning: "warning"
             case .update: "update"
+            case .pollen: "pollen"
             }
         }
     }

@@ -184,6 +184,7 @@ public struct DailyScheduler: Service {
         var failure: (any Error)?
         var report: WeatherReport?
         var air: [AirQuality]?
+        var pollen: [PollenReading]?
         if let first = DailyDecision.weatherWanted(by: cell, now: now, rules: rules) {
             let place = first.subscription.place
             do {
@@ -193,9 +194,14 @@ public struct DailyScheduler: Service {
                 report = await weather.lastKnown(at: place, language: first.language)
             }
             // Fetched ahead with the weather, mostly; otherwise within the air's patience, or not at all.
-            air = report.map { !$0.isStale } == true ? await weather.airForecast(at: place, for: .soon) : nil
+            // Pollen alike, where the place has it.
+            if report.map({ !$0.isStale }) == true {
+                async let hours = weather.airForecast(at: place, for: .soon)
+                async let grains = Self.hasPollen(place) ? weather.pollen(at: place, for: .soon) : nil
+                (air, pollen) = await (hours, grains)
+            }
         }
-        var decision = DailyDecision(report: report, air: air, now: now, rules: rules)
+        var decision = DailyDecision(report: report, air: air, pollen: pollen, now: now, rules: rules)
         for (day, cells) in decision.comparedDays(cell) {
             // What cannot be read leaves the comparison out, never the forecast.
             let kept = try? await database.dayTemperatures(cells: cells.map(\.key), day: day)
@@ -305,13 +311,20 @@ public struct DailyScheduler: Service {
         guard !fetching.isEmpty else { return 0 }
         let fetched = await sum(over: fetching) { cell in
             let report = try? await weather.weather(at: cell.place, language: cell.language, fetchedAfter: cell.due.addingTimeInterval(-acceptedAge), for: .soon)
-            // The day's air too, after it (never ahead of it for the minute's calls): the forecast
-            // then finds it kept.
-            _ = await weather.airForecast(at: cell.place, for: .soon)
+            // The day's air and pollen too, after it (never ahead of it for the minute's calls):
+            // the forecast then finds them kept.
+            async let air = weather.airForecast(at: cell.place, for: .soon)
+            async let pollen = Self.hasPollen(cell.place) ? weather.pollen(at: cell.place, for: .soon) : nil
+            _ = await (air, pollen)
             return report?.isStale == false ? 1 : 0
         }
         logger.info("weather fetched ahead for daily forecasts", metadata: ["cells": "\(fetched)", "of": "\(fetching.count)"])
         return fetched
+    }
+
+    /// Whether the place has pollen data: outside it nothing is asked.
+    static func hasPollen(_ place: Place) -> Bool {
+        PollenReading.covers(latitude: place.latitude, longitude: place.longitude)
     }
 
     /// How long before its minute a cell's weather is fetched, when `cells` wait for it: the time

@@ -7,7 +7,8 @@ import Synchronization
 public import WeatherBot
 public import WeatherBotStore
 
-/// Tells chats unasked about their city: rain or snow about to begin, and official warnings.
+/// Tells chats unasked about their city: rain or snow about to begin, official warnings, and a
+/// day of high pollen where the city has pollen data.
 ///
 /// Every `interval` a round reads the chats with notices on, groups them by place cell (about
 /// 1 km), and takes each cell's weather through the shared cache: fetched once per cell and
@@ -199,7 +200,7 @@ public struct NoticeChecker: Service {
     /// a chat that turns notices on while rain is coming is told then.
     public func chatCommitted(before: ChatRecord?, after: ChatRecord, forgotten: Bool) {
         func watched(_ chat: ChatRecord?) -> NoticeChat? {
-            guard let chat, chat.notices.isOn, chat.isActive, let place = chat.currentPlace else { return nil }
+            guard let chat, chat.isActive, let place = chat.currentPlace, NoticeDecision.tellsAnything(chat.notices, at: place) else { return nil }
             return NoticeChat(chatID: chat.id, language: chat.language, place: place, settings: chat.notices, chatSettings: chat.settings)
         }
         let old = watched(before), new = forgotten ? nil : watched(after)
@@ -365,10 +366,12 @@ public struct NoticeChecker: Service {
             return Tally()
         }
         decided = report.fetchedAt
+        // Asked first, when it is to be asked at all: the rain is decided at the moment after it.
+        let pollen = await pollen(for: cell.chats, zone: report.forecast.timeZone.timeZone, now: clock.date)
         let now = clock.date
         let rules = self.rules
         let episode = state.rain.withLock { NoticeDecision.rainAhead(in: report, cell: key, now: now, rules: rules, watch: &$0) }
-        let decision = NoticeDecision.decide(cell.chats, cell: key, report: report, rain: episode, now: now, rules: rules)
+        let decision = NoticeDecision.decide(cell.chats, cell: key, report: report, rain: episode, pollen: pollen, now: now, rules: rules)
         metrics.notices(decision.outcomes)
         metrics.warningsDeduplicated(decision.deduplicated)
         var tally = Tally(checked: true, decision)
@@ -389,6 +392,20 @@ public struct NoticeChecker: Service {
             logger.error("could not commit notices", metadata: ["error": "\(error)", "cell": "\(key)"])
             return tally
         }
+    }
+
+    /// Pollen by the hour at the cell, asked (as background work) only when one of its chats has
+    /// pollen notices on, its city has the data, it was not told of today yet, and a high day
+    /// could be told it now (the morning has come, its quiet hours are over, the evening has not):
+    /// the checks of a night or an evening cost no call. Nil otherwise, or when it cannot be had.
+    func pollen(for chats: [NoticeChat], zone: TimeZone, now: Date) async -> [PollenReading]? {
+        let today = DailySchedule.day(of: now, in: zone)
+        let asking = chats.first { chat in
+            chat.settings.pollen && NoticeDecision.hasPollen(chat.place) && chat.marks[NoticeViews.pollenKey] != today
+                && NoticeViews.pollenTiming(at: now, quiet: chat.settings.quietHours(default: configuration.quietHours), zone: zone) == .now(silent: false)
+        }
+        guard let asking else { return nil }
+        return await weather.pollen(at: asking.place, for: .background)
     }
 
     /// The rules the core decides notices by, from the configuration.

@@ -3,21 +3,26 @@ public import Foundation
 public import TelegramBotAPI
 
 /// What a chat asked to be told unasked about its city: rain or snow within the hour, official
-/// warnings, and the hours to keep quiet. Kept with the chat; `/reset` forgets it with the chat.
+/// warnings, a day of high pollen, and the hours to keep quiet. Kept with the chat; `/reset`
+/// forgets it with the chat.
 public struct NoticeSettings: Codable, Sendable, Hashable {
     /// «☔ Дождь или снег в ближайший час».
     public var rain: Bool
     /// «⚠️ Предупреждения о непогоде».
     public var warnings: Bool
+    /// «🌼 Пыльца: день с высоким уровнем»: told where the city has pollen data; kept, though
+    /// unused, while the city has none.
+    public var pollen: Bool
     /// The chat's own quiet hours; nil keeps the configured default.
     public var quiet: QuietChoice?
     /// Who turned notices on in a group: they or an administrator change them.
     public var setBy: Int64?
 
     /// Every notice off and the default quiet hours unless told otherwise.
-    public init(rain: Bool = false, warnings: Bool = false, quiet: QuietChoice? = nil, setBy: Int64? = nil) {
+    public init(rain: Bool = false, warnings: Bool = false, pollen: Bool = false, quiet: QuietChoice? = nil, setBy: Int64? = nil) {
         self.rain = rain
         self.warnings = warnings
+        self.pollen = pollen
         self.quiet = quiet
         self.setBy = setBy
     }
@@ -25,8 +30,21 @@ public struct NoticeSettings: Codable, Sendable, Hashable {
     /// No notices, the default quiet hours.
     public static let off = NoticeSettings()
 
+    private enum CodingKeys: String, CodingKey {
+        case rain, warnings, pollen, quiet, setBy
+    }
+
+    /// Read as written; settings written before pollen was a notice have it off.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            rain: try container.decode(Bool.self, forKey: .rain), warnings: try container.decode(Bool.self, forKey: .warnings),
+            pollen: try container.decodeIfPresent(Bool.self, forKey: .pollen) ?? false,
+            quiet: try container.decodeIfPresent(QuietChoice.self, forKey: .quiet), setBy: try container.decodeIfPresent(Int64.self, forKey: .setBy))
+    }
+
     /// Whether any notice is on.
-    public var isOn: Bool { rain || warnings }
+    public var isOn: Bool { rain || warnings || pollen }
 
     /// The quiet hours in force, given the configured default.
     public func quietHours(default fallback: QuietHours?) -> QuietHours? {

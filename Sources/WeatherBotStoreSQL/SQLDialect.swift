@@ -43,8 +43,9 @@ public struct SQLDialect: Sendable, Hashable {
 
     /// The embedded engine's: its tables were named in camelCase from the first version, and its
     /// types are those GRDB's table definitions write (a time as `DATETIME`, text in the file).
+    /// `chat_notices` is the index v11 of the file named so.
     public static let sqlite = SQLDialect(
-        placeholders: .question, names: .camelCase(exceptions: ["last_message_id": "lastMessageID"]),
+        placeholders: .question, names: .camelCase(exceptions: ["last_message_id": "lastMessageID", "chat_notices": "chat_notices"]),
         types: ["BIGSERIAL": "INTEGER PRIMARY KEY AUTOINCREMENT", "TIMESTAMPTZ": "DATETIME", "BYTEA": "BLOB", "FLOAT8": "DOUBLE"])
     /// The server's: numbered placeholders, and names as the statements write them, since its schema was made in snake_case.
     public static let postgres = SQLDialect(

@@ -82,7 +82,7 @@ public struct StoreSQL: Sendable {
     /// A chat's columns, in the order ``chat(_:)`` reads them and ``chatValues(_:places:)`` binds them.
     static let chatColumns = [
         "id", "language", "state", "current_place", "recent_places", "place_seq", "question_seq", "is_active", "created_at", "updated_at",
-        "last_message_id", "notice_rain", "notice_warnings", "quiet_hours", "notices_set_by", "settings",
+        "last_message_id", "notice_rain", "notice_warnings", "quiet_hours", "notices_set_by", "settings", "notice_pollen",
     ]
     /// The chat's columns a step writes when the row holds its places already: all but the id and the places.
     static let chatColumnsBesidesPlaces = chatColumns.filter { !["id", "current_place", "recent_places"].contains($0) }
@@ -184,10 +184,10 @@ public struct StoreSQL: Sendable {
         forgetReceived = r("DELETE FROM received_update WHERE received_at < ?")
         remember = r("INSERT INTO received_update (update_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING update_id")
         // The chats the checker looks at, as the partial index `chat_notices` reads them.
-        let noticeChat = "(chat.notice_rain OR chat.notice_warnings) AND chat.is_active AND chat.current_place IS NOT NULL"
+        let noticeChat = "(chat.notice_rain OR chat.notice_warnings OR chat.notice_pollen) AND chat.is_active AND chat.current_place IS NOT NULL"
         readNoticeChats = r(
             """
-            SELECT id, language, current_place, notice_rain, notice_warnings, quiet_hours, notices_set_by, settings FROM chat
+            SELECT id, language, current_place, notice_rain, notice_warnings, quiet_hours, notices_set_by, settings, notice_pollen FROM chat
             WHERE \(noticeChat) ORDER BY id
             """)
         countNoticeChats = r("SELECT COUNT(*) FROM chat WHERE \(noticeChat)")
@@ -201,7 +201,7 @@ public struct StoreSQL: Sendable {
         markNotice = r(
             """
             INSERT INTO notice_mark (chat_id, key, value, expires_at)
-            SELECT id, ?, ?, ? FROM chat WHERE id = ? AND is_active AND (notice_rain OR notice_warnings)
+            SELECT id, ?, ?, ? FROM chat WHERE id = ? AND is_active AND (notice_rain OR notice_warnings OR notice_pollen)
             ON CONFLICT (chat_id, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
             WHERE notice_mark.value <> excluded.value
             RETURNING chat_id
@@ -543,8 +543,8 @@ extension StoreSQL {
             placeSeq: try row.int(required: 5), questionSeq: try row.int(required: 6), isActive: try row.bool(required: 7),
             createdAt: try row.date(required: 8), updatedAt: try row.date(required: 9), lastMessageID: try row.int64(10).map(Int.init),
             notices: NoticeSettings(
-                rain: try row.bool(11) ?? false, warnings: try row.bool(12) ?? false, quiet: try row.text(13).flatMap(QuietChoice.init(stored:)),
-                setBy: try row.int64(14)),
+                rain: try row.bool(11) ?? false, warnings: try row.bool(12) ?? false, pollen: try row.bool(16) ?? false,
+                quiet: try row.text(13).flatMap(QuietChoice.init(stored:)), setBy: try row.int64(14)),
             settings: ChatSettings(stored: try row.text(15)))
     }
 
@@ -556,8 +556,8 @@ extension StoreSQL {
                 chatID: try row.int64(required: 0), language: Language(rawValue: try row.text(required: 1)) ?? .ru,
                 place: Place(name: "", latitude: 0, longitude: 0),
                 settings: NoticeSettings(
-                    rain: try row.bool(3) ?? false, warnings: try row.bool(4) ?? false, quiet: try row.text(5).flatMap(QuietChoice.init(stored:)),
-                    setBy: try row.int64(6)),
+                    rain: try row.bool(3) ?? false, warnings: try row.bool(4) ?? false, pollen: try row.bool(8) ?? false,
+                    quiet: try row.text(5).flatMap(QuietChoice.init(stored:)), setBy: try row.int64(6)),
                 chatSettings: ChatSettings(stored: try row.text(7)))
             return (chat, try row.text(required: 2))
         }
@@ -597,6 +597,7 @@ extension StoreSQL {
             .text(chat.language.rawValue), .blob(chat.state.stored), .integer(Int64(chat.placeSeq)), .integer(Int64(chat.questionSeq)),
             .bool(chat.isActive), .date(chat.createdAt), .date(chat.updatedAt), chat.lastMessageID.sqlValue, .bool(chat.notices.rain),
             .bool(chat.notices.warnings), chat.notices.quiet?.stored.sqlValue ?? .null, chat.notices.setBy.sqlValue, chat.settings.stored.sqlValue,
+            .bool(chat.notices.pollen),
         ]
         guard places else { return besides + [.integer(chat.id)] }
         let encoder = JSONEncoder()

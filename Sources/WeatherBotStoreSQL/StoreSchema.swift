@@ -26,6 +26,16 @@ public struct SchemaChange: Sendable, Hashable {
 /// migrations up to v13 and PostgreSQL's up to v14 reach the same tables): each engine applies
 /// its history, then these, in order, each once. A new table, column or index is one change here.
 public enum StoreSchema {
-    /// Every change after the engines' histories, in the order they apply; none yet.
-    public static let changes: [SchemaChange] = []
+    /// Every change after the engines' histories, in the order they apply.
+    public static let changes: [SchemaChange] = [
+        SchemaChange(
+            name: "v15: pollen notices",
+            statements: [
+                // Chats of before have pollen notices off.
+                "ALTER TABLE chat ADD COLUMN notice_pollen BOOLEAN NOT NULL DEFAULT FALSE",
+                // The checker reads the chats with any notice on through one partial index, as before.
+                "DROP INDEX chat_notices",
+                "CREATE INDEX chat_notices ON chat (id) WHERE notice_rain OR notice_warnings OR notice_pollen",
+            ])
+    ]
 }

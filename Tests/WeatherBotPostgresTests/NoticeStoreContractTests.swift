@@ -138,6 +138,38 @@ import WeatherBotTesting
         }
     }
 
+    /// Pollen is a notice of its own: kept with the chat, read by the checker when it is the only
+    /// one on, and its day's mark queues it once.
+    @Test(arguments: Engine.available)
+    func aChatWithPollenAloneOnIsCheckedAndToldOncePerDay(_ engine: Engine) async throws {
+        try await engine.withStore { store in
+            let pollen = NoticeSettings(pollen: true, quiet: .hours(Self.night), setBy: 5)
+            try await Self.step(store, Self.chat(50, notices: pollen))
+            try await Self.step(store, Self.chat(51, notices: NoticeSettings(rain: true, warnings: true, pollen: true)))
+            try await Self.step(store, Self.chat(52, notices: NoticeSettings(rain: true)))
+            #expect(try await store.chat(50)?.notices == pollen)
+            #expect(try await store.chat(52)?.notices.pollen == false)
+            let checked = try await store.noticeChats(at: Self.now)
+            #expect(checked.map(\.chatID) == [50, 51, 52])
+            #expect(checked.map(\.settings.pollen) == [true, true, false])
+
+            let day = Self.delivery(50, key: "pollen", value: "2026-11-21", expiresIn: 86_400, texts: ["🌼"])
+            #expect(try await store.commitNotices([day], at: Self.now).map(\.count) == [1])
+            #expect(try await store.commitNotices([day], at: Self.now.addingTimeInterval(600)) == [[]])
+            #expect(try await store.noticeChats(at: Self.now).first?.marks == ["pollen": "2026-11-21"])
+            // The next day is news again.
+            let next = Self.delivery(50, key: "pollen", value: "2026-11-22", expiresIn: 2 * 86_400, texts: ["🌼"])
+            #expect(try await store.commitNotices([next], at: Self.now.addingTimeInterval(86_400)).map(\.count) == [1])
+            // Pollen off, nothing else on: not checked, and nothing more queued.
+            var off = Self.chat(50, notices: NoticeSettings(quiet: .hours(Self.night)))
+            off.questionSeq = 1
+            try await Self.step(store, off)
+            #expect(try await store.noticeChats(at: Self.now).map(\.chatID) == [51, 52])
+            let third = Self.delivery(50, key: "pollen", value: "2026-11-23", expiresIn: 3 * 86_400, texts: ["🌼"])
+            #expect(try await store.commitNotices([third], at: Self.now.addingTimeInterval(2 * 86_400)) == [[]])
+        }
+    }
+
     @Test(arguments: Engine.available)
     func anExpiredMarkIsForgottenAndItsNoticeMayComeAgain(_ engine: Engine) async throws {
         try await engine.withStore { store in

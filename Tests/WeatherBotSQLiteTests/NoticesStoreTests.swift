@@ -97,6 +97,42 @@ import WeatherBotStore
         #expect(try BotStatus.read(path: path).noticeChats == 0)
     }
 
+    /// A file of the version before pollen notices: its chats open with pollen off and the rest as
+    /// they were, and the checker's index reads pollen too. The status reads none before the
+    /// worker migrates it, as before notices.
+    @Test func aFileFromBeforePollenOpensWithPollenOffAndTheRestKept() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bot.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try BotDatabase.migrator.migrate(old, upTo: "v13: each place cell's lowest and highest temperature of the last days")
+        let place = String(decoding: try JSONEncoder().encode(Self.moscow), as: UTF8.self)
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO chat (id, language, state, currentPlace, questionSeq, isActive, createdAt, updatedAt, noticeRain, quietHours)
+                    VALUES (5, 'ru', ?, ?, 3, 1, '2026-11-01 10:00:00.000', '2026-11-01 10:00:00.000', 1, '23:00-07:00')
+                    """, arguments: [ChatState.idle.stored, place])
+        }
+        try old.close()
+        #expect(try BotStatus.read(path: path).noticeChats == 0)
+
+        let database = try BotDatabase.open(path: path)
+        #expect(try database.chat(5)?.notices == NoticeSettings(rain: true, pollen: false, quiet: .hours(Self.night)))
+        #expect(try await database.noticeChats(at: Date()).map(\.chatID) == [5])
+        let index = try await database.writer.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'chat_notices'") }
+        #expect(index?.contains("noticePollen") == true, "\(index ?? "no index")")
+        #expect(try BotStatus.read(path: path).noticeChats == 1)
+
+        // Pollen alone on is a chat the checker reads, through the short statement too.
+        var chat = try #require(try database.chat(5))
+        chat.notices = NoticeSettings(pollen: true)
+        try await step(database, chat, update: 1)
+        #expect(try await database.writer.read { db in try Bool.fetchOne(db, sql: "SELECT noticePollen FROM chat WHERE id = 5") } == true)
+        #expect(try await database.noticeChats(at: Date()).map(\.settings) == [NoticeSettings(pollen: true)])
+    }
+
     @Test func theStatusCountsActiveChatsWithACityAndANoticeOn() async throws {
         let temporary = try TemporaryDatabase()
         let database = temporary.database

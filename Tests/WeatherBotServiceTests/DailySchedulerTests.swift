@@ -199,6 +199,56 @@ import WeatherBotTesting
         }
     }
 
+    /// CountingWeather's weather, with a day of high birch pollen (21 November in Moscow) wherever
+    /// it is asked for, noting where.
+    final class PollenWeather: WeatherSource {
+        let weather = CountingWeather()
+        let asked = Mutex<[String]>([])
+
+        func weather(at place: Place, language: Language, refresh: Bool, for context: CallContext) async throws -> WeatherReport {
+            try await weather.weather(at: place, language: language, refresh: refresh, for: context)
+        }
+
+        func lastKnown(at place: Place, language: Language) async -> WeatherReport? { nil }
+
+        func pollen(at place: Place, for context: CallContext) async -> [PollenReading]? {
+            asked.withLock { $0.append(place.name) }
+            let midnight = ISO8601DateFormatter().date(from: "2026-11-20T21:00:00Z")!
+            return (0..<48).map { hour in
+                PollenReading(time: midnight.addingTimeInterval(Double(hour) * 3600), grains: [.birch: hour == 13 ? 95 : 20, .grass: hour < 24 ? 2 : 30])
+            }
+        }
+    }
+
+    /// Where the place has pollen, the morning's forecast gives the day's highest of each kind;
+    /// elsewhere pollen is not asked for. It is fetched ahead with the weather, too.
+    @Test func theForecastGivesTheDaysPollenWhereThePlaceHasIt() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        let start = utc("2026-11-21T04:00:00Z")
+        let moscow = Place(name: "Moscow", localNames: ["ru": "Москва"], latitude: 55.7558, longitude: 37.6173, timeZone: "Europe/Moscow")
+        let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], latitude: 55.79, longitude: 49.12, timeZone: "Europe/Moscow")
+        try await subscribe(database, chat: 1, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        try await subscribe(database, chat: 2, place: moscow, zone: "Europe/Moscow", hour: 8, minute: 0, now: start, language: .en)
+        try await subscribe(database, chat: 3, place: kazan, zone: "Europe/Moscow", hour: 8, minute: 0, now: start)
+        let weather = PollenWeather()
+        let clock = ManualClock(utc("2026-11-21T04:59:00Z"))
+        let scheduler = DailyScheduler(database: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        #expect(await scheduler.fetchAhead() == 2)
+        #expect(weather.asked.withLock { $0 } == ["Moscow"])
+        clock.set(utc("2026-11-21T05:00:05Z"))
+        #expect(await scheduler.tick() == 3)
+        var texts: [Int64: String] = [:]
+        for entry in try database.outboxItems(lane: .bulk, from: .min, limit: 10) {
+            texts[entry.chatID] = try JSONDecoder().decode(ForecastMessage.self, from: entry.parameters).text
+        }
+        #expect(texts[1]?.contains("\n🌼 Пыльца: берёза — высокий уровень, злаки — низкий\n") == true, "\(texts[1] ?? "")")
+        #expect(texts[2]?.contains("\n🌼 Pollen: birch — high, grass — low\n") == true, "\(texts[2] ?? "")")
+        #expect(texts[3]?.contains("Казань") == true)
+        #expect(texts[3]?.contains("🌼") == false)
+        #expect(!weather.asked.withLock { $0 }.contains("Kazan"))
+    }
+
     /// The first morning has nothing to compare with; the second says how much warmer the
     /// afternoon is than the day before, in each chat's language and degrees, at no extra call.
     @Test func theSecondMorningComparesTodayWithYesterdayFromWhatTheFirstKept() async throws {

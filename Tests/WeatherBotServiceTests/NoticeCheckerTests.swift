@@ -43,6 +43,15 @@ import WeatherBotStore
 
         func lastKnown(at place: Place, language: Language) async -> WeatherReport? { nil }
         func fetched() -> AsyncStream<FetchedForecast> { feed }
+
+        /// Pollen by the hour for any place; the places it was asked for, and how.
+        let pollenHours = Mutex<[PollenReading]?>(nil)
+        let pollenAsked = Mutex<[(place: String, priority: CallPriority)]>([])
+
+        func pollen(at place: Place, for context: CallContext) async -> [PollenReading]? {
+            pollenAsked.withLock { $0.append((place.name, context.priority)) }
+            return pollenHours.withLock { $0 }
+        }
     }
 
     /// Weather fetched at `fetched`, raining from `rainFrom` (when given) for half an hour.
@@ -193,4 +202,73 @@ import WeatherBotStore
         }
         #expect(try notices(database).count == 1)
     }
+
+    static let moscow = Place(name: "Moscow", localNames: ["ru": "Москва"], country: "RU", latitude: 55.7558, longitude: 37.6173)
+    static let kazan = Place(name: "Kazan", localNames: ["ru": "Казань"], country: "RU", latitude: 55.79, longitude: 49.12)
+
+    /// t0 is 14:06 in Moscow: a day of high birch pollen there is told at the round, once; pollen
+    /// is asked for only in the cell of a chat that wants it where the data reaches, as background
+    /// work, and not again once that chat was told of the day.
+    @Test func aHighPollenDayIsToldOnceAndPollenIsAskedOnlyWhereAChatWantsItAndHasIt() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        try await database.insert(chats: [
+            ChatRecord(id: 7, language: .ru, state: .idle, currentPlace: Self.moscow, notices: NoticeSettings(pollen: true, quiet: .off)),
+            ChatRecord(id: 8, language: .ru, state: .idle, currentPlace: Self.saransk, notices: NoticeSettings(rain: true, quiet: .off)),
+            // Pollen alone, east of the data: not watched at all.
+            ChatRecord(id: 9, language: .ru, state: .idle, currentPlace: Self.kazan, notices: NoticeSettings(pollen: true, quiet: .off)),
+        ])
+        let clock = ManualClock(Self.t0)
+        let weather = HeldWeather(Self.report(fetched: Self.t0))
+        weather.pollenHours.withLock { hours in
+            hours = (-15..<33).map { PollenReading(time: Self.t0.addingTimeInterval(Double($0) * 3600), grains: [.birch: 120, .grass: 6]) }
+        }
+        let checker = NoticeChecker(store: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        let first = await checker.round()
+        #expect(first.cells == 2 && first.checked == 2 && first.queued == 1, "\(first)")
+        let told = try notices(database)
+        #expect(told.count == 1)
+        #expect(told.first?.hasPrefix("🌼 Сегодня высокий уровень пыльцы: берёза — высокий, злаки — умеренный.\n📍 <b>Москва</b>") ?? false, "\(told)")
+        let asked = weather.pollenAsked.withLock { $0 }
+        #expect(asked.map(\.place) == ["Moscow"])
+        #expect(asked.allSatisfy { $0.priority == .background })
+
+        for _ in 0..<2 {
+            clock.advance(by: .seconds(600))
+            weather.held.withLock { $0 = Self.report(fetched: clock.date) }
+            let later = await checker.round()
+            #expect(later.queued == 0, "\(later)")
+        }
+        #expect(try notices(database).count == 1)
+        #expect(weather.pollenAsked.withLock { $0.count } == 1)
+    }
+
+    /// A low day is not told; pollen off, nothing is asked, nor in the evening, when a high day
+    /// would not be told any more.
+    @Test func aLowPollenDayIsNotToldAndWithPollenOffOrInTheEveningNothingIsAsked() async throws {
+        let folder = try TemporaryFolder()
+        let database = try BotDatabase.open(path: folder.databasePath)
+        try await database.insert(chats: [
+            ChatRecord(id: 7, language: .ru, state: .idle, currentPlace: Self.moscow, notices: NoticeSettings(pollen: true, quiet: .off)),
+            ChatRecord(id: 8, language: .ru, state: .idle, currentPlace: Self.parisLike, notices: NoticeSettings(rain: true, quiet: .off)),
+        ])
+        let weather = HeldWeather(Self.report(fetched: Self.t0))
+        weather.pollenHours.withLock { hours in
+            hours = (-15..<33).map { PollenReading(time: Self.t0.addingTimeInterval(Double($0) * 3600), grains: [.birch: 40]) }
+        }
+        let clock = ManualClock(Self.t0)
+        let checker = NoticeChecker(store: database, weather: weather, outbox: nil, logger: logger, clock: clock)
+        let round = await checker.round()
+        #expect(round.checked == 2 && round.queued == 0, "\(round)")
+        #expect(try notices(database).isEmpty)
+        #expect(weather.pollenAsked.withLock { $0.map(\.place) } == ["Moscow"])
+        // 20:06 in Moscow.
+        clock.advance(by: .seconds(6 * 3600))
+        weather.held.withLock { $0 = Self.report(fetched: clock.date) }
+        #expect(await checker.round().checked == 2)
+        #expect(weather.pollenAsked.withLock { $0.count } == 1)
+    }
+
+    /// Inside the data, with rain notices only.
+    static let parisLike = Place(name: "Paris", localNames: ["ru": "Париж"], country: "FR", latitude: 48.8589, longitude: 2.32)
 }

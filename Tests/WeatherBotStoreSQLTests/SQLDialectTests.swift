@@ -16,6 +16,11 @@ import WeatherBotStoreSQL
                 == "UPDATE outbox SET attempts = attempts + 1, notBefore = ? WHERE id = ? AND chatId = ? AND tag LIKE 'a_b?%'")
         #expect(SQLDialect.sqlite.render("SELECT last_message_id FROM chat") == "SELECT lastMessageID FROM chat")
         #expect(SQLDialect.sqlite.render("INSERT INTO day_temperature (cell) VALUES (?)") == "INSERT INTO dayTemperature (cell) VALUES (?)")
+        // The index the file's v11 named in snake_case keeps its name.
+        #expect(SQLDialect.sqlite.render("DROP INDEX chat_notices") == "DROP INDEX chat_notices")
+        #expect(
+            SQLDialect.sqlite.render("CREATE INDEX chat_notices ON chat (id) WHERE notice_rain OR notice_pollen")
+                == "CREATE INDEX chat_notices ON chat (id) WHERE noticeRain OR noticePollen")
     }
 
     @Test func aSchemaChangesTypesBecomeEachEnginesOwn() {

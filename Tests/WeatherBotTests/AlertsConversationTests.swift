@@ -190,4 +190,89 @@ import WeatherBotSQLite
         #expect(CallbackAction(encoded: "al:q:0") == .notices(.quiet, on: false))
         #expect(CallbackAction.notices(.warnings, on: true).encoded == "al:w:1")
     }
+
+    // MARK: Pollen
+
+    @Test func thePollenSwitchIsShownWhereTheCityHasPollenAndTurnsItOnAndOff() async throws {
+        let chat = try Chat()
+        let asked = try await chat.send(.text("Москва"))
+        _ = try await chat.press("Да, всё верно", in: asked)
+        let shown = try await chat.send(.command(.alerts(nil)))
+        let text = try #require(shown.replies.last?.text)
+        #expect(text.contains("☐ ⚠️ Предупреждения о непогоде\n☐ 🌼 Пыльца: день с высоким уровнем\n🌙 Тихие часы"), "\(text)")
+        let pressed = try await chat.press("Пыльца", in: shown, messageID: 40)
+        #expect(try settings(chat) == NoticeSettings(pollen: true))
+        guard case .edit(.id(40), let redrawn, let keyboard?) = pressed.replies.last else {
+            Issue.record("expected the message redrawn, got \(pressed.replies)")
+            return
+        }
+        #expect(redrawn.contains("✅ 🌼 Пыльца: день с высоким уровнем"))
+        #expect(keyboard.inlineKeyboard.map { $0[0].text }.contains("✅ 🌼 Пыльца: день с высоким уровнем"))
+        #expect(keyboard.inlineKeyboard.count == 4)
+        _ = try await chat.press("Пыльца", in: pressed, messageID: 40)
+        #expect(try settings(chat) == .off)
+        // «/alerts on» turns on rain and warnings: pollen is asked for by its own switch, and
+        // «/alerts off» turns it off with the rest.
+        _ = try await chat.send(.command(.alerts("on")))
+        #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true))
+        _ = try await chat.press("Пыльца", in: shown, messageID: 40)
+        #expect(try settings(chat) == NoticeSettings(rain: true, warnings: true, pollen: true))
+        _ = try await chat.send(.command(.alerts("off")))
+        #expect(try settings(chat) == .off)
+        chat.language = .en
+        let english = try await chat.send(.command(.alerts(nil)))
+        #expect(english.replies.last?.text?.contains("☐ 🌼 Pollen: a high pollen day") == true)
+    }
+
+    @Test func outsidePollenDataThereIsNoSwitchButTheSettingIsKept() async throws {
+        let chat = try Chat()
+        try await withCity(chat)
+        // Saransk, just east of the data's edge: nothing is said of pollen.
+        let outside = try await chat.send(.command(.alerts(nil)))
+        #expect(outside.replies.last?.text?.contains("Пыльца") == false)
+        let move = try await chat.send(.command(.city("Москва")))
+        _ = try await chat.press("Да, всё верно", in: move)
+        let shown = try await chat.send(.command(.alerts(nil)))
+        _ = try await chat.press("Пыльца", in: shown, messageID: 41)
+        #expect(try settings(chat).pollen)
+        // To Kazan: no switch, the setting kept for a city that has the data; with pollen alone
+        // on, the move does not say notices follow, since none can come there.
+        let away = try await chat.send(.command(.city("Казань")))
+        let moved = try await chat.press("Да, всё верно", in: away)
+        #expect(!moved.replies.contains { $0.text?.contains("Уведомления теперь приходят") == true })
+        let there = try await chat.send(.command(.alerts(nil)))
+        #expect(there.replies.last?.text?.contains("Пыльца") == false)
+        #expect(try settings(chat) == NoticeSettings(pollen: true))
+        // The switch of the old message, pressed there, changes nothing and draws the message without it.
+        let old = try await chat.press("Пыльца", in: shown, messageID: 41)
+        #expect(try settings(chat) == NoticeSettings(pollen: true))
+        #expect(old.replies.last.map { "\($0)".contains("Пыльца") } == false)
+        // Back in Moscow, it is on as it was.
+        let back = try await chat.send(.command(.city("Москва")))
+        let returned = try await chat.press("Да, всё верно", in: back)
+        #expect(returned.replies.contains { $0.text == "🔔 Уведомления теперь приходят для этого города." })
+        let again = try await chat.send(.command(.alerts(nil)))
+        #expect(again.replies.last?.text?.contains("✅ 🌼 Пыльца: день с высоким уровнем") == true)
+    }
+
+    @Test func inAGroupOnlyAdministratorsTurnPollenOn() async throws {
+        let chat = try Chat(id: -100, membership: FakeMembership(administrators: [9]))
+        let asked = try await chat.send(.command(.city("Москва")), group: true, userMessageID: 1, sender: 7)
+        _ = try await GroupPermissionTests().press("Да", in: asked, by: 7, chat, chat.conversation)
+        let shown = try await chat.send(.command(.alerts(nil)), group: true, userMessageID: 2, sender: 8)
+        let refused = try await GroupPermissionTests().press("Пыльца", in: shown, by: 8, chat, chat.conversation)
+        #expect(refused.replies == [.answer(callbackQueryID: "q", text: GroupPermissionTests.refusal, showAlert: true)])
+        #expect(try settings(chat) == .off)
+        _ = try await GroupPermissionTests().press("Пыльца", in: shown, by: 9, chat, chat.conversation)
+        #expect(try settings(chat).pollen)
+        #expect(try settings(chat).setBy == 9)
+    }
+
+    @Test func buttonsOfEarlierMessagesReadAsTheyDidAndPollensIsItsOwn() {
+        #expect(CallbackAction(encoded: "al:r:1") == .notices(.rain, on: true))
+        #expect(CallbackAction(encoded: "al:w:0") == .notices(.warnings, on: false))
+        #expect(CallbackAction(encoded: "al:q:1") == .notices(.quiet, on: true))
+        #expect(CallbackAction(encoded: "al:p:1") == .notices(.pollen, on: true))
+        #expect(CallbackAction.notices(.pollen, on: false).encoded == "al:p:0")
+    }
 }

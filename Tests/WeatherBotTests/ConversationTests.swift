@@ -365,6 +365,33 @@ import WeatherBotSQLite
         return ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: place)
     }
 
+    @Test func theCardShowsThisHoursPollenWhereThePlaceHasItAndNothingIsAskedElsewhere() async throws {
+        let hour = Date(timeIntervalSince1970: 1_699_999_200)
+        let hours = (-2..<3).map { PollenReading(time: hour.addingTimeInterval(Double($0) * 3600), grains: [.birch: $0 == 0 ? 120 : 2, .grass: 3]) }
+        let asked = FakeWeather.Asked()
+        let bot = conversation(weather: FakeWeather(pollenHours: hours, pollenAsked: asked))
+        let moscow = ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: .moscow)
+        let card = await bot.handle(incoming(.command(.weather)), chat: moscow)
+        #expect(card.replies.first?.text?.contains("\n🌼 Пыльца: берёза — высокий уровень, злаки — низкий\n") == true, "\(card.replies)")
+        var english = moscow
+        english.language = .en
+        let inEnglish = await bot.handle(incoming(.command(.weather), language: .en), chat: english)
+        #expect(inEnglish.replies.first?.text?.contains("\n🌼 Pollen: birch — high, grass — low\n") == true, "\(inEnglish.replies)")
+        #expect(asked.places.withLock { $0 } == ["Moscow", "Moscow"])
+        // The hours say nothing of pollen, and ask nothing.
+        let hourly = await bot.handle(incoming(.button(.view(.hourly(page: 0), .current)), query: "q", messageID: 5), chat: moscow)
+        #expect(hourly.replies.last?.text?.contains("🌼") == false)
+        // Outside the data's coverage nothing is asked, and nothing shown.
+        let saransk = await bot.handle(incoming(.command(.weather)), chat: chatWithCity())
+        #expect(saransk.replies.first?.text?.contains("Ощущается как") == true)
+        #expect(saransk.replies.first?.text?.contains("🌼") == false)
+        #expect(asked.places.withLock { $0 } == ["Moscow", "Moscow"])
+        // No reading of this hour: no line.
+        let late = conversation(weather: FakeWeather(pollenHours: Array(hours.prefix(2))))
+        let withoutHour = await late.handle(incoming(.command(.weather)), chat: moscow)
+        #expect(withoutHour.replies.first?.text?.contains("🌼") == false)
+    }
+
     @Test func switchingViewsEditsTheSameMessage() async throws {
         let bot = conversation()
         for (view, marker) in [(WeatherView.hourly(page: 0), "по часам"), (.daily, "на 7 дней"), (.now, "Ощущается как")] {

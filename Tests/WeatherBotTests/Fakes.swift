@@ -77,8 +77,22 @@ struct FakeWeather: WeatherSource {
     var air: AirQuality?
     var airHours: [AirQuality]?
 
+    /// Pollen by the hour, asked for wherever the place is; nil as outside the data's coverage.
+    var pollenHours: [PollenReading]?
+    /// Notes the places pollen was asked for.
+    var pollenAsked: Asked?
+
     func airQuality(at place: Place, for context: CallContext) async -> AirQuality? { air }
     func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? { airHours }
+    func pollen(at place: Place, for context: CallContext) async -> [PollenReading]? {
+        pollenAsked?.places.withLock { $0.append(place.name) }
+        return pollenHours
+    }
+
+    /// The places a look-up was asked for, in order.
+    final class Asked: Sendable {
+        let places = Mutex<[String]>([])
+    }
 
     /// Who paid for each call (``CallContext``): the chat, how urgently, whether as a batch,
     /// whether a refusal would be shown, whether only the caches could answer.

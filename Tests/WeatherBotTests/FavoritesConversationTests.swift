@@ -23,7 +23,7 @@ import WeatherBotStore
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("weatherbot-fav-\(UUID().uuidString)")
             database = try BotDatabase.open(path: folder.appendingPathComponent("bot.sqlite").path)
             let geocoder = FakeGeocoder(
-                byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa], "Казань, Вахитовский": [.kazanDowntown]], reverse: [.saransk])
+                byName: ["Саранск": [.saransk], "Париж": [.parisFR, .parisUS], "Казань": [.kazan], "Уфа": [.ufa], "Казань, Вахитовский": [.kazanDowntown], "Москва": [.moscow]], reverse: [.saransk])
             conversation = Conversation(
                 geocoder: geocoder, weather: weather, store: database, activity: FakeActivity(), membership: membership, maximumFavorites: limit)
             self.id = id

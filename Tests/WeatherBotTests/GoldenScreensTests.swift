@@ -444,6 +444,28 @@ import WeatherBotStore
             place: .kazan, forecast: sunny, day: DailySchedule.day(of: sunny.daily[0].time, in: sunny.timeZone.timeZone),
             texts: .for(language), air: airHours))
 
+        // Birch pollen in Moscow, high now and through its day; grass low; the rest out of season.
+        let hour = Date(timeIntervalSince1970: 1_699_999_200)
+        let pollenHours = (-26..<24).map { offset in
+            PollenReading(time: hour.addingTimeInterval(Double(offset) * 3600), grains: [.birch: offset % 5 == 0 ? 160 : 60, .grass: 3, .mugwort: 0])
+        }
+        let pollen = try Walk(
+            language: language, chatID: 82, weather: FakeWeather(pollenHours: pollenHours),
+            geocoder: FakeGeocoder(byName: ["Москва": [.moscow], "Moscow": [.moscow]]))
+        pollen.section("pollen")
+        try await pollen.type(ru ? "Москва" : "Moscow")
+        try await pollen.press(ru ? "Да" : "Yes")
+        try await pollen.type("/alerts")
+        try await pollen.press(ru ? "Пыльца" : "Pollen")
+        let zone = Forecast.sample.timeZone.timeZone
+        let pollenDay = DailySchedule.day(of: Forecast.sample.daily[0].time, in: zone)
+        pollen.lines.append("")
+        pollen.lines.append("< the morning's forecast: " + DailyForecastView.text(
+            place: .moscow, forecast: .sample, day: pollenDay, texts: .for(language), pollen: pollenHours))
+        if let peak = NoticeViews.highPollen(pollenHours, day: pollenDay, zone: zone) {
+            pollen.lines.append("< the notice that morning: " + NoticeViews.pollen(peak, place: .moscow, texts: .for(language)))
+        }
+
         // A view's name typed, a chart by name, a nickname, a sentence, a reply to a card.
         let typed = try Walk(
             language: language, chatID: 81,
@@ -469,7 +491,7 @@ import WeatherBotStore
         try await typedGroup.type(ru ? "а завтра?" : "and tomorrow?", group: true, replyingTo: ru ? "По часам" : "Hourly")
         try await typedGroup.type(ru ? "@weather_bot по часам" : "@weather_bot hourly", group: true)
 
-        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines + smoky.lines + typed.lines + typedGroup.lines)
+        return (walk.lines + group.lines + failing.lines + noGeocoder.lines + freePlan.lines + smoky.lines + pollen.lines + typed.lines + typedGroup.lines)
             .joined(separator: "\n") + "\n"
     }
 

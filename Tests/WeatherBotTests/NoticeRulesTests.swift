@@ -1,5 +1,6 @@
 import Foundation
 import OpenWeather
+import TelegramBotAPI
 import Testing
 import WeatherBotStore
 @testable import WeatherBot
@@ -245,5 +246,85 @@ import WeatherBotStore
         // 12:00 in Moscow: not quiet.
         #expect(NoticeViews.rainTiming(start: Self.at(700), at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
         #expect(NoticeViews.warningTiming(start: Self.at(900), at: Self.at(660), quiet: night, zone: Self.moscow) == .now(silent: false))
+    }
+
+    // MARK: Pollen
+
+    /// Pollen by the hour from 00:00 in Moscow on 2023-11-15 (the day of t0) for two days:
+    /// `first` grains of birch from 10:00 to 14:00 that day, a little grass through both.
+    static func pollen(first birch: Double) -> [PollenReading] {
+        let midnight = at(-60)
+        return (0..<48).map { hour in
+            PollenReading(time: midnight.addingTimeInterval(Double(hour) * 3600), grains: [.birch: (10...14).contains(hour) ? birch : 0, .grass: 2])
+        }
+    }
+
+    static func pollenChat(_ id: Int64, _ language: Language = .ru, place: Place = .moscow, on: Bool = true, quiet: QuietChoice? = nil, marks: [String: String] = [:])
+        -> NoticeChat
+    {
+        NoticeChat(chatID: id, language: language, place: place, settings: NoticeSettings(pollen: on, quiet: quiet), marks: marks)
+    }
+
+    static let rules = NoticeDecision.Rules(interval: 600, leastLead: 60, quietHours: .night)
+
+    static func decide(_ chats: [NoticeChat], pollen: [PollenReading]?, at minute: Int) -> [NoticeDecision.Outcome] {
+        let report = WeatherReport(forecast: .sample, fetchedAt: at(minute))
+        return NoticeDecision.decide(chats, cell: Place.moscow.cell, report: report, rain: nil, pollen: pollen, now: at(minute), rules: rules).outcomes
+    }
+
+    @Test func aHighPollenDayIsToldOnceThatDayAfterTheQuietHoursWithEachKindInWords() throws {
+        let high = Self.pollen(first: 120)
+        // 01:00: quiet until 08:00.
+        #expect(Self.decide([Self.pollenChat(1)], pollen: high, at: 0) == [.held(.pollen, chatID: 1, until: Self.at(420))])
+        // 08:10: told, marked with the day.
+        let morning = Self.decide([Self.pollenChat(1), Self.pollenChat(2, .en)], pollen: high, at: 430)
+        guard case .send(.pollen, let delivery) = morning.first, case .send(.pollen, let english) = morning.last else {
+            Issue.record("expected the day told, got \(morning)")
+            return
+        }
+        #expect(delivery.mark == NoticeMark(key: "pollen", value: "2023-11-15", expiresAt: delivery.mark.expiresAt))
+        #expect(delivery.mark.expiresAt > Self.at(23 * 60))
+        // Of no use after the evening: the sender leaves it unsent then.
+        #expect(delivery.deadline == Self.at(18 * 60))
+        guard case BotRequest.Call.sendMessage(let message)? = delivery.requests.first?.call, case BotRequest.Call.sendMessage(let inEnglish)? = english.requests.first?.call else {
+            Issue.record("expected a message, got \(delivery.requests)")
+            return
+        }
+        let text = message.text, englishText = inEnglish.text
+        #expect(message.disableNotification != true)
+        #expect(text.hasPrefix("🌼 Сегодня высокий уровень пыльцы: берёза — высокий, злаки — низкий.\n📍 <b>Москва</b>"), "\(text)")
+        #expect(englishText.hasPrefix("🌼 High pollen today: birch — high, grass — low.\n📍 <b>Moscow</b>"), "\(englishText)")
+        // Told, later checks that day tell nothing.
+        let told = Self.pollenChat(1, marks: ["pollen": "2023-11-15"])
+        #expect(Self.decide([told], pollen: high, at: 600) == [.toldAlready(chatID: 1)])
+        // The next day is news again, but only a high one: its grass alone is low.
+        #expect(Self.decide([told], pollen: high, at: 24 * 60 + 420).isEmpty)
+        let veryHigh = Self.decide([Self.pollenChat(3)], pollen: Self.pollen(first: 2000), at: 600)
+        #expect(veryHigh.first.map { "\($0)".contains("Сегодня очень высокий уровень пыльцы: берёза — очень высокий") } == true)
+    }
+
+    @Test func aDayOfLowPollenOrOneOutsideTheDataOrWithPollenOffTellsNothing() {
+        #expect(Self.decide([Self.pollenChat(1)], pollen: Self.pollen(first: 60), at: 600).isEmpty)
+        #expect(Self.decide([Self.pollenChat(1, place: .saransk)], pollen: Self.pollen(first: 120), at: 600).isEmpty)
+        #expect(Self.decide([Self.pollenChat(1, on: false)], pollen: Self.pollen(first: 120), at: 600).isEmpty)
+        #expect(Self.decide([Self.pollenChat(1)], pollen: nil, at: 600).isEmpty)
+        // Pollen alone, outside the data: the chat costs the checker no check at all.
+        #expect(NoticeDecision.cells(of: [Self.pollenChat(1, place: .saransk)]).isEmpty)
+        #expect(NoticeDecision.cells(of: [Self.pollenChat(1)]).count == 1)
+    }
+
+    @Test func aHighPollenDayWaitsForTheMorningAndTheChatsQuietHoursAndIsNotToldInTheEvening() {
+        let high = Self.pollen(first: 120)
+        // No quiet hours: not at 01:00 still, but from 07:00.
+        #expect(Self.decide([Self.pollenChat(1, quiet: .off)], pollen: high, at: 0) == [.held(.pollen, chatID: 1, until: Self.at(360))])
+        #expect(NoticeViews.pollenTiming(at: Self.at(360), quiet: nil, zone: Self.moscow) == .now(silent: false))
+        // The chat's own hours, 10:00–12:00, hold it at 11:00 until 12:00.
+        let own = QuietHours(start: 10 * 60, end: 12 * 60)
+        #expect(NoticeViews.pollenTiming(at: Self.at(600), quiet: own, zone: Self.moscow) == .held(until: Self.at(660)))
+        // From 19:00 the day is nearly done: nothing is told, nor held.
+        #expect(Self.decide([Self.pollenChat(1, quiet: .off)], pollen: high, at: 18 * 60).isEmpty)
+        // Quiet hours that last past 19:00 leave the day untold.
+        let late = QuietHours(start: 0, end: 20 * 60)
+        #expect(NoticeViews.pollenTiming(at: Self.at(600), quiet: late, zone: Self.moscow) == .dropped)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenWeather
 import Testing
 @testable import WeatherBot
 import WeatherBotStore
@@ -115,6 +116,10 @@ import WeatherBotStore
             + [Piece(entry: "numberInRange(1)", inserted: [a], text: texts.numberInRange(1, a))]
             + [Piece(entry: "airNow", inserted: [a, b], text: texts.airNow(a, b)), Piece(entry: "airNow(no particles)", inserted: [a], text: texts.airNow(a, nil))]
             + counted("airParticles", texts.airParticles)
+            + PollenReading.Kind.allCases.map { Piece(entry: "pollenKind(\($0))", inserted: [], text: texts.pollenKind($0)) }
+            + PollenReading.Level.allCases.map { Piece(entry: "pollenLevel(\($0))", inserted: [], text: texts.pollenLevel($0)) }
+            + [Piece(entry: "pollenNow", inserted: [a, b, c, "⟨d⟩"], text: texts.pollenNow([(a, b), (c, "⟨d⟩")]))]
+            + [PollenReading.Level.high, .veryHigh].map { Piece(entry: "pollenDay(\($0))", inserted: [a, b], text: texts.pollenDay($0, [(a, b)])) }
             + [true, false].flatMap { afternoon in
                 [true, false].flatMap { warmer in counts.map { Piece(entry: "comparedWithYesterday(\($0), \(warmer), \(afternoon))", inserted: ["\($0)"], text: texts.comparedWithYesterday($0, warmer, afternoon)) } }
             }

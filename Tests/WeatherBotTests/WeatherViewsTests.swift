@@ -83,6 +83,46 @@ import WeatherBotStore
         #expect(line(AirQuality(index: 6, time: at), ru) == nil)
     }
 
+    @Test func theCardNamesEachKindOfPollenAboveNoneInWordsTheHighestFirst() {
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        func line(_ pollen: PollenReading?, _ texts: Texts) -> String? {
+            let card = WeatherViews.card(.moscow, .sample, texts, now: at, air: AirQuality(index: 1, time: at), pollen: pollen)
+            let lines = card.split(separator: "\n").map(String.init)
+            let index = lines.firstIndex { $0.hasPrefix("🌼") }
+            // Right after the air's line.
+            if let index { #expect(lines[index - 1].hasPrefix("🍃"), "\(card)") }
+            return index.map { lines[$0] }
+        }
+        let reading = PollenReading(time: at, grains: [.grass: 2, .birch: 120, .alder: 0, .mugwort: 12])
+        #expect(line(reading, ru) == "🌼 Пыльца: берёза — высокий уровень, полынь — умеренный, злаки — низкий")
+        #expect(line(reading, en) == "🌼 Pollen: birch — high, mugwort — moderate, grass — low")
+        #expect(line(PollenReading(time: at, grains: [.ragweed: 600]), ru) == "🌼 Пыльца: амброзия — очень высокий уровень")
+        #expect(line(PollenReading(time: at, grains: [.olive: 20, .alder: 20]), en) == "🌼 Pollen: alder — moderate, olive — moderate")
+        // Every kind at none (out of season): no line; no reading (outside the data, or late): none either.
+        #expect(line(PollenReading(time: at, grains: [.birch: 0.4, .grass: 0]), ru) == nil)
+        #expect(line(nil, ru) == nil)
+        #expect(line(nil, en) == nil)
+    }
+
+    @Test func theDailyForecastGivesTheDaysHighestPollenOfItsOwnDayOnly() {
+        let forecast = Forecast.sample
+        let zone = forecast.timeZone.timeZone
+        let day = DailySchedule.day(of: forecast.daily[0].time, in: zone)
+        let noon = DailySchedule.noon(of: day, in: zone)!
+        func text(_ hours: [(offset: Double, birch: Double, grass: Double)]?, _ texts: Texts) -> String {
+            DailyForecastView.text(
+                place: .moscow, forecast: forecast, day: day, texts: texts,
+                pollen: hours?.map { PollenReading(time: noon.addingTimeInterval($0.offset * 3600), grains: [.birch: $0.birch, .grass: $0.grass]) })
+        }
+        // The morning's birch and the evening's grass, each at its day's highest.
+        let hours: [(offset: Double, birch: Double, grass: Double)] = [(-5, 100, 0), (0, 40, 3), (6, 10, 25)]
+        #expect(text(hours, ru).contains("\n🌼 Пыльца: берёза — высокий уровень, злаки — высокий\n"))
+        #expect(text(hours, en).contains("\n🌼 Pollen: birch — high, grass — high\n"))
+        // Tomorrow's pollen is tomorrow's forecast's to tell; a day at none says nothing.
+        #expect(!text([(0, 0, 0), (24, 500, 50)], ru).contains("🌼"))
+        #expect(!text(nil, ru).contains("🌼"))
+    }
+
     @Test func theDailyForecastWarnsOfPoorAirOnlyForItsOwnDay() {
         let forecast = Forecast.sample
         let zone = forecast.timeZone.timeZone
