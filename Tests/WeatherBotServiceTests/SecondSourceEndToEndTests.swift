@@ -52,6 +52,15 @@ extension LoopbackTests {
             telegram.sendText("/search Paris", from: 5602, language: "en")
             try await telegram.waitUntil("the namesakes in English") { state in state.sent.contains { $0.chatID == 5602 && $0.markup?.contains("Paris, Texas, USA") == true } }
 
+            // Paris has pollen (Europe, in season); Saransk, beyond the model's reach, has none.
+            #expect(!card.contains("🌼"), "\(card)")
+            let results = try #require(telegram.screen(chat).last { $0.markup?.contains("Париж, Иль-де-Франс, Франция") == true })
+            try telegram.press("Париж, Иль-де-Франс, Франция 🇫🇷", on: results.messageID, in: chat)
+            try await waitUntil("Paris's card") { Self.card(telegram, chat).contains("Париж") }
+            let paris = Self.card(telegram, chat)
+            #expect(paris.contains("🌼 Пыльца: берёза — высокий уровень, злаки — низкий"), "\(paris)")
+            #expect(openMeteo.pollenCalls == 1)
+
             // Rain in twenty minutes, from Open-Meteo's quarter hours, is told.
             telegram.sendText("/alerts on", from: chat)
             try await telegram.waitUntil("the rain notice") { state in
@@ -66,7 +75,8 @@ extension LoopbackTests {
             let forecast = telegram.state.withLock { $0.sent.last { $0.chatID == chat && $0.text.contains("Прогноз на сегодня") }?.text ?? "" }
             #expect(forecast.contains("Утро:") && forecast.contains("Данные: Open-Meteo"), "\(forecast)")
 
-            #expect(openMeteo.forecastCalls >= 1 && openMeteo.geocodeCalls == 2)
+            // Each name asked in both languages the bot speaks: a place is named alike for every reader.
+            #expect(openMeteo.forecastCalls >= 1 && openMeteo.geocodeCalls == 4)
             #expect(loopback.weather.requests == 0, "OpenWeather asked without a key")
             try await bot.stop()
             await loopback.shutdown()
