@@ -64,13 +64,18 @@ public struct PollenReading: Codable, Sendable, Hashable {
         Kind.allCases.map { ($0, level(of: $0)) }.filter { $0.1 > .none }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
     }
 
-    /// The highest level of each kind over `readings` (a day's hours, say), as one reading at `time`.
-    public static func peak(of readings: some Sequence<PollenReading>, at time: Date) -> PollenReading {
-        var most: [Kind: Double] = [:]
+    /// Each kind's mean grains over `readings` (a day's hours), as one reading at `time`, over the
+    /// hours that have the kind. The National Allergy Bureau's levels are for a day's mean count:
+    /// an hour's count, higher at its peak, is never read against them.
+    public static func dayMean(of readings: some Sequence<PollenReading>, at time: Date) -> PollenReading {
+        var sums: [Kind: (grains: Double, hours: Int)] = [:]
         for reading in readings {
-            for (kind, grains) in reading.grains { most[kind] = max(most[kind] ?? 0, grains) }
+            for (kind, grains) in reading.grains {
+                let sum = sums[kind] ?? (0, 0)
+                sums[kind] = (sum.grains + grains, sum.hours + 1)
+            }
         }
-        return PollenReading(time: time, grains: most)
+        return PollenReading(time: time, grains: sums.mapValues { $0.grains / Double($0.hours) })
     }
 
     /// Whether the European model reaches the point: about 25° W to 45° E and 30° N to 72° N.

@@ -64,7 +64,7 @@ extension Conversation {
         case .warnings: settings.warnings = on
         // A switch drawn while the city had pollen data, pressed after it moved out of it: the
         // message is drawn again, without it, and nothing changes.
-        case .pollen: if Self.hasPollen(context.chat.currentPlace) { settings.pollen = on }
+        case .pollen: if hasPollen(context.chat.currentPlace) { settings.pollen = on }
         // Quiet hours come back as the chat had them, or the default.
         case .quiet: if on { settings.resumeQuietHours() } else { settings.pauseQuietHours() }
         }
@@ -106,7 +106,7 @@ extension Conversation {
         func mark(_ on: Bool) -> String { on ? texts.alertsOnMark : texts.alertsOffMark }
         var lines = said.map { [$0, ""] } ?? []
         // Pollen only where the city has its data; elsewhere its setting is kept, unsaid.
-        let pollen = Self.hasPollen(context.chat.currentPlace)
+        let pollen = hasPollen(context.chat.currentPlace)
         lines += [texts.alertsTitle(place), "", "\(mark(settings.rain)) \(texts.alertsRain)", "\(mark(settings.warnings)) \(texts.alertsWarnings)"]
         if pollen { lines.append("\(mark(settings.pollen)) \(texts.alertsPollen)") }
         lines.append(texts.alertsQuietLine(quiet))
@@ -135,9 +135,10 @@ extension Conversation {
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
     }
 
-    /// Whether the chat's city has pollen data (``PollenReading/covers(latitude:longitude:)``).
-    static func hasPollen(_ place: Place?) -> Bool {
-        place.map(NoticeDecision.hasPollen) ?? false
+    /// Whether the chat's city has pollen data (``PollenReading/covers(latitude:longitude:)``)
+    /// from a source that tells it.
+    func hasPollen(_ place: Place?) -> Bool {
+        weather.hasPollen && (place.map(NoticeDecision.hasPollen) ?? false)
     }
 
     /// «22:00–08:00», or «10:00 PM–8:00 AM» on the chat's 12-hour clock.

@@ -103,7 +103,7 @@ extension Conversation {
 
     /// The weather a view of a place shows, the same wherever it is shown (a chat, an inline
     /// result, a press under one): with the card (`.now`) the air and, where the place has it,
-    /// this hour's pollen, both asked together once the weather is in, so that their calls never
+    /// today's pollen, both asked together once the weather is in, so that their calls never
     /// take the minute's slot the weather needed; a reading late or failed leaves its line out.
     func report(_ view: WeatherView, at place: Place, language: Language, refresh: Bool = false, for calls: CallContext) async throws
         -> WeatherReport
@@ -113,7 +113,9 @@ extension Conversation {
         async let air = weather.airQuality(at: place, for: calls)
         async let pollen = PollenReading.covers(latitude: place.latitude, longitude: place.longitude) ? weather.pollen(at: place, for: calls) : nil
         report.air = await air
-        report.pollen = await pollen?.reading(at: clock.date)
+        // Today's level: the scale's levels are for a day's mean, not an hour's count.
+        let zone = report.forecast.timeZone.timeZone
+        report.pollen = await pollen.flatMap { DailyForecastView.dayPollen($0, day: DailySchedule.day(of: clock.date, in: zone), zone: zone) }
         return report
     }
 

@@ -98,12 +98,12 @@ public enum DailyForecastView {
         return "😷 " + texts.airWarnings[worst - 4]
     }
 
-    /// The highest level of each kind of pollen over the hours of `day` (`yyyy-MM-dd`, local to
-    /// the place); nil when no hour of it is known.
+    /// Each kind of pollen's mean over the hours of `day` (`yyyy-MM-dd`, local to the place), the
+    /// count its levels are for; nil when no hour of it is known.
     static func dayPollen(_ readings: [PollenReading]?, day: String, zone: TimeZone) -> PollenReading? {
         let hours = (readings ?? []).filter { DailySchedule.day(of: $0.time, in: zone) == day }
         guard let first = hours.first else { return nil }
-        return PollenReading.peak(of: hours, at: first.time)
+        return PollenReading.dayMean(of: hours, at: first.time)
     }
 
     /// One line a person would say about the day: an umbrella (or warm clothes for snow) only

@@ -55,7 +55,7 @@ public struct WeatherReport: Sendable, Hashable {
     public var isStale: Bool
     /// The air now, when the view shows it and it came in time.
     public var air: AirQuality?
-    /// Pollen this hour, where the place has it and it came in time.
+    /// Pollen today (each kind's mean over the local day), where the place has it and it came in time.
     public var pollen: PollenReading?
 
     /// A report; fresh unless `isStale`, without air unless `air` is given.
@@ -95,6 +95,8 @@ public protocol WeatherSource: Sendable {
     /// Pollen by the hour for the next days, where the place has it (Europe, ``PollenReading/covers(latitude:longitude:)``);
     /// nil outside that, or when it cannot be had soon. Its calls wait as the air's do.
     func pollen(at place: Place, for context: CallContext) async -> [PollenReading]?
+    /// Whether any source tells pollen at all: without one, /alerts offers no pollen notice.
+    var hasPollen: Bool { get }
 }
 
 extension WeatherSource {
@@ -109,6 +111,9 @@ extension WeatherSource {
 
     /// No air forecast by default: the daily forecast says nothing of the air.
     public func airForecast(at place: Place, for context: CallContext) async -> [AirQuality]? { nil }
+
+    /// Sources that do not say otherwise tell pollen where their ``pollen(at:for:)`` has it.
+    public var hasPollen: Bool { true }
 
     /// No pollen by default: nothing of it is shown.
     public func pollen(at place: Place, for context: CallContext) async -> [PollenReading]? { nil }

@@ -81,7 +81,7 @@ extension Texts {
         sunset: "Sunset",
         dataAsOf: { "data as of \($0)" },
         dataFrom: { "Data: \($0)" },
-        lastKnownForecast: { "OpenWeather is not answering now, so this is the last known forecast: from \($0), \($1) ago" },
+        lastKnownForecast: { "The weather service is not answering now, so this is the last known forecast: from \($0), \($1) ago" },
         minutesShort: { "\($0) min" },
         hoursShort: { "\($0) h" },
         decimalMark: ".",

@@ -86,7 +86,7 @@ extension Texts {
         sunset: "Закат",
         dataAsOf: { "данные на \($0)" },
         dataFrom: { "Данные: \($0)" },
-        lastKnownForecast: { "OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от \($0), \($1) назад" },
+        lastKnownForecast: { "Сервис погоды сейчас не отвечает, поэтому это последний известный прогноз: от \($0), \($1) назад" },
         // «мин» and «ч» are short for every form: «1 ч», «2 ч», «5 ч».
         minutesShort: { "\($0) мин" },
         hoursShort: { "\($0) ч" },

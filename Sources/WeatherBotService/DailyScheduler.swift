@@ -197,7 +197,7 @@ public struct DailyScheduler: Service {
             // Pollen alike, where the place has it.
             if report.map({ !$0.isStale }) == true {
                 async let hours = weather.airForecast(at: place, for: .soon)
-                async let grains = Self.hasPollen(place) ? weather.pollen(at: place, for: .soon) : nil
+                async let grains = NoticeDecision.hasPollen(place) ? weather.pollen(at: place, for: .soon) : nil
                 (air, pollen) = await (hours, grains)
             }
         }
@@ -314,17 +314,12 @@ public struct DailyScheduler: Service {
             // The day's air and pollen too, after it (never ahead of it for the minute's calls):
             // the forecast then finds them kept.
             async let air = weather.airForecast(at: cell.place, for: .soon)
-            async let pollen = Self.hasPollen(cell.place) ? weather.pollen(at: cell.place, for: .soon) : nil
+            async let pollen = NoticeDecision.hasPollen(cell.place) ? weather.pollen(at: cell.place, for: .soon) : nil
             _ = await (air, pollen)
             return report?.isStale == false ? 1 : 0
         }
         logger.info("weather fetched ahead for daily forecasts", metadata: ["cells": "\(fetched)", "of": "\(fetching.count)"])
         return fetched
-    }
-
-    /// Whether the place has pollen data: outside it nothing is asked.
-    static func hasPollen(_ place: Place) -> Bool {
-        PollenReading.covers(latitude: place.latitude, longitude: place.longitude)
     }
 
     /// How long before its minute a cell's weather is fetched, when `cells` wait for it: the time

@@ -3,28 +3,34 @@ import Synchronization
 
 /// Whether OpenWeather, the first source, is asked, or Open-Meteo answers in its place.
 ///
-/// A failure of OpenWeather's own (no answer, a 5xx, a 429, a refused key, an answer that does
-/// not decode) sends everyone to Open-Meteo for a while, so that no one else waits out the same
-/// timeout; after that while one call tries OpenWeather again while the rest still go to
-/// Open-Meteo, and its answer decides: back for everyone, or a longer while (doubled each time, up
-/// to ``longest``). So the source does not flap call by call, and an outage costs one failed call
-/// per while. A refusal of the bot's own budget for the minute or the day falls back call by call
-/// without tripping anything (it is decided locally, at no cost); a chat over its own share does
-/// not fall back, or it could spend both sources' shares.
+/// Every call OpenWeather fails (no answer, a 5xx, a 429, a refused key, an answer that does not
+/// decode) is answered by Open-Meteo instead, so no one is told to try later. Failures of
+/// OpenWeather's own, ``threshold`` in a row with no answer between, send everyone to Open-Meteo
+/// for a while, so that no one else waits out the same timeout; after that while one call tries
+/// OpenWeather again while the rest still go to Open-Meteo, and its answer decides: back for
+/// everyone, or a longer while (doubled each time, up to ``longest``). Back, the next while away
+/// is shortened step by step as OpenWeather keeps answering, not at once: an OpenWeather that
+/// fails now and then is not asked and left again every half minute. An answer that does not
+/// decode at one place says nothing of the others and never sends everyone away. A refusal of the
+/// bot's own budget for the minute or the day falls back call by call without turning anything
+/// (it is decided locally, at no cost); a chat over its own share does not fall back, or it could
+/// spend both sources' shares.
 public final class SourceSwitch: Sendable {
     /// What to do with one call.
     public enum Route: Sendable, Hashable {
         /// Ask OpenWeather; `probe`: it is the one call trying it again after a while away.
         case first(probe: Bool)
-        /// Ask Open-Meteo: OpenWeather failed a moment ago.
+        /// Ask Open-Meteo: OpenWeather is being left alone for a while.
         case second
     }
 
     private struct State {
-        /// Until when OpenWeather is left alone; nil while it answers.
+        /// Until when OpenWeather is left alone; nil while it is asked.
         var awayUntil: ContinuousClock.Instant?
         /// How long the next while away lasts.
         var away: Duration
+        /// Failures of OpenWeather's own since it last answered.
+        var failures = 0
         /// A call is trying OpenWeather again now.
         var probing = false
     }
@@ -34,13 +40,17 @@ public final class SourceSwitch: Sendable {
     public let shortest: Duration
     /// The longest while away.
     public let longest: Duration
+    /// Failures in a row that send everyone away.
+    public let threshold: Int
 
     /// - Parameters:
-    ///   - shortest: how long OpenWeather is left alone after its first failure (30 s).
+    ///   - shortest: how long OpenWeather is left alone the first time (30 s).
     ///   - longest: the most it is left alone after failing again and again (10 minutes).
-    public init(shortest: Duration = .seconds(30), longest: Duration = .seconds(600)) {
+    ///   - threshold: its failures in a row, with no answer between, that send everyone away (3).
+    public init(shortest: Duration = .seconds(30), longest: Duration = .seconds(600), threshold: Int = 3) {
         self.shortest = shortest
         self.longest = longest
+        self.threshold = max(1, threshold)
         state = Mutex(State(awayUntil: nil, away: shortest))
     }
 
@@ -57,51 +67,51 @@ public final class SourceSwitch: Sendable {
     /// Whether OpenWeather is being left alone now.
     public var isAway: Bool { state.withLock { $0.awayUntil != nil } }
 
-    /// OpenWeather answered: everyone goes back to it. True when it had been left alone until now.
+    /// OpenWeather answered: everyone goes back to it, and the next while away, should it come,
+    /// is half the last (never below ``shortest``). True when it had been left alone until now.
     @discardableResult
     public func answered() -> Bool {
         state.withLock { state in
             let wasAway = state.awayUntil != nil
-            if wasAway || state.away != shortest { state = State(awayUntil: nil, away: shortest) }
+            guard wasAway || state.failures > 0 || state.away > shortest else { return false }
+            state.awayUntil = nil
+            state.probing = false
+            state.failures = 0
+            state.away = max(state.away / 2, shortest)
             return wasAway
         }
     }
 
-    /// Whether `error` is the bot's own budget for everyone (the minute's or the day's) refusing
-    /// a call: it falls back without tripping the switch.
-    public static func isBudget(_ error: OpenWeatherError) -> Bool { kind(of: error) == .budget }
-
     /// A call routed to OpenWeather failed with `error`; true when Open-Meteo should answer it.
-    /// A failure of OpenWeather's own sends everyone away for a while; a probe's failure, for
-    /// twice as long as the last.
     public func failed(_ error: OpenWeatherError, probe: Bool, at now: ContinuousClock.Instant = .now) -> Bool {
-        switch Self.kind(of: error) {
-        case .outage:
-            state.withLock { state in
-                // Calls sent before the switch went away fail too: only the first sets the while.
-                if state.awayUntil == nil || probe {
-                    state.awayUntil = now + state.away
-                    state.away = min(state.away * 2, longest)
-                }
-                if probe { state.probing = false }
+        let kind = Self.kind(of: error)
+        state.withLock { state in
+            if probe { state.probing = false }
+            guard kind == .outage else { return }
+            state.failures += 1
+            // A probe's failure, or the threshold reached while OpenWeather is asked, sends
+            // everyone away; calls sent before that and failing after change nothing.
+            if probe || (state.awayUntil == nil && state.failures >= threshold) {
+                state.awayUntil = now + state.away
+                state.away = min(state.away * 2, longest)
             }
-            return true
-        case .budget:
-            if probe { state.withLock { $0.probing = false } }
-            return true
-        case .notForOthers:
-            // Not a sign of OpenWeather's health: the probe ends undecided, the next call tries.
-            if probe { state.withLock { $0.probing = false } }
-            return false
         }
+        return kind != .notForOthers
     }
 
-    private enum Kind { case outage, budget, notForOthers }
+    /// Whether `error` is the bot's own budget for everyone (the minute's or the day's) refusing
+    /// a call: it falls back without turning the switch.
+    public static func isBudget(_ error: OpenWeatherError) -> Bool { kind(of: error) == .budget }
+
+    private enum Kind { case outage, place, budget, notForOthers }
 
     private static func kind(of error: OpenWeatherError) -> Kind {
         switch error.code {
-        case .network, .server, .invalidKey, .subscriptionRequired, .undecodable, .unexpectedStatus:
+        case .network, .server, .invalidKey, .subscriptionRequired, .unexpectedStatus:
             return .outage
+        case .undecodable:
+            // One place's answer: Open-Meteo answers it, the others still ask OpenWeather.
+            return .place
         case .rateLimited:
             // OpenWeather's 429; while the client waits it out it refuses locally.
             return error.refusedLocally ? .budget : .outage

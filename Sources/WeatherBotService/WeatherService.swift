@@ -183,6 +183,9 @@ public struct WeatherService: Geocoder, WeatherSource {
         }
     }
 
+    /// Only Open-Meteo tells pollen: without it (OpenWeather alone) /alerts offers no pollen notice.
+    public var hasPollen: Bool { openMeteo != nil }
+
     /// The air's readings at a place, from whichever source answers.
     private func air(_ kind: AirQualityCache.Kind, at place: Place, _ context: CallContext) async -> [AirQuality]? {
         let (latitude, longitude, either) = (place.latitude, place.longitude, either)
@@ -214,7 +217,7 @@ public struct WeatherService: Geocoder, WeatherSource {
             do {
                 return try await cache.readings(kind, latitude: latitude, longitude: longitude, for: paid) { try await fetch(paid) }
             } catch let error as OpenWeatherError {
-                Self.countRefusal(error, metrics)
+                if error.endpoint.hasPrefix("/data") { Self.countRefusal(error, metrics) }
                 logger.debug("no \(what)", metadata: ["error": "\(error)"])
                 return nil
             } catch {

@@ -138,7 +138,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the forecast") { state in state.sent.contains { $0.text.contains("Прогноз на сегодня") } }
             let forecast = try #require(telegram.state.withLock { $0.sent.first { $0.text.contains("Прогноз на сегодня") } })
             #expect(forecast.text.contains("Утро:"))
-            #expect(forecast.text.contains("⚠️ OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от "), "\(forecast.text)")
+            #expect(forecast.text.contains("⚠️ Сервис погоды сейчас не отвечает, поэтому это последний известный прогноз: от "), "\(forecast.text)")
             #expect(forecast.text.hasSuffix("мин назад"), "\(forecast.text)")
             try await waitUntilCounted(registry, #"weatherbot_daily_forecasts_due_total{outcome="last_known"}"#, 1)
             #expect(prometheusSamples(registry.emitToString())[#"weatherbot_daily_forecasts_due_total{outcome="queued"}"#] ?? 0 == 0)

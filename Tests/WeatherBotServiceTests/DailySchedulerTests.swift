@@ -215,12 +215,12 @@ import WeatherBotTesting
             asked.withLock { $0.append(place.name) }
             let midnight = ISO8601DateFormatter().date(from: "2026-11-20T21:00:00Z")!
             return (0..<48).map { hour in
-                PollenReading(time: midnight.addingTimeInterval(Double(hour) * 3600), grains: [.birch: hour == 13 ? 95 : 20, .grass: hour < 24 ? 2 : 30])
+                PollenReading(time: midnight.addingTimeInterval(Double(hour) * 3600), grains: [.birch: hour < 24 ? 95 : 20, .grass: hour < 24 ? 2 : 30])
             }
         }
     }
 
-    /// Where the place has pollen, the morning's forecast gives the day's highest of each kind;
+    /// Where the place has pollen, the morning's forecast gives the day's mean of each kind;
     /// elsewhere pollen is not asked for. It is fetched ahead with the weather, too.
     @Test func theForecastGivesTheDaysPollenWhereThePlaceHasIt() async throws {
         let folder = try TemporaryFolder()

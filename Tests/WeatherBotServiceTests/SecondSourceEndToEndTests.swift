@@ -87,7 +87,7 @@ extension LoopbackTests {
             let loopback = try await Loopback(engine: engine, secondSource: true)
             let (telegram, openMeteo) = (loopback.telegram, try #require(loopback.openMeteo))
             let registry = PrometheusCollectorRegistry()
-            let sources = SourceSwitch(shortest: .seconds(2), longest: .seconds(2))
+            let sources = SourceSwitch(shortest: .seconds(2), longest: .seconds(2), threshold: 1)
             let bot = try await loopback.startBot(metrics: BotMetrics(factory: OperatorEndpoints.metricsFactory(registry)), sources: sources)
             let chat: Int64 = 5611
 

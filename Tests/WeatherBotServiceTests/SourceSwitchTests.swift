@@ -8,7 +8,7 @@ struct SourceSwitchTests {
     static let outage = OpenWeatherError(code: .server(503), endpoint: "/data/3.0/onecall", message: "Service Unavailable")
 
     @Test func anOutageSendsEveryoneAwayAndOneCallTriesAgainAfterTheWhile() {
-        let sources = SourceSwitch(shortest: .seconds(30), longest: .seconds(600))
+        let sources = SourceSwitch(shortest: .seconds(30), longest: .seconds(600), threshold: 1)
         let start = ContinuousClock.now
         #expect(sources.route(at: start) == .first(probe: false))
         #expect(sources.failed(Self.outage, probe: false, at: start))
@@ -26,7 +26,7 @@ struct SourceSwitchTests {
     }
 
     @Test func aProbeThatFailsDoublesTheWhileUpToTheLongest() {
-        let sources = SourceSwitch(shortest: .seconds(30), longest: .seconds(100))
+        let sources = SourceSwitch(shortest: .seconds(30), longest: .seconds(100), threshold: 1)
         var now = ContinuousClock.now
         _ = sources.failed(Self.outage, probe: false, at: now)
         for seconds in [30, 60, 100, 100] {
@@ -35,10 +35,33 @@ struct SourceSwitchTests {
             #expect(sources.route(at: now) == .first(probe: true))
             #expect(sources.failed(Self.outage, probe: true, at: now))
         }
-        // Back for good: the next outage starts from the shortest while again.
+        // Back: the next while away is half the last, not the shortest at once.
         #expect(sources.answered())
         _ = sources.failed(Self.outage, probe: false, at: now)
-        #expect(sources.route(at: now + .seconds(30)) == .first(probe: true))
+        #expect(sources.route(at: now + .seconds(49)) == .second)
+        #expect(sources.route(at: now + .seconds(50)) == .first(probe: true))
+    }
+
+    @Test func everyFailureFallsBackButOnlyFailuresInARowSendEveryoneAway() {
+        let sources = SourceSwitch(threshold: 3)
+        let now = ContinuousClock.now
+        #expect(sources.failed(Self.outage, probe: false, at: now))
+        #expect(sources.failed(Self.outage, probe: false, at: now))
+        #expect(!sources.isAway)
+        // An answer between: the count starts again.
+        sources.answered()
+        #expect(sources.failed(Self.outage, probe: false, at: now))
+        #expect(sources.failed(Self.outage, probe: false, at: now))
+        #expect(!sources.isAway)
+        #expect(sources.failed(Self.outage, probe: false, at: now))
+        #expect(sources.isAway)
+    }
+
+    @Test func anAnswerThatDoesNotDecodeAtOnePlaceFallsBackAndSendsNoOneAway() {
+        let sources = SourceSwitch(threshold: 1)
+        let undecodable = OpenWeatherError(code: .undecodable, endpoint: "/data/3.0/onecall", message: "an impossible temperature")
+        for _ in 1...5 { #expect(sources.failed(undecodable, probe: false)) }
+        #expect(!sources.isAway)
     }
 
     @Test func theBudgetForEveryoneFallsBackCallByCallWithoutTurningTheSwitch() {
@@ -62,8 +85,8 @@ struct SourceSwitchTests {
     }
 
     @Test func everyFailureOfOpenWeathersOwnTurnsTheSwitch() {
-        for code in [OpenWeatherError.Code.network, .server(500), .invalidKey, .rateLimited, .undecodable, .unexpectedStatus(418)] {
-            let sources = SourceSwitch()
+        for code in [OpenWeatherError.Code.network, .server(500), .invalidKey, .rateLimited, .unexpectedStatus(418)] {
+            let sources = SourceSwitch(threshold: 1)
             #expect(sources.failed(OpenWeatherError(code: code, endpoint: "/data/3.0/onecall", message: ""), probe: false))
             #expect(sources.isAway, "\(code)")
         }

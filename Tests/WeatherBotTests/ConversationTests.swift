@@ -365,9 +365,10 @@ import WeatherBotSQLite
         return ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: place)
     }
 
-    @Test func theCardShowsThisHoursPollenWhereThePlaceHasItAndNothingIsAskedElsewhere() async throws {
+    @Test func theCardShowsTodaysPollenWhereThePlaceHasItAndNothingIsAskedElsewhere() async throws {
         let hour = Date(timeIntervalSince1970: 1_699_999_200)
-        let hours = (-2..<3).map { PollenReading(time: hour.addingTimeInterval(Double($0) * 3600), grains: [.birch: $0 == 0 ? 120 : 2, .grass: 3]) }
+        // Today's mean: birch (140 + 100) / 2 = 120, high; grass 3, low.
+        let hours = (-2..<3).map { PollenReading(time: hour.addingTimeInterval(Double($0) * 3600), grains: [.birch: $0.isMultiple(of: 2) ? 140 : 100, .grass: 3]) }
         let asked = FakeWeather.Asked()
         let bot = conversation(weather: FakeWeather(pollenHours: hours, pollenAsked: asked))
         let moscow = ChatRecord(id: chatID, language: .ru, state: .idle, currentPlace: .moscow)
@@ -386,8 +387,8 @@ import WeatherBotSQLite
         #expect(saransk.replies.first?.text?.contains("Ощущается как") == true)
         #expect(saransk.replies.first?.text?.contains("🌼") == false)
         #expect(asked.places.withLock { $0 } == ["Moscow", "Moscow"])
-        // No reading of this hour: no line.
-        let late = conversation(weather: FakeWeather(pollenHours: Array(hours.prefix(2))))
+        // No reading of today: no line.
+        let late = conversation(weather: FakeWeather(pollenHours: hours.map { PollenReading(time: $0.time.addingTimeInterval(-2 * 86_400), grains: $0.grains) }))
         let withoutHour = await late.handle(incoming(.command(.weather)), chat: moscow)
         #expect(withoutHour.replies.first?.text?.contains("🌼") == false)
     }

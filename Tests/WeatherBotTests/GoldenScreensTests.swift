@@ -447,7 +447,7 @@ import WeatherBotStore
         // Birch pollen in Moscow, high now and through its day; grass low; the rest out of season.
         let hour = Date(timeIntervalSince1970: 1_699_999_200)
         let pollenHours = (-26..<24).map { offset in
-            PollenReading(time: hour.addingTimeInterval(Double(offset) * 3600), grains: [.birch: offset % 5 == 0 ? 160 : 60, .grass: 3, .mugwort: 0])
+            PollenReading(time: hour.addingTimeInterval(Double(offset) * 3600), grains: [.birch: offset % 5 == 0 ? 160 : 100, .grass: 3, .mugwort: 0])
         }
         let pollen = try Walk(
             language: language, chatID: 82, weather: FakeWeather(pollenHours: pollenHours),

@@ -251,11 +251,11 @@ import WeatherBotStore
     // MARK: Pollen
 
     /// Pollen by the hour from 00:00 in Moscow on 2023-11-15 (the day of t0) for two days:
-    /// `first` grains of birch from 10:00 to 14:00 that day, a little grass through both.
+    /// `first` grains of birch through that day (its mean), none the next, a little grass through both.
     static func pollen(first birch: Double) -> [PollenReading] {
         let midnight = at(-60)
         return (0..<48).map { hour in
-            PollenReading(time: midnight.addingTimeInterval(Double(hour) * 3600), grains: [.birch: (10...14).contains(hour) ? birch : 0, .grass: 2])
+            PollenReading(time: midnight.addingTimeInterval(Double(hour) * 3600), grains: [.birch: hour < 24 ? birch : 0, .grass: 2])
         }
     }
 

@@ -104,7 +104,7 @@ import WeatherBotStore
         #expect(line(nil, en) == nil)
     }
 
-    @Test func theDailyForecastGivesTheDaysHighestPollenOfItsOwnDayOnly() {
+    @Test func theDailyForecastGivesTheDaysMeanPollenOfItsOwnDayOnly() {
         let forecast = Forecast.sample
         let zone = forecast.timeZone.timeZone
         let day = DailySchedule.day(of: forecast.daily[0].time, in: zone)
@@ -114,8 +114,9 @@ import WeatherBotStore
                 place: .moscow, forecast: forecast, day: day, texts: texts,
                 pollen: hours?.map { PollenReading(time: noon.addingTimeInterval($0.offset * 3600), grains: [.birch: $0.birch, .grass: $0.grass]) })
         }
-        // The morning's birch and the evening's grass, each at its day's highest.
-        let hours: [(offset: Double, birch: Double, grass: Double)] = [(-5, 100, 0), (0, 40, 3), (6, 10, 25)]
+        // Each kind at its day's mean, the count the levels are for: birch (150 + 100 + 20) / 3 =
+        // 90, grass (20 + 30 + 25) / 3 = 25, both high; the morning's 150 alone is not the day's.
+        let hours: [(offset: Double, birch: Double, grass: Double)] = [(-5, 150, 20), (0, 100, 30), (6, 20, 25)]
         #expect(text(hours, ru).contains("\n🌼 Пыльца: берёза — высокий уровень, злаки — высокий\n"))
         #expect(text(hours, en).contains("\n🌼 Pollen: birch — high, grass — high\n"))
         // Tomorrow's pollen is tomorrow's forecast's to tell; a day at none says nothing.
@@ -308,8 +309,8 @@ import WeatherBotStore
             DailyForecastView.text(place: .moscow, forecast: .sample, day: day, texts: texts, lastKnown: (fetched, fetched.addingTimeInterval(seconds)))
         }
         let hours = text(ru, after: 3 * 3600 + 59 * 60)
-        #expect(hours.hasSuffix("\n\n⚠️ OpenWeather сейчас не отвечает, поэтому это последний известный прогноз: от 14 ноября 23:05, 3 ч назад"), "\(hours)")
-        #expect(text(en, after: 40 * 60).hasSuffix("⚠️ OpenWeather is not answering now, so this is the last known forecast: from 14 Nov 23:05, 40 min ago"))
+        #expect(hours.hasSuffix("\n\n⚠️ Сервис погоды сейчас не отвечает, поэтому это последний известный прогноз: от 14 ноября 23:05, 3 ч назад"), "\(hours)")
+        #expect(text(en, after: 40 * 60).hasSuffix("⚠️ The weather service is not answering now, so this is the last known forecast: from 14 Nov 23:05, 40 min ago"))
         // Under a minute is still said as a minute, never «0 мин».
         #expect(text(ru, after: 20).hasSuffix("1 мин назад"))
         #expect(!DailyForecastView.text(place: .moscow, forecast: .sample, day: day, texts: ru).contains("OpenWeather"))
