@@ -76,6 +76,11 @@ extension BotConfiguration {
         var url: URL
         var userAgent: String
 
+        /// Whether the User-Agent says how to reach the bot's operator (a URL or an e-mail address).
+        var identifiesOperator: Bool {
+            userAgent.contains("@") || userAgent.contains("http") || userAgent.contains("t.me/")
+        }
+
         init(reader: ConfigurationReader) {
             url = reader.httpURL("url", default: "https://nominatim.openstreetmap.org", help: "base URL of Nominatim's reverse geocoding")
             userAgent = reader.string(

@@ -90,6 +90,10 @@ struct BotConfiguration: Sendable, CustomStringConvertible {
         var said = Set<String>()
         guard reader.record.problems.isEmpty else { throw Invalid(problems: reader.record.problems.filter { said.insert($0).inserted }) }
         configuration.warnings = warnings
+        if configuration.sources.openMeteo, !configuration.nominatim.identifiesOperator {
+            configuration.warnings.append(
+                "warning: NOMINATIM_USER_AGENT (\(configuration.nominatim.userAgent)) gives no way to reach you; Nominatim's usage policy asks for one, such as weatherbot/1.0 (+https://t.me/yourbot) or an e-mail address, and may block a bot that has none.")
+        }
         return configuration
     }
 

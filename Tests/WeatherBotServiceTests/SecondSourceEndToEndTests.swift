@@ -126,6 +126,38 @@ extension LoopbackTests {
             await loopback.shutdown()
         }
 
+        /// What each line of a card says before its value («💨 Ветер», «Ощущается как»), the
+        /// source's label left out.
+        static func labels(_ card: String) -> [String] {
+            card.split(separator: "\n").compactMap { line in
+                guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("Данные") else { return nil }
+                return String(line[..<colon])
+            }
+        }
+
+        @Test func theSamePlacesCardFromEachSourceHasTheSameLinesWordsAndUnits() async throws {
+            let loopback = try await Loopback(secondSource: true)
+            let telegram = loopback.telegram
+            var cards: [String] = []
+            // A worker of its own for each, so the second finds no forecast kept by the first.
+            for down in [false, true] {
+                loopback.weather.failForecasts(down)
+                let bot = try await loopback.startBot(airPatience: .seconds(20), sources: SourceSwitch(threshold: 1))
+                let chat: Int64 = down ? 5632 : 5631
+                telegram.sendText("/search Казань", from: chat)
+                try await waitUntil("Kazan's card") { Self.card(telegram, chat).contains("Казань") }
+                cards.append(Self.card(telegram, chat))
+                try await bot.stop()
+            }
+            let (openWeather, openMeteo) = (cards[0], cards[1])
+            #expect(!openWeather.contains("Open-Meteo") && openMeteo.contains("Данные: Open-Meteo"), "\(cards)")
+            // FakeOpenWeather's −2.6 °C and FakeOpenMeteo's −4.1 °C: each card is its own source's.
+            #expect(openWeather.contains("-3°C") && openMeteo.contains("-4°C"), "\(cards)")
+            #expect(Self.labels(openWeather) == Self.labels(openMeteo), "\(Self.labels(openWeather)) vs \(Self.labels(openMeteo))")
+            for unit in ["°C", "м/с", "мм рт. ст.", "%"] { #expect(openWeather.contains(unit) && openMeteo.contains(unit), "\(unit)") }
+            await loopback.shutdown()
+        }
+
         @Test func nominatimIsAskedOnceASecondUnderABurstOfSharedLocations() async throws {
             let loopback = try await Loopback(secondSource: true)
             let (telegram, nominatim) = (loopback.telegram, try #require(loopback.nominatim))

@@ -72,6 +72,11 @@ import WeatherBotService
         #expect(keyless.openMeteo.airQualityURL.absoluteString == "https://air-quality-api.open-meteo.com")
         #expect(keyless.nominatim.url.absoluteString == "https://nominatim.openstreetmap.org")
         #expect(keyless.openMeteo.budget.perDay == 10_000)
+        // Nominatim's policy asks for a way to reach the operator: the default has none, and that is said.
+        #expect(keyless.warnings.contains { $0.hasPrefix("warning: NOMINATIM_USER_AGENT (weatherbot/1.0 (Telegram weather bot)) gives no way to reach you") })
+        let reachable = try await BotConfiguration.load(
+            configPath: nil, environment: ["TELEGRAM_BOT_TOKEN": Self.token, "NOMINATIM_USER_AGENT": "weatherbot/1.0 (+https://t.me/some_weather_bot)"])
+        #expect(reachable.warnings.isEmpty)
         let both = try await BotConfiguration.load(configPath: nil, environment: ["TELEGRAM_BOT_TOKEN": Self.token, "OPEN_WEATHER_API_KEY": Self.key])
         #expect(both.sources.description == "OpenWeather, with Open-Meteo and Nominatim while it cannot answer")
         let alone = try await BotConfiguration.load(
@@ -256,7 +261,7 @@ import WeatherBotService
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("config.json").path
-        let json = #"{"telegram": {"botToken": "\#(Self.token)", "pollTimeout": 20}, "openWeather": {"apiKey": "\#(Self.key)"}, "database": {"path": "from-file.sqlite"}}"#
+        let json = #"{"telegram": {"botToken": "\#(Self.token)", "pollTimeout": 20}, "openWeather": {"apiKey": "\#(Self.key)"}, "database": {"path": "from-file.sqlite"}, "nominatim": {"userAgent": "weatherbot/1.0 (ops@example.org)"}}"#
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
 
