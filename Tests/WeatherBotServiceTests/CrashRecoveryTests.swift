@@ -26,8 +26,11 @@ extension LoopbackTests {
         static let messagesPerChat = 10
 
         /// The weatherbot executable beside the test bundle.
+        /// The build's `weatherbot` beside the tests, or the one `WEATHERBOT_EXECUTABLE` names (a
+        /// release build, to run these tests against what ships).
         static var executable: URL {
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot")
+            if let path = ProcessInfo.processInfo.environment["WEATHERBOT_EXECUTABLE"], !path.isEmpty { return URL(fileURLWithPath: path) }
+            return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherbot")
         }
 
         /// In webhook mode every process listens on the same port, under the same public URL, and
