@@ -71,10 +71,11 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
                 "minutely_15": "precipitation", "timezone": "auto", "timeformat": "unixtime", "forecast_days": "8",
                 "temperature_unit": "celsius", "wind_speed_unit": "ms", "precipitation_unit": "mm",
             ])
-        guard body.current.temperature != nil, body.current.time.date(offset: body.offset) != nil else {
-            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "no temperature now")
+        do throws(ForecastGap) {
+            return try body.forecast(latitude: latitude, longitude: longitude)
+        } catch {
+            throw OpenWeatherError(code: .undecodable, endpoint: path, message: error.message)
         }
-        return body.forecast
     }
 
     // MARK: Places

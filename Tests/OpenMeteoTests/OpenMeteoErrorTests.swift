@@ -54,10 +54,10 @@ import WeatherBotTesting
         (["hourly", "temperature_2m", "3"], -400),
         (["hourly", "precipitation_probability", "0"], 101),
         (["daily", "sunrise", "0"], 1e12),
-        (["current", "temperature_2m"], nil),
+        (["current", "time"], nil),
     ])
     func anImpossibleOrMissingNumberIsAnUndecodableAnswer(path: [String], value: Double?) async throws {
-        let body = Fixture.data("forecast-brno", setting: path, to: value.map { $0 as Any } ?? NSNull())
+        let body = Fixture.data(Fixture.completed("forecast-brno"), setting: path, to: value.map { $0 as Any } ?? NSNull())
         let server = try await LoopbackServer { _ in LoopbackResponse(body: body) }
         defer { Task { await server.shutdown() } }
         let error = await #expect(throws: OpenWeatherError.self) {

@@ -12,7 +12,7 @@ extension LoopbackTests {
         func theTokenAloneAnswersALocationANameTheViewsAChartADailyForecastAndRain(_ engine: StoreEngine) async throws {
             let loopback = try await Loopback(engine: engine, secondSource: true)
             let (telegram, openMeteo, nominatim) = (loopback.telegram, try #require(loopback.openMeteo), try #require(loopback.nominatim))
-            openMeteo.setRain(startsAt: NoticesEndToEndTests.minute(after: 20), minutes: 30)
+            openMeteo.setRain(startsAt: NoticesEndToEndTests.hour(atLeast: 20), minutes: 30)
             let output = StartUpTests.Output()
             let process = try CrashRecoveryTests.start(
                 loopback, database: loopback.postgres.map { ["DATABASE_URL": $0.url] } ?? ["DATABASE_PATH": loopback.folder.databasePath],

@@ -23,6 +23,13 @@ extension LoopbackTests {
             Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + Double(minutes * 60))
         }
 
+        /// The first whole hour at least `minutes` from now: where Open-Meteo's quarter hours are
+        /// not its model's own (Saransk), the bot tells rain from the hours, so rain that begins
+        /// on an hour is told as beginning then.
+        static func hour(atLeast minutes: Int) -> Date {
+            Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 + Double(minutes * 60)) / 3600).rounded(.up) * 3600)
+        }
+
         /// «Дождь» and "Rain": one warning, listed in Russian and in English.
         static func rainWarning(start: Date, end: Date) -> [FakeOpenWeather.Warning] {
             [
