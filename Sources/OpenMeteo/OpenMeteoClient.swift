@@ -70,7 +70,7 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
                 "current": Self.currentVariables, "hourly": Self.hourlyVariables, "daily": Self.dailyVariables,
                 "minutely_15": "precipitation", "timezone": "auto", "timeformat": "unixtime", "forecast_days": "8",
                 "temperature_unit": "celsius", "wind_speed_unit": "ms", "precipitation_unit": "mm",
-            ])
+            ], badRequestIsNotFound: false)
         do throws(ForecastGap) {
             return try body.forecast(latitude: latitude, longitude: longitude)
         } catch {
@@ -114,7 +114,7 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
                 "latitude": JSONGet.coordinate(latitude), "longitude": JSONGet.coordinate(longitude), "current": "european_aqi,pm2_5",
                 "timezone": "auto", "timeformat": "unixtime",
             ]
-        let body: AirBody = try await get.get(airQualityURL, path, point)
+        let body: AirBody = try await get.get(airQualityURL, path, point, badRequestIsNotFound: false)
         let readings = forecast ? body.hourlyReadings : body.readingNow
         guard !readings.isEmpty else {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "no European AQI")
@@ -133,7 +133,7 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
             [
                 "latitude": JSONGet.coordinate(latitude), "longitude": JSONGet.coordinate(longitude), "hourly": Self.pollenVariables,
                 "forecast_days": "4", "timezone": "auto", "timeformat": "unixtime",
-            ])
+            ], badRequestIsNotFound: false)
         return body.pollenReadings
     }
 }
