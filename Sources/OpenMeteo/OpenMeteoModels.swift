@@ -216,9 +216,11 @@ struct SearchBody: Decodable {
         var longitude: Double
         var countryCode: String?
         var admin1: String?
+        /// Open-Meteo's (GeoNames') id of the place: the same place under every language.
+        var id: Int?
 
         enum CodingKeys: String, CodingKey {
-            case name, latitude, longitude, admin1
+            case name, latitude, longitude, admin1, id
             case countryCode = "country_code"
         }
     }
