@@ -40,7 +40,7 @@ extension ForecastBody {
     /// Central Europe". Elsewhere a quarter hour is an hour's sum spread out, no finer than the
     /// hour: the bot then tells rain from the hours rather than pretend to know the minute.
     ///
-    /// The boxes are the models' domains as their providers publish them, rounded out a little:
+    /// The boxes enclose the models' domains as their providers publish them:
     /// ICON-D2's regular grid spans 43.18–58.08° N and 3.94° W–20.34° E (DWD); AROME France's
     /// 0.025° grid 37.5–55.4° N and 12° W–16° E (Météo-France); HRRR's CONUS grid (NOAA) has its
     /// corners near 21.1° N 122.7° W, 47.8° N 134.1° W, 47.8° N 60.9° W and 21.1° N 72.3° W and
