@@ -33,7 +33,9 @@ struct JSONGet: Sendable {
     }
 
     /// Gets `path` under `base` and decodes the answer, checking its numbers when it can.
-    func get<Body: Decodable>(_ base: URL, _ path: String, _ query: KeyValuePairs<String, String>) async throws(OpenWeatherError) -> Body {
+    func get<Body: Decodable>(
+        _ base: URL, _ path: String, _ query: KeyValuePairs<String, String>, badRequestIsNotFound: Bool = true
+    ) async throws(OpenWeatherError) -> Body {
         guard let url = Self.url(base, path, query) else {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "could not build the request")
         }
@@ -44,7 +46,7 @@ struct JSONGet: Sendable {
             throw OpenWeatherError(code: .network, endpoint: path, message: error.description)
         }
         guard response.status == 200 else {
-            throw Self.error(status: response.status, body: response.body, endpoint: path)
+            throw Self.error(status: response.status, body: response.body, endpoint: path, badRequestIsNotFound: badRequestIsNotFound)
         }
         let body: Body
         do {
@@ -62,14 +64,17 @@ struct JSONGet: Sendable {
         return body
     }
 
-    /// The error an answer other than 200 means, as OpenWeather's client maps its own: 400 and
-    /// 404 not found (Open-Meteo answers 400 to a request it cannot serve, its reason in the
-    /// body), 429 rate limited, 5xx the server's. The message is the server's reason when it
-    /// gave one.
-    static func error(status: Int, body: Data, endpoint: String) -> OpenWeatherError {
+    /// The error an answer other than 200 means, as OpenWeather's client maps its own: 404 not
+    /// found, 429 rate limited, 5xx the server's. Open-Meteo answers 400 to a request it cannot
+    /// serve (a latitude out of range, a variable it does not know), its reason in the body: a
+    /// wrong request, an unexpected status, except where `badRequestIsNotFound` (a search for a
+    /// name it cannot look up, and Nominatim's). The message is the server's reason when it gave
+    /// one.
+    static func error(status: Int, body: Data, endpoint: String, badRequestIsNotFound: Bool = true) -> OpenWeatherError {
         let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.text ?? "HTTP \(status)"
         let code: OpenWeatherError.Code =
             switch status {
+            case 400 where !badRequestIsNotFound: .unexpectedStatus(400)
             case 400, 404: .notFound
             case 429: .rateLimited
             case 500...599: .server(status)

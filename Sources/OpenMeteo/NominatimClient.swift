@@ -34,7 +34,10 @@ public final class NominatimClient: Sendable, CustomStringConvertible {
         self.url = url
         get = JSONGet(
             transport: transport, timeout: requestTimeout,
-            headers: ["Accept": "application/json", "User-Agent": userAgent, "Accept-Language": "ru,en"])
+                        // English: the address (the state) comes as OpenWeather gives it, and the bot
+            // translates English region names itself; the names by language come from
+            // `namedetails` whatever this says.
+            headers: ["Accept": "application/json", "User-Agent": userAgent, "Accept-Language": "en"])
         pacer = RequestPacer(interval: minimumInterval)
         self.minimumInterval = minimumInterval
         self.budget = budget

@@ -70,27 +70,65 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
                 "current": Self.currentVariables, "hourly": Self.hourlyVariables, "daily": Self.dailyVariables,
                 "minutely_15": "precipitation", "timezone": "auto", "timeformat": "unixtime", "forecast_days": "8",
                 "temperature_unit": "celsius", "wind_speed_unit": "ms", "precipitation_unit": "mm",
-            ])
-        guard body.current.temperature != nil, body.current.time.date(offset: body.offset) != nil else {
-            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "no temperature now")
+            ], badRequestIsNotFound: false)
+        do throws(ForecastGap) {
+            return try body.forecast(latitude: latitude, longitude: longitude)
+        } catch {
+            throw OpenWeatherError(code: .undecodable, endpoint: path, message: error.message)
         }
-        return body.forecast
     }
 
     // MARK: Places
 
     /// Places named `name`, at most `limit`, named in `language` (`ru`, `en`, …) as Open-Meteo
     /// knows them; the name in `localNames` under `language` too, the country as an upper-case
-    /// ISO code, the region as the state. Nothing found is an empty list.
+    /// ISO code, the region (`admin1`, in `language` too) as the state. Nothing found is an
+    /// empty list. A 400 here is a name it cannot look up: not found.
     public func geocode(_ name: String, language: String, limit: Int = 5, for context: CallContext) async throws(OpenWeatherError) -> [GeoPlace] {
+        try await search(name, language: language, limit: limit, for: context).map(\.place)
+    }
+
+    /// Places named `name` as ``geocode(_:language:limit:for:)`` finds them in `languages[0]`,
+    /// their names in every one of `languages` (the same place matched by Open-Meteo's id). The
+    /// first language's search is paid by `context`; the others are asked as a batch of the same
+    /// view, and when they fail the first answer stands alone. The state is the English one when
+    /// `en` is among the languages (the bot translates English region names itself), else the
+    /// first language's.
+    public func geocodeInLanguages(
+        _ name: String, languages: [String], limit: Int = 5, for context: CallContext
+    ) async throws(OpenWeatherError) -> [GeoPlace] {
+        guard let first = languages.first else { return [] }
+        let found = try await search(name, language: first, limit: limit, for: context)
+        guard !found.isEmpty else { return [] }
+        var others = context
+        others.batch = true
+        var places = found.map(\.place)
+        for language in languages.dropFirst() where language != first {
+            guard let answer = try? await search(name, language: language, limit: limit, for: others) else { continue }
+            for (index, result) in found.enumerated() {
+                guard let id = result.id, let same = answer.first(where: { $0.id == id }) else { continue }
+                places[index].localNames = (places[index].localNames ?? [:]).merging(same.place.localNames ?? [:]) { kept, _ in kept }
+                if language == "en" { places[index].state = same.place.state }
+            }
+        }
+        return places
+    }
+
+    /// One search: each place found with Open-Meteo's id (nil when the answer has none).
+    private func search(
+        _ name: String, language: String, limit: Int, for context: CallContext
+    ) async throws(OpenWeatherError) -> [(id: Int?, place: GeoPlace)] {
         let path = Self.searchPath
         try await budget.admit(context, to: .geocode, path: path)
         let body: SearchBody = try await get.get(
             geocodingURL, path, ["name": name, "count": String(limit), "language": language, "format": "json"])
         return (body.results ?? []).map { result in
-            GeoPlace(
-                name: result.name, localNames: [language: result.name], lat: result.latitude, lon: result.longitude,
-                country: result.countryCode?.uppercased(), state: result.admin1)
+            (
+                result.id,
+                GeoPlace(
+                    name: result.name, localNames: [language: result.name], lat: result.latitude, lon: result.longitude,
+                    country: result.countryCode?.uppercased(), state: result.admin1)
+            )
         }
     }
 
@@ -113,7 +151,7 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
                 "latitude": JSONGet.coordinate(latitude), "longitude": JSONGet.coordinate(longitude), "current": "european_aqi,pm2_5",
                 "timezone": "auto", "timeformat": "unixtime",
             ]
-        let body: AirBody = try await get.get(airQualityURL, path, point)
+        let body: AirBody = try await get.get(airQualityURL, path, point, badRequestIsNotFound: false)
         let readings = forecast ? body.hourlyReadings : body.readingNow
         guard !readings.isEmpty else {
             throw OpenWeatherError(code: .undecodable, endpoint: path, message: "no European AQI")
@@ -132,7 +170,7 @@ public final class OpenMeteoClient: Sendable, CustomStringConvertible {
             [
                 "latitude": JSONGet.coordinate(latitude), "longitude": JSONGet.coordinate(longitude), "hourly": Self.pollenVariables,
                 "forecast_days": "4", "timezone": "auto", "timeformat": "unixtime",
-            ])
+            ], badRequestIsNotFound: false)
         return body.pollenReadings
     }
 }

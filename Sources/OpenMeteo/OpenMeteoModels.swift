@@ -80,9 +80,11 @@ struct ForecastBody: Decodable {
         var showers: Double?
         var snowfall: Double?
         var uvIndex: Double?
+        /// Seconds the sums (precipitation, rain, showers, snowfall) are over: 900 for a quarter hour.
+        var interval: Double?
 
         enum CodingKeys: String, CodingKey {
-            case time, precipitation, rain, showers, snowfall
+            case time, precipitation, rain, showers, snowfall, interval
             case temperature = "temperature_2m", apparentTemperature = "apparent_temperature", humidity = "relative_humidity_2m"
             case cloudCover = "cloud_cover", pressure = "pressure_msl", windSpeed = "wind_speed_10m"
             case windDirection = "wind_direction_10m", windGusts = "wind_gusts_10m", weatherCode = "weather_code"
@@ -150,6 +152,53 @@ struct ForecastBody: Decodable {
     enum CodingKeys: String, CodingKey {
         case timezone, current, hourly, daily
         case utcOffsetSeconds = "utc_offset_seconds", minutely15 = "minutely_15"
+        case currentUnits = "current_units", hourlyUnits = "hourly_units", dailyUnits = "daily_units"
+        case minutely15Units = "minutely_15_units"
+    }
+
+    /// Decodes the answer and brings every value into the bot's units (°C, m/s, mm, cm of snow,
+    /// hPa) by the units each section says it is in (`current_units`, …): the client asks for
+    /// these, but an answer that says otherwise is read as it says. A unit that cannot be
+    /// converted fails the decoding.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        timezone = try container.decodeIfPresent(String.self, forKey: .timezone)
+        utcOffsetSeconds = try container.decodeIfPresent(Double.self, forKey: .utcOffsetSeconds)
+        current = try container.decode(Current.self, forKey: .current)
+        hourly = try container.decodeIfPresent(Hourly.self, forKey: .hourly)
+        daily = try container.decodeIfPresent(Daily.self, forKey: .daily)
+        minutely15 = try container.decodeIfPresent(QuarterHours.self, forKey: .minutely15)
+        func units(_ key: CodingKeys) throws -> WireUnits {
+            WireUnits(said: try container.decodeIfPresent([String: String].self, forKey: key) ?? [:], section: key.stringValue)
+        }
+        let now = try units(.currentUnits)
+        try now.convert(&current.temperature, "temperature_2m", .temperature)
+        try now.convert(&current.apparentTemperature, "apparent_temperature", .temperature)
+        try now.convert(&current.pressure, "pressure_msl", .pressure)
+        try now.convert(&current.windSpeed, "wind_speed_10m", .speed)
+        try now.convert(&current.windGusts, "wind_gusts_10m", .speed)
+        try now.convert(&current.precipitation, "precipitation", .precipitation)
+        try now.convert(&current.rain, "rain", .precipitation)
+        try now.convert(&current.showers, "showers", .precipitation)
+        try now.convert(&current.snowfall, "snowfall", .snowfall)
+        if hourly != nil {
+            let by = try units(.hourlyUnits)
+            try by.convert(&hourly!.temperature, "temperature_2m", .temperature)
+            try by.convert(&hourly!.apparentTemperature, "apparent_temperature", .temperature)
+            try by.convert(&hourly!.pressure, "pressure_msl", .pressure)
+            try by.convert(&hourly!.windSpeed, "wind_speed_10m", .speed)
+            try by.convert(&hourly!.precipitation, "precipitation", .precipitation)
+        }
+        if daily != nil {
+            let by = try units(.dailyUnits)
+            try by.convert(&daily!.maximum, "temperature_2m_max", .temperature)
+            try by.convert(&daily!.minimum, "temperature_2m_min", .temperature)
+            try by.convert(&daily!.windSpeedMax, "wind_speed_10m_max", .speed)
+            try by.convert(&daily!.precipitationSum, "precipitation_sum", .precipitation)
+        }
+        if minutely15 != nil {
+            try units(.minutely15Units).convert(&minutely15!.precipitation, "precipitation", .precipitation)
+        }
     }
 
     /// The offset every local time of the answer is read with.
@@ -167,9 +216,11 @@ struct SearchBody: Decodable {
         var longitude: Double
         var countryCode: String?
         var admin1: String?
+        /// Open-Meteo's (GeoNames') id of the place: the same place under every language.
+        var id: Int?
 
         enum CodingKeys: String, CodingKey {
-            case name, latitude, longitude, admin1
+            case name, latitude, longitude, admin1, id
             case countryCode = "country_code"
         }
     }

@@ -37,19 +37,22 @@ public enum WeatherCode {
     ]
 
     /// The condition a WMO `code` means, by day or by night (the icon's `d` or `n`). A code
-    /// outside the table (or none) has no OpenWeather id: the sky is told by `clouds` (percent)
-    /// alone, in the icon, and described as unknown.
+    /// outside the table (or none) is told by the cloud cover (`clouds`, percent) as OpenWeather
+    /// tells its clouds: 800 clear below 11 %, 801 below 25 %, 802 below 51 %, 803 below 85 %,
+    /// 804 above. The id is what the bot words in the reader's language; the description is
+    /// OpenWeather's English for it, never "unknown".
     public static func condition(code: Int?, isDay: Bool, clouds: Int) -> Condition {
         let suffix = isDay ? "d" : "n"
         guard let code, let entry = table[code] else {
-            let digits =
+            let (id, digits, description) =
                 switch clouds {
-                case ..<11: "01"
-                case ..<26: "02"
-                case ..<51: "03"
-                default: "04"
+                case ..<11: (800, "01", "clear sky")
+                case ..<25: (801, "02", "few clouds")
+                case ..<51: (802, "03", "scattered clouds")
+                case ..<85: (803, "04", "broken clouds")
+                default: (804, "04", "overcast clouds")
                 }
-            return Condition(description: "unknown", icon: digits + suffix, id: nil)
+            return Condition(description: description, icon: digits + suffix, id: id)
         }
         return Condition(description: entry.description, icon: entry.icon + suffix, id: entry.id)
     }

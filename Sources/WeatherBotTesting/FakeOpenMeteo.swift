@@ -49,7 +49,11 @@ public final class FakeOpenMeteo: Sendable {
 
     /// From now on it rains everywhere from `startsAt` for `minutes` (nil: dry): the quarter
     /// hours and hours it touches have 0.5 mm a quarter hour (2 mm an hour), rain's code and a
-    /// high chance.
+    /// high chance. As Open-Meteo gives them, each sum and chance is of the interval before its
+    /// time: the rain of the quarter hour from T is the value at T + 15 min, of the hour from T
+    /// the value at T + 1 h. Where the quarter hours are not the model's own (outside Central
+    /// Europe and North America) the client tells rain from the hours: start it on a whole hour
+    /// for the hours to say it begins then.
     public func setRain(startsAt: Date?, minutes: Int) {
         rain.withLock { $0 = startsAt.map { ($0, minutes) } }
     }
@@ -130,8 +134,9 @@ public final class FakeOpenMeteo: Sendable {
         return Double(time) < end && Double(time + length) > start
     }
 
-    /// A forecast answer: now (the current quarter hour), 8 days of hours and days from the
-    /// place's midnight, and 24 hours of quarter hours from now.
+    /// A forecast answer: now (the current quarter hour, its sums those of the quarter hour
+    /// before), 8 days of hours and days from the place's midnight, and 24 hours of quarter hours
+    /// from now, each sum of the interval before its time as Open-Meteo's are.
     static func forecast(now: Date, rain: (start: Date, minutes: Int)?) -> [String: Any] {
         let midnight = midnight(now)
         let quarter = Int(now.timeIntervalSince1970) / 900 * 900
@@ -144,21 +149,21 @@ public final class FakeOpenMeteo: Sendable {
             "timezone_abbreviation": "GMT+3", "elevation": 141.0,
             "current": [
                 "time": quarter, "interval": 900, "temperature_2m": temperatureNow, "relative_humidity_2m": 88, "apparent_temperature": -9.0,
-                "is_day": isDay(quarter), "precipitation": wet(quarter, length: 900, rain) ? 0.5 : 0.0,
-                "rain": wet(quarter, length: 900, rain) ? 0.5 : 0.0, "showers": 0.0, "snowfall": 0.0,
+                "is_day": isDay(quarter), "precipitation": wet(quarter - 900, length: 900, rain) ? 0.5 : 0.0,
+                "rain": wet(quarter - 900, length: 900, rain) ? 0.5 : 0.0, "showers": 0.0, "snowfall": 0.0,
                 "weather_code": wet(quarter, length: 900, rain) ? 61 : 3, "cloud_cover": 100, "pressure_msl": 1019.4,
                 "wind_speed_10m": 4.3, "wind_direction_10m": 200, "wind_gusts_10m": 9.1, "uv_index": 0.0,
             ] as [String: Any],
             "minutely_15": [
-                "time": quarters, "precipitation": quarters.map { wet($0, length: 900, rain) ? 0.5 : 0.0 },
+                "time": quarters, "precipitation": quarters.map { wet($0 - 900, length: 900, rain) ? 0.5 : 0.0 },
             ] as [String: Any],
             "hourly": [
                 "time": hours,
                 "temperature_2m": hours.indices.map { -6.0 + Double($0 % 24) / 4 },
                 "apparent_temperature": hours.indices.map { -11.0 + Double($0 % 24) / 4 },
                 "relative_humidity_2m": hours.map { _ in 88 },
-                "precipitation_probability": hours.map { wet($0, length: 3600, rain) ? 90 : 10 },
-                "precipitation": hours.map { wet($0, length: 3600, rain) ? 2.0 : 0.0 },
+                "precipitation_probability": hours.map { wet($0 - 3600, length: 3600, rain) ? 90 : 10 },
+                "precipitation": hours.map { wet($0 - 3600, length: 3600, rain) ? 2.0 : 0.0 },
                 "weather_code": hours.map { wet($0, length: 3600, rain) ? 61 : 3 },
                 "is_day": hours.map(isDay),
                 "cloud_cover": hours.map { _ in 100 },

@@ -7,7 +7,7 @@ import WeatherBotTesting
 
 @Suite struct OpenMeteoErrorTests {
     @Test(arguments: [
-        (400, String(decoding: Fixture.data("error-400-latitude"), as: UTF8.self), OpenWeatherError.Code.notFound),
+        (400, String(decoding: Fixture.data("error-400-latitude"), as: UTF8.self), OpenWeatherError.Code.unexpectedStatus(400)),
         (404, "Not Found", .notFound),
         (429, #"{"error":true,"reason":"Minutely API request limit exceeded. Please try again in one minute."}"#, .rateLimited),
         (502, "<html>Bad Gateway</html>", .server(502)),
@@ -27,6 +27,25 @@ import WeatherBotTesting
         #expect(error?.refusedLocally == false)
     }
 
+    /// A 400 on the forecast or the air is a request Open-Meteo cannot serve: a wrong request,
+    /// not a place that is not there. Its reason is kept.
+    @Test func a400OnTheForecastOrTheAirIsAnUnexpectedStatusWithItsReason() async throws {
+        let server = try await LoopbackServer { _ in Fixture.response("error-400-latitude", status: 400) }
+        defer { Task { await server.shutdown() } }
+        let client = openMeteo(server.url)
+        let reason = "Latitude must be in range of -90 to 90°."
+        await #expect(throws: OpenWeatherError(code: .unexpectedStatus(400), endpoint: "/v1/forecast", message: reason)) {
+            try await client.forecast(latitude: 91, longitude: 2, for: .chat(1))
+        }
+        await #expect(throws: OpenWeatherError(code: .unexpectedStatus(400), endpoint: "/v1/air-quality", message: reason)) {
+            try await client.airQuality(latitude: 91, longitude: 2, forecast: false, for: .chat(1))
+        }
+        await #expect(throws: OpenWeatherError(code: .unexpectedStatus(400), endpoint: "/v1/air-quality", message: reason)) {
+            try await client.pollen(latitude: 91, longitude: 2, for: .chat(1))
+        }
+    }
+
+    /// On the place search a 400 is a name it cannot look up: not found.
     @Test func theReasonOfA400IsTheMessage() async throws {
         let server = try await LoopbackServer { _ in Fixture.response("error-400-latitude", status: 400) }
         defer { Task { await server.shutdown() } }
@@ -54,10 +73,10 @@ import WeatherBotTesting
         (["hourly", "temperature_2m", "3"], -400),
         (["hourly", "precipitation_probability", "0"], 101),
         (["daily", "sunrise", "0"], 1e12),
-        (["current", "temperature_2m"], nil),
+        (["current", "time"], nil),
     ])
     func anImpossibleOrMissingNumberIsAnUndecodableAnswer(path: [String], value: Double?) async throws {
-        let body = Fixture.data("forecast-brno", setting: path, to: value.map { $0 as Any } ?? NSNull())
+        let body = Fixture.data(Fixture.completed("forecast-brno"), setting: path, to: value.map { $0 as Any } ?? NSNull())
         let server = try await LoopbackServer { _ in LoopbackResponse(body: body) }
         defer { Task { await server.shutdown() } }
         let error = await #expect(throws: OpenWeatherError.self) {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import OpenWeather
 import Testing
 @testable import OpenMeteo
@@ -69,5 +70,69 @@ import WeatherBotTesting
         #expect(try await client.geocode("Place 7", language: "ru", for: .chat(1)).first?.lat == 47)
         #expect(try await client.geocode("Nowhere", language: "ru", for: .chat(1)).isEmpty)
         #expect(fake.geocodeCalls == 12 && fake.forecastCalls == 0)
+    }
+
+    /// Paris in Russian, then English as a batch: each place (matched by Open-Meteo's id) named
+    /// in both, its region the English one for the bot to translate.
+    @Test func aSearchInLanguagesMergesTheNamesOfEachPlaceByItsId() async throws {
+        let fake = try await FakeOpenMeteo()
+        defer { Task { await fake.shutdown() } }
+        let places = try await openMeteo(fake.url).geocodeInLanguages("Париж", languages: ["ru", "en"], for: .chat(1))
+        #expect(places.map(\.name) == ["Париж", "Париж"])
+        #expect(places.map(\.localNames) == [["ru": "Париж", "en": "Paris"], ["ru": "Париж", "en": "Paris"]])
+        #expect(places.map(\.state) == ["Île-de-France", "Texas"])
+        #expect(places.map(\.country) == ["FR", "US"])
+        #expect(fake.geocodeCalls == 2)
+        let english = try await openMeteo(fake.url).geocodeInLanguages("Ufa", languages: ["en", "ru"], for: .chat(1))
+        #expect(english.first?.name == "Ufa" && english.first?.state == "Bashkortostan")
+        #expect(english.first?.localNames == ["en": "Ufa", "ru": "Уфа"])
+        #expect(try await openMeteo(fake.url).geocodeInLanguages("Nowhere", languages: ["ru", "en"], for: .chat(1)).isEmpty)
+        #expect(fake.geocodeCalls == 5)  // nothing found: the other language is not asked
+    }
+
+    /// The recorded Brno search in English, and as the test's own German answer (the same ids,
+    /// the first place renamed «Brünn», the second left out): names are matched by id, not by
+    /// place in the list.
+    @Test func aSearchInLanguagesMatchesRecordedPlacesById() async throws {
+        var german = Fixture.data("geocoding-brno", setting: ["results", "0", "name"], to: "Brünn")
+        german = Fixture.data(german, setting: ["results", "1", "id"], to: 1)
+        let server = try await LoopbackServer { [german] request in
+            request.query["language"] == "de" ? LoopbackResponse(body: german) : Fixture.response("geocoding-brno")
+        }
+        defer { Task { await server.shutdown() } }
+        let places = try await openMeteo(server.url).geocodeInLanguages("Brno", languages: ["en", "de"], for: .chat(1))
+        #expect(places.count == 5)
+        #expect(places[0].localNames == ["en": "Brno", "de": "Brünn"] && places[0].state == "South Moravian")
+        #expect(places[1].localNames == ["en": "Bruno"])
+        #expect(places[2].localNames == ["en": "Brno", "de": "Brno"])
+        #expect(server.requests.map { $0.query["language"] } == ["en", "de"])
+    }
+
+    /// The other languages are extras: when they fail, the first answer stands.
+    @Test func aSearchInLanguagesKeepsTheFirstAnswerWhenTheOthersFail() async throws {
+        let server = try await LoopbackServer { request in
+            request.query["language"] == "en" ? Fixture.response("geocoding-brno") : LoopbackResponse(status: 503, body: Data())
+        }
+        defer { Task { await server.shutdown() } }
+        let places = try await openMeteo(server.url).geocodeInLanguages("Brno", languages: ["en", "ru"], for: .chat(1))
+        #expect(places.first == GeoPlace(name: "Brno", localNames: ["en": "Brno"], lat: 49.19522, lon: 16.60796, country: "CZ", state: "South Moravian"))
+        let failing = try await LoopbackServer { _ in LoopbackResponse(status: 503, body: Data()) }
+        defer { Task { await failing.shutdown() } }
+        await #expect(throws: OpenWeatherError.self) {
+            try await openMeteo(failing.url).geocodeInLanguages("Brno", languages: ["en", "ru"], for: .chat(1))
+        }
+    }
+
+    /// The first language is paid as the chat's call; the others as a batch, outside its
+    /// share of the minute.
+    @Test func theOtherLanguagesAreABatch() async throws {
+        let fake = try await FakeOpenMeteo()
+        defer { Task { await fake.shutdown() } }
+        let budget = CallBudget(.init(perMinute: 60, perChat: 1))
+        let client = OpenMeteoClient(
+            apiURL: fake.url, geocodingURL: fake.url, airQualityURL: fake.url, transport: NIOHTTPTransport(), budget: budget)
+        let places = try await client.geocodeInLanguages("Kazan", languages: ["en", "ru"], for: .chat(1))
+        #expect(places.first?.localNames == ["en": "Kazan", "ru": "Казань"])
+        #expect(fake.geocodeCalls == 2)
     }
 }

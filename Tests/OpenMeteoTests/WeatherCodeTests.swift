@@ -30,11 +30,20 @@ import Testing
         #expect(WeatherCode.condition(code: 95, isDay: true, clouds: 0).description == "thunderstorm")
     }
 
-    @Test func anUnknownCodeHasNoIdAndAnIconByItsClouds() {
-        for (clouds, icon) in [(0, "01n"), (10, "01n"), (20, "02n"), (50, "03n"), (51, "04n"), (100, "04n")] {
-            #expect(WeatherCode.condition(code: 42, isDay: false, clouds: clouds) == Condition(description: "unknown", icon: icon, id: nil))
+    /// A code outside the table (or none) is OpenWeather's cloud condition by the cover, with its
+    /// id for the bot to word: no English "unknown" reaches a reader.
+    @Test func anUnknownCodeIsOpenWeathersCloudConditionByItsClouds() {
+        let expected: [(clouds: Int, id: Int, icon: String)] = [
+            (0, 800, "01"), (10, 800, "01"), (11, 801, "02"), (24, 801, "02"), (25, 802, "03"), (50, 802, "03"),
+            (51, 803, "04"), (84, 803, "04"), (85, 804, "04"), (100, 804, "04"),
+        ]
+        for (clouds, id, icon) in expected {
+            let condition = WeatherCode.condition(code: 42, isDay: false, clouds: clouds)
+            #expect(condition.id == id && condition.icon == icon + "n", "\(clouds) %")
+            #expect(condition.description != "unknown")
         }
-        #expect(WeatherCode.condition(code: nil, isDay: true, clouds: 90) == Condition(description: "unknown", icon: "04d", id: nil))
+        #expect(WeatherCode.condition(code: nil, isDay: true, clouds: 90) == Condition(description: "overcast clouds", icon: "04d", id: 804))
+        #expect(WeatherCode.condition(code: nil, isDay: true, clouds: 5) == Condition(description: "clear sky", icon: "01d", id: 800))
     }
 
     @Test func aCodeThatIsNoWholeNumberUpTo99IsNone() {

@@ -12,7 +12,8 @@ extension LoopbackTests {
         func theTokenAloneAnswersALocationANameTheViewsAChartADailyForecastAndRain(_ engine: StoreEngine) async throws {
             let loopback = try await Loopback(engine: engine, secondSource: true)
             let (telegram, openMeteo, nominatim) = (loopback.telegram, try #require(loopback.openMeteo), try #require(loopback.nominatim))
-            openMeteo.setRain(startsAt: NoticesEndToEndTests.minute(after: 20), minutes: 30)
+            let rainStart = NoticesEndToEndTests.hour(atLeast: 20)
+            openMeteo.setRain(startsAt: rainStart, minutes: 30)
             let output = StartUpTests.Output()
             let process = try CrashRecoveryTests.start(
                 loopback, database: loopback.postgres.map { ["DATABASE_URL": $0.url] } ?? ["DATABASE_PATH": loopback.folder.databasePath],
@@ -46,7 +47,7 @@ extension LoopbackTests {
             try await telegram.waitUntil("the daily forecast set") { state in state.sent.contains { $0.chatID == chat && $0.text.contains("Каждый день в") } }
             telegram.sendText("/alerts on", from: chat)
             try await telegram.waitUntil(timeout: .seconds(60), "the rain notice") { state in
-                state.sent.contains { $0.chatID == chat && NoticesEndToEndTests.isRainNotice($0.text) }
+                state.sent.contains { $0.chatID == chat && NoticesEndToEndTests.isRainNoticeFromTheHours($0.text, beginningAt: rainStart) }
             }
             #expect(loopback.weather.requests == 0)
             #expect(!telegram.state.withLock { $0.sent.contains { $0.text.contains("попробуйте") } })

@@ -23,6 +23,23 @@ extension LoopbackTests {
             Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + Double(minutes * 60))
         }
 
+        /// The first whole hour at least `minutes` from now: where Open-Meteo's quarter hours are
+        /// not its model's own (Saransk), the bot tells rain from the hours, so rain that begins
+        /// on an hour is told as beginning then.
+        static func hour(atLeast minutes: Int) -> Date {
+            Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 + Double(minutes * 60)) / 3600).rounded(.up) * 3600)
+        }
+
+        /// A rain notice told from the hours («☔ Около 15:00 ожидается: …»), saying it begins at
+        /// `start` on Moscow's clock (the fake Open-Meteo's place keeps it).
+        static func isRainNoticeFromTheHours(_ text: String, beginningAt start: Date) -> Bool {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Moscow")!
+            let parts = calendar.dateComponents([.hour, .minute], from: start)
+            let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+            return (text.hasPrefix("🌨") || text.hasPrefix("☔")) && text.contains("Около \(time) ожидается")
+        }
+
         /// «Дождь» and "Rain": one warning, listed in Russian and in English.
         static func rainWarning(start: Date, end: Date) -> [FakeOpenWeather.Warning] {
             [
