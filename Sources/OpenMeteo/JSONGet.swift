@@ -48,20 +48,7 @@ struct JSONGet: Sendable {
         guard response.status == 200 else {
             throw Self.error(status: response.status, body: response.body, endpoint: path, badRequestIsNotFound: badRequestIsNotFound)
         }
-        let body: Body
-        do {
-            body = try JSONDecoder().decode(Body.self, from: response.body)
-        } catch {
-            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer did not decode")
-        }
-        if let checked = body as? any PlausibleBody {
-            var check = PlausibilityCheck()
-            checked.check(&check)
-            if let problem = check.problem {
-                throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer holds an impossible \(problem)")
-            }
-        }
-        return body
+        return try decodePlausible(from: response.body, endpoint: path)
     }
 
     /// The error an answer other than 200 means, as OpenWeather's client maps its own: 404 not

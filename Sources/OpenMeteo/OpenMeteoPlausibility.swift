@@ -1,41 +1,7 @@
-/// What weather, air and places can be, as the OpenWeather module's `Plausible` says for its own
-/// answers: a number outside these bounds (a temperature of 1e300, a latitude of 1000, NaN) is a
-/// broken answer, refused where it is decoded, before any view turns it into an integer. `null`
-/// is no number and passes: each field says what its absence means.
-enum Plausible {
-    /// °C, apparent temperature included.
-    static let temperature = -150.0...100
-    /// hPa.
-    static let pressure = 0.0...1_500
-    static let percent = 0.0...100
-    /// m/s.
-    static let speed = 0.0...200
-    static let degrees = -360.0...720
-    /// mm, over an hour, a quarter hour or a day; cm for snowfall.
-    static let precipitation = 0.0...2_000
-    static let uvIndex = 0.0...30
-    /// Seconds since 1970, up to 2100.
-    static let time = 0.0...4_102_444_800
-    static let latitude = -90.0...90
-    static let longitude = -180.0...180
-    /// The European AQI has no top, but nothing measured comes near this.
-    static let europeanAQI = 0.0...10_000
-    /// Grains per m³; a heavy birch season peaks in the thousands.
-    static let pollen = 0.0...1_000_000
-    /// µg/m³.
-    static let particles = 0.0...10_000
-}
+import OpenWeather
 
-/// The first value of an answer found outside its bounds, if any.
-struct PlausibilityCheck {
-    private(set) var problem: String?
-
-    mutating func check(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) {
-        // NaN is in no range.
-        guard problem == nil, let value, !range.contains(value) else { return }
-        problem = "\(name) \(value)"
-    }
-
+/// Open-Meteo's columns and times, checked as one value each.
+extension PlausibilityCheck {
     mutating func check(_ name: String, _ values: [Double?]?, _ range: ClosedRange<Double>) {
         for value in values ?? [] { check(name, value, range) }
     }
@@ -47,11 +13,6 @@ struct PlausibilityCheck {
     mutating func check(_ name: String, _ times: [WireTime?]?) {
         for time in times ?? [] { check(name, time) }
     }
-}
-
-/// An answer whose numbers can be checked.
-protocol PlausibleBody {
-    func check(_ check: inout PlausibilityCheck)
 }
 
 extension ForecastBody: PlausibleBody {

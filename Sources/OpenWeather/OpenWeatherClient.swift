@@ -250,21 +250,7 @@ public final class OpenWeatherClient: Sendable, CustomStringConvertible {
             if response.status == 429, path != Self.oneCall { pause() }
             throw Self.error(status: response.status, body: response.body, endpoint: path, hiding: apiKey)
         }
-        let body: Body
-        do {
-            // Each wire type names its snake_case keys (OpenWeatherModels.swift): none is converted.
-            body = try JSONDecoder().decode(Body.self, from: response.body)
-        } catch {
-            throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer did not decode")
-        }
-        if let checked = body as? any PlausibleBody {
-            var check = PlausibilityCheck()
-            checked.check(&check)
-            if let problem = check.problem {
-                throw OpenWeatherError(code: .undecodable, endpoint: path, message: "the answer holds an impossible \(problem)")
-            }
-        }
-        return body
+        return try decodePlausible(from: response.body, endpoint: path)
     }
 
     /// The error an answer other than 200 means; its message is the server's, without `secret`,

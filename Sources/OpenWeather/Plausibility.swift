@@ -1,31 +1,42 @@
-/// What weather and places can be. A number from OpenWeather outside these bounds (a temperature
-/// of 1e300, a latitude of 1000, NaN) is a broken answer: it is refused where the answer is
-/// decoded, before any view turns it into an integer.
-enum Plausible {
+public import Foundation
+
+/// What weather, air and places can be, whichever source tells them. A number outside these
+/// bounds (a temperature of 1e300, a latitude of 1000, NaN) is a broken answer: it is refused where
+/// the answer is decoded, before any view turns it into an integer.
+public enum Plausible {
     /// °C, feels-like included.
-    static let temperature = -150.0...100
+    public static let temperature = -150.0...100
     /// hPa.
-    static let pressure = 0.0...1_500
-    static let percent = 0.0...100
+    public static let pressure = 0.0...1_500
+    public static let percent = 0.0...100
     /// m/s.
-    static let speed = 0.0...200
-    static let degrees = -360.0...720
-    static let chance = 0.0...1
-    /// mm.
-    static let precipitation = 0.0...2_000
+    public static let speed = 0.0...200
+    public static let degrees = -360.0...720
+    public static let chance = 0.0...1
+    /// mm, over an hour, a quarter hour or a day; cm for snowfall.
+    public static let precipitation = 0.0...2_000
     /// Seconds since 1970, up to 2100.
-    static let time = 0.0...4_102_444_800
+    public static let time = 0.0...4_102_444_800
     /// Seconds from UTC.
-    static let offset = -86_400.0...86_400
-    static let latitude = -90.0...90
-    static let longitude = -180.0...180
+    public static let offset = -86_400.0...86_400
+    public static let latitude = -90.0...90
+    public static let longitude = -180.0...180
+    public static let uvIndex = 0.0...30
+    /// The European AQI has no top, but nothing measured comes near this.
+    public static let europeanAQI = 0.0...10_000
+    /// Grains per m³; a heavy birch season peaks in the thousands.
+    public static let pollen = 0.0...1_000_000
+    /// µg/m³.
+    public static let particles = 0.0...10_000
 }
 
 /// The first number of an answer found outside its bounds, if any.
-struct PlausibilityCheck {
-    private(set) var problem: String?
+public struct PlausibilityCheck: Sendable {
+    public private(set) var problem: String?
 
-    mutating func check(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) {
+    public init() {}
+
+    public mutating func check(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) {
         // NaN is in no range.
         guard problem == nil, let value, !range.contains(value) else { return }
         problem = "\(name) \(value)"
@@ -50,8 +61,28 @@ extension PlausibilityCheck {
 }
 
 /// An answer whose numbers can be checked.
-protocol PlausibleBody {
+public protocol PlausibleBody {
     func check(_ check: inout PlausibilityCheck)
+}
+
+/// A 200 answer's body: decoded (each wire type names its snake_case keys: none is converted), and
+/// checked when it can be (``PlausibleBody``). What does not decode, or holds an impossible
+/// number, is `.undecodable` at `endpoint`, whichever source sent it.
+public func decodePlausible<Body: Decodable>(_ type: Body.Type = Body.self, from data: Data, endpoint: String) throws(OpenWeatherError) -> Body {
+    let body: Body
+    do {
+        body = try JSONDecoder().decode(Body.self, from: data)
+    } catch {
+        throw OpenWeatherError(code: .undecodable, endpoint: endpoint, message: "the answer did not decode")
+    }
+    if let checked = body as? any PlausibleBody {
+        var check = PlausibilityCheck()
+        checked.check(&check)
+        if let problem = check.problem {
+            throw OpenWeatherError(code: .undecodable, endpoint: endpoint, message: "the answer holds an impossible \(problem)")
+        }
+    }
+    return body
 }
 
 extension OneCallBody: PlausibleBody {
@@ -140,7 +171,7 @@ extension ForecastBody: PlausibleBody {
 }
 
 extension Array: PlausibleBody where Element == GeoPlace {
-    func check(_ check: inout PlausibilityCheck) {
+    public func check(_ check: inout PlausibilityCheck) {
         for place in self {
             check.check("lat", place.lat, Plausible.latitude)
             check.check("lon", place.lon, Plausible.longitude)

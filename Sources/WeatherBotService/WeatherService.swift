@@ -83,29 +83,14 @@ public struct WeatherService: Geocoder, WeatherSource {
                 try await either.call(
                     "geocode", context,
                     first: { try await $0.geocode(name, limit: 5, for: context) },
-                    second: { try await Self.places(named: name, first: language, from: $0, for: context) })
+                    second: { client in
+                        let languages = [language] + Language.allCases.filter { $0 != language }
+                        return try await client.geocodeInLanguages(name, languages: languages.map(\.rawValue), limit: 5, for: context)
+                    })
             }
         }
         metrics.geocodingRequested(hit: found.cached)
         return found.places.map { Place($0, language: language) }
-    }
-
-    /// Open-Meteo's places named `name`, in the order the asker's language finds them, each with
-    /// its names in every language (the other languages' calls are a batch of the asker's).
-    static func places(named name: String, first language: Language, from client: OpenMeteoClient, for context: CallContext) async throws
-        -> [GeoPlace]
-    {
-        var places = try await client.geocode(name, language: language.rawValue, limit: 5, for: context)
-        var others = context
-        others.batch = true
-        for other in Language.allCases where other != language && !places.isEmpty {
-            let named = try await client.geocode(name, language: other.rawValue, limit: 5, for: others)
-            for index in places.indices {
-                guard let same = named.first(where: { $0.lat == places[index].lat && $0.lon == places[index].lon }) else { continue }
-                places[index].localNames = (places[index].localNames ?? [:]).merging(same.localNames ?? [:]) { mine, _ in mine }
-            }
-        }
-        return places
     }
 
     /// From the geocoding cache when it holds the point; Nominatim answers where OpenWeather does not.
