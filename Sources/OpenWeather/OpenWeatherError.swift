@@ -1,4 +1,5 @@
-/// A failed OpenWeather call, typed so that each kind can be told to the user in plain words.
+/// A failed call to a weather source (OpenWeather, Open-Meteo or Nominatim, told by its
+/// ``endpoint``), typed so that each kind can be told to the user in plain words.
 public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, which decides what the user is told.
     public enum Code: Sendable, Hashable {
@@ -45,6 +46,11 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
         self.chatToldAlready = chatToldAlready
     }
 
-    /// One line for the log: the endpoint, the code and the message.
-    public var description: String { "OpenWeather \(endpoint): \(code) \(message)" }
+    /// The service the endpoint is of: Open-Meteo's paths begin `/v1/`, Nominatim's is `/reverse`.
+    public var source: String {
+        endpoint.hasPrefix("/v1/") ? "Open-Meteo" : endpoint == "/reverse" ? "Nominatim" : "OpenWeather"
+    }
+
+    /// One line for the log: the source, the endpoint, the code and the message.
+    public var description: String { "\(source) \(endpoint): \(code) \(message)" }
 }

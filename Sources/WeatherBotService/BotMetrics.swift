@@ -123,10 +123,11 @@ public final class BotMetrics: Sendable {
         Counter(label: "weatherbot_source_fallbacks_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
-    /// 1 while Open-Meteo answers in OpenWeather's place, 0 while OpenWeather answers.
-    func openWeatherAway(_ away: Bool) {
+    /// 1 while the second source answers `endpoint`'s calls (`forecast`, `geocode`, …) in
+    /// OpenWeather's place, 0 while OpenWeather answers them.
+    func openWeatherAway(_ away: Bool, _ endpoint: String) {
         guard let factory else { return }
-        Gauge(label: "weatherbot_openweather_away", factory: factory).record(away ? 1 : 0)
+        Gauge(label: "weatherbot_openweather_away", dimensions: [("endpoint", endpoint)], factory: factory).record(away ? 1 : 0)
     }
 
     /// What became of a daily forecast due, as `weatherbot_daily_forecasts_due_total` counts it.

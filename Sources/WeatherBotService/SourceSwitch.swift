@@ -1,7 +1,9 @@
 public import OpenWeather
 import Synchronization
 
-/// Whether OpenWeather, the first source, is asked, or Open-Meteo answers in its place.
+/// Whether OpenWeather, the first source, is asked, or Open-Meteo answers in its place, for each
+/// kind of call apart (forecasts, names, points, the air): OpenWeather's forecasts may fail while
+/// its geocoding answers, and the one's answers must not hide the other's failures.
 ///
 /// Every call OpenWeather fails (no answer, a 5xx, a 429, a refused key, an answer that does not
 /// decode) is answered by Open-Meteo instead, so no one is told to try later. Failures of
@@ -35,7 +37,8 @@ public final class SourceSwitch: Sendable {
         var probing = false
     }
 
-    private let state: Mutex<State>
+    /// By kind of call (`forecast`, `geocode`, …).
+    private let states = Mutex<[String: State]>([:])
     /// The first while away.
     public let shortest: Duration
     /// The longest while away.
@@ -51,12 +54,20 @@ public final class SourceSwitch: Sendable {
         self.shortest = shortest
         self.longest = longest
         self.threshold = max(1, threshold)
-        state = Mutex(State(awayUntil: nil, away: shortest))
     }
 
-    /// Where the next call goes.
-    public func route(at now: ContinuousClock.Instant = .now) -> Route {
-        state.withLock { state in
+    /// Runs `body` on the state of `kind`'s calls.
+    private func withState<T>(_ kind: String, _ body: (inout State) -> T) -> T {
+        states.withLock { states in
+            var state = states[kind] ?? State(awayUntil: nil, away: shortest)
+            defer { states[kind] = state }
+            return body(&state)
+        }
+    }
+
+    /// Where the next call of `kind` goes.
+    public func route(_ kind: String = "forecast", at now: ContinuousClock.Instant = .now) -> Route {
+        withState(kind) { state in
             guard let until = state.awayUntil else { return .first(probe: false) }
             if now < until || state.probing { return .second }
             state.probing = true
@@ -64,14 +75,14 @@ public final class SourceSwitch: Sendable {
         }
     }
 
-    /// Whether OpenWeather is being left alone now.
-    public var isAway: Bool { state.withLock { $0.awayUntil != nil } }
+    /// Whether OpenWeather is being left alone now for `kind`'s calls.
+    public func isAway(_ kind: String = "forecast") -> Bool { withState(kind) { $0.awayUntil != nil } }
 
     /// OpenWeather answered: everyone goes back to it, and the next while away, should it come,
     /// is half the last (never below ``shortest``). True when it had been left alone until now.
     @discardableResult
-    public func answered() -> Bool {
-        state.withLock { state in
+    public func answered(_ kind: String = "forecast") -> Bool {
+        withState(kind) { state in
             let wasAway = state.awayUntil != nil
             guard wasAway || state.failures > 0 || state.away > shortest else { return false }
             state.awayUntil = nil
@@ -82,10 +93,10 @@ public final class SourceSwitch: Sendable {
         }
     }
 
-    /// A call routed to OpenWeather failed with `error`; true when Open-Meteo should answer it.
-    public func failed(_ error: OpenWeatherError, probe: Bool, at now: ContinuousClock.Instant = .now) -> Bool {
+    /// A call of kind `call` routed to OpenWeather failed with `error`; true when Open-Meteo should answer it.
+    public func failed(_ error: OpenWeatherError, _ call: String = "forecast", probe: Bool, at now: ContinuousClock.Instant = .now) -> Bool {
         let kind = Self.kind(of: error)
-        state.withLock { state in
+        withState(call) { state in
             if probe { state.probing = false }
             guard kind == .outage else { return }
             state.failures += 1

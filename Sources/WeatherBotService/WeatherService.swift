@@ -277,6 +277,9 @@ private struct Either<Second: Sendable>: Sendable {
     let logger: Logger
     var secondName = "open-meteo"
 
+    /// The second source as the log names it.
+    var secondTitle: String { secondName == "nominatim" ? "Nominatim" : "Open-Meteo" }
+
     func call<T>(
         _ endpoint: String, _ context: CallContext,
         first ask: (OpenWeatherClient) async throws -> T,
@@ -285,20 +288,23 @@ private struct Either<Second: Sendable>: Sendable {
         if let first {
             guard second != nil else { return try await asking(first, endpoint, ask) }
             var reason = "away"
-            if case .first(let probe) = sources.route() {
+            if case .first(let probe) = sources.route(endpoint) {
                 do {
                     let value = try await asking(first, endpoint, ask)
-                    if sources.answered() {
-                        logger.notice("OpenWeather answers again; it is the source again")
-                        metrics.openWeatherAway(false)
+                    if sources.answered(endpoint) {
+                        logger.notice("OpenWeather answers again; it is the source again", metadata: ["calls": "\(endpoint)"])
+                        metrics.openWeatherAway(false, endpoint)
                     }
                     return value
                 } catch let error as OpenWeatherError {
-                    let wasAway = sources.isAway
-                    guard sources.failed(error, probe: probe) else { throw error }
-                    if !wasAway && sources.isAway {
-                        logger.warning("OpenWeather does not answer; Open-Meteo answers for now", metadata: ["error": "\(error)"])
-                        metrics.openWeatherAway(true)
+                    let wasAway = sources.isAway(endpoint)
+                    guard sources.failed(error, endpoint, probe: probe) else { throw error }
+                    if !wasAway && sources.isAway(endpoint) {
+                        logger.warning(
+                            "OpenWeather does not answer; \(secondTitle) answers for now", metadata: ["calls": "\(endpoint)", "error": "\(error)"])
+                        metrics.openWeatherAway(true, endpoint)
+                    } else if !SourceSwitch.isBudget(error) {
+                        logger.notice("OpenWeather call failed; \(secondTitle) answered it", metadata: ["error": "\(error)"])
                     }
                     reason = SourceSwitch.isBudget(error) ? "budget" : "outage"
                 }

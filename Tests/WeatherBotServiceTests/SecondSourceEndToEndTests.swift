@@ -109,7 +109,7 @@ extension LoopbackTests {
             telegram.sendText("/search Саранск", from: chat)
             try await waitUntil("Saransk's card") { Self.card(telegram, chat).contains("Саранск") }
             #expect(loopback.weather.forecastCalls == asked)
-            #expect(sources.isAway)
+            #expect(sources.isAway())
 
             // Back: after the while one call tries OpenWeather, and everyone is back with it.
             loopback.weather.failForecasts(false)
@@ -118,11 +118,11 @@ extension LoopbackTests {
             try await waitUntil("London's card") { Self.card(telegram, chat).contains("Лондон") }
             let after = Self.card(telegram, chat)
             #expect(!after.contains("Open-Meteo"), "\(after)")
-            #expect(!sources.isAway)
+            #expect(!sources.isAway())
             let counted = prometheusSamples(registry.emitToString())
             #expect(counted[#"weatherbot_source_calls_total{source="open-meteo",endpoint="forecast"}"#] == 2, "\(counted)")
             #expect((counted[#"weatherbot_source_fallbacks_total{reason="outage"}"#] ?? 0) >= 1, "\(counted)")
-            #expect(counted["weatherbot_openweather_away"] == 0, "\(counted)")
+            #expect(counted[#"weatherbot_openweather_away{endpoint="forecast"}"#] == 0, "\(counted)")
             try await bot.stop()
             await loopback.shutdown()
         }

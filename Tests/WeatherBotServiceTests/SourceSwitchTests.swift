@@ -12,7 +12,7 @@ struct SourceSwitchTests {
         let start = ContinuousClock.now
         #expect(sources.route(at: start) == .first(probe: false))
         #expect(sources.failed(Self.outage, probe: false, at: start))
-        #expect(sources.isAway)
+        #expect(sources.isAway())
         // A call sent before the switch turned, failing after, does not make the while longer.
         #expect(sources.failed(Self.outage, probe: false, at: start + .seconds(5)))
         #expect(sources.route(at: start + .seconds(29)) == .second)
@@ -20,7 +20,7 @@ struct SourceSwitchTests {
         #expect(sources.route(at: start + .seconds(30)) == .first(probe: true))
         #expect(sources.route(at: start + .seconds(31)) == .second)
         #expect(sources.answered())
-        #expect(!sources.isAway)
+        #expect(!sources.isAway())
         #expect(sources.route(at: start + .seconds(32)) == .first(probe: false))
         #expect(!sources.answered())
     }
@@ -47,21 +47,33 @@ struct SourceSwitchTests {
         let now = ContinuousClock.now
         #expect(sources.failed(Self.outage, probe: false, at: now))
         #expect(sources.failed(Self.outage, probe: false, at: now))
-        #expect(!sources.isAway)
+        #expect(!sources.isAway())
         // An answer between: the count starts again.
         sources.answered()
         #expect(sources.failed(Self.outage, probe: false, at: now))
         #expect(sources.failed(Self.outage, probe: false, at: now))
-        #expect(!sources.isAway)
+        #expect(!sources.isAway())
         #expect(sources.failed(Self.outage, probe: false, at: now))
-        #expect(sources.isAway)
+        #expect(sources.isAway())
+    }
+
+    @Test func eachKindOfCallIsSwitchedApart() {
+        let sources = SourceSwitch(threshold: 2)
+        let now = ContinuousClock.now
+        // Forecasts fail while names answer: the names' answers do not hide the forecasts' failures.
+        _ = sources.failed(Self.outage, "forecast", probe: false, at: now)
+        sources.answered("geocode")
+        _ = sources.failed(Self.outage, "forecast", probe: false, at: now)
+        #expect(sources.isAway("forecast") && !sources.isAway("geocode"))
+        #expect(sources.route("geocode", at: now) == .first(probe: false))
+        #expect(sources.route("forecast", at: now) == .second)
     }
 
     @Test func anAnswerThatDoesNotDecodeAtOnePlaceFallsBackAndSendsNoOneAway() {
         let sources = SourceSwitch(threshold: 1)
         let undecodable = OpenWeatherError(code: .undecodable, endpoint: "/data/3.0/onecall", message: "an impossible temperature")
         for _ in 1...5 { #expect(sources.failed(undecodable, probe: false)) }
-        #expect(!sources.isAway)
+        #expect(!sources.isAway())
     }
 
     @Test func theBudgetForEveryoneFallsBackCallByCallWithoutTurningTheSwitch() {
@@ -72,7 +84,7 @@ struct SourceSwitchTests {
         for error in [day, minute, paused] {
             #expect(sources.failed(error, probe: false))
             #expect(SourceSwitch.isBudget(error))
-            #expect(!sources.isAway)
+            #expect(!sources.isAway())
         }
     }
 
@@ -81,14 +93,14 @@ struct SourceSwitchTests {
         for code in [OpenWeatherError.Code.overBudget(.chat), .overBudget(.chatDay(renews: .now)), .notFound] {
             #expect(!sources.failed(OpenWeatherError(code: code, endpoint: "/geo/1.0/direct", message: ""), probe: false))
         }
-        #expect(!sources.isAway)
+        #expect(!sources.isAway())
     }
 
     @Test func everyFailureOfOpenWeathersOwnTurnsTheSwitch() {
         for code in [OpenWeatherError.Code.network, .server(500), .invalidKey, .rateLimited, .unexpectedStatus(418)] {
             let sources = SourceSwitch(threshold: 1)
             #expect(sources.failed(OpenWeatherError(code: code, endpoint: "/data/3.0/onecall", message: ""), probe: false))
-            #expect(sources.isAway, "\(code)")
+            #expect(sources.isAway(), "\(code)")
         }
     }
 }
