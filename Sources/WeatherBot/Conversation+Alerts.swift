@@ -15,9 +15,10 @@ extension Conversation {
         let said: String
         switch words.first {
         case "on", "вкл", "включить":
-            // Rain and warnings: pollen is for those who ask for it, by its own switch.
-            (settings.rain, settings.warnings) = (true, true)
-            said = context.texts.alertsAllOn
+            // Rain and warnings where the source tells them: pollen is for those who ask for it,
+            // by its own switch.
+            (settings.rain, settings.warnings) = (true, weather.hasWarnings)
+            said = weather.hasWarnings ? context.texts.alertsAllOn : context.texts.alertsRainOn
         case "off", "выкл", "выключить":
             (settings.rain, settings.warnings, settings.pollen) = (false, false, false)
             said = context.texts.alertsAllOff
@@ -42,7 +43,7 @@ extension Conversation {
             }
         default:
             let word = HTML.escape(HTML.truncate(argument, maximumCharacters: 32))
-            return context.say(context.texts.alertsUnknown(word) + " " + context.texts.alertsUsage)
+            return context.say(context.texts.alertsUnknown(word) + " " + alertsUsage(context.texts))
         }
         guard await mayChangeShared(&context) else { return refuseMember(nil, &context) }
         change(to: settings, &context)
@@ -61,7 +62,7 @@ extension Conversation {
         var settings = context.chat.notices
         switch which {
         case .rain: settings.rain = on
-        case .warnings: settings.warnings = on
+        case .warnings: if weather.hasWarnings { settings.warnings = on }
         // A switch drawn while the city had pollen data, pressed after it moved out of it: the
         // message is drawn again, without it, and nothing changes.
         case .pollen: if hasPollen(context.chat.currentPlace) { settings.pollen = on }
@@ -107,18 +108,24 @@ extension Conversation {
         var lines = said.map { [$0, ""] } ?? []
         // Pollen only where the city has its data; elsewhere its setting is kept, unsaid.
         let pollen = hasPollen(context.chat.currentPlace)
-        lines += [texts.alertsTitle(place), "", "\(mark(settings.rain)) \(texts.alertsRain)", "\(mark(settings.warnings)) \(texts.alertsWarnings)"]
+        // Warnings only where the source tells them (OpenWeather); the line below says why not.
+        let warnings = weather.hasWarnings
+        lines += [texts.alertsTitle(place), "", "\(mark(settings.rain)) \(texts.alertsRain)"]
+        if warnings { lines.append("\(mark(settings.warnings)) \(texts.alertsWarnings)") }
         if pollen { lines.append("\(mark(settings.pollen)) \(texts.alertsPollen)") }
         lines.append(texts.alertsQuietLine(quiet))
         if !weather.hasMinutes { lines += ["", texts.alertsCoarse] }
-        if usage { lines += ["", texts.alertsUsage] }
+        if !warnings { lines += ["", texts.alertsNoWarnings] }
+        if usage { lines += ["", alertsUsage(texts)] }
         var rows = [
-            [InlineKeyboardButton(text: "\(mark(settings.rain)) \(texts.alertsRain)", callbackData: CallbackAction.notices(.rain, on: !settings.rain).encoded)],
-            [
+            [InlineKeyboardButton(text: "\(mark(settings.rain)) \(texts.alertsRain)", callbackData: CallbackAction.notices(.rain, on: !settings.rain).encoded)]
+        ]
+        if warnings {
+            rows.append([
                 InlineKeyboardButton(
                     text: "\(mark(settings.warnings)) \(texts.alertsWarnings)", callbackData: CallbackAction.notices(.warnings, on: !settings.warnings).encoded)
-            ],
-        ]
+            ])
+        }
         if pollen {
             rows.append(
                 [InlineKeyboardButton(text: "\(mark(settings.pollen)) \(texts.alertsPollen)", callbackData: CallbackAction.notices(.pollen, on: !settings.pollen).encoded)])
@@ -133,6 +140,11 @@ extension Conversation {
         }
         let keyboard = InlineKeyboardMarkup(inlineKeyboard: rows)
         return .send(text: lines.joined(separator: "\n"), markup: .inline(keyboard))
+    }
+
+    /// The commands' help, without warnings where no source tells them.
+    func alertsUsage(_ texts: Texts) -> String {
+        weather.hasWarnings ? texts.alertsUsage : texts.alertsUsageWithoutWarnings
     }
 
     /// Whether the chat's city has pollen data (``PollenReading/covers(latitude:longitude:)``)

@@ -97,6 +97,8 @@ public protocol WeatherSource: Sendable {
     func pollen(at place: Place, for context: CallContext) async -> [PollenReading]?
     /// Whether any source tells pollen at all: without one, /alerts offers no pollen notice.
     var hasPollen: Bool { get }
+    /// Whether the source tells official warnings: without, /alerts offers no warnings notice.
+    var hasWarnings: Bool { get }
 }
 
 extension WeatherSource {
@@ -114,6 +116,9 @@ extension WeatherSource {
 
     /// Sources that do not say otherwise tell pollen where their ``pollen(at:for:)`` has it.
     public var hasPollen: Bool { true }
+
+    /// Sources that do not say otherwise tell warnings, in their forecasts' `alerts`.
+    public var hasWarnings: Bool { true }
 
     /// No pollen by default: nothing of it is shown.
     public func pollen(at place: Place, for context: CallContext) async -> [PollenReading]? { nil }

@@ -230,6 +230,10 @@ extension Texts {
             "Quiet hours from \($0) to \($0) are no hours at all. Give a different start and end, for example <code>/alerts quiet 23:00-07:00</code>; to have no quiet hours, <code>/alerts quiet off</code>."
         },
         alertsAllOn: "Notices are on: rain within the hour and official weather warnings.",
+        alertsRainOn: "Notices are on: rain within the hour.",
+        alertsNoWarnings: "The weather source has no official weather warnings, so none are told.",
+        alertsUsageWithoutWarnings:
+            "<code>/alerts on</code> turns rain on, <code>/alerts off</code> everything off, <code>/alerts quiet 23:00-07:00</code> sets your quiet hours, <code>/alerts quiet off</code> removes them.",
         alertsAllOff: "Notices are off.",
         alertsQuietSet: { "Quiet hours set: \($0)." },
         alertsQuietOff: "Quiet hours are off.",

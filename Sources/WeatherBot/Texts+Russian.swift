@@ -237,6 +237,10 @@ extension Texts {
             "Тихие часы с \($0) до \($0) — это ни одного часа. Укажите разные начало и конец, например <code>/alerts quiet 23:00-07:00</code>, а чтобы обойтись без тихих часов — <code>/alerts quiet off</code>."
         },
         alertsAllOn: "Уведомления включены: дождь в ближайший час и предупреждения о непогоде.",
+        alertsRainOn: "Уведомления включены: дождь в ближайший час.",
+        alertsNoWarnings: "Официальных предупреждений о непогоде у источника погоды нет, поэтому о них не сообщаю.",
+        alertsUsageWithoutWarnings:
+            "<code>/alerts on</code> — включить дождь, <code>/alerts off</code> — выключить всё, <code>/alerts quiet 23:00-07:00</code> — свои тихие часы, <code>/alerts quiet off</code> — без тихих часов.",
         alertsAllOff: "Уведомления выключены.",
         alertsQuietSet: { "Тихие часы изменены: \($0)." },
         alertsQuietOff: "Тихие часы выключены.",

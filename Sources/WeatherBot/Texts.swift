@@ -295,6 +295,12 @@ public struct Texts: Sendable {
     /// Quiet hours typed with the same start and end («23:00-23:00»): none between them.
     let alertsQuietEmpty: @Sendable (_ time: String) -> String
     let alertsAllOn: String
+    /// `/alerts on` where no source tells warnings: rain alone.
+    let alertsRainOn: String
+    /// Under the switches where no source tells warnings (Open-Meteo alone): why there is no switch for them.
+    let alertsNoWarnings: String
+    /// ``alertsUsage`` where no source tells warnings.
+    let alertsUsageWithoutWarnings: String
     let alertsAllOff: String
     let alertsQuietSet: @Sendable (_ hours: String) -> String
     let alertsQuietOff: String

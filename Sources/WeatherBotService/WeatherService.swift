@@ -171,6 +171,10 @@ public struct WeatherService: Geocoder, WeatherSource {
     /// Only Open-Meteo tells pollen: without it (OpenWeather alone) /alerts offers no pollen notice.
     public var hasPollen: Bool { openMeteo != nil }
 
+    /// Only OpenWeather tells official warnings: without a key /alerts offers no warnings notice.
+    /// (With one, a card Open-Meteo answers while OpenWeather is away shows none meanwhile.)
+    public var hasWarnings: Bool { client != nil }
+
     /// The air's readings at a place, from whichever source answers.
     private func air(_ kind: AirQualityCache.Kind, at place: Place, _ context: CallContext) async -> [AirQuality]? {
         let (latitude, longitude, either) = (place.latitude, place.longitude, either)

@@ -64,6 +64,12 @@ extension LoopbackTests {
 
             // Rain from the next whole hour, from Open-Meteo's hours (Saransk's quarter hours are not its model's own), is told.
             telegram.sendText("/alerts on", from: chat)
+            // Open-Meteo has no official warnings: rain is turned on, and no switch offers warnings.
+            try await telegram.waitUntil("notices on") { state in state.sent.contains { $0.chatID == chat && $0.text.hasPrefix("Уведомления включены") } }
+            let alerts = try #require(telegram.screen(chat).last { $0.text.hasPrefix("Уведомления включены") })
+            #expect(alerts.text.hasPrefix("Уведомления включены: дождь в ближайший час.\n"), "\(alerts.text)")
+            #expect(!alerts.text.contains("⚠️ Предупреждения") && alerts.markup?.contains("al:w") == false, "\(alerts.text)")
+            #expect(alerts.text.contains("Официальных предупреждений о непогоде у источника погоды нет"), "\(alerts.text)")
             try await telegram.waitUntil("the rain notice") { state in
                 state.sent.contains { $0.chatID == chat && NoticesEndToEndTests.isRainNoticeFromTheHours($0.text, beginningAt: rainStart) }
             }
