@@ -110,6 +110,12 @@ public final class SourceSwitch: Sendable {
         return kind != .notForOthers
     }
 
+    /// A probe of `call`'s kind ended without an answer or a failure to judge by (its task was
+    /// cancelled): the next call after it probes instead.
+    public func probeEnded(_ call: String) {
+        withState(call) { $0.probing = false }
+    }
+
     /// Whether `error` is the bot's own budget for everyone (the minute's or the day's) refusing
     /// a call: it falls back without turning the switch.
     public static func isBudget(_ error: OpenWeatherError) -> Bool { kind(of: error) == .budget }

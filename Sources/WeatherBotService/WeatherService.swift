@@ -311,6 +311,11 @@ private struct Either<Second: Sendable>: Sendable {
                         logger.notice("OpenWeather call failed; \(secondTitle) answered it", metadata: ["error": "\(error)"])
                     }
                     reason = SourceSwitch.isBudget(error) ? "budget" : "outage"
+                } catch {
+                    // No answer to judge OpenWeather by (a cancellation): the switch must not
+                    // wait for this probe for ever.
+                    if probe { sources.probeEnded(endpoint) }
+                    throw error
                 }
             }
             metrics.fellBack(reason)

@@ -57,6 +57,16 @@ struct SourceSwitchTests {
         #expect(sources.isAway())
     }
 
+    @Test func aProbeThatEndsWithoutAnAnswerLetsTheNextCallProbe() {
+        let sources = SourceSwitch(threshold: 1)
+        let now = ContinuousClock.now
+        _ = sources.failed(Self.outage, probe: false, at: now)
+        #expect(sources.route(at: now + .seconds(30)) == .first(probe: true))
+        #expect(sources.route(at: now + .seconds(30)) == .second)
+        sources.probeEnded("forecast")
+        #expect(sources.route(at: now + .seconds(31)) == .first(probe: true))
+    }
+
     @Test func eachKindOfCallIsSwitchedApart() {
         let sources = SourceSwitch(threshold: 2)
         let now = ContinuousClock.now
