@@ -34,7 +34,7 @@ public final class NominatimClient: Sendable, CustomStringConvertible {
         self.url = url
         get = JSONGet(
             transport: transport, timeout: requestTimeout,
-                        // English: the address (the state) comes as OpenWeather gives it, and the bot
+            // English: the address (the state) comes as OpenWeather gives it, and the bot
             // translates English region names itself; the names by language come from
             // `namedetails` whatever this says.
             headers: ["Accept": "application/json", "User-Agent": userAgent, "Accept-Language": "en"])
