@@ -21,7 +21,8 @@ extension LoopbackTests {
                     "OPEN_WEATHER_API_KEY": "", "OPEN_METEO_FALLBACK": "true", "OPEN_WEATHER_API_URL": "http://127.0.0.1:9",
                     "OPEN_METEO_API_URL": openMeteo.url.absoluteString, "OPEN_METEO_GEOCODING_URL": openMeteo.url.absoluteString,
                     "OPEN_METEO_AIR_QUALITY_URL": openMeteo.url.absoluteString, "NOMINATIM_URL": nominatim.url.absoluteString,
-                    "ALERTS_CHECK_INTERVAL": "10", "LOG_LEVEL": "info",
+                    // No quiet hours: the rain, up to 80 minutes ahead, may fall in Saransk's night.
+                    "ALERTS_CHECK_INTERVAL": "10", "ALERTS_QUIET_HOURS": "off", "LOG_LEVEL": "info",
                 ], errors: output.pipe)
             defer { process.terminate() }
             try await output.wait(for: "weatherbot started")
