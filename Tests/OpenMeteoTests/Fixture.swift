@@ -20,18 +20,7 @@ enum Fixture {
 
     /// An answer with one value replaced, at a path of keys (and indices into arrays).
     static func data(_ data: Data, setting path: [String], to value: Any) -> Data {
-        let body = (try? JSONSerialization.jsonObject(with: data)) ?? [:]
-        func set(_ object: Any, _ path: ArraySlice<String>) -> Any {
-            guard let key = path.first else { return value }
-            if var list = object as? [Any], let index = Int(key) {
-                list[index] = set(list[index], path.dropFirst())
-                return list
-            }
-            var dictionary = object as? [String: Any] ?? [:]
-            dictionary[key] = set(dictionary[key] as Any, path.dropFirst())
-            return dictionary
-        }
-        return (try? JSONSerialization.data(withJSONObject: set(body, path[...]))) ?? Data()
+        jsonSetting(path, to: value, in: data)
     }
 
     /// The hourly variables the recorded forecasts (`forecast-brno`, `forecast-bergen-minutely15`)

@@ -184,19 +184,7 @@ import WeatherBotTesting
 
     /// One Call's Kazan answer with one number replaced.
     static func oneCall(setting path: [String], to value: Any) throws -> Data {
-        var body = try #require(try JSONSerialization.jsonObject(with: Fixture.data("onecall-kazan-ru")) as? [String: Any])
-        func set(_ object: Any, _ path: ArraySlice<String>) -> Any {
-            guard let key = path.first else { return value }
-            if var list = object as? [Any], let index = Int(key) {
-                list[index] = set(list[index], path.dropFirst())
-                return list
-            }
-            var dictionary = object as? [String: Any] ?? [:]
-            dictionary[key] = set(dictionary[key] as Any, path.dropFirst())
-            return dictionary
-        }
-        body = set(body, path[...]) as? [String: Any] ?? body
-        return try JSONSerialization.data(withJSONObject: body)
+        jsonSetting(path, to: value, in: Fixture.data("onecall-kazan-ru"))
     }
 
     @Test func theUVIndexIsReadNowAndForEachDayAndAnImpossibleOneIsNone() async throws {
