@@ -46,11 +46,17 @@ public struct OpenWeatherError: Error, Sendable, Hashable, CustomStringConvertib
         self.chatToldAlready = chatToldAlready
     }
 
-    /// The service the endpoint is of: Open-Meteo's paths begin `/v1/`, Nominatim's is `/reverse`.
-    public var source: String {
-        endpoint.hasPrefix("/v1/") ? "Open-Meteo" : endpoint == "/reverse" ? "Nominatim" : "OpenWeather"
+    /// The services whose calls fail with this error.
+    public enum Source: String, Sendable, Hashable {
+        case openWeather = "OpenWeather", openMeteo = "Open-Meteo", nominatim = "Nominatim"
+    }
+
+    /// The service the endpoint is of: Open-Meteo's paths begin `/v1/`, Nominatim's is `/reverse`,
+    /// OpenWeather's are under `/data` and `/geo`.
+    public var source: Source {
+        endpoint.hasPrefix("/v1/") ? .openMeteo : endpoint == "/reverse" ? .nominatim : .openWeather
     }
 
     /// One line for the log: the source, the endpoint, the code and the message.
-    public var description: String { "\(source) \(endpoint): \(code) \(message)" }
+    public var description: String { "\(source.rawValue) \(endpoint): \(code) \(message)" }
 }

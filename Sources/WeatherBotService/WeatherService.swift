@@ -206,7 +206,7 @@ public struct WeatherService: Geocoder, WeatherSource {
             do {
                 return try await cache.readings(kind, latitude: latitude, longitude: longitude, for: paid) { try await fetch(paid) }
             } catch let error as OpenWeatherError {
-                if error.endpoint.hasPrefix("/data") { Self.countRefusal(error, metrics) }
+                if error.source == .openWeather { Self.countRefusal(error, metrics) }
                 logger.debug("no \(what)", metadata: ["error": "\(error)"])
                 return nil
             } catch {
@@ -232,11 +232,13 @@ public struct WeatherService: Geocoder, WeatherSource {
         return WeatherReport(forecast: entry.forecast, fetchedAt: entry.fetchedAt, isStale: true)
     }
 
-    /// The budget that refused `error`'s call: OpenWeather's paths are under `/data` and `/geo`,
-    /// Nominatim's is `/reverse`, the rest are Open-Meteo's.
+    /// The budget of the source that refused `error`'s call.
     private func budget(refusing error: OpenWeatherError) -> CallBudget? {
-        if error.endpoint.hasPrefix("/data") || error.endpoint.hasPrefix("/geo") { return client?.budget }
-        return error.endpoint.hasSuffix("/reverse") ? nominatim?.budget : openMeteo?.budget
+        switch error.source {
+        case .openWeather: client?.budget
+        case .openMeteo: openMeteo?.budget
+        case .nominatim: nominatim?.budget
+        }
     }
 
     /// A call a client refused without sending it, counted apart from the requests sent.
